@@ -1,0 +1,179 @@
+"""The ``voicehost`` command. Every bad input ends in one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from . import __version__
+from .config import load_ruleset, ruleset_names
+from .narrate import narrate
+from .parser import parse
+from .phrasebook import load_phrasebook
+from .protocol import build_protocol
+from .rules import InputError
+from .script import load_script
+from .simulation import simulate
+
+SAMPLE_SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "sport-sample.json"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="voicehost", description="A voice host for Mafia at a real table.")
+    parser.add_argument("--version", action="version", version=f"voicehost {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    simulate_cmd = commands.add_parser("simulate", help="play a table script, print the protocol")
+    simulate_cmd.add_argument("script", help="a table script (.json or .toml)")
+    simulate_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
+    simulate_cmd.set_defaults(run=_simulate)
+
+    demo_cmd = commands.add_parser("demo", help="play the bundled sample game, narrated, then its protocol")
+    demo_cmd.add_argument("script", nargs="?", default=str(SAMPLE_SCRIPT), help="another script to play")
+    demo_cmd.add_argument("--pace", type=_seconds, default=0.15, help="seconds between narrated lines")
+    demo_cmd.set_defaults(run=_demo)
+
+    parse_cmd = commands.add_parser("parse", help="what the host understands in a phrase")
+    parse_cmd.add_argument("text", nargs="+", help="the words, as the recognizer writes them")
+    parse_cmd.add_argument("--seats", type=_seat_count, default=None, help="table size: flags numbers that are no seat")
+    parse_cmd.set_defaults(run=_parse)
+
+    rules_cmd = commands.add_parser("rules", help="list rulesets, or show one's options")
+    rules_cmd.add_argument("action", nargs="?", choices=["show"], help="show NAME")
+    rules_cmd.add_argument("name", nargs="?", help="a ruleset name")
+    rules_cmd.set_defaults(run=_rules)
+
+    bench_cmd = commands.add_parser("bench", help="run a benchmark")
+    bench_cmd.add_argument("what", choices=["engine"], help="engine: full random games per second")
+    bench_cmd.add_argument("--games", type=_positive, default=2000)
+    bench_cmd.add_argument("--seed", type=int, default=1)
+    bench_cmd.add_argument("--ruleset", default=None, help="one ruleset (default: all)")
+    bench_cmd.set_defaults(run=_bench)
+    return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def _seat_count(text: str) -> int:
+    value = _positive(text)
+    if value > 99:
+        raise argparse.ArgumentTypeError(f"{value} seats is more than any table")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 10 seconds")
+    return value
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    result = simulate(load_script(args.script))
+    protocol = build_protocol(result.game, result.ignored)
+    if args.json:
+        _print_json(protocol)
+    else:
+        for line in _account(result):
+            print(line)
+    return 0
+
+
+def _account(result: Any) -> list[str]:
+    book = load_phrasebook()
+    lines = list(narrate(result.game.events, book))
+    if result.game.outcome() is None:
+        lines.append(book.line("log", "ran_out"))
+    for entry in result.ignored:
+        lines.append(f"(не учтено: {entry['at']} — {entry['why']})")
+    return lines
+
+
+def _demo(args: argparse.Namespace) -> int:
+    result = simulate(load_script(args.script))
+    for line in _account(result):
+        print(line, flush=True)
+        time.sleep(args.pace)
+    print()
+    _print_json(build_protocol(result.game, result.ignored))
+    return 0
+
+
+def _parse(args: argparse.Namespace) -> int:
+    intents = []
+    for intent in parse(" ".join(args.text)):
+        body = intent.to_dict()
+        if args.seats is not None and "seat" in body and not 1 <= body["seat"] <= args.seats:
+            body["not_a_seat"] = True
+        intents.append(body)
+    _print_json({"intents": intents})
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.action is None:
+        for name in ruleset_names():
+            ruleset = load_ruleset(name)
+            sizes = ", ".join(str(n) for n in ruleset.seats)
+            print(f"{name:10} {ruleset.title} (мест: {sizes})")
+        return 0
+    if args.name is None:
+        raise InputError("rules show", "name a ruleset (voicehost rules)")
+    ruleset = load_ruleset(args.name)
+    print(f"{ruleset.name}: {ruleset.title}")
+    for spec in ruleset.options.values():
+        default = json.dumps(spec.default)
+        print(f"  {spec.name} = {default}  [{spec.describe_values()}]  source: {spec.source}")
+        if spec.doc:
+            print(f"      {spec.doc}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import bench_engine
+
+    names = [args.ruleset] if args.ruleset else ruleset_names()
+    for name in names:
+        figures = bench_engine(load_ruleset(name), args.games, args.seed)
+        print(f"{name}: {figures['games']} games in {figures['seconds']:.2f} s = "
+              f"{figures['games_per_second']:.0f} games/s on one core "
+              f"({figures['inputs_per_game']:.0f} inputs/game, {figures['finished']} finished)")
+    return 0
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except InputError as err:
+        print(f"voicehost: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The phrase parser: a recognizer transcript or a script's speech → intents.
+
+vosk's grammar mode can produce word salad, so this is the guard and it is strict:
+only the present tense nominates («выставляю»; not «выставлю», «выставил бы», «не
+выставляю»), a nomination needs a seat number right after the verb and its fillers
+(«выставляю его» is nothing), and «спасибо» ends a speech only at the end of an
+utterance.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .intents import EndIntent, Intent, NominateIntent, WithdrawIntent
+from .numbers import read_number
+
+NOMINATE_VERBS = frozenset({"выставляю"})
+WITHDRAW_VERBS = frozenset({"отзываю"})
+NEGATIONS = frozenset({"не"})
+# Words allowed between the verb and the number, in any order the seeds use:
+# «выставляю на голосование кандидатуру игрока под номером N», «отзываю игрока № N с голосования».
+FILLERS = frozenset({
+    "на", "голосование", "кандидатуру", "кандидатура", "игрока", "игрок", "номер",
+    "номером", "под", "с", "голосования",
+})
+END_WORDS = frozenset({"спасибо", "пас"})
+TRAILING = frozenset({"все"})
+
+_PUNCTUATION = re.compile(r"[^\w\s-]|_")
+_LOOSE_HYPHEN = re.compile(r"(?<!\d)-|-(?!\w)")
+
+
+def normalize(text: str) -> list[str]:
+    """Lower case, ё → е, «№5» → «номер 5», punctuation gone; hyphens kept only in «5-го»."""
+    text = text.lower().replace("ё", "е").replace("№", " номер ")
+    text = _PUNCTUATION.sub(" ", text)
+    text = _LOOSE_HYPHEN.sub(" ", text)
+    return text.split()
+
+
+def parse(text: str) -> list[Intent]:
+    """Every nomination and withdrawal in spoken order, then the end of speech if it ends one."""
+    tokens = normalize(text)
+    intents: list[Intent] = []
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        if word in NOMINATE_VERBS or word in WITHDRAW_VERBS:
+            target = _read_target(tokens, i + 1)
+            negated = i > 0 and tokens[i - 1] in NEGATIONS
+            if target is not None:
+                seat, i = target
+                if not negated:
+                    intents.append(NominateIntent(seat) if word in NOMINATE_VERBS else WithdrawIntent(seat))
+                continue
+        i += 1
+    if _ends_speech(tokens):
+        intents.append(EndIntent())
+    return intents
+
+
+def _read_target(tokens: list[str], start: int) -> tuple[int, int] | None:
+    i = start
+    while i < len(tokens) and tokens[i] in FILLERS:
+        i += 1
+    return read_number(tokens, i)
+
+
+def _ends_speech(tokens: list[str]) -> bool:
+    """«спасибо», «спасибо всё», «всё, спасибо», «пас», «я пас» — at the end only."""
+    tail = list(tokens)
+    while tail and tail[-1] in TRAILING:
+        tail.pop()
+    return bool(tail) and tail[-1] in END_WORDS

@@ -1,0 +1,95 @@
+"""The protocol (TABLE-SCRIPT.md): what the game produced, built from its events alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import Game
+from .rules.events import (
+    CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, LiftCounted, MorningCame, NightFell,
+    NominationAccepted, NominationWithdrawn, NoVote, ShootingResolved, VotesCounted,
+)
+
+
+def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    outcome = game.outcome()
+    builder = _Builder()
+    for event in game.events:
+        builder.add(event)
+    seats: dict[str, Any] = {}
+    for seat in range(1, game.seats + 1):
+        entry: dict[str, Any] = {"role": game.roles[seat].value, "fouls": game.fouls[seat]}
+        if seat in builder.out:
+            entry["out"] = builder.out[seat]
+        seats[str(seat)] = entry
+    return {
+        "ruleset": game.ruleset.name,
+        "options": dict(game.options),
+        "winner": outcome.winner if outcome else None,
+        "reason": outcome.reason if outcome else None,
+        "seats": seats,
+        "eliminations": builder.eliminations,
+        "days": builder.days,
+        "nights": builder.nights,
+        "scores": {str(seat): points for seat, points in game.scores().items()},
+        "ignored": list(ignored or []),
+    }
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.days: list[dict[str, Any]] = []
+        self.nights: list[dict[str, Any]] = []
+        self.eliminations: list[dict[str, Any]] = []
+        self.out: dict[int, dict[str, Any]] = {}
+        self.at_night = True
+
+    def add(self, event: Event) -> None:
+        if isinstance(event, NightFell):
+            self.at_night = True
+            self.nights.append({"night": event.night, "killed": [], "missed": False, "checks": []})
+        elif isinstance(event, ShootingResolved):
+            self.nights[-1]["missed"] = event.target is None
+        elif isinstance(event, CheckAnswered):
+            self.nights[-1]["checks"].append({"by": event.by, "target": event.target, "result": event.result})
+        elif isinstance(event, MorningCame):
+            self.at_night = False
+            self.nights[-1]["killed"] = list(event.killed)
+            self.days.append({"day": event.day, "opener": None, "nominations": [], "withdrawn": [],
+                              "votes": {}, "revotes": [], "vote": "held", "eliminated": []})
+        elif isinstance(event, Eliminated):
+            self._eliminated(event)
+        elif isinstance(event, FoulGiven):
+            phase = self.nights if self.at_night or not self.days else self.days
+            phase[-1].setdefault("fouls", []).append({"seat": event.seat, "count": event.count})
+        else:
+            self._day_event(event)
+
+    def _eliminated(self, event: Eliminated) -> None:
+        when = {"night": event.night} if event.night is not None else {"day": event.day}
+        self.eliminations.append({"seat": event.seat, "cause": event.cause, **when})
+        self.out[event.seat] = {"cause": event.cause, **when}
+        if event.day is not None and self.days:
+            self.days[-1]["eliminated"].append(event.seat)
+
+    def _day_event(self, event: Event) -> None:
+        if not self.days:
+            return
+        day = self.days[-1]
+        if isinstance(event, DayBegan):
+            day["opener"] = event.opener
+        elif isinstance(event, NominationAccepted):
+            day["nominations"].append([event.by, event.target])
+        elif isinstance(event, NominationWithdrawn):
+            day["nominations"].remove([event.by, event.target])
+            day["withdrawn"].append([event.by, event.target])
+        elif isinstance(event, VotesCounted):
+            counts = {str(seat): votes for seat, votes in event.counts}
+            if event.round == "main" and not day["votes"]:
+                day["votes"] = counts
+            else:
+                day["revotes"].append(counts)
+        elif isinstance(event, LiftCounted):
+            day["lift"] = {"yes": event.yes, "needed": event.needed, "passed": event.passed}
+        elif isinstance(event, NoVote):
+            day["vote"] = event.reason

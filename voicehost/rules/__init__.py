@@ -1,0 +1,28 @@
+"""The pure rules core: game state, inputs, events and one class per ruleset.
+
+No I/O, no clock, no threads. Ruleset data arrives as a plain mapping (see
+:mod:`voicehost.config` for reading the TOML files).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .errors import IllegalInput, InputError
+from .game import Game, Outcome
+from .roles import Role, Team
+from .ruleset import Options, Ruleset, ruleset_from_mapping
+from .sport import SportGame
+
+GAMES: Mapping[str, type[Game]] = {"sport": SportGame}
+
+
+def new_game(ruleset: Ruleset, options: Options, seats: int) -> Game:
+    """A fresh game of ``ruleset`` waiting for the deal."""
+    return GAMES[ruleset.name](ruleset, options, seats)
+
+
+__all__ = [
+    "GAMES", "Game", "IllegalInput", "InputError", "Options", "Outcome", "Role", "Ruleset",
+    "SportGame", "Team", "new_game", "ruleset_from_mapping",
+]

@@ -1,0 +1,195 @@
+"""What the game decided: one frozen record per event, in the order they happen.
+
+The director turns events into spoken lines and LED patterns, the journal stores them,
+and the protocol is built from them. Events that carry a role are private to the host;
+:data:`PRIVATE_EVENTS` lists them so public outputs can filter them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .records import Record, from_dict
+from .roles import Role
+
+
+class Event(Record):
+    """Base of every event."""
+
+
+@dataclass(frozen=True)
+class RolesDealt(Event):
+    roles: tuple[Role, ...]
+
+
+@dataclass(frozen=True)
+class NightFell(Event):
+    night: int
+
+
+@dataclass(frozen=True)
+class ShootingResolved(Event):
+    """``target`` is the seat hit, or None for a miss («Мафия промахнулась»)."""
+
+    night: int
+    target: int | None
+
+
+@dataclass(frozen=True)
+class CheckAnswered(Event):
+    night: int
+    role: Role
+    by: int
+    target: int
+    result: bool
+
+
+@dataclass(frozen=True)
+class MorningCame(Event):
+    """«Доброе утро»: ``killed`` are announced; an empty tuple means nobody died."""
+
+    day: int
+    killed: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DayBegan(Event):
+    day: int
+    opener: int
+    order: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SpeechBegan(Event):
+    """``kind``: speech, silent (3rd foul), short, tie (автокатастрофа), last_word."""
+
+    seat: int
+    seconds: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class SpeechEnded(Event):
+    seat: int
+
+
+@dataclass(frozen=True)
+class NominationAccepted(Event):
+    by: int
+    target: int
+
+
+@dataclass(frozen=True)
+class NominationRefused(Event):
+    """``reason``: seat_out, not_a_seat, already_nominated, not_your_turn, one_per_speech,
+    self_nomination, no_nominations_now."""
+
+    by: int
+    target: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class NominationWithdrawn(Event):
+    by: int
+    target: int
+
+
+@dataclass(frozen=True)
+class WithdrawalRefused(Event):
+    by: int
+    target: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class VotingBegan(Event):
+    """``round``: main or revote; candidates in the order they are put to the vote."""
+
+    day: int
+    round: str
+    candidates: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NoVote(Event):
+    """The day ends without a vote. ``reason``: no_candidates, single_on_day_one, cancelled."""
+
+    day: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class VoteIgnored(Event):
+    voter: int
+    candidate: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class VotesCounted(Event):
+    """``counts``: (candidate, votes) in ballot order; ``defaulted``: non-voters given to the last."""
+
+    day: int
+    round: str
+    counts: tuple[tuple[int, int], ...]
+    defaulted: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TieDeclared(Event):
+    day: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LiftAsked(Event):
+    day: int
+    candidates: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LiftCounted(Event):
+    day: int
+    yes: int
+    needed: int
+    passed: bool
+
+
+@dataclass(frozen=True)
+class AllStay(Event):
+    """A repeat tie that sends nobody away. ``reason``: lift_failed, four_players."""
+
+    day: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class FoulGiven(Event):
+    seat: int
+    count: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Eliminated(Event):
+    """``cause``: voted, killed, removed. ``day``/``night`` says when (the other is None)."""
+
+    seat: int
+    cause: str
+    day: int | None
+    night: int | None
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    winner: str
+    reason: str
+
+
+PRIVATE_EVENTS: tuple[type[Event], ...] = (RolesDealt, CheckAnswered)
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    return from_dict(Event, data)

@@ -1,0 +1,213 @@
+"""The game model every ruleset shares: seats, roles, alive, fouls, push/pop and the outcome.
+
+Like python-chess's ``Board``: inputs are pushed one at a time and return the events
+they caused; ``pop()`` undoes the last input. Undo replays the remaining inputs from the
+start, which keeps every handler free of undo bookkeeping and makes "undo restores the
+exact previous state" true by construction (games are a few hundred inputs long).
+
+A ruleset is a subclass that supplies the flow (:meth:`Game._begin`) and the win check
+(:meth:`Game._winner`); everything a club may tune comes from its :class:`Ruleset` data.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .errors import IllegalInput, InputError
+from .events import Eliminated, Event, FoulGiven, GameOver, RolesDealt
+from .inputs import Deal, Foul, Input, Remove
+from .requests import AwaitDeal, Request
+from .roles import Role, Team
+from .ruleset import Options, Ruleset
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Who won and why; ``reason`` is one of the ids in TABLE-SCRIPT.md."""
+
+    winner: str
+    reason: str
+
+
+class Game:
+    """Base of every ruleset's game. Subclasses implement the flow; see module docstring."""
+
+    name: ClassVar[str] = ""
+    required_timers: ClassVar[tuple[str, ...]] = ()
+    fouls_to_remove: ClassVar[int] = 4
+    # Which script keys this ruleset uses: night action → the roles that have it, and day keys.
+    night_actions: ClassVar[Mapping[str, frozenset[Role]]] = {}
+    day_keys: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, ruleset: Ruleset, options: Options, seats: int) -> None:
+        self.ruleset = ruleset
+        self.options = options
+        self.seats = seats
+        self.cast = ruleset.cast_for(seats)
+        self.inputs: list[Input] = []
+        self.events: list[Event] = []
+        self._reset()
+
+    # ---- the public interface -------------------------------------------------
+
+    def push(self, item: Input) -> list[Event]:
+        """Apply one input; return the events it caused. IllegalInput leaves the game unchanged."""
+        start = len(self.events)
+        try:
+            self._apply(item)
+        except IllegalInput:
+            self._replay(list(self.inputs))
+            raise
+        self.inputs.append(item)
+        return self.events[start:]
+
+    def pop(self) -> Input:
+        """Undo the last input and return it."""
+        if not self.inputs:
+            raise IndexError("pop from a game with no inputs")
+        last = self.inputs[-1]
+        self._replay(self.inputs[:-1])
+        return last
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    def is_alive(self, seat: int) -> bool:
+        return seat in self.alive
+
+    def role(self, seat: int) -> Role:
+        return self.roles[seat]
+
+    def team(self, seat: int) -> Team:
+        return self.roles[seat].team
+
+    def alive_seats(self) -> tuple[int, ...]:
+        return tuple(sorted(self.alive))
+
+    def seats_with(self, *roles: Role) -> tuple[int, ...]:
+        return tuple(s for s in range(1, self.seats + 1) if self.roles.get(s) in roles)
+
+    def state(self) -> dict[str, Any]:
+        """Everything that makes up the position, deep-copied: equal states play on identically."""
+        skip = {"ruleset", "options", "cast", "inputs", "events"}
+        return {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
+
+    def scores(self) -> dict[int, float]:
+        """Points per seat under the club's scoring scheme; all zero until the game ends."""
+        return {seat: 0.0 for seat in range(1, self.seats + 1)}
+
+    # ---- machinery for subclasses --------------------------------------------
+
+    def _reset(self) -> None:
+        self.roles: dict[int, Role] = {}
+        self.alive: set[int] = set()
+        self.fouls: dict[int, int] = {seat: 0 for seat in range(1, self.seats + 1)}
+        self.night = 0
+        self.day = 0
+        self.request: Request | None = AwaitDeal(self.seats)
+        self._outcome: Outcome | None = None
+
+    def _replay(self, inputs: list[Input]) -> None:
+        self.events = []
+        self.inputs = []
+        self._reset()
+        for item in inputs:
+            self._apply(item)
+            self.inputs.append(item)
+
+    def _apply(self, item: Input) -> None:
+        if self._outcome is not None:
+            raise IllegalInput("the game is over")
+        if isinstance(item, Deal):
+            self._deal(item)
+        elif isinstance(self.request, AwaitDeal):
+            raise IllegalInput("the cards are not dealt yet")
+        elif isinstance(item, Foul):
+            self._foul(item.seat, item.reason)
+        elif isinstance(item, Remove):
+            self._require_alive(item.seat)
+            self._remove(item.seat, item.reason)
+        else:
+            self._handle(item)
+
+    def _deal(self, deal: Deal) -> None:
+        if not isinstance(self.request, AwaitDeal):
+            raise IllegalInput("the cards are already dealt")
+        validate_deal(deal.roles, self.cast, self.seats, "roles")
+        self.roles = {seat: role for seat, role in enumerate(deal.roles, start=1)}
+        self.alive = set(self.roles)
+        self._emit(RolesDealt(deal.roles))
+        self._begin()
+
+    def _require_alive(self, seat: int) -> None:
+        if seat not in self.alive:
+            raise IllegalInput(f"seat {seat} is not at the table")
+
+    def _foul(self, seat: int, reason: str) -> None:
+        self._require_alive(seat)
+        self.fouls[seat] += 1
+        self._emit(FoulGiven(seat, self.fouls[seat], reason))
+        self._after_foul(seat, self.fouls[seat])
+        if self.fouls[seat] >= self.fouls_to_remove:
+            self._remove(seat, "fouls")
+
+    def _eliminate(self, seat: int, cause: str) -> None:
+        """Take a seat out and check for a winner (RULES: "checked after every elimination")."""
+        self.alive.discard(seat)
+        in_day = cause != "killed"
+        self._emit(Eliminated(seat, cause, self.day if in_day else None, None if in_day else self.night))
+        self._check_winner()
+
+    def _check_winner(self) -> None:
+        if self._outcome is None:
+            found = self._winner()
+            if found is not None:
+                self._finish(found)
+
+    def _finish(self, outcome: Outcome) -> None:
+        self._outcome = outcome
+        self.request = None
+        self._emit(GameOver(outcome.winner, outcome.reason))
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def _count(self, team: Team) -> int:
+        return sum(1 for seat in self.alive if self.roles[seat].team is team)
+
+    # ---- what a ruleset supplies ------------------------------------------------
+
+    def _begin(self) -> None:
+        raise NotImplementedError
+
+    def _handle(self, item: Input) -> None:
+        raise NotImplementedError
+
+    def _winner(self) -> Outcome | None:
+        raise NotImplementedError
+
+    def _remove(self, seat: int, reason: str) -> None:
+        raise NotImplementedError
+
+    def _after_foul(self, seat: int, count: int) -> None:
+        """Hook for a ruleset's foul consequences short of removal."""
+
+
+def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int, place: str) -> None:
+    """The dealt cards must be exactly the ruleset's cast for this table (citizens fill up)."""
+    if len(roles) != seats:
+        raise InputError(place, f"{len(roles)} cards for {seats} seats")
+    for role in set(cast) | set(roles):
+        if role is Role.CITIZEN:
+            continue
+        have = sum(1 for r in roles if r is role)
+        want = cast.get(role, 0)
+        if have != want:
+            raise InputError(place, f"the table needs {want} {role.value} card(s), the deal has {have}")

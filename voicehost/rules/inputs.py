@@ -1,0 +1,98 @@
+"""What the table tells the game: one frozen record per input.
+
+Inputs come from scripts, the ears (parsed speech), the seat panel (votes, taps) and the
+host console; the game accepts the one its current request asks for, plus fouls and
+removals at any time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .records import Record, from_dict
+from .roles import Role
+
+
+class Input(Record):
+    """Base of every input."""
+
+
+@dataclass(frozen=True)
+class Deal(Input):
+    """The cards as dealt: ``roles[i]`` is seat i+1's role."""
+
+    roles: tuple[Role, ...]
+
+
+@dataclass(frozen=True)
+class Shots(Input):
+    """The team's shooting round: each shooter's taps, in order, as seat numbers."""
+
+    taps: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Check(Input):
+    """A night check. ``by`` is None when the called role is out or absent and does nothing."""
+
+    by: int | None
+    target: int | None
+
+
+@dataclass(frozen=True)
+class Dawn(Input):
+    """The host ends the night: «Утро. Все просыпаются»."""
+
+
+@dataclass(frozen=True)
+class Nominate(Input):
+    by: int
+    target: int
+
+
+@dataclass(frozen=True)
+class Withdraw(Input):
+    by: int
+    target: int
+
+
+@dataclass(frozen=True)
+class EndSpeech(Input):
+    """The speaker said «Спасибо»/«Пас», tapped his button, or his time ran out."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Vote(Input):
+    voter: int
+    candidate: int
+
+
+@dataclass(frozen=True)
+class Lift(Input):
+    """A yes to «Кто за то, чтобы все голосуемые покинули игру?»."""
+
+    voter: int
+
+
+@dataclass(frozen=True)
+class CloseVoting(Input):
+    """«Спасибо» after the last window: the round is counted."""
+
+
+@dataclass(frozen=True)
+class Foul(Input):
+    seat: int
+    reason: str = "host"
+
+
+@dataclass(frozen=True)
+class Remove(Input):
+    seat: int
+    reason: str = "host"
+
+
+def input_from_dict(data: dict[str, Any]) -> Input:
+    return from_dict(Input, data)

@@ -1,0 +1,69 @@
+"""What the game is waiting for. ``Game.request`` holds one of these (None once it is over).
+
+A director reads the request to know what to ask the table; a simulator reads it to know
+which part of a script to feed. Requests naming a checker's seat are private to the host.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .roles import Role
+
+
+@dataclass(frozen=True)
+class AwaitDeal:
+    seats: int
+
+
+@dataclass(frozen=True)
+class AwaitShots:
+    """The shooting count: ``called`` are the numbers the host calls, in order."""
+
+    night: int
+    shooters: tuple[int, ...]
+    called: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AwaitCheck:
+    """«Просыпается Дон/Шериф»: ``by`` is None when that role is out (still called, does nothing)."""
+
+    night: int
+    role: Role
+    by: int | None
+
+
+@dataclass(frozen=True)
+class AwaitDawn:
+    """The night's decisions are in; the host may end it (after the acquaintance minute on night 1)."""
+
+    night: int
+
+
+@dataclass(frozen=True)
+class AwaitSpeech:
+    """A turn at the table. ``kind``: speech, silent, short, tie, last_word."""
+
+    seat: int
+    seconds: int
+    kind: str
+    may_nominate: bool
+
+
+@dataclass(frozen=True)
+class AwaitVotes:
+    day: int
+    round: str
+    candidates: tuple[int, ...]
+    voters: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AwaitLift:
+    day: int
+    candidates: tuple[int, ...]
+    voters: tuple[int, ...]
+
+
+Request = AwaitDeal | AwaitShots | AwaitCheck | AwaitDawn | AwaitSpeech | AwaitVotes | AwaitLift

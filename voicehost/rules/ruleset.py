@@ -1,0 +1,263 @@
+"""A ruleset's data (role counts, timers, options, scoring), validated from a plain mapping.
+
+The mapping comes from ``config/rules/NAME.toml``; reading the file is the caller's job,
+so this module stays free of I/O. Every complaint is an :class:`InputError` whose place
+is the dotted key inside the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+from .errors import InputError
+from .roles import Role, parse_role
+
+OptionValue = str | int | bool
+OptionKind = Literal["choice", "bool", "int"]
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One club-settable option: its kind, allowed values, default and where it comes from."""
+
+    name: str
+    kind: OptionKind
+    default: OptionValue
+    source: str
+    doc: str = ""
+    values: tuple[str, ...] = ()
+    minimum: int = 0
+
+    def parse(self, value: object, place: str) -> OptionValue:
+        """Check ``value`` (from TOML, JSON or a ``k=v`` argument) and return it typed."""
+        if self.kind == "bool":
+            return _parse_bool(value, place)
+        if self.kind == "int":
+            return _parse_int(value, self.minimum, place)
+        text = str(value) if not isinstance(value, bool) else ""
+        if text not in self.values:
+            raise InputError(place, f"{value!r} is not one of {', '.join(self.values)}")
+        return text
+
+    def describe_values(self) -> str:
+        if self.kind == "bool":
+            return "true, false"
+        if self.kind == "int":
+            return f"integer >= {self.minimum}"
+        return ", ".join(self.values)
+
+
+def _parse_bool(value: object, place: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
+        return value.lower() in _TRUE
+    raise InputError(place, f"{value!r} is not true or false")
+
+
+def _parse_int(value: object, minimum: int, place: str) -> int:
+    if isinstance(value, bool):
+        raise InputError(place, f"{value!r} is not a whole number")
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        number = int(value)
+    else:
+        raise InputError(place, f"{value!r} is not a whole number")
+    if number < minimum:
+        raise InputError(place, f"{number} is below the minimum {minimum}")
+    return number
+
+
+class Options(Mapping[str, OptionValue]):
+    """The options a game runs with: every option of its ruleset, defaults filled in."""
+
+    def __init__(self, values: Mapping[str, OptionValue]) -> None:
+        self._values = dict(values)
+
+    def __getitem__(self, key: str) -> OptionValue:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def text(self, key: str) -> str:
+        value = self._values[key]
+        assert isinstance(value, str), key
+        return value
+
+    def number(self, key: str) -> int:
+        value = self._values[key]
+        assert isinstance(value, int) and not isinstance(value, bool), key
+        return value
+
+    def flag(self, key: str) -> bool:
+        value = self._values[key]
+        assert isinstance(value, bool), key
+        return value
+
+    def __repr__(self) -> str:
+        return f"Options({self._values!r})"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything about a ruleset that a club may want different, as data."""
+
+    name: str
+    title: str
+    seats: tuple[int, ...]
+    cast: Mapping[int, Mapping[Role, int]]
+    timers: Mapping[str, int]
+    options: Mapping[str, OptionSpec]
+    scoring: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+
+    def resolve(self, overrides: Mapping[str, object], place: str = "options") -> Options:
+        """The full option set: defaults, then ``overrides`` checked one by one."""
+        values: dict[str, OptionValue] = {name: spec.default for name, spec in self.options.items()}
+        for key, raw in overrides.items():
+            spec = self.options.get(key)
+            if spec is None:
+                known = ", ".join(self.options)
+                raise InputError(f"{place}.{key}", f"{self.name} has no option {key!r} (known: {known})")
+            values[key] = spec.parse(raw, f"{place}.{key}")
+        return Options(values)
+
+    def cast_for(self, seats: int, place: str = "seats") -> Mapping[Role, int]:
+        """Role counts at a table of ``seats``; citizens fill the rest."""
+        if seats not in self.cast:
+            sizes = ", ".join(str(n) for n in self.seats)
+            raise InputError(place, f"{self.name} is played at {sizes} seats, not {seats}")
+        return self.cast[seats]
+
+    def timer(self, key: str) -> int:
+        return self.timers[key]
+
+
+def ruleset_from_mapping(
+    name: str, data: Mapping[str, object], required_timers: tuple[str, ...], place: str
+) -> Ruleset:
+    """Validate a parsed ruleset file. ``place`` prefixes every error (usually the file path)."""
+    _only_keys(data, {"name", "title", "seats", "cast", "timers", "options", "scoring"}, place)
+    declared = data.get("name", name)
+    if declared != name:
+        raise InputError(f"{place}: name", f"the file says {declared!r} but is named {name!r}")
+    title = data.get("title", name)
+    if not isinstance(title, str):
+        raise InputError(f"{place}: title", "must be a string")
+    cast = _cast(_table(data, "cast", place), place)
+    timers = _timers(_table(data, "timers", place), required_timers, place)
+    options = _options(_table(data, "options", place), place)
+    scoring = _scoring(data.get("scoring", {}), place)
+    return Ruleset(
+        name=name,
+        title=title,
+        seats=tuple(sorted(cast)),
+        cast=MappingProxyType(cast),
+        timers=MappingProxyType(timers),
+        options=MappingProxyType(options),
+        scoring=MappingProxyType(scoring),
+    )
+
+
+def _only_keys(data: Mapping[str, object], allowed: set[str], place: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise InputError(f"{place}: {key}", f"unknown key (known: {', '.join(sorted(allowed))})")
+
+
+def _table(data: Mapping[str, object], key: str, place: str) -> Mapping[str, object]:
+    value = data.get(key)
+    if not isinstance(value, Mapping):
+        raise InputError(f"{place}: {key}", "missing or not a table")
+    return value
+
+
+def _cast(data: Mapping[str, object], place: str) -> dict[int, Mapping[Role, int]]:
+    cast: dict[int, Mapping[Role, int]] = {}
+    for size_text, counts in data.items():
+        where = f"{place}: cast.{size_text}"
+        if not size_text.isdigit() or not 3 <= int(size_text) <= 30:
+            raise InputError(where, "a table size must be a number from 3 to 30")
+        if not isinstance(counts, Mapping):
+            raise InputError(where, "must be a table of role = count")
+        roles: dict[Role, int] = {}
+        for role_text, count in counts.items():
+            try:
+                role = parse_role(role_text)
+            except ValueError as err:
+                raise InputError(f"{where}.{role_text}", str(err)) from None
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise InputError(f"{where}.{role_text}", "must be a whole number >= 0")
+            roles[role] = count
+        if sum(roles.values()) > int(size_text):
+            raise InputError(where, f"{sum(roles.values())} roles do not fit {size_text} seats")
+        cast[int(size_text)] = MappingProxyType(roles)
+    if not cast:
+        raise InputError(f"{place}: cast", "lists no table size")
+    return cast
+
+
+def _timers(data: Mapping[str, object], required: tuple[str, ...], place: str) -> dict[str, int]:
+    timers: dict[str, int] = {}
+    for key, value in data.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise InputError(f"{place}: timers.{key}", "must be a whole number of seconds >= 0")
+        timers[key] = value
+    for key in required:
+        if key not in timers:
+            raise InputError(f"{place}: timers.{key}", "is required")
+    return timers
+
+
+_OPTION_KEYS = {"kind", "values", "default", "source", "doc", "min"}
+
+
+def _options(data: Mapping[str, object], place: str) -> dict[str, OptionSpec]:
+    options: dict[str, OptionSpec] = {}
+    for name, raw in data.items():
+        where = f"{place}: options.{name}"
+        if not isinstance(raw, Mapping):
+            raise InputError(where, "must be a table with kind, default and source")
+        _only_keys(raw, _OPTION_KEYS, where)
+        kind = raw.get("kind")
+        if kind not in ("choice", "bool", "int"):
+            raise InputError(f"{where}.kind", "must be choice, bool or int")
+        values = raw.get("values", [])
+        if kind == "choice" and (
+            not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values)
+        ):
+            raise InputError(f"{where}.values", "a choice needs a list of strings")
+        minimum = raw.get("min", 0)
+        source = raw.get("source")
+        if not isinstance(minimum, int) or not isinstance(source, str):
+            raise InputError(where, "min must be a number and source a string")
+        spec = OptionSpec(name, kind, False, source, str(raw.get("doc", "")),
+                          tuple(values) if kind == "choice" else (), minimum)
+        if "default" not in raw:
+            raise InputError(f"{where}.default", "is required")
+        default = spec.parse(raw["default"], f"{where}.default")
+        options[name] = OptionSpec(name, kind, default, source, spec.doc, spec.values, minimum)
+    return options
+
+
+def _scoring(data: object, place: str) -> dict[str, Mapping[str, float]]:
+    if not isinstance(data, Mapping):
+        raise InputError(f"{place}: scoring", "must be a table of schemes")
+    schemes: dict[str, Mapping[str, float]] = {}
+    for scheme, points in data.items():
+        if not isinstance(points, Mapping) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in points.values()
+        ):
+            raise InputError(f"{place}: scoring.{scheme}", "must be a table of name = points")
+        schemes[scheme] = MappingProxyType({k: float(v) for k, v in points.items()})
+    return schemes

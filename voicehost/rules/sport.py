@@ -1,0 +1,471 @@
+"""``sport``: the tournament ruleset (RULES.md §1). Every rule of §1 lives in one method here.
+
+Flow: night 1 (acquaintance, no actions) → day (morning, last word of the killed,
+speeches with nominations, voting) → night (shooting count, Don check, Sheriff check)
+→ day … until :meth:`SportGame._winner` or a technical result ends it.
+"""
+
+from __future__ import annotations
+
+from .events import (
+    AllStay,
+    CheckAnswered,
+    DayBegan,
+    LiftAsked,
+    LiftCounted,
+    MorningCame,
+    NightFell,
+    NominationAccepted,
+    NominationRefused,
+    NominationWithdrawn,
+    NoVote,
+    ShootingResolved,
+    SpeechBegan,
+    SpeechEnded,
+    TieDeclared,
+    VoteIgnored,
+    VotesCounted,
+    VotingBegan,
+    WithdrawalRefused,
+)
+from .errors import IllegalInput
+from .game import Game, Outcome
+from .inputs import Check, CloseVoting, Dawn, EndSpeech, Input, Lift, Nominate, Shots, Vote, Withdraw
+from .requests import AwaitCheck, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from .roles import Role, Team
+
+NOMINATING_TURNS = ("speech", "silent", "short")
+
+
+class SportGame(Game):
+    name = "sport"
+    night_actions = {"shots": frozenset({Role.DON, Role.MAFIA}), "check": frozenset({Role.DON, Role.SHERIFF})}
+    day_keys = frozenset({"speeches", "votes", "revote", "lift", "fouls", "removals"})
+    required_timers = (
+        "speech_s", "warning_s", "tie_speech_s", "short_speech_s",
+        "silent_turn_s", "vote_window_s", "acquaintance_s",
+    )
+
+    def _reset(self) -> None:
+        super()._reset()
+        self.phase = "night"
+        self.nominations: list[tuple[int, int]] = []
+        self.turns: list[tuple[int, str]] = []
+        self.after_turns = ""
+        self.penalized: set[int] = set()
+        self.vote_over = False
+        self.vote_cancelled = False
+        self.day_split = False
+        self.tied: tuple[int, ...] = ()
+        self.votes: dict[int, int] = {}
+        self.lifts: set[int] = set()
+        self.night_steps: list[str] = []
+        self.night_target: int | None = None
+        self.opener = 0
+        self.closer = 0
+        self.misses = 0
+        self.split_days = 0
+
+    # ---- dispatch -----------------------------------------------------------------
+
+    def _begin(self) -> None:
+        self._begin_night()
+
+    def _handle(self, item: Input) -> None:
+        request = self.request
+        if isinstance(item, Shots) and isinstance(request, AwaitShots):
+            self._shoot(request, item)
+        elif isinstance(item, Check) and isinstance(request, AwaitCheck):
+            self._check(request, item)
+        elif isinstance(item, Dawn) and isinstance(request, AwaitDawn):
+            self._begin_day()
+        elif isinstance(item, Nominate) and isinstance(request, AwaitSpeech):
+            self._nominate(request, item.by, item.target)
+        elif isinstance(item, Withdraw) and isinstance(request, AwaitSpeech):
+            self._withdraw(request, item.by, item.target)
+        elif isinstance(item, EndSpeech) and isinstance(request, AwaitSpeech):
+            if item.seat != request.seat:
+                raise IllegalInput(f"seat {request.seat} has the floor, not seat {item.seat}")
+            self._emit(SpeechEnded(item.seat))
+            self._next_turn()
+        elif isinstance(item, Vote) and isinstance(request, AwaitVotes):
+            self._vote(request, item.voter, item.candidate)
+        elif isinstance(item, Lift) and isinstance(request, AwaitLift):
+            self._lift(request, item.voter)
+        elif isinstance(item, CloseVoting) and isinstance(request, AwaitVotes):
+            self._count_votes(request)
+        elif isinstance(item, CloseVoting) and isinstance(request, AwaitLift):
+            self._count_lift(request)
+        else:
+            raise IllegalInput(f"{item.kind} does not answer {type(request).__name__}")
+
+    # ---- night ------------------------------------------------------------------------
+
+    def _begin_night(self) -> None:
+        """Night 1 is the acquaintance (no shooting, no checks); later nights shoot, then check."""
+        self.phase = "night"
+        self.night += 1
+        self.night_target = None
+        self._emit(NightFell(self.night))
+        self.night_steps = ["shoot", "don", "sheriff", "dawn"] if self.night > 1 else ["dawn"]
+        self._next_night_step()
+
+    def _next_night_step(self) -> None:
+        step = self.night_steps.pop(0)
+        if step == "shoot":
+            everyone = tuple(range(1, self.seats + 1))
+            called = everyone if self.options.flag("call_dead_seats") else self.alive_seats()
+            self.request = AwaitShots(self.night, self._alive_black(), called)
+        elif step in ("don", "sheriff"):
+            self.request = AwaitCheck(self.night, Role(step), self._alive_with(Role(step)))
+        else:
+            self.request = AwaitDawn(self.night)
+
+    def _alive_black(self) -> tuple[int, ...]:
+        return tuple(s for s in self.alive_seats() if self.team(s) is Team.BLACK)
+
+    def _alive_with(self, role: Role) -> int | None:
+        return next((s for s in self.alive_seats() if self.roles[s] is role), None)
+
+    def _shoot(self, request: AwaitShots, shots: Shots) -> None:
+        """Consensus: every alive black player tapped exactly once, all on the same alive seat."""
+        taps = dict(shots.taps)
+        for shooter in taps:
+            if shooter not in request.shooters:
+                raise IllegalInput(f"seat {shooter} does not shoot tonight")
+        targets = {t for seat in request.shooters for t in taps.get(seat, ())}
+        unanimous = all(len(taps.get(seat, ())) == 1 for seat in request.shooters) and len(targets) == 1
+        target = next(iter(targets)) if unanimous else None
+        if target is not None and (target not in self.alive or target not in request.called):
+            target = None
+        self.night_target = target
+        self._emit(ShootingResolved(self.night, target))
+        self._next_night_step()
+
+    def _check(self, request: AwaitCheck, check: Check) -> None:
+        """Don: yes if the target is the Sheriff. Sheriff: yes if the target is black."""
+        if check.by != request.by:
+            raise IllegalInput(f"the {request.role.value} is seat {request.by}, not {check.by}")
+        if check.target is not None and check.by is not None:
+            if not 1 <= check.target <= self.seats:
+                raise IllegalInput(f"there is no seat {check.target}")
+            if request.role is Role.DON:
+                result = self.roles[check.target] is Role.SHERIFF
+            else:
+                result = self.team(check.target) is Team.BLACK
+            self._emit(CheckAnswered(self.night, request.role, check.by, check.target, result))
+        self._next_night_step()
+
+    # ---- morning and speeches ------------------------------------------------------
+
+    def _begin_day(self) -> None:
+        self.phase = "day"
+        self.day += 1
+        self.nominations = []
+        self.vote_over = self.vote_cancelled = self.day_split = False
+        killed = (self.night_target,) if self.night_target in self.alive else ()
+        self._emit(MorningCame(self.day, killed))
+        if self.night > 1:
+            self.misses = 0 if killed else self.misses + 1
+        for seat in killed:
+            self._eliminate(seat, "killed")
+        if self.is_over:
+            return
+        limit = self.options.number("misses_to_lose")
+        if limit and self.misses >= limit:
+            self._finish(Outcome("red", "three_misses"))
+            return
+        self.turns = [(seat, "last_word") for seat in killed]
+        self.after_turns = "speeches"
+        self._next_turn()
+
+    def _start_speeches(self) -> None:
+        order = self._speaking_order()
+        self.opener, self.closer = order[0], order[-1]
+        self._emit(DayBegan(self.day, self.opener, order))
+        self.turns = [(seat, "speech") for seat in order]
+        self.after_turns = "voting"
+        self._next_turn()
+
+    def _speaking_order(self) -> tuple[int, ...]:
+        """Option ``rotation``: ``first`` moves the opener on by one seat a day, ``last`` the closer."""
+        if self.opener == 0:
+            opener = self._next_alive(1)
+        elif self.options.text("rotation") == "first":
+            opener = self._next_alive(self.opener + 1)
+        else:
+            opener = self._next_alive(self._next_alive(self.closer + 1) + 1)
+        alive = self.alive_seats()
+        start = alive.index(opener)
+        return alive[start:] + alive[:start]
+
+    def _next_alive(self, seat: int) -> int:
+        for step in range(self.seats):
+            candidate = (seat - 1 + step) % self.seats + 1
+            if candidate in self.alive:
+                return candidate
+        raise IllegalInput("nobody is at the table")
+
+    def _next_turn(self) -> None:
+        while self.turns and not self.is_over:
+            seat, kind = self.turns.pop(0)
+            if kind != "last_word" and seat not in self.alive:
+                continue
+            kind, seconds = self._turn_length(seat, kind)
+            self.request = AwaitSpeech(seat, seconds, kind, kind in NOMINATING_TURNS)
+            self._emit(SpeechBegan(seat, seconds, kind))
+            return
+        if self.is_over:
+            return
+        follow = self.after_turns
+        if follow == "speeches":
+            self._start_speeches()
+        elif follow == "voting":
+            self._begin_voting()
+        elif follow == "revote":
+            self._begin_revote()
+        else:
+            self._end_day()
+
+    def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
+        """The 3rd foul (option ``three_fouls``): the next speech is silent (only nominations),
+        or 30 s with 3–4 players alive; a last word right after it shrinks to 30 s."""
+        timers = self.ruleset.timers
+        if kind == "tie":
+            return kind, timers["tie_speech_s"]
+        base = self.options.number("last_word_s") if kind == "last_word" else timers["speech_s"]
+        penalty = self.options.text("three_fouls")
+        if seat not in self.penalized or penalty == "none":
+            return kind, base
+        self.penalized.discard(seat)
+        if kind == "last_word":
+            return kind, min(base, timers["short_speech_s"])
+        if penalty == "lose_speech" and len(self.alive) > 4:
+            return "silent", timers["silent_turn_s"]
+        return "short", timers["short_speech_s"]
+
+    def _after_foul(self, seat: int, count: int) -> None:
+        if count == 3:
+            self.penalized.add(seat)
+
+    # ---- nominations -----------------------------------------------------------------
+
+    def _nominate(self, turn: AwaitSpeech, by: int, target: int) -> None:
+        """Options ``nomination`` (first/last stands) and ``self_nomination``; one per speaker a day."""
+        reason = self._nomination_refusal(turn, by, target)
+        own = self._standing_nomination(by)
+        if reason is None and own is not None:
+            if self.options.text("nomination") == "first":
+                reason = "one_per_speech"
+            else:
+                self.nominations.remove((by, own))
+                self._emit(NominationWithdrawn(by, own))
+        if reason is not None:
+            self._emit(NominationRefused(by, target, reason))
+            return
+        self.nominations.append((by, target))
+        self._emit(NominationAccepted(by, target))
+
+    def _nomination_refusal(self, turn: AwaitSpeech, by: int, target: int) -> str | None:
+        if not turn.may_nominate:
+            return "no_nominations_now"
+        if by != turn.seat:
+            return "not_your_turn"
+        if not 1 <= target <= self.seats:
+            return "not_a_seat"
+        if target not in self.alive:
+            return "seat_out"
+        if target == by and not self.options.flag("self_nomination"):
+            return "self_nomination"
+        if any(nominee == target for _, nominee in self.nominations):
+            return "already_nominated"
+        return None
+
+    def _standing_nomination(self, by: int) -> int | None:
+        return next((nominee for nominator, nominee in self.nominations if nominator == by), None)
+
+    def _withdraw(self, turn: AwaitSpeech, by: int, target: int) -> None:
+        if by != turn.seat or not turn.may_nominate:
+            self._emit(WithdrawalRefused(by, target, "not_your_turn"))
+        elif self._standing_nomination(by) != target:
+            self._emit(WithdrawalRefused(by, target, "not_yours"))
+        else:
+            self.nominations.remove((by, target))
+            self._emit(NominationWithdrawn(by, target))
+
+    # ---- voting ------------------------------------------------------------------------
+
+    def _begin_voting(self) -> None:
+        """No candidate, or one on day 1: no vote. One on a later day: he leaves."""
+        candidates = tuple(nominee for _, nominee in self.nominations if nominee in self.alive)
+        if self.vote_cancelled:
+            self._no_vote("cancelled")
+        elif not candidates:
+            self._no_vote("no_candidates")
+        elif len(candidates) == 1 and self.day == 1:
+            self._no_vote("single_on_day_one")
+        elif len(candidates) == 1:
+            self._emit(VotingBegan(self.day, "main", candidates))
+            voters = self.alive_seats()
+            self._emit(VotesCounted(self.day, "main", ((candidates[0], len(voters)),), voters))
+            self._voted_out(candidates)
+        else:
+            self._open_round("main", candidates, self.alive_seats())
+
+    def _no_vote(self, reason: str) -> None:
+        self.vote_over = True
+        self._emit(NoVote(self.day, reason))
+        self._end_day()
+
+    def _open_round(self, round_name: str, candidates: tuple[int, ...], voters: tuple[int, ...]) -> None:
+        self.votes = {}
+        self.request = AwaitVotes(self.day, round_name, candidates, voters)
+        self._emit(VotingBegan(self.day, round_name, candidates))
+
+    def _vote(self, ballot: AwaitVotes, voter: int, candidate: int) -> None:
+        """One vote a round; a second one is ignored and earns a foul («многократное голосование»)."""
+        if voter not in ballot.voters or voter not in self.alive:
+            raise IllegalInput(f"seat {voter} does not vote in this round")
+        if candidate not in ballot.candidates:
+            raise IllegalInput(f"seat {candidate} is not on the ballot")
+        if voter in self.votes:
+            self._emit(VoteIgnored(voter, candidate, "second_vote"))
+            self._foul(voter, "second_vote")
+            return
+        self.votes[voter] = candidate
+
+    def _count_votes(self, ballot: AwaitVotes) -> None:
+        """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
+        voters = [v for v in ballot.voters if v in self.alive]
+        defaulted = tuple(v for v in voters if v not in self.votes)
+        counts = {c: 0 for c in ballot.candidates}
+        for voter in voters:
+            counts[self.votes.get(voter, ballot.candidates[-1])] += 1
+        self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), defaulted))
+        top = max(counts.values())
+        leaders = tuple(c for c in ballot.candidates if counts[c] == top)
+        if len(leaders) == 1:
+            self._voted_out(leaders)
+        elif ballot.round == "main":
+            self.tied = leaders
+            self._emit(TieDeclared(self.day, leaders))
+            self.turns = [(seat, "tie") for seat in leaders]
+            self.after_turns = "revote"
+            self._next_turn()
+        else:
+            self._repeat_tie(leaders)
+
+    def _begin_revote(self) -> None:
+        """Option ``tied_vote_in_revote``: whether the tied players vote in the revote."""
+        voters = self.alive_seats()
+        if not self.options.flag("tied_vote_in_revote"):
+            voters = tuple(v for v in voters if v not in self.tied)
+        self._open_round("revote", self.tied, voters)
+
+    def _repeat_tie(self, leaders: tuple[int, ...]) -> None:
+        """At four players (option ``split_at_four = stay``) all stay; else «все покидают?»."""
+        if len(self.alive) == 4 and self.options.text("split_at_four") == "stay":
+            self._all_stay("four_players")
+            return
+        self.lifts = set()
+        self.request = AwaitLift(self.day, leaders, self.alive_seats())
+        self._emit(LiftAsked(self.day, leaders))
+
+    def _lift(self, ask: AwaitLift, voter: int) -> None:
+        if voter not in ask.voters or voter not in self.alive:
+            raise IllegalInput(f"seat {voter} does not vote in this round")
+        if voter in self.lifts:
+            self._emit(VoteIgnored(voter, 0, "second_vote"))
+            self._foul(voter, "second_vote")
+            return
+        self.lifts.add(voter)
+
+    def _count_lift(self, ask: AwaitLift) -> None:
+        """All leave only with yes from more than half of the alive players."""
+        yes = len(self.lifts & self.alive)
+        needed = len(self.alive) // 2 + 1
+        self._emit(LiftCounted(self.day, yes, needed, yes >= needed))
+        if yes >= needed:
+            self._voted_out(ask.candidates)
+        else:
+            self._all_stay("lift_failed")
+
+    def _all_stay(self, reason: str) -> None:
+        self.day_split = True
+        self.vote_over = True
+        self._emit(AllStay(self.day, reason))
+        self._end_day()
+
+    def _voted_out(self, seats: tuple[int, ...]) -> None:
+        self.vote_over = True
+        for seat in seats:
+            self._eliminate(seat, "voted")
+            if self.is_over:
+                return
+        self.turns = [(seat, "last_word") for seat in seats]
+        self.after_turns = "night"
+        self._next_turn()
+
+    def _end_day(self) -> None:
+        """Technical result: three days in a row ending in a repeat tie at 3–4 players → black."""
+        if self.day_split and len(self.alive) <= 4:
+            self.split_days += 1
+        else:
+            self.split_days = 0
+        if self.split_days >= 3:
+            self._finish(Outcome("black", "split_deadlock"))
+            return
+        self._begin_night()
+
+    # ---- removal and the end ------------------------------------------------------------
+
+    def _remove(self, seat: int, reason: str) -> None:
+        """Removal: out at once, no last word; during a day before its vote is over it
+        cancels the vote (option ``removal_cancels_vote``; otherwise the vote restarts)."""
+        request = self.request
+        self._eliminate(seat, "removed")
+        if self.is_over:
+            return
+        if self.phase == "night":
+            self._refresh_night_request(request)
+            return
+        voting = isinstance(request, (AwaitVotes, AwaitLift)) or self.after_turns == "revote"
+        if not self.vote_over and self.options.flag("removal_cancels_vote"):
+            self.vote_cancelled = True
+        if voting and not self.vote_over:
+            self.turns = []
+            self._begin_voting()
+        elif isinstance(request, AwaitSpeech) and request.seat == seat:
+            self._emit(SpeechEnded(seat))
+            self._next_turn()
+
+    def _refresh_night_request(self, request: object) -> None:
+        if isinstance(request, AwaitShots):
+            self.request = AwaitShots(request.night, self._alive_black(), request.called)
+        elif isinstance(request, AwaitCheck):
+            self.request = AwaitCheck(request.night, request.role, self._alive_with(request.role))
+
+    def _winner(self) -> Outcome | None:
+        black, red = self._count(Team.BLACK), self._count(Team.RED)
+        if black == 0:
+            return Outcome("red", "no_black_left")
+        if black >= red:
+            return Outcome("black", "black_parity")
+        return None
+
+    def scores(self) -> dict[int, float]:
+        """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive) or «SHOWTIME»."""
+        points = self.ruleset.scoring[self.options.text("scoring")]
+        outcome = self._outcome
+        result: dict[int, float] = {}
+        for seat in range(1, self.seats + 1):
+            role = self.roles.get(seat, Role.CITIZEN)
+            total = 0.0
+            if outcome is not None:
+                alive = seat in self.alive
+                won = role.team.value == outcome.winner
+                total += points.get("alive", 0.0) if alive else 0.0
+                total += points.get("won", 0.0) + points.get(f"won_{role.team.value}", 0.0) if won else 0.0
+                total += points.get(f"{role.value}_alive", 0.0) if alive else 0.0
+            result[seat] = total
+        return result

@@ -1,0 +1,272 @@
+"""Table scripts (TABLE-SCRIPT.md): loading, validation with the place of every error.
+
+A script says what the people at a table would do if asked. This module only checks that
+each entry *could* be valid (seats exist, keys are known, the seat's role has that action);
+whether the game asks for it is the simulator's business.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .config import load_ruleset, read_toml
+from .rules import GAMES, InputError, Options, Role, Ruleset
+from .rules.game import validate_deal
+
+TOP_KEYS = {"ruleset", "options", "seats", "names", "roles", "nights", "days"}
+NIGHT_KEYS = {"shots", "check", "heal", "visit", "kill", "join", "fouls"}
+DAY_KEYS = {"speeches", "nominate", "votes", "prevote", "revote", "lift", "mayor",
+            "blood_name", "extra_word", "fouls", "removals"}
+MOMENTS = {"morning", "voting", "after_vote"}
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A foul or removal: during seat ``after_speech``'s speech, or ``at`` a named moment."""
+
+    seat: int
+    place: str
+    after_speech: int | None = None
+    at: str | None = None
+
+
+@dataclass
+class Night:
+    shots: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    check: dict[int, int] = field(default_factory=dict)
+    fouls: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Day:
+    speeches: dict[int, list[str]] = field(default_factory=dict)
+    votes: dict[int, int] = field(default_factory=dict)
+    revote: dict[int, int] = field(default_factory=dict)
+    lift: list[int] = field(default_factory=list)
+    fouls: list[Timed] = field(default_factory=list)
+    removals: list[Timed] = field(default_factory=list)
+
+
+@dataclass
+class Script:
+    ruleset: Ruleset
+    options: Options
+    seats: int
+    roles: tuple[Role, ...]
+    names: dict[int, str]
+    nights: list[Night]
+    days: list[Day]
+    places: list[str] = field(default_factory=list)
+
+
+def load_script(path: str | Path) -> Script:
+    """Read a JSON or TOML script; every problem is an InputError naming file and place."""
+    path = Path(path)
+    if path.suffix.lower() == ".toml":
+        data: Any = read_toml(path)
+    else:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(str(path), "no such file") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise InputError(str(path), f"cannot read it ({err})") from None
+        except json.JSONDecodeError as err:
+            raise InputError(f"{path}:{err.lineno}:{err.colno}", f"not valid JSON ({err.msg})") from None
+    try:
+        return script_from_data(data)
+    except InputError as err:
+        raise InputError(f"{path}: {err.place}", err.message) from None
+
+
+def script_from_data(data: Any) -> Script:
+    return _Reader(data).script()
+
+
+class _Reader:
+    """Walks the raw data once, keeping the place of every leaf for errors and "ignored"."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = _mapping(data, "script")
+        self.places: list[str] = []
+
+    def script(self) -> Script:
+        data = self.data
+        _only(data, TOP_KEYS, "")
+        name = data.get("ruleset", "sport")
+        if not isinstance(name, str):
+            raise InputError("ruleset", "must be a ruleset name")
+        try:
+            ruleset = load_ruleset(name)
+        except InputError as err:
+            if err.place == "ruleset":
+                raise
+            raise InputError("ruleset", f"{name}: its config is broken ({err})") from None
+        self.game = GAMES[name]
+        options = ruleset.resolve(_mapping(data.get("options", {}), "options"), "options")
+        self.seats = self._seat_count(ruleset, data.get("seats"))
+        roles = self._roles(ruleset, data.get("roles", {}))
+        names = {self._seat(k, f"names.{k}"): str(v) for k, v in _mapping(data.get("names", {}), "names").items()}
+        nights = [self._night(n, i, roles) for i, n in enumerate(_list(data.get("nights", []), "nights"))]
+        days = [self._day(d, i) for i, d in enumerate(_list(data.get("days", []), "days"))]
+        return Script(ruleset, options, self.seats, roles, names, nights, days, self.places)
+
+    # ---- seats and roles -------------------------------------------------------
+
+    def _seat_count(self, ruleset: Ruleset, raw: Any) -> int:
+        if raw is None:
+            return ruleset.seats[0]
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise InputError("seats", f"{raw!r} is not a number of seats")
+        ruleset.cast_for(raw, "seats")
+        return raw
+
+    def _seat(self, key: Any, place: str) -> int:
+        text = str(key)
+        if isinstance(key, bool) or not text.isdigit():
+            raise InputError(place, f"{key!r} is not a seat number")
+        seat = int(text)
+        if not 1 <= seat <= self.seats:
+            raise InputError(place, f"there is no seat {seat} at a {self.seats}-seat table")
+        return seat
+
+    def _target(self, value: Any, place: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(place, f"{value!r} is not a seat number")
+        if not 1 <= value <= self.seats:
+            raise InputError(place, f"there is no seat {value} at a {self.seats}-seat table")
+        return value
+
+    def _roles(self, ruleset: Ruleset, raw: Any) -> tuple[Role, ...]:
+        dealt = [Role.CITIZEN] * self.seats
+        for key, value in _mapping(raw, "roles").items():
+            seat = self._seat(key, f"roles.{key}")
+            try:
+                dealt[seat - 1] = Role(value)
+            except ValueError:
+                known = ", ".join(r.value for r in Role)
+                raise InputError(f"roles.{key}", f"unknown role {value!r} (known: {known})") from None
+        validate_deal(tuple(dealt), ruleset.cast_for(self.seats), self.seats, "roles")
+        return tuple(dealt)
+
+    # ---- nights -------------------------------------------------------------------
+
+    def _night(self, raw: Any, index: int, roles: tuple[Role, ...]) -> Night:
+        where = f"nights[{index}]"
+        data = _mapping(raw, where)
+        _only(data, NIGHT_KEYS, where)
+        night = Night()
+        for key, value in data.items():
+            if key == "fouls":
+                for j, seat in enumerate(_list(value, f"{where}.fouls")):
+                    place = f"{where}.fouls[{j}]"
+                    night.fouls.append((self._target(seat, place), place))
+                    self.places.append(place)
+                continue
+            for actor_key, target in _mapping(value, f"{where}.{key}").items():
+                place = f"{where}.{key}.{actor_key}"
+                actor = self._seat(actor_key, place)
+                self._require_action(key, actor, roles, place)
+                if key == "shots":
+                    taps = target if isinstance(target, list) else [target]
+                    night.shots[actor] = tuple(self._target(t, place) for t in taps)
+                else:
+                    night.check[actor] = self._target(target, place)
+                self.places.append(place)
+        return night
+
+    def _require_action(self, key: str, actor: int, roles: tuple[Role, ...], place: str) -> None:
+        role = roles[actor - 1]
+        allowed = self.game.night_actions.get(key, frozenset())
+        if role not in allowed:
+            article = "an" if role.value[0] in "aeiou" else "a"
+            raise InputError(place, f"seat {actor} is {article} {role.value} and has no {key}")
+
+    # ---- days -------------------------------------------------------------------------
+
+    def _day(self, raw: Any, index: int) -> Day:
+        where = f"days[{index}]"
+        data = _mapping(raw, where)
+        _only(data, DAY_KEYS, where)
+        day = Day()
+        for key, value in data.items():
+            place = f"{where}.{key}"
+            if key not in self.game.day_keys:
+                raise InputError(place, f"{self.game.name} has no {key.replace('_', ' ')}")
+            if key == "speeches":
+                day.speeches = self._speeches(value, place)
+            elif key in ("votes", "revote"):
+                setattr(day, key, self._ballot(value, place))
+            elif key == "lift":
+                day.lift = self._seat_list(value, place)
+            else:
+                setattr(day, key, self._timed(value, place))
+        return day
+
+    def _speeches(self, raw: Any, where: str) -> dict[int, list[str]]:
+        speeches: dict[int, list[str]] = {}
+        for key, value in _mapping(raw, where).items():
+            place = f"{where}.{key}"
+            seat = self._seat(key, place)
+            lines = [value] if isinstance(value, str) else value
+            if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+                raise InputError(place, "must be a string or a list of strings")
+            speeches[seat] = lines
+            self.places.append(place)
+        return speeches
+
+    def _ballot(self, raw: Any, where: str) -> dict[int, int]:
+        ballot: dict[int, int] = {}
+        for key, value in _mapping(raw, where).items():
+            place = f"{where}.{key}"
+            ballot[self._seat(key, place)] = self._target(value, place)
+            self.places.append(place)
+        return ballot
+
+    def _seat_list(self, raw: Any, where: str) -> list[int]:
+        seats = []
+        for j, value in enumerate(_list(raw, where)):
+            seats.append(self._target(value, f"{where}[{j}]"))
+            self.places.append(f"{where}[{j}]")
+        return seats
+
+    def _timed(self, raw: Any, where: str) -> list[Timed]:
+        found = []
+        for j, item in enumerate(_list(raw, where)):
+            place = f"{where}[{j}]"
+            entry = _mapping(item, place)
+            _only(entry, {"seat", "after_speech", "at"}, place)
+            seat = self._target(entry.get("seat"), f"{place}.seat")
+            if ("after_speech" in entry) == ("at" in entry):
+                raise InputError(place, "needs exactly one of after_speech or at")
+            if "at" in entry:
+                if entry["at"] not in MOMENTS:
+                    raise InputError(f"{place}.at", f"{entry['at']!r} is not one of {', '.join(sorted(MOMENTS))}")
+                found.append(Timed(seat, place, at=entry["at"]))
+            else:
+                found.append(Timed(seat, place, after_speech=self._target(entry["after_speech"], f"{place}.after_speech")))
+            self.places.append(place)
+        return found
+
+
+def _mapping(value: Any, place: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InputError(place, f"must be an object, not {type(value).__name__}")
+    return value
+
+
+def _list(value: Any, place: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InputError(place, f"must be a list, not {type(value).__name__}")
+    return value
+
+
+def _only(data: Mapping[str, Any], allowed: set[str], place: str) -> None:
+    for key in data:
+        if key not in allowed:
+            where = f"{place}.{key}" if place else str(key)
+            raise InputError(where, f"unknown key (known: {', '.join(sorted(allowed))})")

@@ -1,0 +1,205 @@
+"""Engine-level simulation: a table script played straight into the rules engine.
+
+The script says what people would do if asked; this walks the game's requests and feeds
+the matching part of the script, exactly as the director will with real seats and ears.
+Entries the game never asks for are reported under ``ignored`` with their place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .intents import EndIntent, NominateIntent, WithdrawIntent
+from .parser import parse
+from .rules import Game, IllegalInput, new_game
+from .rules.inputs import (
+    Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Lift, Nominate, Remove, Shots, Vote, Withdraw,
+)
+from .rules.requests import AwaitCheck, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
+from .script import Day, Night, Script, Timed
+
+
+@dataclass
+class Simulation:
+    """The finished game, plus what the script said that was never asked for."""
+
+    script: Script
+    game: Game
+    ignored: list[dict[str, str]] = field(default_factory=list)
+
+
+def simulate(script: Script) -> Simulation:
+    return _Player(script).play()
+
+
+def phase_index(game: Game, request: Request) -> int:
+    """Night n → 2n-2, day d → 2d-1: the order phases happen in."""
+    if isinstance(request, (AwaitShots, AwaitCheck, AwaitDawn)):
+        return 2 * request.night - 2
+    return 2 * game.day - 1
+
+
+class _Player:
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.game = new_game(script.ruleset, script.options, script.seats)
+        self.used: set[str] = set()
+        self.reasons: dict[str, str] = {}
+        self.horizon = max(2 * len(script.nights) - 2, 2 * len(script.days) - 1, 0)
+        self.started: set[int] = set()
+        self.voting_seen: set[int] = set()
+        self.after_vote_done: set[int] = set()
+
+    def play(self) -> Simulation:
+        self.game.push(Deal(self.script.roles))
+        while (request := self.game.request) is not None:
+            index = phase_index(self.game, request)
+            if index > self.horizon:
+                break
+            if index not in self.started:
+                self.started.add(index)
+                self._phase_start(request)
+                if self.game.request is not request:
+                    continue
+            self._answer(request)
+        ignored = [
+            {"at": place, "why": self.reasons.get(place, "not asked for")}
+            for place in self.script.places if place not in self.used
+        ]
+        return Simulation(self.script, self.game, ignored)
+
+    # ---- one request ------------------------------------------------------------
+
+    def _answer(self, request: Request) -> None:
+        if isinstance(request, AwaitShots):
+            self._shots(request, self._night(request.night))
+        elif isinstance(request, AwaitCheck):
+            self._check(request, self._night(request.night))
+        elif isinstance(request, AwaitDawn):
+            self._dawn(request)
+        elif isinstance(request, AwaitSpeech):
+            self._speech(request, self._day())
+        elif isinstance(request, AwaitVotes):
+            self._votes(request, self._day())
+        elif isinstance(request, AwaitLift):
+            self._lift(request, self._day())
+        else:  # AwaitDeal cannot come back after the deal
+            raise AssertionError(request)
+
+    def _phase_start(self, request: Request) -> None:
+        if isinstance(request, (AwaitShots, AwaitCheck, AwaitDawn)):
+            self._after_vote(self._day())
+            night = self._night(request.night)
+            for seat, place in night.fouls:
+                self._push_or_ignore(Foul(seat, "script"), place)
+        else:
+            self._timed(self._day(), lambda t: t.at == "morning")
+
+    def _night(self, number: int) -> Night:
+        nights = self.script.nights
+        return nights[number - 1] if number <= len(nights) else Night()
+
+    def _day(self) -> Day:
+        days = self.script.days
+        return days[self.game.day - 1] if self.game.day <= len(days) else Day()
+
+    def _shots(self, request: AwaitShots, night: Night) -> None:
+        taps = []
+        for shooter, targets in night.shots.items():
+            place = f"nights[{request.night - 1}].shots.{shooter}"
+            if shooter in request.shooters:
+                taps.append((shooter, targets))
+                self.used.add(place)
+            else:
+                self.reasons[place] = f"seat {shooter} is out"
+        self.game.push(Shots(tuple(taps)))
+
+    def _check(self, request: AwaitCheck, night: Night) -> None:
+        target = None
+        if request.by is not None and request.by in night.check:
+            target = night.check[request.by]
+            self.used.add(f"nights[{request.night - 1}].check.{request.by}")
+        self.game.push(Check(request.by, target))
+
+    def _dawn(self, request: AwaitDawn) -> None:
+        self.game.push(Dawn())
+
+    def _speech(self, request: AwaitSpeech, day: Day) -> None:
+        seat = request.seat
+        if request.may_nominate and seat in day.speeches:
+            self._say(request, day.speeches[seat])
+        if request.kind == "last_word" and self.game.day in self.voting_seen:
+            self._after_vote(day)
+        if request.kind != "tie" and request.kind != "last_word":
+            self._timed(day, lambda t: t.after_speech == seat)
+        if self.game.request == request:
+            self.game.push(EndSpeech(seat))
+
+    def _say(self, request: AwaitSpeech, utterances: list[str]) -> None:
+        place = f"days[{self.game.day - 1}].speeches.{request.seat}"
+        self.used.add(place)
+        for text in utterances:
+            for intent in parse(text):
+                if self.game.request != request:
+                    return
+                if isinstance(intent, EndIntent):
+                    return
+                item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
+                               else Withdraw(request.seat, intent.seat))
+                assert isinstance(intent, (NominateIntent, WithdrawIntent))
+                self.game.push(item)
+
+    def _votes(self, request: AwaitVotes, day: Day) -> None:
+        if self.game.day not in self.voting_seen:
+            self.voting_seen.add(self.game.day)
+            self._timed(day, lambda t: t.at == "voting")
+            if self.game.request != request:
+                return
+        key = "votes" if request.round == "main" else "revote"
+        ballot = day.votes if request.round == "main" else day.revote
+        for voter, candidate in ballot.items():
+            place = f"days[{self.game.day - 1}].{key}.{voter}"
+            if voter in request.voters and candidate in request.candidates and self.game.is_alive(voter):
+                self.game.push(Vote(voter, candidate))
+                self.used.add(place)
+            elif place not in self.used:
+                self.reasons[place] = f"seat {candidate} is not on the ballot" if voter in request.voters \
+                    else f"seat {voter} does not vote in this round"
+            if self.game.request != request:
+                return
+        self.game.push(CloseVoting())
+
+    def _lift(self, request: AwaitLift, day: Day) -> None:
+        for j, voter in enumerate(day.lift):
+            place = f"days[{self.game.day - 1}].lift[{j}]"
+            if voter in request.voters and self.game.is_alive(voter):
+                self.game.push(Lift(voter))
+                self.used.add(place)
+            if self.game.request != request:
+                return
+        self.game.push(CloseVoting())
+
+    def _after_vote(self, day: Day) -> None:
+        """``at: after_vote`` entries: during the first last word after the result, else at nightfall."""
+        if self.game.day == 0 or self.game.day in self.after_vote_done:
+            return
+        self.after_vote_done.add(self.game.day)
+        self._timed(day, lambda t: t.at == "after_vote")
+
+    def _timed(self, day: Day, when: Callable[[Timed], bool]) -> None:
+        for entry in day.fouls:
+            if when(entry):
+                self._push_or_ignore(Foul(entry.seat, "script"), entry.place)
+        for entry in day.removals:
+            if when(entry):
+                self._push_or_ignore(Remove(entry.seat, "script"), entry.place)
+
+    def _push_or_ignore(self, item: Foul | Remove, place: str) -> None:
+        if self.game.is_over:
+            return
+        try:
+            self.game.push(item)
+            self.used.add(place)
+        except IllegalInput as err:
+            self.reasons[place] = str(err)
