@@ -44,7 +44,7 @@ def _line(event: Event, book: Phrasebook) -> str | None:  # noqa: C901 - a flat 
     if isinstance(event, DayBegan):
         return log("day_began", day=event.day, opener=event.opener)
     if isinstance(event, SpeechBegan):
-        key = "speech" if event.kind == "speech" else f"speech_{event.kind}"
+        key = "speech" if event.turn == "speech" else f"speech_{event.turn}"
         return log(key, seat=event.seat, seconds=event.seconds)
     if isinstance(event, SpeechEnded):
         return None

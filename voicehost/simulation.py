@@ -129,9 +129,9 @@ class _Player:
         seat = request.seat
         if request.may_nominate and seat in day.speeches:
             self._say(request, day.speeches[seat])
-        if request.kind == "last_word" and self.game.day in self.voting_seen:
+        if request.turn == "last_word" and self.game.day in self.voting_seen:
             self._after_vote(day)
-        if request.kind != "tie" and request.kind != "last_word":
+        if request.turn != "tie" and request.turn != "last_word":
             self._timed(day, lambda t: t.after_speech == seat)
         if self.game.request == request:
             self.game.push(EndSpeech(seat))

@@ -62,11 +62,11 @@ class DayBegan(Event):
 
 @dataclass(frozen=True)
 class SpeechBegan(Event):
-    """``kind``: speech, silent (3rd foul), short, tie (автокатастрофа), last_word."""
+    """``turn``: speech, silent (3rd foul), short, tie (автокатастрофа), last_word."""
 
     seat: int
     seconds: int
-    kind: str
+    turn: str
 
 
 @dataclass(frozen=True)

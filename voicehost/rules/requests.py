@@ -43,11 +43,11 @@ class AwaitDawn:
 
 @dataclass(frozen=True)
 class AwaitSpeech:
-    """A turn at the table. ``kind``: speech, silent, short, tie, last_word."""
+    """A turn at the table. ``turn``: speech, silent, short, tie, last_word."""
 
     seat: int
     seconds: int
-    kind: str
+    turn: str
     may_nominate: bool
 
 

@@ -211,9 +211,9 @@ class SportGame(Game):
             seat, kind = self.turns.pop(0)
             if kind != "last_word" and seat not in self.alive:
                 continue
-            kind, seconds = self._turn_length(seat, kind)
-            self.request = AwaitSpeech(seat, seconds, kind, kind in NOMINATING_TURNS)
-            self._emit(SpeechBegan(seat, seconds, kind))
+            turn, seconds = self._turn_length(seat, kind)
+            self.request = AwaitSpeech(seat, seconds, turn, turn in NOMINATING_TURNS)
+            self._emit(SpeechBegan(seat, seconds, turn))
             return
         if self.is_over:
             return

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# One command for everything: sets up what voicehost needs on Debian / Raspberry Pi OS
+# (apt packages, a virtual environment in .venv, the package itself), then runs a job.
+#
+#   ./setup.sh demo [ARGS...]   set up, then play a game on a simulated table (the main job)
+#   ./setup.sh test [ARGS...]   set up, then run the test suite (ARGS go to pytest)
+#   ./setup.sh                  set up only
+#
+# Re-running is cheap: packages and the venv are only touched when something is missing
+# or pyproject.toml changed.
+set -euo pipefail
+
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+VENV="$ROOT/.venv"
+APT_PACKAGES=(python3 python3-venv python3-pip)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'setup.sh: %s\n' "$*" >&2; exit 2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_apt_packages() {
+    command -v dpkg >/dev/null 2>&1 || { say "not a Debian system: install ${APT_PACKAGES[*]} yourself"; return; }
+    local missing=()
+    for pkg in "$@"; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return
+    say "installing ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+pick_python() {
+    # A Python >= 3.11 that can make a venv: the one on PATH if it can, else Debian's.
+    for candidate in python3 /usr/bin/python3; do
+        if command -v "$candidate" >/dev/null 2>&1 &&
+           "$candidate" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            echo "$candidate"; return
+        fi
+    done
+    install_apt_packages "${APT_PACKAGES[@]}"
+    /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
+        || die "voicehost needs Python 3.11 or newer (Debian 12 / Raspberry Pi OS bookworm has it)"
+    echo /usr/bin/python3
+}
+
+make_venv() {
+    local python stamp want
+    python=$(pick_python)
+    want=$(sha256sum pyproject.toml | cut -c1-16)
+    stamp="$VENV/.voicehost-installed"
+    if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+        return
+    fi
+    say "creating $VENV with $("$python" --version)"
+    "$python" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    say "installing voicehost and its test tools"
+    "$VENV/bin/python" -m pip install -q -e ".[test]"
+    echo "$want" > "$stamp"
+}
+
+job=${1:-}
+[ $# -gt 0 ] && shift
+make_venv
+case "$job" in
+    "") say "ready: .venv/bin/voicehost --help" ;;
+    demo) exec "$VENV/bin/voicehost" demo "$@" ;;
+    test) exec "$VENV/bin/python" -m pytest "$@" ;;
+    *) die "unknown job '$job' (use: demo, test)" ;;
+esac
