@@ -45,7 +45,7 @@ def test_sport_table_is_ten_seats_seven_red_three_black() -> None:
     ruleset = load_ruleset("sport")
     assert ruleset.seats == (10,)
     assert dict(ruleset.cast_for(10)) == {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1}
-    with pytest.raises(InputError, match="needs 1 don"):
+    with pytest.raises(InputError, match="needs 1 sheriff, 1 don, 2 mafia; the deal has 1 sheriff, 2 mafia"):
         play(roles={"5": "mafia", "9": "mafia", "7": "sheriff"})
 
 

@@ -102,7 +102,7 @@ class _Player:
 
     def _day(self) -> Day:
         days = self.script.days
-        return days[self.game.day - 1] if self.game.day <= len(days) else Day()
+        return days[self.game.day - 1] if 1 <= self.game.day <= len(days) else Day()
 
     def _shots(self, request: AwaitShots, night: Night) -> None:
         taps = []

@@ -204,10 +204,12 @@ def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int,
     """The dealt cards must be exactly the ruleset's cast for this table (citizens fill up)."""
     if len(roles) != seats:
         raise InputError(place, f"{len(roles)} cards for {seats} seats")
-    for role in set(cast) | set(roles):
-        if role is Role.CITIZEN:
-            continue
-        have = sum(1 for r in roles if r is role)
-        want = cast.get(role, 0)
-        if have != want:
-            raise InputError(place, f"the table needs {want} {role.value} card(s), the deal has {have}")
+    special = [role for role in Role if role is not Role.CITIZEN]
+    want: dict[Role, int] = {role: cast.get(role, 0) for role in special}
+    have: dict[Role, int] = {role: sum(1 for r in roles if r is role) for role in special}
+    if want != have:
+        raise InputError(place, f"the table needs {_cards(want)}; the deal has {_cards(have)}")
+
+
+def _cards(counts: Mapping[Role, int]) -> str:
+    return ", ".join(f"{n} {role.value}" for role, n in counts.items() if n) or "no special cards"

@@ -1,0 +1,111 @@
+"""The ``voicehost`` command: outputs, one-line errors with exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from voicehost.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "examples" / "sport-sample.json"
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_json_prints_the_protocol(capsys) -> None:
+    code, out, _ = cli(capsys, "simulate", str(SAMPLE), "--json")
+    protocol = json.loads(out)
+    assert code == 0 and protocol["winner"] == "red" and protocol["reason"] == "no_black_left"
+
+
+def test_simulate_without_json_is_a_russian_account(capsys) -> None:
+    code, out, _ = cli(capsys, "simulate", str(SAMPLE))
+    assert code == 0
+    assert "Игрок номер 1 выставляет игрока номер 5. Принято." in out
+    assert out.strip().endswith("Причина: в игре не осталось чёрных игроков.")
+
+
+def test_demo_narrates_then_prints_the_protocol(capsys) -> None:
+    code, out, _ = cli(capsys, "demo", "--pace", "0")
+    assert code == 0 and "Ночь 1." in out and '"winner": "red"' in out
+
+
+def test_parse_prints_intents_in_spoken_order(capsys) -> None:
+    code, out, _ = cli(capsys, "parse", "выставляю", "игрока", "номер", "три", "отзываю", "третьего", "выставляю",
+                       "седьмого", "спасибо", "всё")
+    assert code == 0
+    assert json.loads(out) == {"intents": [{"type": "nominate", "seat": 3}, {"type": "withdraw", "seat": 3},
+                                           {"type": "nominate", "seat": 7}, {"type": "end"}]}
+
+
+def test_parse_with_seats_flags_numbers_that_are_no_seat(capsys) -> None:
+    _, out, _ = cli(capsys, "parse", "--seats", "10", "выставляю двенадцатого")
+    assert json.loads(out)["intents"] == [{"type": "nominate", "seat": 12, "not_a_seat": True}]
+
+
+def test_rules_lists_and_shows_options_with_defaults_and_sources(capsys) -> None:
+    code, out, _ = cli(capsys, "rules")
+    assert code == 0 and out.startswith("sport")
+    code, out, _ = cli(capsys, "rules", "show", "sport")
+    assert code == 0
+    assert 'split_at_four = "stay"  [stay, vote]  source: seed 001 / clubs that let four vote both out' in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "/nonexistent.json"], "voicehost: error: /nonexistent.json: no such file"),
+    (["simulate"], "voicehost simulate: error: the following arguments are required: script"),
+    (["frobnicate"], "voicehost: error: argument command: invalid choice"),
+    (["parse", "--seats", "abc", "пас"], "voicehost parse: error: argument --seats: 'abc' is not a positive"),
+    (["rules", "show", "poker"], "voicehost: error: ruleset: unknown ruleset 'poker'"),
+    (["rules", "show"], "voicehost: error: rules show: name a ruleset"),
+    (["bench", "engine", "--games", "0"], "voicehost bench: error: argument --games"),
+    (["demo", "--pace", "-1"], "voicehost demo: error: argument --pace"),
+])
+def test_bad_arguments_give_one_line_and_exit_2(capsys, argv, message) -> None:
+    code, out, err = cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_bad_script_gives_one_line_with_its_place(capsys, tmp_path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"},
+                                "days": [{}, {"votes": {"11": 3}}]}))
+    code, _, err = cli(capsys, "simulate", str(path))
+    assert code == 2
+    assert err == f"voicehost: error: {path}: days[1].votes.11: there is no seat 11 at a 10-seat table\n"
+
+
+def test_the_installed_console_script_runs(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "voicehost", "simulate", str(SAMPLE), "--json"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and json.loads(done.stdout)["winner"] == "red"
+
+
+words = st.sampled_from(["simulate", "parse", "rules", "show", "demo", "bench", "engine", "--json", "--seats",
+                         "--games", "--pace", "--seed", "--ruleset", "sport", "0", "-1", "99999", "x", "",
+                         "выставляю", "пятого", "--", "-h", str(SAMPLE), "/dev/null", "/"])
+
+
+@given(argv=st.lists(words | st.text(max_size=6), max_size=5))
+def test_fuzzed_arguments_never_raise(argv) -> None:
+    if any(a in ("-h", "--help", "demo", "bench") for a in argv):
+        return  # help prints and exits 0; demo and bench are slow paths covered above
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    assert code in (0, 2)

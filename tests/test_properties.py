@@ -1,0 +1,125 @@
+"""Property-based tests over random legal games and random scripts (hypothesis)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, strategies as st
+
+from voicehost.bench import random_game, random_input
+from voicehost.config import load_ruleset, ruleset_names
+from voicehost.protocol import build_protocol
+from voicehost.rules import Game
+from voicehost.rules.events import (
+    CheckAnswered, Eliminated, GameOver, NominationAccepted, ShootingResolved, SpeechBegan, VotesCounted,
+)
+from voicehost.script import script_from_data
+from voicehost.simulation import simulate
+
+WINNERS = {"red", "black", "maniac", "yakuza"}
+REASONS = {"no_black_left", "black_parity", "only_mafia_left", "three_misses", "split_deadlock", "maniac_last_two"}
+
+
+def check_consistency(game: Game) -> None:
+    """Nobody out ever acts, counts add up, and the game ends at most once."""
+    alive = set(range(1, game.seats + 1))
+    over = False
+    for event in game.events:
+        assert not over, f"{event} after the game was over"
+        if isinstance(event, Eliminated):
+            assert event.seat in alive
+            alive.discard(event.seat)
+        elif isinstance(event, SpeechBegan) and event.turn != "last_word":
+            assert event.seat in alive
+        elif isinstance(event, NominationAccepted):
+            assert event.by in alive and event.target in alive
+        elif isinstance(event, CheckAnswered):
+            assert event.by in alive
+        elif isinstance(event, ShootingResolved) and event.target is not None:
+            assert event.target in alive
+        elif isinstance(event, VotesCounted):
+            assert sum(n for _, n in event.counts) <= len(alive)
+            assert set(event.defaulted) <= alive
+        elif isinstance(event, GameOver):
+            assert event.winner in WINNERS and event.reason in REASONS
+            over = True
+    assert alive == set(game.alive)
+    assert over == game.is_over
+
+
+@given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(ruleset_names()))
+def test_random_legal_games_end_cleanly_and_stay_consistent(seed: int, name: str) -> None:
+    ruleset = load_ruleset(name)
+    game = random_game(ruleset, ruleset.resolve({}), random.Random(seed))
+    assert game.is_over, "a random game of default options should end within 5000 inputs"
+    check_consistency(game)
+    protocol = build_protocol(game)
+    assert protocol["winner"] in WINNERS and protocol["reason"] in REASONS
+
+
+OPTION_VALUES = {
+    "nomination": st.sampled_from(["first", "last"]),
+    "self_nomination": st.booleans(),
+    "rotation": st.sampled_from(["first", "last"]),
+    "tied_vote_in_revote": st.booleans(),
+    "split_at_four": st.sampled_from(["stay", "vote"]),
+    "removal_cancels_vote": st.booleans(),
+    "three_fouls": st.sampled_from(["lose_speech", "short_speech", "none"]),
+    "misses_to_lose": st.integers(0, 4),
+    "call_dead_seats": st.booleans(),
+}
+
+
+@given(seed=st.integers(0, 2**32 - 1), options=st.fixed_dictionaries({}, optional=OPTION_VALUES))
+def test_undo_restores_the_exact_previous_state(seed: int, options: dict) -> None:
+    ruleset = load_ruleset("sport")
+    rng = random.Random(seed)
+    game = random_game(ruleset, ruleset.resolve(options), rng, max_inputs=rng.randint(1, 120))
+    if game.is_over:
+        game.pop()
+    state, events, inputs = game.state(), list(game.events), list(game.inputs)
+    item = random_input(game, rng)
+    try:
+        game.push(item)
+    except Exception:  # an input for a seat that is out: IllegalInput leaves the state as it was
+        assert game.state() == state
+        return
+    assert game.pop() == item
+    assert game.state() == state and game.events == events and game.inputs == inputs
+
+
+seat = st.integers(1, 10)
+speech = st.lists(st.sampled_from([
+    "выставляю игрока номер {}", "отзываю {}", "пас", "спасибо", "выставляю {}-го спасибо", "я бы выставил {}",
+]), max_size=3).map(lambda parts: [p.format(random.Random(len(p)).randint(1, 11)) for p in parts])
+timed = st.one_of(
+    st.fixed_dictionaries({"seat": seat, "after_speech": seat}),
+    st.fixed_dictionaries({"seat": seat, "at": st.sampled_from(["morning", "voting", "after_vote"])}),
+)
+night = st.fixed_dictionaries({}, optional={
+    "shots": st.fixed_dictionaries({}, optional={"3": seat, "5": seat, "9": seat}),
+    "check": st.fixed_dictionaries({}, optional={"3": seat, "7": seat}),
+    "fouls": st.lists(seat, max_size=2),
+})
+day = st.fixed_dictionaries({}, optional={
+    "speeches": st.dictionaries(seat.map(str), speech, max_size=10),
+    "votes": st.dictionaries(seat.map(str), seat, max_size=10),
+    "revote": st.dictionaries(seat.map(str), seat, max_size=10),
+    "lift": st.lists(seat, max_size=10, unique=True),
+    "fouls": st.lists(timed, max_size=3),
+    "removals": st.lists(timed, max_size=1),
+})
+
+
+@given(nights=st.lists(night, max_size=8), days=st.lists(day, max_size=8),
+       options=st.fixed_dictionaries({}, optional=OPTION_VALUES))
+def test_random_legal_scripts_end_or_run_out_cleanly(nights, days, options) -> None:
+    script = {"ruleset": "sport", "options": options, "nights": nights, "days": days,
+              "roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}}
+    result = simulate(script_from_data(script))
+    check_consistency(result.game)
+    protocol = build_protocol(result.game, result.ignored)
+    assert (protocol["winner"] is None) == (protocol["reason"] is None)
+    assert protocol["winner"] is None or protocol["winner"] in WINNERS
+    horizon = max(2 * len(nights) - 2, 2 * len(days) - 1, 0)  # the last scripted phase
+    assert len(protocol["days"]) <= horizon // 2 + 1  # a day's morning closes the night before it

@@ -1,0 +1,61 @@
+"""Every input and event survives a JSON round trip (as the journal will store them)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from voicehost.rules.events import Event, event_from_dict
+from voicehost.rules.inputs import Input, input_from_dict
+from voicehost.rules.records import family
+from voicehost.rules.roles import Role
+
+def sample(cls):
+    import dataclasses
+    values = {}
+    for f in dataclasses.fields(cls):
+        hint = str(f.type)
+        if hint == "int":
+            values[f.name] = 3
+        elif hint == "int | None":
+            values[f.name] = 4
+        elif hint == "str":
+            values[f.name] = "main"
+        elif hint == "bool":
+            values[f.name] = True
+        elif hint == "Role":
+            values[f.name] = Role.SHERIFF
+        elif hint.startswith("tuple[Role"):
+            values[f.name] = (Role.DON, Role.CITIZEN)
+        elif hint.startswith("tuple[tuple[int, tuple[int"):
+            values[f.name] = ((3, (4, 5)), (5, ()))
+        elif hint.startswith("tuple[tuple[int, int]"):
+            values[f.name] = ((5, 6), (9, 4))
+        elif hint.startswith("tuple[int"):
+            values[f.name] = (1, 2)
+        else:
+            raise AssertionError(f"no sample for {cls.__name__}.{f.name}: {hint}")
+    return cls(**values)
+
+
+@pytest.mark.parametrize("cls", sorted(family(Event).values(), key=lambda c: c.kind), ids=lambda c: c.kind)
+def test_every_event_round_trips_through_json(cls) -> None:
+    event = sample(cls)
+    assert event_from_dict(json.loads(json.dumps(event.to_dict()))) == event
+
+
+@pytest.mark.parametrize("cls", sorted(family(Input).values(), key=lambda c: c.kind), ids=lambda c: c.kind)
+def test_every_input_round_trips_through_json(cls) -> None:
+    item = sample(cls)
+    assert input_from_dict(json.loads(json.dumps(item.to_dict()))) == item
+
+
+def test_the_families_hold_every_record_class_of_their_module() -> None:
+    import inspect
+
+    from voicehost.rules import events, inputs
+    for module, base in ((events, Event), (inputs, Input)):
+        defined = {cls for _, cls in inspect.getmembers(module, inspect.isclass)
+                   if issubclass(cls, base) and cls is not base}
+        assert defined == set(family(base).values())
