@@ -22,38 +22,39 @@ def random_deal(ruleset: Ruleset, seats: int, rng: random.Random) -> tuple[Role,
 def random_input(game: Game, rng: random.Random) -> Input:
     """One input the game accepts now, chosen at random (a few fouls thrown in)."""
     request = game.request
-    alive = game.alive_seats()
-    if rng.random() < 0.01:
-        return Foul(rng.choice(alive))
-    seat_or_none = lambda: rng.choice([None, *range(1, game.seats + 1)])  # noqa: E731
-    if isinstance(request, AwaitShots):
-        target = rng.randint(1, game.seats)
-        taps = []
-        for shooter in request.shooters:
-            roll = rng.random()
-            taps.append((shooter, (target,) if roll < 0.85 else (rng.randint(1, game.seats),) if roll < 0.95 else ()))
-        return Shots(tuple(taps))
-    if isinstance(request, AwaitCheck):
-        return Check(request.by, seat_or_none() if request.by is not None else None)
-    if isinstance(request, AwaitDawn):
-        return Dawn()
+    roll = rng.random()
+    if roll < 0.01:
+        return Foul(rng.choice(game.alive_seats()))
     if isinstance(request, AwaitSpeech):
-        roll = rng.random()
         if request.may_nominate and roll < 0.35:
             return Nominate(request.seat, rng.randint(1, game.seats + 1))
         if request.may_nominate and roll < 0.4:
             return Withdraw(request.seat, rng.randint(1, game.seats))
         return EndSpeech(request.seat)
     if isinstance(request, AwaitVotes):
-        voters = [v for v in request.voters if v in game.alive]
-        if not voters or rng.random() < 0.15:
+        if roll < 0.15:
             return CloseVoting()
-        return Vote(rng.choice(voters), rng.choice(request.candidates))
+        return Vote(rng.choice(request.voters), rng.choice(request.candidates))
+    if isinstance(request, AwaitShots):
+        return Shots(_random_taps(request.shooters, game.seats, rng))
+    if isinstance(request, AwaitCheck):
+        target = rng.randint(0, game.seats) if request.by is not None else 0
+        return Check(request.by, target or None)
+    if isinstance(request, AwaitDawn):
+        return Dawn()
     if isinstance(request, AwaitLift):
-        if rng.random() < 0.3:
-            return CloseVoting()
-        return Lift(rng.choice(request.voters))
+        return CloseVoting() if roll < 0.3 else Lift(rng.choice(request.voters))
     raise AssertionError(f"no random input for {request!r}")
+
+
+def _random_taps(shooters: tuple[int, ...], seats: int, rng: random.Random) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Mostly a consensus on one seat; sometimes a stray number or a shooter who does not tap."""
+    target = rng.randint(1, seats)
+    taps = []
+    for shooter in shooters:
+        roll = rng.random()
+        taps.append((shooter, (target,) if roll < 0.85 else (rng.randint(1, seats),) if roll < 0.95 else ()))
+    return tuple(taps)
 
 
 def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inputs: int = 5000) -> Game:
@@ -65,8 +66,8 @@ def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inpu
         if game.is_over:
             break
         item = random_input(game, rng)
-        if isinstance(item, (Vote, Lift, Foul)) and not game.is_alive(getattr(item, "voter", getattr(item, "seat", 0))):
-            continue
+        if type(item) is Vote and item.voter not in game.alive:
+            continue  # the voter was removed during this round (a 4th foul)
         game.push(item)
     return game
 

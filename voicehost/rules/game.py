@@ -89,7 +89,7 @@ class Game:
         return self.roles[seat].team
 
     def alive_seats(self) -> tuple[int, ...]:
-        return tuple(sorted(self.alive))
+        return self._alive_in_order
 
     def seats_with(self, *roles: Role) -> tuple[int, ...]:
         return tuple(s for s in range(1, self.seats + 1) if self.roles.get(s) in roles)
@@ -108,6 +108,8 @@ class Game:
     def _reset(self) -> None:
         self.roles: dict[int, Role] = {}
         self.alive: set[int] = set()
+        self._alive_in_order: tuple[int, ...] = ()
+        self.team_seats: dict[Team, frozenset[int]] = {}
         self.fouls: dict[int, int] = {seat: 0 for seat in range(1, self.seats + 1)}
         self.night = 0
         self.day = 0
@@ -125,9 +127,10 @@ class Game:
     def _apply(self, item: Input) -> None:
         if self._outcome is not None:
             raise IllegalInput("the game is over")
-        if isinstance(item, Deal):
-            self._deal(item)
-        elif isinstance(self.request, AwaitDeal):
+        kind = type(item)  # exact types: inputs are final dataclasses, and this is the hot path
+        if kind is Deal:
+            self._deal(item)  # type: ignore[arg-type]
+        elif type(self.request) is AwaitDeal:
             raise IllegalInput("the cards are not dealt yet")
         elif isinstance(item, Foul):
             self._foul(item.seat, item.reason)
@@ -143,6 +146,8 @@ class Game:
         validate_deal(deal.roles, self.cast, self.seats, "roles")
         self.roles = {seat: role for seat, role in enumerate(deal.roles, start=1)}
         self.alive = set(self.roles)
+        self._alive_in_order = tuple(sorted(self.alive))
+        self.team_seats = {team: frozenset(s for s, r in self.roles.items() if r.team is team) for team in Team}
         self._emit(RolesDealt(deal.roles))
         self._begin()
 
@@ -161,6 +166,7 @@ class Game:
     def _eliminate(self, seat: int, cause: str) -> None:
         """Take a seat out and check for a winner (RULES: "checked after every elimination")."""
         self.alive.discard(seat)
+        self._alive_in_order = tuple(sorted(self.alive))
         in_day = cause != "killed"
         self._emit(Eliminated(seat, cause, self.day if in_day else None, None if in_day else self.night))
         self._check_winner()
@@ -180,7 +186,7 @@ class Game:
         self.events.append(event)
 
     def _count(self, team: Team) -> int:
-        return sum(1 for seat in self.alive if self.roles[seat].team is team)
+        return len(self.alive & self.team_seats[team])
 
     # ---- what a ruleset supplies ------------------------------------------------
 

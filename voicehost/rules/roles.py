@@ -18,10 +18,10 @@ class Role(StrEnum):
 
     @property
     def team(self) -> Team:
-        return Team.BLACK if self in _BLACK else Team.RED
+        return _TEAM[self]
 
 
-_BLACK = frozenset({Role.DON, Role.MAFIA})
+_TEAM = {role: Team.BLACK if role in (Role.DON, Role.MAFIA) else Team.RED for role in Role}
 
 
 def parse_role(text: str) -> Role:

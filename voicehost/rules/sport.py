@@ -7,6 +7,8 @@ speeches with nominations, voting) → night (shooting count, Don check, Sheriff
 
 from __future__ import annotations
 
+from typing import Any
+
 from .events import (
     AllStay,
     CheckAnswered,
@@ -72,32 +74,16 @@ class SportGame(Game):
         self._begin_night()
 
     def _handle(self, item: Input) -> None:
-        request = self.request
-        if isinstance(item, Shots) and isinstance(request, AwaitShots):
-            self._shoot(request, item)
-        elif isinstance(item, Check) and isinstance(request, AwaitCheck):
-            self._check(request, item)
-        elif isinstance(item, Dawn) and isinstance(request, AwaitDawn):
-            self._begin_day()
-        elif isinstance(item, Nominate) and isinstance(request, AwaitSpeech):
-            self._nominate(request, item.by, item.target)
-        elif isinstance(item, Withdraw) and isinstance(request, AwaitSpeech):
-            self._withdraw(request, item.by, item.target)
-        elif isinstance(item, EndSpeech) and isinstance(request, AwaitSpeech):
-            if item.seat != request.seat:
-                raise IllegalInput(f"seat {request.seat} has the floor, not seat {item.seat}")
-            self._emit(SpeechEnded(item.seat))
-            self._next_turn()
-        elif isinstance(item, Vote) and isinstance(request, AwaitVotes):
-            self._vote(request, item.voter, item.candidate)
-        elif isinstance(item, Lift) and isinstance(request, AwaitLift):
-            self._lift(request, item.voter)
-        elif isinstance(item, CloseVoting) and isinstance(request, AwaitVotes):
-            self._count_votes(request)
-        elif isinstance(item, CloseVoting) and isinstance(request, AwaitLift):
-            self._count_lift(request)
-        else:
-            raise IllegalInput(f"{item.kind} does not answer {type(request).__name__}")
+        handler = _HANDLERS.get((type(item), type(self.request)))
+        if handler is None:
+            raise IllegalInput(f"{item.kind} does not answer {type(self.request).__name__}")
+        handler(self, self.request, item)
+
+    def _end_speech(self, request: AwaitSpeech, item: EndSpeech) -> None:
+        if item.seat != request.seat:
+            raise IllegalInput(f"seat {request.seat} has the floor, not seat {item.seat}")
+        self._emit(SpeechEnded(item.seat))
+        self._next_turn()
 
     # ---- night ------------------------------------------------------------------------
 
@@ -122,7 +108,8 @@ class SportGame(Game):
             self.request = AwaitDawn(self.night)
 
     def _alive_black(self) -> tuple[int, ...]:
-        return tuple(s for s in self.alive_seats() if self.team(s) is Team.BLACK)
+        black = self.team_seats[Team.BLACK]
+        return tuple(s for s in self.alive_seats() if s in black)
 
     def _alive_with(self, role: Role) -> int | None:
         return next((s for s in self.alive_seats() if self.roles[s] is role), None)
@@ -157,6 +144,9 @@ class SportGame(Game):
         self._next_night_step()
 
     # ---- morning and speeches ------------------------------------------------------
+
+    def _dawn(self, _: AwaitDawn, __: Dawn) -> None:
+        self._begin_day()
 
     def _begin_day(self) -> None:
         self.phase = "day"
@@ -250,8 +240,9 @@ class SportGame(Game):
 
     # ---- nominations -----------------------------------------------------------------
 
-    def _nominate(self, turn: AwaitSpeech, by: int, target: int) -> None:
+    def _nominate(self, turn: AwaitSpeech, item: Nominate) -> None:
         """Options ``nomination`` (first/last stands) and ``self_nomination``; one per speaker a day."""
+        by, target = item.by, item.target
         reason = self._nomination_refusal(turn, by, target)
         own = self._standing_nomination(by)
         if reason is None and own is not None:
@@ -284,7 +275,8 @@ class SportGame(Game):
     def _standing_nomination(self, by: int) -> int | None:
         return next((nominee for nominator, nominee in self.nominations if nominator == by), None)
 
-    def _withdraw(self, turn: AwaitSpeech, by: int, target: int) -> None:
+    def _withdraw(self, turn: AwaitSpeech, item: Withdraw) -> None:
+        by, target = item.by, item.target
         if by != turn.seat or not turn.may_nominate:
             self._emit(WithdrawalRefused(by, target, "not_your_turn"))
         elif self._standing_nomination(by) != target:
@@ -322,8 +314,9 @@ class SportGame(Game):
         self.request = AwaitVotes(self.day, round_name, candidates, voters)
         self._emit(VotingBegan(self.day, round_name, candidates))
 
-    def _vote(self, ballot: AwaitVotes, voter: int, candidate: int) -> None:
+    def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
         """One vote a round; a second one is ignored and earns a foul («многократное голосование»)."""
+        voter, candidate = item.voter, item.candidate
         if voter not in ballot.voters or voter not in self.alive:
             raise IllegalInput(f"seat {voter} does not vote in this round")
         if candidate not in ballot.candidates:
@@ -334,7 +327,7 @@ class SportGame(Game):
             return
         self.votes[voter] = candidate
 
-    def _count_votes(self, ballot: AwaitVotes) -> None:
+    def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
         voters = [v for v in ballot.voters if v in self.alive]
         defaulted = tuple(v for v in voters if v not in self.votes)
@@ -371,7 +364,8 @@ class SportGame(Game):
         self.request = AwaitLift(self.day, leaders, self.alive_seats())
         self._emit(LiftAsked(self.day, leaders))
 
-    def _lift(self, ask: AwaitLift, voter: int) -> None:
+    def _lift(self, ask: AwaitLift, item: Lift) -> None:
+        voter = item.voter
         if voter not in ask.voters or voter not in self.alive:
             raise IllegalInput(f"seat {voter} does not vote in this round")
         if voter in self.lifts:
@@ -380,7 +374,7 @@ class SportGame(Game):
             return
         self.lifts.add(voter)
 
-    def _count_lift(self, ask: AwaitLift) -> None:
+    def _count_lift(self, ask: AwaitLift, _: CloseVoting) -> None:
         """All leave only with yes from more than half of the alive players."""
         yes = len(self.lifts & self.alive)
         needed = len(self.alive) // 2 + 1
@@ -469,3 +463,17 @@ class SportGame(Game):
                 total += points.get(f"{role.value}_alive", 0.0) if alive else 0.0
             result[seat] = total
         return result
+
+
+_HANDLERS: dict[tuple[type[Input], type[object]], Any] = {
+    (Shots, AwaitShots): SportGame._shoot,
+    (Check, AwaitCheck): SportGame._check,
+    (Dawn, AwaitDawn): SportGame._dawn,
+    (Nominate, AwaitSpeech): SportGame._nominate,
+    (Withdraw, AwaitSpeech): SportGame._withdraw,
+    (EndSpeech, AwaitSpeech): SportGame._end_speech,
+    (Vote, AwaitVotes): SportGame._vote,
+    (Lift, AwaitLift): SportGame._lift,
+    (CloseVoting, AwaitVotes): SportGame._count_votes,
+    (CloseVoting, AwaitLift): SportGame._count_lift,
+}
