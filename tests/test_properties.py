@@ -8,6 +8,8 @@ from hypothesis import given, strategies as st
 
 from voicehost.bench import random_game, random_input
 from voicehost.config import load_ruleset, ruleset_names
+from voicehost.narrate import narrate
+from voicehost.phrasebook import load_phrasebook
 from voicehost.protocol import build_protocol
 from voicehost.rules import Game
 from voicehost.rules.events import (
@@ -55,6 +57,7 @@ def test_random_legal_games_end_cleanly_and_stay_consistent(seed: int, name: str
     check_consistency(game)
     protocol = build_protocol(game)
     assert protocol["winner"] in WINNERS and protocol["reason"] in REASONS
+    assert all(narrate(game.events, load_phrasebook()))  # every event kind has its Russian line
 
 
 OPTION_VALUES = {

@@ -3,19 +3,60 @@ this log is for the judge and the protocol, not for the table)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from .phrasebook import Phrasebook
 from .rules.events import (
     AllStay, CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, GameOver, LiftAsked, LiftCounted,
     MorningCame, NightFell, NominationAccepted, NominationRefused, NominationWithdrawn, NoVote,
-    RolesDealt, ShootingResolved, SpeechBegan, SpeechEnded, TieDeclared, VoteIgnored, VotesCounted,
-    VotingBegan, WithdrawalRefused,
+    RolesDealt, ShootingResolved, SpeechBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
+    WithdrawalRefused,
 )
+
+Line = tuple[str, dict[str, Any]]
 
 
 def _seats(seats: Iterable[int]) -> str:
     return ", ".join(str(s) for s in seats)
+
+
+def _shooting(e: ShootingResolved) -> Line:
+    return ("shooting_hit", {"target": e.target}) if e.target else ("shooting_miss", {})
+
+
+def _morning(e: MorningCame) -> Line:
+    if e.killed:
+        return "morning_killed", {"day": e.day, "list": _seats(e.killed)}
+    return "morning_quiet", {"day": e.day}
+
+
+def _speech(e: SpeechBegan) -> Line:
+    return ("speech" if e.turn == "speech" else f"speech_{e.turn}"), {"seat": e.seat, "seconds": e.seconds}
+
+
+# Event class → (line key, placeholders). Events not listed (speech ends) get no line.
+_LINES: dict[type[Event], Callable[[Any], Line]] = {
+    RolesDealt: lambda e: ("roles_dealt", {}),
+    NightFell: lambda e: ("night_fell", {"night": e.night}),
+    ShootingResolved: _shooting,
+    MorningCame: _morning,
+    DayBegan: lambda e: ("day_began", {"day": e.day, "opener": e.opener}),
+    SpeechBegan: _speech,
+    NominationAccepted: lambda e: ("nominated", {"by": e.by, "target": e.target}),
+    NominationRefused: lambda e: (f"refused_{e.reason}", {"by": e.by, "target": e.target}),
+    NominationWithdrawn: lambda e: ("withdrawn", {"by": e.by, "target": e.target}),
+    WithdrawalRefused: lambda e: ("withdraw_refused", {"by": e.by, "target": e.target}),
+    VotingBegan: lambda e: (f"voting_{e.round}", {"list": _seats(e.candidates)}),
+    NoVote: lambda e: (f"no_vote_{e.reason}", {}),
+    VoteIgnored: lambda e: ("vote_ignored", {"voter": e.voter}),
+    TieDeclared: lambda e: ("tie", {"list": _seats(e.seats)}),
+    LiftAsked: lambda e: ("lift_asked", {"list": _seats(e.candidates)}),
+    LiftCounted: lambda e: ("lift_counted", {"yes": e.yes, "needed": e.needed}),
+    AllStay: lambda e: (f"all_stay_{e.reason}", {}),
+    FoulGiven: lambda e: ("foul", {"seat": e.seat, "count": e.count}),
+    Eliminated: lambda e: (f"eliminated_{e.cause}", {"seat": e.seat}),
+}
 
 
 def narrate(events: Iterable[Event], book: Phrasebook) -> Iterator[str]:
@@ -26,60 +67,23 @@ def narrate(events: Iterable[Event], book: Phrasebook) -> Iterator[str]:
             yield line
 
 
-def _line(event: Event, book: Phrasebook) -> str | None:  # noqa: C901 - a flat table of cases
-    log = lambda key, **kw: book.line("log", key, **kw)  # noqa: E731
-    if isinstance(event, RolesDealt):
-        return log("roles_dealt")
-    if isinstance(event, NightFell):
-        return log("night_fell", night=event.night)
-    if isinstance(event, ShootingResolved):
-        return log("shooting_hit", target=event.target) if event.target else log("shooting_miss")
+def _line(event: Event, book: Phrasebook) -> str | None:
+    """Events whose line is built from other lines (checks, counts, the end) are spelled out here."""
     if isinstance(event, CheckAnswered):
-        answer = log(f"check_{'yes' if event.result else 'no'}_{event.role.value}")
-        return log(f"check_{event.role.value}", target=event.target, answer=answer)
-    if isinstance(event, MorningCame):
-        if event.killed:
-            return log("morning_killed", day=event.day, list=_seats(event.killed))
-        return log("morning_quiet", day=event.day)
-    if isinstance(event, DayBegan):
-        return log("day_began", day=event.day, opener=event.opener)
-    if isinstance(event, SpeechBegan):
-        key = "speech" if event.turn == "speech" else f"speech_{event.turn}"
-        return log(key, seat=event.seat, seconds=event.seconds)
-    if isinstance(event, SpeechEnded):
-        return None
-    if isinstance(event, NominationAccepted):
-        return log("nominated", by=event.by, target=event.target)
-    if isinstance(event, NominationRefused):
-        return log(f"refused_{event.reason}", by=event.by, target=event.target)
-    if isinstance(event, NominationWithdrawn):
-        return log("withdrawn", by=event.by, target=event.target)
-    if isinstance(event, WithdrawalRefused):
-        return log("withdraw_refused", by=event.by, target=event.target)
-    if isinstance(event, VotingBegan):
-        return log(f"voting_{event.round}", list=_seats(event.candidates))
-    if isinstance(event, NoVote):
-        return log(f"no_vote_{event.reason}")
-    if isinstance(event, VoteIgnored):
-        return log("vote_ignored", voter=event.voter)
+        role = event.role.value
+        answer = book.line("log", f"check_{'yes' if event.result else 'no'}_{role}")
+        return book.line("log", f"check_{role}", target=event.target, answer=answer)
     if isinstance(event, VotesCounted):
         counts = "; ".join(f"№{seat} — {votes}" for seat, votes in event.counts)
-        text = log("votes_counted", list=counts)
+        text = book.line("log", "votes_counted", list=counts)
         if event.defaulted:
-            text += " " + log("votes_defaulted", list=_seats(event.defaulted))
+            text += " " + book.line("log", "votes_defaulted", list=_seats(event.defaulted))
         return text
-    if isinstance(event, TieDeclared):
-        return log("tie", list=_seats(event.seats))
-    if isinstance(event, LiftAsked):
-        return log("lift_asked", list=_seats(event.candidates))
-    if isinstance(event, LiftCounted):
-        return log("lift_counted", yes=event.yes, needed=event.needed)
-    if isinstance(event, AllStay):
-        return log(f"all_stay_{event.reason}")
-    if isinstance(event, FoulGiven):
-        return log("foul", seat=event.seat, count=event.count)
-    if isinstance(event, Eliminated):
-        return log(f"eliminated_{event.cause}", seat=event.seat)
     if isinstance(event, GameOver):
-        return log("game_over", winner=log(f"winner_{event.winner}"), reason=log(f"reason_{event.reason}"))
-    return None
+        return book.line("log", "game_over", winner=book.line("log", f"winner_{event.winner}"),
+                         reason=book.line("log", f"reason_{event.reason}"))
+    build = _LINES.get(type(event))
+    if build is None:
+        return None
+    key, values = build(event)
+    return book.line("log", key, **values)
