@@ -44,3 +44,11 @@ def test_rules_core_is_fully_typed() -> None:
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "voicehost/rules"],
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_code_passes_the_linter() -> None:
+    if subprocess.run([sys.executable, "-m", "ruff", "--version"], capture_output=True).returncode != 0:
+        pytest.skip("ruff is not installed (it comes with the test extra)")
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "voicehost", "audio", "hw", "tests"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

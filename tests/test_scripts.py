@@ -27,7 +27,7 @@ def assert_subset(expected: Any, actual: Any, where: str = "protocol") -> None:
             assert_subset(value, actual[key], f"{where}.{key}")
     elif isinstance(expected, list):
         assert isinstance(actual, list) and len(actual) == len(expected), f"{where}: {actual!r} != {expected!r}"
-        for i, (e, a) in enumerate(zip(expected, actual)):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
             assert_subset(e, a, f"{where}[{i}]")
     else:
         assert actual == expected, f"{where}: {actual!r} != {expected!r}"

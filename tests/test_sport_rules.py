@@ -12,9 +12,9 @@ from voicehost.config import load_ruleset
 from voicehost.rules import IllegalInput, InputError, Role, new_game
 from voicehost.rules.events import NominationRefused, SpeechBegan
 from voicehost.rules.inputs import (
-    Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Nominate, Remove, Shots, Vote, Withdraw,
+    Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Nominate, Remove, Shots, Vote,
 )
-from voicehost.rules.requests import AwaitCheck, AwaitShots, AwaitSpeech, AwaitVotes
+from voicehost.rules.requests import AwaitAction, AwaitShots, AwaitSpeech, AwaitVotes
 
 DEAL = tuple(Role(r) for r in [
     "citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff", "citizen", "mafia", "citizen"])
@@ -285,7 +285,7 @@ def test_sport_don_check_answers_yes_for_the_sheriff_only() -> None:
     game = to_day(fresh())
     end_speeches(game, until=None)
     game.push(Shots(()))
-    assert game.request == AwaitCheck(2, Role.DON, 3)
+    assert game.request == AwaitAction(2, Role.DON, ("check",), 3)
     assert game.push(Check(3, 7))[0].result is True
     game.pop()
     assert game.push(Check(3, 5))[0].result is False

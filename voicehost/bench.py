@@ -6,10 +6,9 @@ import random
 import time
 
 from .rules import Game, Options, Role, Ruleset, new_game
-from .rules.inputs import (
-    Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Lift, Nominate, Shots, Vote, Withdraw,
-)
-from .rules.requests import AwaitCheck, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from .rules.inputs import CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, Shots, Vote, Withdraw
+from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from .simulation import ACTIONS
 
 
 def random_deal(ruleset: Ruleset, seats: int, rng: random.Random) -> tuple[Role, ...]:
@@ -37,9 +36,14 @@ def random_input(game: Game, rng: random.Random) -> Input:
         return Vote(rng.choice(request.voters), rng.choice(request.candidates))
     if isinstance(request, AwaitShots):
         return Shots(_random_taps(request.shooters, game.seats, rng))
-    if isinstance(request, AwaitCheck):
-        target = rng.randint(0, game.seats) if request.by is not None else 0
-        return Check(request.by, target or None)
+    if isinstance(request, AwaitAction):
+        if "join" in request.actions:
+            return Join(request.by, rng.choice(["black", "solo"]))
+        action = ACTIONS[rng.choice(request.actions)]
+        if request.by is None:
+            return action(None, None)
+        choices = request.targets or tuple(range(1, game.seats + 1))
+        return action(request.by, rng.choice(choices) if roll < 0.9 else None)
     if isinstance(request, AwaitDawn):
         return Dawn()
     if isinstance(request, AwaitLift):

@@ -38,6 +38,10 @@ class Timed:
 class Night:
     shots: dict[int, tuple[int, ...]] = field(default_factory=dict)
     check: dict[int, int] = field(default_factory=dict)
+    heal: dict[int, int] = field(default_factory=dict)
+    visit: dict[int, int] = field(default_factory=dict)
+    kill: dict[int, int] = field(default_factory=dict)
+    join: dict[int, str] = field(default_factory=dict)
     fouls: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -174,8 +178,12 @@ class _Reader:
                 if key == "shots":
                     taps = target if isinstance(target, list) else [target]
                     night.shots[actor] = tuple(self._target(t, place) for t in taps)
+                elif key == "join":
+                    if target not in ("black", "solo"):
+                        raise InputError(place, f"{target!r} is not black or solo")
+                    night.join[actor] = target
                 else:
-                    night.check[actor] = self._target(target, place)
+                    getattr(night, key)[actor] = self._target(target, place)
                 self.places.append(place)
         return night
 

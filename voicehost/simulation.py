@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from .intents import EndIntent, NominateIntent, WithdrawIntent
 from .parser import parse
 from .rules import Game, IllegalInput, new_game
+from .rules.flow import request_night
 from .rules.inputs import (
-    Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Lift, Nominate, Remove, Shots, Vote, Withdraw,
+    Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Heal, Input, Join, Kill, Lift, Nominate, Remove, Shots,
+    Visit, Vote, Withdraw,
 )
-from .rules.requests import AwaitCheck, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
+from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
 from .script import Day, Night, Script, Timed
 
 
@@ -35,9 +37,12 @@ def simulate(script: Script) -> Simulation:
 
 def phase_index(game: Game, request: Request) -> int:
     """Night n → 2n-2, day d → 2d-1: the order phases happen in."""
-    if isinstance(request, (AwaitShots, AwaitCheck, AwaitDawn)):
-        return 2 * request.night - 2
-    return 2 * game.day - 1
+    night = request_night(request)
+    return 2 * game.day - 1 if night is None else 2 * night - 2
+
+
+# A night action → the script key that answers it and the input it becomes.
+ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal": Heal, "visit": Visit, "kill": Kill}
 
 
 class _Player:
@@ -74,8 +79,8 @@ class _Player:
     def _answer(self, request: Request) -> None:
         if isinstance(request, AwaitShots):
             self._shots(request, self._night(request.night))
-        elif isinstance(request, AwaitCheck):
-            self._check(request, self._night(request.night))
+        elif isinstance(request, AwaitAction):
+            self._action(request, self._night(request.night))
         elif isinstance(request, AwaitDawn):
             self._dawn(request)
         elif isinstance(request, AwaitSpeech):
@@ -88,7 +93,7 @@ class _Player:
             raise AssertionError(request)
 
     def _phase_start(self, request: Request) -> None:
-        if isinstance(request, (AwaitShots, AwaitCheck, AwaitDawn)):
+        if request_night(request) is not None:
             self._after_vote(self._day())
             night = self._night(request.night)
             for seat, place in night.fouls:
@@ -115,12 +120,27 @@ class _Player:
                 self.reasons[place] = f"seat {shooter} is out"
         self.game.push(Shots(tuple(taps)))
 
-    def _check(self, request: AwaitCheck, night: Night) -> None:
-        target = None
-        if request.by is not None and request.by in night.check:
-            target = night.check[request.by]
-            self.used.add(f"nights[{request.night - 1}].check.{request.by}")
-        self.game.push(Check(request.by, target))
+    def _action(self, request: AwaitAction, night: Night) -> None:
+        """The first of the role's actions the script has an entry for; else it does nothing."""
+        by = request.by
+        if "join" in request.actions:
+            side = night.join.get(by, "solo") if by is not None else "solo"
+            if by in night.join:
+                self.used.add(f"nights[{request.night - 1}].join.{by}")
+            self.game.push(Join(by, side))
+            return
+        for action in request.actions:
+            entries: dict[int, int] = getattr(night, action)
+            if by is not None and by in entries:
+                place = f"nights[{request.night - 1}].{action}.{by}"
+                target = entries[by]
+                if request.targets and target not in request.targets:
+                    self.reasons[place] = f"seat {target} is not among the night's victims"
+                    break
+                self.used.add(place)
+                self.game.push(ACTIONS[action](by, target))
+                return
+        self.game.push(ACTIONS[request.actions[0]](by, None))
 
     def _dawn(self, request: AwaitDawn) -> None:
         self.game.push(Dawn())

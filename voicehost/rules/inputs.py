@@ -41,6 +41,49 @@ class Check(Input):
 
 
 @dataclass(frozen=True)
+class Heal(Input):
+    by: int | None
+    target: int | None
+
+
+@dataclass(frozen=True)
+class Visit(Input):
+    by: int | None
+    target: int | None
+
+
+@dataclass(frozen=True)
+class Kill(Input):
+    """A single player's kill: the maniac, or the club Sheriff who shoots instead of checking."""
+
+    by: int | None
+    target: int | None
+
+
+@dataclass(frozen=True)
+class Join(Input):
+    """The club maniac's side, chosen on night 1: ``black`` or ``solo``."""
+
+    by: int | None
+    side: str
+
+
+@dataclass(frozen=True)
+class BloodName(Input):
+    """«Имя кровью»: a player killed last night names his suspected killer."""
+
+    by: int
+    target: int
+
+
+@dataclass(frozen=True)
+class RaiseHand(Input):
+    """A club player asks for 30 more seconds after the round."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Dawn(Input):
     """The host ends the night: «Утро. Все просыпаются»."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
 R = TypeVar("R", bound="Record")
@@ -32,8 +33,8 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
-    if hasattr(value, "value") and isinstance(getattr(value, "value"), str):
-        return value.value  # enums
+    if isinstance(value, Enum):
+        return value.value
     return value
 
 

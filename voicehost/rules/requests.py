@@ -18,20 +18,25 @@ class AwaitDeal:
 
 @dataclass(frozen=True)
 class AwaitShots:
-    """The shooting count: ``called`` are the numbers the host calls, in order."""
+    """A team's kill (mafia, yakuza): ``called`` are the numbers the host calls, in order."""
 
     night: int
+    team: str
     shooters: tuple[int, ...]
     called: tuple[int, ...]
 
 
 @dataclass(frozen=True)
-class AwaitCheck:
-    """«Просыпается Дон/Шериф»: ``by`` is None when that role is out (still called, does nothing)."""
+class AwaitAction:
+    """«Просыпается …»: ``role`` wakes and may take one of ``actions`` (check, heal, visit,
+    kill, join). ``by`` is None when that role is out or absent: still called, does nothing.
+    ``targets`` narrows the choice where the rules do (the Doctor's victims), else empty."""
 
     night: int
     role: Role
+    actions: tuple[str, ...]
     by: int | None
+    targets: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,8 @@ class AwaitDawn:
 
 @dataclass(frozen=True)
 class AwaitSpeech:
-    """A turn at the table. ``turn``: speech, silent, short, tie, last_word."""
+    """A turn at the table. ``turn``: speech, silent, short, tie, last_word, intro, defence,
+    extra, nominate, free (seat 0: the whole table's free discussion)."""
 
     seat: int
     seconds: int
@@ -66,4 +72,4 @@ class AwaitLift:
     voters: tuple[int, ...]
 
 
-Request = AwaitDeal | AwaitShots | AwaitCheck | AwaitDawn | AwaitSpeech | AwaitVotes | AwaitLift
+Request = AwaitDeal | AwaitShots | AwaitAction | AwaitDawn | AwaitSpeech | AwaitVotes | AwaitLift

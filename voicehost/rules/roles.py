@@ -8,20 +8,30 @@ from enum import StrEnum
 class Team(StrEnum):
     RED = "red"
     BLACK = "black"
+    YAKUZA = "yakuza"
+    MANIAC = "maniac"
 
 
 class Role(StrEnum):
     CITIZEN = "citizen"
     SHERIFF = "sheriff"
+    COMMISSAR = "commissar"
+    DOCTOR = "doctor"
+    PUTANA = "putana"
     DON = "don"
     MAFIA = "mafia"
+    YAKUZA = "yakuza"
+    MANIAC = "maniac"
 
     @property
     def team(self) -> Team:
         return _TEAM[self]
 
 
-_TEAM = {role: Team.BLACK if role in (Role.DON, Role.MAFIA) else Team.RED for role in Role}
+# A card's own team. The club maniac who joins the mafia is black: games override ``Game.team``.
+_TEAM = {role: Team.RED for role in Role} | {
+    Role.DON: Team.BLACK, Role.MAFIA: Team.BLACK, Role.YAKUZA: Team.YAKUZA, Role.MANIAC: Team.MANIAC,
+}
 
 
 def parse_role(text: str) -> Role:

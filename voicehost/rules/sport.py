@@ -7,39 +7,19 @@ speeches with nominations, voting) → night (shooting count, Don check, Sheriff
 
 from __future__ import annotations
 
-from typing import Any
-
 from .events import (
-    AllStay,
-    CheckAnswered,
-    DayBegan,
-    LiftAsked,
-    LiftCounted,
-    MorningCame,
-    NightFell,
-    NominationAccepted,
-    NominationRefused,
-    NominationWithdrawn,
-    NoVote,
-    ShootingResolved,
-    SpeechBegan,
-    SpeechEnded,
-    TieDeclared,
-    VoteIgnored,
-    VotesCounted,
-    VotingBegan,
+    AllStay, CheckAnswered, LiftAsked, LiftCounted, MorningCame, NominationAccepted, NominationRefused,
+    NominationWithdrawn, NoVote, DayBegan, SpeechEnded, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
     WithdrawalRefused,
 )
 from .errors import IllegalInput
-from .game import Game, Outcome
-from .inputs import Check, CloseVoting, Dawn, EndSpeech, Input, Lift, Nominate, Shots, Vote, Withdraw
-from .requests import AwaitCheck, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from .flow import Step, TableGame
+from .game import Outcome
+from .inputs import Check, CloseVoting, Dawn, EndSpeech, Lift, Nominate, Shots, Vote, Withdraw
+from .requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
 
-NOMINATING_TURNS = ("speech", "silent", "short")
-
-
-class SportGame(Game):
+class SportGame(TableGame):
     name = "sport"
     night_actions = {"shots": frozenset({Role.DON, Role.MAFIA}), "check": frozenset({Role.DON, Role.SHERIFF})}
     day_keys = frozenset({"speeches", "votes", "revote", "lift", "fouls", "removals"})
@@ -48,94 +28,48 @@ class SportGame(Game):
         "silent_turn_s", "vote_window_s", "acquaintance_s",
     )
 
+    nominating_turns = frozenset({"speech", "silent", "short"})
+
     def _reset(self) -> None:
         super()._reset()
-        self.phase = "night"
         self.nominations: list[tuple[int, int]] = []
-        self.turns: list[tuple[int, str]] = []
-        self.after_turns = ""
         self.penalized: set[int] = set()
         self.vote_over = False
         self.vote_cancelled = False
         self.day_split = False
         self.tied: tuple[int, ...] = ()
-        self.votes: dict[int, int] = {}
         self.lifts: set[int] = set()
-        self.night_steps: list[str] = []
         self.night_target: int | None = None
-        self.opener = 0
-        self.closer = 0
         self.misses = 0
         self.split_days = 0
-
-    # ---- dispatch -----------------------------------------------------------------
 
     def _begin(self) -> None:
         self._begin_night()
 
-    def _handle(self, item: Input) -> None:
-        handler = _HANDLERS.get((type(item), type(self.request)))
-        if handler is None:
-            raise IllegalInput(f"{item.kind} does not answer {type(self.request).__name__}")
-        handler(self, self.request, item)
-
-    def _end_speech(self, request: AwaitSpeech, item: EndSpeech) -> None:
-        if item.seat != request.seat:
-            raise IllegalInput(f"seat {request.seat} has the floor, not seat {item.seat}")
-        self._emit(SpeechEnded(item.seat))
-        self._next_turn()
-
     # ---- night ------------------------------------------------------------------------
 
-    def _begin_night(self) -> None:
+    def _night_order(self) -> list[Step]:
         """Night 1 is the acquaintance (no shooting, no checks); later nights shoot, then check."""
-        self.phase = "night"
-        self.night += 1
+        if self.night == 1:
+            return [("dawn",)]
+        return [("shots", "black"), ("action", "don", "check"), ("action", "sheriff", "check"), ("dawn",)]
+
+    def _on_night(self) -> None:
         self.night_target = None
-        self._emit(NightFell(self.night))
-        self.night_steps = ["shoot", "don", "sheriff", "dawn"] if self.night > 1 else ["dawn"]
-        self._next_night_step()
 
-    def _next_night_step(self) -> None:
-        step = self.night_steps.pop(0)
-        if step == "shoot":
-            everyone = tuple(range(1, self.seats + 1))
-            called = everyone if self.options.flag("call_dead_seats") else self.alive_seats()
-            self.request = AwaitShots(self.night, self._alive_black(), called)
-        elif step in ("don", "sheriff"):
-            self.request = AwaitCheck(self.night, Role(step), self._alive_with(Role(step)))
-        else:
-            self.request = AwaitDawn(self.night)
-
-    def _alive_black(self) -> tuple[int, ...]:
-        black = self.team_seats[Team.BLACK]
-        return tuple(s for s in self.alive_seats() if s in black)
-
-    def _alive_with(self, role: Role) -> int | None:
-        return next((s for s in self.alive_seats() if self.roles[s] is role), None)
+    def _called(self) -> tuple[int, ...]:
+        """Option ``call_dead_seats``: the shooting count calls every seat, or only the alive."""
+        return tuple(range(1, self.seats + 1)) if self.options.flag("call_dead_seats") else self.alive_seats()
 
     def _shoot(self, request: AwaitShots, shots: Shots) -> None:
         """Consensus: every alive black player tapped exactly once, all on the same alive seat."""
-        taps = dict(shots.taps)
-        for shooter in taps:
-            if shooter not in request.shooters:
-                raise IllegalInput(f"seat {shooter} does not shoot tonight")
-        targets = {t for seat in request.shooters for t in taps.get(seat, ())}
-        unanimous = all(len(taps.get(seat, ())) == 1 for seat in request.shooters) and len(targets) == 1
-        target = next(iter(targets)) if unanimous else None
-        if target is not None and (target not in self.alive or target not in request.called):
-            target = None
-        self.night_target = target
-        self._emit(ShootingResolved(self.night, target))
+        self.night_target = self._resolve_shots(request, shots, request.shooters)
         self._next_night_step()
 
-    def _check(self, request: AwaitCheck, check: Check) -> None:
+    def _check(self, request: AwaitAction, check: Check) -> None:
         """Don: yes if the target is the Sheriff. Sheriff: yes if the target is black."""
-        if check.by != request.by:
-            raise IllegalInput(f"the {request.role.value} is seat {request.by}, not {check.by}")
+        self._check_actor(request, check.by, check.target)
         if check.target is not None and check.by is not None:
-            if not 1 <= check.target <= self.seats:
-                raise IllegalInput(f"there is no seat {check.target}")
             if request.role is Role.DON:
                 result = self.roles[check.target] is Role.SHERIFF
             else:
@@ -144,9 +78,6 @@ class SportGame(Game):
         self._next_night_step()
 
     # ---- morning and speeches ------------------------------------------------------
-
-    def _dawn(self, _: AwaitDawn, __: Dawn) -> None:
-        self._begin_day()
 
     def _begin_day(self) -> None:
         self.phase = "day"
@@ -165,57 +96,12 @@ class SportGame(Game):
         if limit and self.misses >= limit:
             self._finish(Outcome("red", "three_misses"))
             return
-        self.turns = [(seat, "last_word") for seat in killed]
-        self.after_turns = "speeches"
-        self._next_turn()
+        self._queue([(seat, "last_word") for seat in killed], then="speeches")
 
-    def _start_speeches(self) -> None:
-        order = self._speaking_order()
-        self.opener, self.closer = order[0], order[-1]
+    def _then_speeches(self) -> None:
+        order = self._speaking_order(1)
         self._emit(DayBegan(self.day, self.opener, order))
-        self.turns = [(seat, "speech") for seat in order]
-        self.after_turns = "voting"
-        self._next_turn()
-
-    def _speaking_order(self) -> tuple[int, ...]:
-        """Option ``rotation``: ``first`` moves the opener on by one seat a day, ``last`` the closer."""
-        if self.opener == 0:
-            opener = self._next_alive(1)
-        elif self.options.text("rotation") == "first":
-            opener = self._next_alive(self.opener + 1)
-        else:
-            opener = self._next_alive(self._next_alive(self.closer + 1) + 1)
-        alive = self.alive_seats()
-        start = alive.index(opener)
-        return alive[start:] + alive[:start]
-
-    def _next_alive(self, seat: int) -> int:
-        for step in range(self.seats):
-            candidate = (seat - 1 + step) % self.seats + 1
-            if candidate in self.alive:
-                return candidate
-        raise IllegalInput("nobody is at the table")
-
-    def _next_turn(self) -> None:
-        while self.turns and not self.is_over:
-            seat, kind = self.turns.pop(0)
-            if kind != "last_word" and seat not in self.alive:
-                continue
-            turn, seconds = self._turn_length(seat, kind)
-            self.request = AwaitSpeech(seat, seconds, turn, turn in NOMINATING_TURNS)
-            self._emit(SpeechBegan(seat, seconds, turn))
-            return
-        if self.is_over:
-            return
-        follow = self.after_turns
-        if follow == "speeches":
-            self._start_speeches()
-        elif follow == "voting":
-            self._begin_voting()
-        elif follow == "revote":
-            self._begin_revote()
-        else:
-            self._end_day()
+        self._queue([(seat, "speech") for seat in order], then="voting")
 
     def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
         """The 3rd foul (option ``three_fouls``): the next speech is silent (only nominations),
@@ -287,6 +173,9 @@ class SportGame(Game):
 
     # ---- voting ------------------------------------------------------------------------
 
+    def _then_voting(self) -> None:
+        self._begin_voting()
+
     def _begin_voting(self) -> None:
         """No candidate, or one on day 1: no vote. One on a later day: he leaves."""
         candidates = tuple(nominee for _, nominee in self.nominations if nominee in self.alive)
@@ -309,18 +198,10 @@ class SportGame(Game):
         self._emit(NoVote(self.day, reason))
         self._end_day()
 
-    def _open_round(self, round_name: str, candidates: tuple[int, ...], voters: tuple[int, ...]) -> None:
-        self.votes = {}
-        self.request = AwaitVotes(self.day, round_name, candidates, voters)
-        self._emit(VotingBegan(self.day, round_name, candidates))
-
     def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
         """One vote a round; a second one is ignored and earns a foul («многократное голосование»)."""
         voter, candidate = item.voter, item.candidate
-        if voter not in ballot.voters or voter not in self.alive:
-            raise IllegalInput(f"seat {voter} does not vote in this round")
-        if candidate not in ballot.candidates:
-            raise IllegalInput(f"seat {candidate} is not on the ballot")
+        self._check_vote(ballot, voter, candidate)
         if voter in self.votes:
             self._emit(VoteIgnored(voter, candidate, "second_vote"))
             self._foul(voter, "second_vote")
@@ -342,13 +223,11 @@ class SportGame(Game):
         elif ballot.round == "main":
             self.tied = leaders
             self._emit(TieDeclared(self.day, leaders))
-            self.turns = [(seat, "tie") for seat in leaders]
-            self.after_turns = "revote"
-            self._next_turn()
+            self._queue([(seat, "tie") for seat in leaders], then="revote")
         else:
             self._repeat_tie(leaders)
 
-    def _begin_revote(self) -> None:
+    def _then_revote(self) -> None:
         """Option ``tied_vote_in_revote``: whether the tied players vote in the revote."""
         voters = self.alive_seats()
         if not self.options.flag("tied_vote_in_revote"):
@@ -396,9 +275,10 @@ class SportGame(Game):
             self._eliminate(seat, "voted")
             if self.is_over:
                 return
-        self.turns = [(seat, "last_word") for seat in seats]
-        self.after_turns = "night"
-        self._next_turn()
+        self._queue([(seat, "last_word") for seat in seats], then="night")
+
+    def _then_night(self) -> None:
+        self._end_day()
 
     def _end_day(self) -> None:
         """Technical result: three days in a row ending in a repeat tie at 3–4 players → black."""
@@ -421,7 +301,7 @@ class SportGame(Game):
         if self.is_over:
             return
         if self.phase == "night":
-            self._refresh_night_request(request)
+            self._refresh_night_request()
             return
         voting = isinstance(request, (AwaitVotes, AwaitLift)) or self.after_turns == "revote"
         if not self.vote_over and self.options.flag("removal_cancels_vote"):
@@ -432,12 +312,6 @@ class SportGame(Game):
         elif isinstance(request, AwaitSpeech) and request.seat == seat:
             self._emit(SpeechEnded(seat))
             self._next_turn()
-
-    def _refresh_night_request(self, request: object) -> None:
-        if isinstance(request, AwaitShots):
-            self.request = AwaitShots(request.night, self._alive_black(), request.called)
-        elif isinstance(request, AwaitCheck):
-            self.request = AwaitCheck(request.night, request.role, self._alive_with(request.role))
 
     def _winner(self) -> Outcome | None:
         black, red = self._count(Team.BLACK), self._count(Team.RED)
@@ -465,9 +339,9 @@ class SportGame(Game):
         return result
 
 
-_HANDLERS: dict[tuple[type[Input], type[object]], Any] = {
+SportGame.handlers = {
     (Shots, AwaitShots): SportGame._shoot,
-    (Check, AwaitCheck): SportGame._check,
+    (Check, AwaitAction): SportGame._check,
     (Dawn, AwaitDawn): SportGame._dawn,
     (Nominate, AwaitSpeech): SportGame._nominate,
     (Withdraw, AwaitSpeech): SportGame._withdraw,

@@ -1,0 +1,207 @@
+"""The table's rhythm every ruleset shares: nights made of steps, days made of turns, and
+voting rounds. Rulesets subclass :class:`TableGame` and say *which* steps, turns and
+rounds they have; the bookkeeping of getting from one to the next lives here once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .errors import IllegalInput
+from .events import NightFell, ShootingResolved, SpeechBegan, SpeechEnded, VotingBegan
+from .game import Game
+from .inputs import Dawn, EndSpeech, Input, Shots
+from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes, Request
+from .roles import Role, Team
+
+Handler = Any  # an unbound method (self, request, input) -> None
+Step = tuple[str, ...]  # ("shots", team) | ("action", role, action, ...) | ("dawn",)
+
+
+class TableGame(Game):
+    """Nights, turns and rounds. ``handlers`` maps (input type, request type) to a method."""
+
+    handlers: ClassVar[dict[tuple[type[Input], type[Any]], Handler]] = {}
+    nominating_turns: ClassVar[frozenset[str]] = frozenset()
+
+    def _reset(self) -> None:
+        super()._reset()
+        self.phase = "night"
+        self.turns: list[tuple[int, str]] = []
+        self.after_turns = ""
+        self.night_steps: list[Step] = []
+        self.votes: dict[int, int] = {}
+        self.opener = 0
+        self.closer = 0
+
+    def _handle(self, item: Input) -> None:
+        handler = self.handlers.get((type(item), type(self.request)))
+        if handler is None:
+            raise IllegalInput(f"{item.kind} does not answer {type(self.request).__name__}")
+        handler(self, self.request, item)
+
+    # ---- nights ---------------------------------------------------------------------------
+
+    def _night_order(self) -> list[Step]:
+        """The steps of the coming night, ending with ("dawn",)."""
+        raise NotImplementedError
+
+    def _begin_night(self) -> None:
+        self.phase = "night"
+        self.night += 1
+        self._emit(NightFell(self.night))
+        self._on_night()
+        self.night_steps = self._night_order()
+        self._next_night_step()
+
+    def _on_night(self) -> None:
+        """Hook: reset the night's choices."""
+
+    def _next_night_step(self) -> None:
+        step = self.night_steps.pop(0)
+        if step[0] == "dawn":
+            self.request = AwaitDawn(self.night)
+        elif step[0] == "shots":
+            self.request = AwaitShots(self.night, step[1], self._alive_in(Team(step[1])), self._called())
+        else:
+            role = Role(step[1])
+            self.request = AwaitAction(self.night, role, step[2:], self._alive_with(role), self._targets(role))
+
+    def _called(self) -> tuple[int, ...]:
+        return self.alive_seats()
+
+    def _targets(self, role: Role) -> tuple[int, ...]:
+        return ()
+
+    def _alive_in(self, team: Team) -> tuple[int, ...]:
+        return tuple(s for s in self.alive_seats() if self.team(s) is team)
+
+    def _alive_with(self, role: Role) -> int | None:
+        return next((s for s in self.alive_seats() if self.roles[s] is role), None)
+
+    def _check_actor(self, request: AwaitAction, by: int | None, target: int | None) -> None:
+        if by != request.by:
+            raise IllegalInput(f"the {request.role.value} is seat {request.by}, not {by}")
+        if target is not None and not 1 <= target <= self.seats:
+            raise IllegalInput(f"there is no seat {target}")
+        if target is not None and request.targets and target not in request.targets:
+            raise IllegalInput(f"seat {target} is not among {request.targets}")
+
+    @staticmethod
+    def consensus(shooters: tuple[int, ...], shots: Shots) -> int | None:
+        """The seat hit when every shooter tapped exactly once and all on the same seat."""
+        taps = dict(shots.taps)
+        for shooter in taps:
+            if shooter not in shooters:
+                raise IllegalInput(f"seat {shooter} does not shoot tonight")
+        targets = {t for seat in shooters for t in taps.get(seat, ())}
+        if not shooters or len(targets) != 1 or any(len(taps.get(s, ())) != 1 for s in shooters):
+            return None
+        return next(iter(targets))
+
+    def _resolve_shots(self, request: AwaitShots, shots: Shots, shooters: tuple[int, ...]) -> int | None:
+        target = self.consensus(shooters, shots)
+        if target is not None and (target not in self.alive or target not in request.called):
+            target = None
+        self._emit(ShootingResolved(self.night, target))
+        return target
+
+    def _dawn(self, _: AwaitDawn, __: Dawn) -> None:
+        self._begin_day()
+
+    def _begin_day(self) -> None:
+        raise NotImplementedError
+
+    def _refresh_night_request(self) -> None:
+        """A removal at night: the current step's actors are recomputed."""
+        request = self.request
+        if isinstance(request, AwaitShots):
+            self.request = AwaitShots(request.night, request.team, self._alive_in(Team(request.team)), request.called)
+        elif isinstance(request, AwaitAction):
+            self.request = AwaitAction(request.night, request.role, request.actions,
+                                       self._alive_with(request.role), request.targets)
+
+    # ---- turns --------------------------------------------------------------------------------
+
+    def _queue(self, turns: list[tuple[int, str]], then: str) -> None:
+        """Give the floor to ``turns`` in order, then call ``_then_<then>()``."""
+        self.turns = turns
+        self.after_turns = then
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        while self.turns and not self.is_over:
+            seat, kind = self.turns.pop(0)
+            if kind != "last_word" and seat != 0 and seat not in self.alive:
+                continue
+            turn, seconds = self._turn_length(seat, kind)
+            self.request = AwaitSpeech(seat, seconds, turn, turn in self.nominating_turns)
+            self._emit(SpeechBegan(seat, seconds, turn))
+            return
+        if not self.is_over:
+            getattr(self, f"_then_{self.after_turns}")()
+
+    def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
+        return kind, self.ruleset.timers[f"{kind}_s"]
+
+    def _end_speech(self, request: AwaitSpeech, item: EndSpeech) -> None:
+        if item.seat != request.seat:
+            raise IllegalInput(f"seat {request.seat} has the floor, not seat {item.seat}")
+        self._emit(SpeechEnded(item.seat))
+        self._next_turn()
+
+    def _speaking_order(self, first_opener: int) -> tuple[int, ...]:
+        """The first discussion opens at ``first_opener``; option ``rotation`` (``first`` when a
+        ruleset has no such option) moves the opener on by one seat a day, ``last`` the closer."""
+        rotation = self.options.get("rotation", "first")
+        if self.opener == 0:
+            opener = self._next_alive(first_opener)
+        elif rotation == "first":
+            opener = self._next_alive(self.opener + 1)
+        else:
+            opener = self._next_alive(self._next_alive(self.closer + 1) + 1)
+        alive = self.alive_seats()
+        start = alive.index(opener)
+        order = alive[start:] + alive[:start]
+        self.opener, self.closer = order[0], order[-1]
+        return order
+
+    def _next_alive(self, seat: int) -> int:
+        for step in range(self.seats):
+            candidate = (seat - 1 + step) % self.seats + 1
+            if candidate in self.alive:
+                return candidate
+        raise IllegalInput("nobody is at the table")
+
+    # ---- voting rounds ---------------------------------------------------------------------
+
+    def _open_round(self, round_name: str, candidates: tuple[int, ...], voters: tuple[int, ...]) -> None:
+        self.votes = {}
+        self.request = AwaitVotes(self.day, round_name, candidates, voters)
+        self._emit(VotingBegan(self.day, round_name, candidates))
+
+    def _check_vote(self, ballot: AwaitVotes, voter: int, candidate: int) -> None:
+        if voter not in ballot.voters or voter not in self.alive:
+            raise IllegalInput(f"seat {voter} does not vote in this round")
+        if candidate not in ballot.candidates:
+            raise IllegalInput(f"seat {candidate} is not on the ballot")
+
+    @staticmethod
+    def leaders(counts: dict[int, int]) -> tuple[int, ...]:
+        """Candidates with the most votes, in ballot order."""
+        top = max(counts.values(), default=0)
+        return tuple(c for c, n in counts.items() if n == top)
+
+
+def handlers(*tables: dict[tuple[type[Input], type[Any]], Handler]) -> dict[tuple[type[Input], type[Any]], Handler]:
+    merged: dict[tuple[type[Input], type[Any]], Handler] = {}
+    for table in tables:
+        merged.update(table)
+    return merged
+
+
+def request_night(request: Request | None) -> int | None:
+    """The night a request belongs to, or None for a day request."""
+    if isinstance(request, (AwaitShots, AwaitAction, AwaitDawn)):
+        return request.night
+    return None
