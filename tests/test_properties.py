@@ -31,7 +31,7 @@ def check_consistency(game: Game) -> None:
         if isinstance(event, Eliminated):
             assert event.seat in alive
             alive.discard(event.seat)
-        elif isinstance(event, SpeechBegan) and event.turn != "last_word":
+        elif isinstance(event, SpeechBegan) and event.turn not in ("last_word", "blood_name", "free"):
             assert event.seat in alive
         elif isinstance(event, NominationAccepted):
             assert event.by in alive and event.target in alive

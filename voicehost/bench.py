@@ -5,17 +5,21 @@ from __future__ import annotations
 import random
 import time
 
-from .rules import Game, Options, Role, Ruleset, new_game
-from .rules.inputs import CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, Shots, Vote, Withdraw
+from .rules import GAMES, Game, Options, Role, Ruleset, new_game
+from .rules.inputs import (
+    BloodName, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, RaiseHand, Shots, Vote, Withdraw,
+)
 from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
 from .simulation import ACTIONS
 
 
-def random_deal(ruleset: Ruleset, seats: int, rng: random.Random) -> tuple[Role, ...]:
-    cards = [role for role, count in ruleset.cast_for(seats).items() for _ in range(count)]
-    cards += [Role.CITIZEN] * (seats - len(cards))
+def random_deal(ruleset: Ruleset, options: Options, seats: int, rng: random.Random) -> tuple[Role, ...]:
+    """Shuffle the ruleset's deck and deal ``seats`` cards (a spare card stays face down)."""
+    cast, spare = GAMES[ruleset.name].deck(ruleset, options, seats)
+    cards = [role for role, count in cast.items() for _ in range(count)]
+    cards += [Role.CITIZEN] * (seats + spare - len(cards))
     rng.shuffle(cards)
-    return tuple(cards)
+    return tuple(cards[:seats])
 
 
 def random_input(game: Game, rng: random.Random) -> Input:
@@ -25,11 +29,7 @@ def random_input(game: Game, rng: random.Random) -> Input:
     if roll < 0.01:
         return Foul(rng.choice(game.alive_seats()))
     if isinstance(request, AwaitSpeech):
-        if request.may_nominate and roll < 0.35:
-            return Nominate(request.seat, rng.randint(1, game.seats + 1))
-        if request.may_nominate and roll < 0.4:
-            return Withdraw(request.seat, rng.randint(1, game.seats))
-        return EndSpeech(request.seat)
+        return _random_word(game, request, roll, rng)
     if isinstance(request, AwaitVotes):
         if roll < 0.15:
             return CloseVoting()
@@ -42,13 +42,27 @@ def random_input(game: Game, rng: random.Random) -> Input:
         action = ACTIONS[rng.choice(request.actions)]
         if request.by is None:
             return action(None, None)
-        choices = request.targets or tuple(range(1, game.seats + 1))
-        return action(request.by, rng.choice(choices) if roll < 0.9 else None)
+        choices = tuple(range(1, game.seats + 1)) if request.targets is None else request.targets
+        return action(request.by, rng.choice(choices) if choices and roll < 0.9 else None)
     if isinstance(request, AwaitDawn):
         return Dawn()
     if isinstance(request, AwaitLift):
         return CloseVoting() if roll < 0.3 else Lift(rng.choice(request.voters))
     raise AssertionError(f"no random input for {request!r}")
+
+
+def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Random) -> Input:
+    """Something said or pressed during a turn, among what this ruleset listens for."""
+    accepts = getattr(type(game), "handlers", {})
+    if request.may_nominate and roll < 0.35:
+        return Nominate(request.seat, rng.randint(1, game.seats + 1))
+    if request.may_nominate and roll < 0.4 and (Withdraw, AwaitSpeech) in accepts:
+        return Withdraw(request.seat, rng.randint(1, game.seats))
+    if request.turn == "speech" and roll < 0.1 and (RaiseHand, AwaitSpeech) in accepts:
+        return RaiseHand(rng.choice(game.alive_seats()))
+    if request.turn == "blood_name" and roll < 0.7:
+        return BloodName(request.seat, rng.randint(1, game.seats))
+    return EndSpeech(request.seat)
 
 
 def _random_taps(shooters: tuple[int, ...], seats: int, rng: random.Random) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -65,7 +79,7 @@ def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inpu
     """Play one game of random legal inputs until it ends (or ``max_inputs`` are spent)."""
     seats = rng.choice(ruleset.seats)
     game = new_game(ruleset, options, seats)
-    game.push(Deal(random_deal(ruleset, seats, rng)))
+    game.push(Deal(random_deal(ruleset, options, seats, rng)))
     for _ in range(max_inputs):
         if game.is_over:
             break

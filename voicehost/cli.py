@@ -131,13 +131,17 @@ def _rules(args: argparse.Namespace) -> int:
     if args.action is None:
         for name in ruleset_names():
             ruleset = load_ruleset(name)
-            sizes = ", ".join(str(n) for n in ruleset.seats)
-            print(f"{name:10} {ruleset.title} (мест: {sizes})")
+            print(f"{name:10} {ruleset.title} (мест: {ruleset.describe_sizes()})")
         return 0
     if args.name is None:
         raise InputError("rules show", "name a ruleset (voicehost rules)")
     ruleset = load_ruleset(args.name)
     print(f"{ruleset.name}: {ruleset.title}")
+    print(f"  seats: {ruleset.describe_sizes()}")
+    for size, cast in ruleset.cast.items():
+        print(f"  cast at {size}: " + ", ".join(f"{n} {role.value}" for role, n in cast.items()))
+    print("  timers: " + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
+    print("  options:")
     for spec in ruleset.options.values():
         default = json.dumps(spec.default)
         print(f"  {spec.name} = {default}  [{spec.describe_values()}]  source: {spec.source}")

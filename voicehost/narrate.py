@@ -8,7 +8,8 @@ from typing import Any
 
 from .phrasebook import Phrasebook
 from .rules.events import (
-    AllStay, CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, GameOver, LiftAsked, LiftCounted,
+    Acquitted, ActionTaken, AllStay, BloodNamed, HandRaised, MayorElected, NominationsTallied, RoleRevealed,
+    Saved, SideChosen, CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, GameOver, LiftAsked, LiftCounted,
     MorningCame, NightFell, NominationAccepted, NominationRefused, NominationWithdrawn, NoVote,
     RolesDealt, ShootingResolved, SpeechBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
     WithdrawalRefused,
@@ -56,6 +57,12 @@ _LINES: dict[type[Event], Callable[[Any], Line]] = {
     AllStay: lambda e: (f"all_stay_{e.reason}", {}),
     FoulGiven: lambda e: ("foul", {"seat": e.seat, "count": e.count}),
     Eliminated: lambda e: (f"eliminated_{e.cause}", {"seat": e.seat}),
+    SideChosen: lambda e: (f"side_chosen_{e.side}", {"seat": e.seat}),
+    Saved: lambda e: ("saved" if e.seat == e.chosen else "saved_other", {"seat": e.seat, "chosen": e.chosen}),
+    HandRaised: lambda e: ("hand_raised", {"seat": e.seat}),
+    Acquitted: lambda e: ("acquitted", {"seat": e.seat}),
+    MayorElected: lambda e: ("mayor_elected", {"seat": e.seat}),
+    BloodNamed: lambda e: ("blood_named", {"by": e.by, "target": e.target}),
 }
 
 
@@ -79,6 +86,15 @@ def _line(event: Event, book: Phrasebook) -> str | None:
         if event.defaulted:
             text += " " + book.line("log", "votes_defaulted", list=_seats(event.defaulted))
         return text
+    if isinstance(event, ActionTaken):
+        role = book.line("log", f"role_{event.role.value}").capitalize()
+        text = book.line("log", f"action_{event.action}", role=role, by=event.by, target=event.target)
+        return text if event.effective else text + book.line("log", "action_blocked")
+    if isinstance(event, RoleRevealed):
+        return book.line("log", "role_revealed", seat=event.seat, role=book.line("log", f"role_{event.role.value}"))
+    if isinstance(event, NominationsTallied):
+        points = ", ".join(f"№{seat} — {n}" for seat, n in event.points) or book.line("log", "nominations_none")
+        return book.line("log", "nominations_tallied", list=points, ballot=_seats(event.ballot))
     if isinstance(event, GameOver):
         return book.line("log", "game_over", winner=book.line("log", f"winner_{event.winner}"),
                          reason=book.line("log", f"reason_{event.reason}"))

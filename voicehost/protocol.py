@@ -6,8 +6,9 @@ from typing import Any
 
 from .rules import Game
 from .rules.events import (
-    CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, LiftCounted, MorningCame, NightFell,
-    NominationAccepted, NominationWithdrawn, NoVote, ShootingResolved, VotesCounted,
+    Acquitted, ActionTaken, BloodNamed, CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, HandRaised,
+    LiftCounted, MayorElected, MorningCame, NightFell, NominationAccepted, NominationsTallied,
+    NominationWithdrawn, NoVote, RoleRevealed, Saved, ShootingResolved, SideChosen, VotesCounted,
 )
 
 
@@ -32,6 +33,7 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None) -> d
         "days": builder.days,
         "nights": builder.nights,
         "scores": {str(seat): points for seat, points in game.scores().items()},
+        "revealed": builder.revealed,
         "ignored": list(ignored or []),
     }
 
@@ -43,15 +45,16 @@ class _Builder:
         self.eliminations: list[dict[str, Any]] = []
         self.out: dict[int, dict[str, Any]] = {}
         self.at_night = True
+        self.revealed: list[dict[str, Any]] = []
 
     def add(self, event: Event) -> None:
         if isinstance(event, NightFell):
             self.at_night = True
             self.nights.append({"night": event.night, "killed": [], "missed": False, "checks": []})
-        elif isinstance(event, ShootingResolved):
-            self.nights[-1]["missed"] = event.target is None
-        elif isinstance(event, CheckAnswered):
-            self.nights[-1]["checks"].append({"by": event.by, "target": event.target, "result": event.result})
+        elif isinstance(event, (ShootingResolved, CheckAnswered, ActionTaken, Saved, SideChosen)):
+            self._night_event(event)
+        elif isinstance(event, RoleRevealed):
+            self.revealed.append({"seat": event.seat, "role": event.role.value})
         elif isinstance(event, MorningCame):
             self.at_night = False
             self.nights[-1]["killed"] = list(event.killed)
@@ -64,6 +67,21 @@ class _Builder:
             phase[-1].setdefault("fouls", []).append({"seat": event.seat, "count": event.count})
         else:
             self._day_event(event)
+
+    def _night_event(self, event: Event) -> None:
+        night = self.nights[-1]
+        if isinstance(event, ShootingResolved):
+            night.setdefault("shots", {})[event.team] = event.target
+            night["missed"] = night["shots"].get("black", 0) is None
+        elif isinstance(event, CheckAnswered):
+            night["checks"].append({"by": event.by, "target": event.target, "result": event.result})
+        elif isinstance(event, ActionTaken):
+            night.setdefault("actions", []).append({"role": event.role.value, "action": event.action, "by": event.by,
+                                                    "target": event.target, "effective": event.effective})
+        elif isinstance(event, Saved):
+            night.setdefault("saved", []).append(event.seat)
+        elif isinstance(event, SideChosen):
+            night["maniac_side"] = event.side
 
     def _eliminated(self, event: Eliminated) -> None:
         when = {"night": event.night} if event.night is not None else {"day": event.day}
@@ -85,11 +103,29 @@ class _Builder:
             day["withdrawn"].append([event.by, event.target])
         elif isinstance(event, VotesCounted):
             counts = {str(seat): votes for seat, votes in event.counts}
-            if event.round == "main" and not day["votes"]:
+            if event.round in ("main", "final") and not day["votes"]:
                 day["votes"] = counts
+            elif event.round in ("prevote", "mayor"):
+                day[event.round if event.round == "prevote" else "mayor_votes"] = counts
             else:
                 day["revotes"].append(counts)
+        elif isinstance(event, (MayorElected, Acquitted, BloodNamed, HandRaised, NominationsTallied)):
+            self._day_extra(day, event)
         elif isinstance(event, LiftCounted):
             day["lift"] = {"yes": event.yes, "needed": event.needed, "passed": event.passed}
         elif isinstance(event, NoVote):
             day["vote"] = event.reason
+
+    @staticmethod
+    def _day_extra(day: dict[str, Any], event: Event) -> None:
+        if isinstance(event, MayorElected):
+            day["mayor"] = event.seat
+        elif isinstance(event, Acquitted):
+            day.setdefault("acquitted", []).append(event.seat)
+        elif isinstance(event, BloodNamed):
+            day.setdefault("blood_names", {})[str(event.by)] = event.target
+        elif isinstance(event, HandRaised):
+            day.setdefault("extra_word", []).append(event.seat)
+        elif isinstance(event, NominationsTallied):
+            day["points"] = {str(seat): n for seat, n in event.points}
+            day["ballot"] = list(event.ballot)

@@ -48,9 +48,14 @@ class Night:
 @dataclass
 class Day:
     speeches: dict[int, list[str]] = field(default_factory=dict)
+    nominate: dict[int, int] = field(default_factory=dict)
     votes: dict[int, int] = field(default_factory=dict)
+    prevote: dict[int, int] = field(default_factory=dict)
     revote: dict[int, int] = field(default_factory=dict)
+    mayor: dict[int, int] = field(default_factory=dict)
+    blood_name: dict[int, int] = field(default_factory=dict)
     lift: list[int] = field(default_factory=list)
+    extra_word: list[int] = field(default_factory=list)
     fouls: list[Timed] = field(default_factory=list)
     removals: list[Timed] = field(default_factory=list)
 
@@ -113,8 +118,8 @@ class _Reader:
         self.game = GAMES[name]
         options = ruleset.resolve(_mapping(data.get("options", {}), "options"), "options")
         self.seats = self._seat_count(ruleset, data.get("seats"))
-        roles = self._roles(ruleset, data.get("roles", {}))
-        names = {self._seat(k, f"names.{k}"): str(v) for k, v in _mapping(data.get("names", {}), "names").items()}
+        roles = self._roles(ruleset, options, data.get("roles", {}))
+        names = self._names(data.get("names", {}))
         nights = [self._night(n, i, roles) for i, n in enumerate(_list(data.get("nights", []), "nights"))]
         days = [self._day(d, i) for i, d in enumerate(_list(data.get("days", []), "days"))]
         return Script(ruleset, options, self.seats, roles, names, nights, days, self.places)
@@ -145,7 +150,24 @@ class _Reader:
             raise InputError(place, f"there is no seat {value} at a {self.seats}-seat table")
         return value
 
-    def _roles(self, ruleset: Ruleset, raw: Any) -> tuple[Role, ...]:
+    def _names(self, raw: Any) -> dict[int, str]:
+        """The roster. Rulesets that call players by name need every seat named, once."""
+        names: dict[int, str] = {}
+        for key, value in _mapping(raw, "names").items():
+            seat = self._seat(key, f"names.{key}")
+            if not isinstance(value, str) or not value.strip():
+                raise InputError(f"names.{key}", "must be a non-empty name")
+            twin = next((s for s, n in names.items() if n.casefold() == value.strip().casefold()), None)
+            if twin is not None:
+                raise InputError(f"names.{key}", f"{value!r} is already seat {twin}'s name")
+            names[seat] = value.strip()
+        missing = [str(s) for s in range(1, self.seats + 1) if s not in names]
+        if self.game.requires_names and missing:
+            raise InputError("names", f"{self.game.name} calls players by name: the roster has no name "
+                                      f"for seat {', '.join(missing)}")
+        return names
+
+    def _roles(self, ruleset: Ruleset, options: Options, raw: Any) -> tuple[Role, ...]:
         dealt = [Role.CITIZEN] * self.seats
         for key, value in _mapping(raw, "roles").items():
             seat = self._seat(key, f"roles.{key}")
@@ -154,7 +176,8 @@ class _Reader:
             except ValueError:
                 known = ", ".join(r.value for r in Role)
                 raise InputError(f"roles.{key}", f"unknown role {value!r} (known: {known})") from None
-        validate_deal(tuple(dealt), ruleset.cast_for(self.seats), self.seats, "roles")
+        cast, spare = self.game.deck(ruleset, options, self.seats)
+        validate_deal(tuple(dealt), cast, self.seats, "roles", spare)
         return tuple(dealt)
 
     # ---- nights -------------------------------------------------------------------
@@ -207,10 +230,10 @@ class _Reader:
                 raise InputError(place, f"{self.game.name} has no {key.replace('_', ' ')}")
             if key == "speeches":
                 day.speeches = self._speeches(value, place)
-            elif key in ("votes", "revote"):
+            elif key in ("votes", "revote", "prevote", "mayor", "nominate", "blood_name"):
                 setattr(day, key, self._ballot(value, place))
-            elif key == "lift":
-                day.lift = self._seat_list(value, place)
+            elif key in ("lift", "extra_word"):
+                setattr(day, key, self._seat_list(value, place))
             else:
                 setattr(day, key, self._timed(value, place))
         return day

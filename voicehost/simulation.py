@@ -15,8 +15,8 @@ from .parser import parse
 from .rules import Game, IllegalInput, new_game
 from .rules.flow import request_night
 from .rules.inputs import (
-    Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Heal, Input, Join, Kill, Lift, Nominate, Remove, Shots,
-    Visit, Vote, Withdraw,
+    BloodName, Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Heal, Input, Join, Kill, Lift, Nominate,
+    RaiseHand, Remove, Shots, Visit, Vote, Withdraw,
 )
 from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
 from .script import Day, Night, Script, Timed
@@ -41,6 +41,10 @@ def phase_index(game: Game, request: Request) -> int:
     return 2 * game.day - 1 if night is None else 2 * night - 2
 
 
+# A voting round → the day key of the script that answers it.
+ROUND_KEYS = {"main": "votes", "final": "votes", "revote": "revote", "acquittal": "revote",
+              "prevote": "prevote", "mayor": "mayor"}
+
 # A night action → the script key that answers it and the input it becomes.
 ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal": Heal, "visit": Visit, "kill": Kill}
 
@@ -55,6 +59,7 @@ class _Player:
         self.started: set[int] = set()
         self.voting_seen: set[int] = set()
         self.after_vote_done: set[int] = set()
+        self.hands_raised: set[int] = set()
 
     def play(self) -> Simulation:
         self.game.push(Deal(self.script.roles))
@@ -134,7 +139,7 @@ class _Player:
             if by is not None and by in entries:
                 place = f"nights[{request.night - 1}].{action}.{by}"
                 target = entries[by]
-                if request.targets and target not in request.targets:
+                if request.targets is not None and target not in request.targets:
                     self.reasons[place] = f"seat {target} is not among the night's victims"
                     break
                 self.used.add(place)
@@ -147,14 +152,37 @@ class _Player:
 
     def _speech(self, request: AwaitSpeech, day: Day) -> None:
         seat = request.seat
-        if request.may_nominate and seat in day.speeches:
+        if request.turn == "nominate":
+            self._answer_with(request, day.nominate, "nominate", Nominate)
+        elif request.turn == "blood_name":
+            self._answer_with(request, day.blood_name, "blood_name", BloodName)
+        elif request.may_nominate and seat in day.speeches:
             self._say(request, day.speeches[seat])
+        if request.turn == "speech" and self.game.day not in self.hands_raised:
+            self.hands_raised.add(self.game.day)
+            self._raise_hands(day)
         if request.turn == "last_word" and self.game.day in self.voting_seen:
             self._after_vote(day)
         if request.turn != "tie" and request.turn != "last_word":
             self._timed(day, lambda t: t.after_speech == seat)
         if self.game.request == request:
             self.game.push(EndSpeech(seat))
+
+    def _answer_with(self, request: AwaitSpeech, entries: dict[int, int], key: str,
+                     make: type[Nominate] | type[BloodName]) -> None:
+        if request.seat in entries:
+            self.used.add(f"days[{self.game.day - 1}].{key}.{request.seat}")
+            self.game.push(make(request.seat, entries[request.seat]))
+
+    def _raise_hands(self, day: Day) -> None:
+        """``extra_word`` (club): the hands go up during the discussion round."""
+        for j, seat in enumerate(day.extra_word):
+            place = f"days[{self.game.day - 1}].extra_word[{j}]"
+            if self.game.is_alive(seat):
+                self.game.push(RaiseHand(seat))
+                self.used.add(place)
+            else:
+                self.reasons[place] = f"seat {seat} is out"
 
     def _say(self, request: AwaitSpeech, utterances: list[str]) -> None:
         place = f"days[{self.game.day - 1}].speeches.{request.seat}"
@@ -171,13 +199,13 @@ class _Player:
                 self.game.push(item)
 
     def _votes(self, request: AwaitVotes, day: Day) -> None:
-        if self.game.day not in self.voting_seen:
+        if request.round != "mayor" and self.game.day not in self.voting_seen:
             self.voting_seen.add(self.game.day)
             self._timed(day, lambda t: t.at == "voting")
             if self.game.request != request:
                 return
-        key = "votes" if request.round == "main" else "revote"
-        ballot = day.votes if request.round == "main" else day.revote
+        key = ROUND_KEYS[request.round]
+        ballot: dict[int, int] = getattr(day, key)
         for voter, candidate in ballot.items():
             place = f"days[{self.game.day - 1}].{key}.{voter}"
             if voter in request.voters and candidate in request.candidates and self.game.is_alive(voter):

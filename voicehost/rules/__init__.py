@@ -12,9 +12,14 @@ from .errors import IllegalInput, InputError
 from .game import Game, Outcome
 from .roles import Role, Team
 from .ruleset import Options, Ruleset, ruleset_from_mapping
+from .canonical import CanonicalGame
+from .classic import ClassicGame
+from .club import ClubGame
 from .sport import SportGame
 
-GAMES: Mapping[str, type[Game]] = {"sport": SportGame}
+GAMES: Mapping[str, type[Game]] = {
+    "sport": SportGame, "club": ClubGame, "classic": ClassicGame, "canonical": CanonicalGame,
+}
 
 
 def new_game(ruleset: Ruleset, options: Options, seats: int) -> Game:
@@ -24,5 +29,5 @@ def new_game(ruleset: Ruleset, options: Options, seats: int) -> Game:
 
 __all__ = [
     "GAMES", "Game", "IllegalInput", "InputError", "Options", "Outcome", "Role", "Ruleset",
-    "SportGame", "Team", "new_game", "ruleset_from_mapping",
+    "CanonicalGame", "ClassicGame", "ClubGame", "SportGame", "Team", "new_game", "ruleset_from_mapping",
 ]

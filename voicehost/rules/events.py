@@ -34,6 +34,7 @@ class ShootingResolved(Event):
 
     night: int
     target: int | None
+    team: str = "black"
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,80 @@ class GameOver(Event):
     reason: str
 
 
-PRIVATE_EVENTS: tuple[type[Event], ...] = (RolesDealt, CheckAnswered)
+@dataclass(frozen=True)
+class SideChosen(Event):
+    """The club maniac's side: black (with the mafia) or solo."""
+
+    seat: int
+    side: str
+
+
+@dataclass(frozen=True)
+class ActionTaken(Event):
+    """A single player's night action (heal, visit, kill); ``effective`` is False when a visit
+    from the Putana cancelled it."""
+
+    night: int
+    role: Role
+    action: str
+    by: int
+    target: int
+    effective: bool
+
+
+@dataclass(frozen=True)
+class Saved(Event):
+    """The Doctor's save. ``seat`` is who survives; ``chosen`` differs when the chosen player
+    had been saved before and the other victim was saved instead."""
+
+    night: int
+    seat: int
+    chosen: int
+
+
+@dataclass(frozen=True)
+class HandRaised(Event):
+    seat: int
+
+
+@dataclass(frozen=True)
+class Acquitted(Event):
+    """The club's once-per-game acquittal: fewer votes in the revote than the first time."""
+
+    day: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class RoleRevealed(Event):
+    """A card shown to the table, where the ruleset says so (``classic`` open, ``canonical``)."""
+
+    seat: int
+    role: Role
+
+
+@dataclass(frozen=True)
+class MayorElected(Event):
+    day: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class BloodNamed(Event):
+    by: int
+    target: int
+
+
+@dataclass(frozen=True)
+class NominationsTallied(Event):
+    """``canonical``: points per nominee in the nomination round, and the resulting ballot."""
+
+    day: int
+    points: tuple[tuple[int, int], ...]
+    ballot: tuple[int, ...]
+
+
+PRIVATE_EVENTS: tuple[type[Event], ...] = (RolesDealt, CheckAnswered, SideChosen, ActionTaken, Saved)
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:

@@ -62,7 +62,7 @@ class TableGame(Game):
         if step[0] == "dawn":
             self.request = AwaitDawn(self.night)
         elif step[0] == "shots":
-            self.request = AwaitShots(self.night, step[1], self._alive_in(Team(step[1])), self._called())
+            self.request = AwaitShots(self.night, step[1], self._shooters(step[1]), self._called())
         else:
             role = Role(step[1])
             self.request = AwaitAction(self.night, role, step[2:], self._alive_with(role), self._targets(role))
@@ -70,8 +70,12 @@ class TableGame(Game):
     def _called(self) -> tuple[int, ...]:
         return self.alive_seats()
 
-    def _targets(self, role: Role) -> tuple[int, ...]:
-        return ()
+    def _targets(self, role: Role) -> tuple[int, ...] | None:
+        return None
+
+    def _shooters(self, team: str) -> tuple[int, ...]:
+        """Who shoots for ``team`` tonight: its alive players (a ruleset may narrow it)."""
+        return self._alive_in(Team(team))
 
     def _alive_in(self, team: Team) -> tuple[int, ...]:
         return tuple(s for s in self.alive_seats() if self.team(s) is team)
@@ -79,12 +83,15 @@ class TableGame(Game):
     def _alive_with(self, role: Role) -> int | None:
         return next((s for s in self.alive_seats() if self.roles[s] is role), None)
 
-    def _check_actor(self, request: AwaitAction, by: int | None, target: int | None) -> None:
+    def _check_actor(self, request: AwaitAction, item: Input, by: int | None, target: int | None) -> None:
+        """The input must be one of the called role's actions, by that role's seat, on a seat."""
+        if item.kind not in request.actions:
+            raise IllegalInput(f"the {request.role.value} cannot {item.kind}")
         if by != request.by:
             raise IllegalInput(f"the {request.role.value} is seat {request.by}, not {by}")
         if target is not None and not 1 <= target <= self.seats:
             raise IllegalInput(f"there is no seat {target}")
-        if target is not None and request.targets and target not in request.targets:
+        if target is not None and request.targets is not None and target not in request.targets:
             raise IllegalInput(f"seat {target} is not among {request.targets}")
 
     @staticmethod
@@ -103,7 +110,7 @@ class TableGame(Game):
         target = self.consensus(shooters, shots)
         if target is not None and (target not in self.alive or target not in request.called):
             target = None
-        self._emit(ShootingResolved(self.night, target))
+        self._emit(ShootingResolved(self.night, target, request.team))
         return target
 
     def _dawn(self, _: AwaitDawn, __: Dawn) -> None:
@@ -116,7 +123,7 @@ class TableGame(Game):
         """A removal at night: the current step's actors are recomputed."""
         request = self.request
         if isinstance(request, AwaitShots):
-            self.request = AwaitShots(request.night, request.team, self._alive_in(Team(request.team)), request.called)
+            self.request = AwaitShots(request.night, request.team, self._shooters(request.team), request.called)
         elif isinstance(request, AwaitAction):
             self.request = AwaitAction(request.night, request.role, request.actions,
                                        self._alive_with(request.role), request.targets)

@@ -46,10 +46,17 @@ class Game:
         self.ruleset = ruleset
         self.options = options
         self.seats = seats
-        self.cast = ruleset.cast_for(seats)
+        self.cast, self.spare_cards = self.deck(ruleset, options, seats)
         self.inputs: list[Input] = []
         self.events: list[Event] = []
         self._reset()
+
+    requires_names: ClassVar[bool] = False
+
+    @classmethod
+    def deck(cls, ruleset: Ruleset, options: Options, seats: int) -> tuple[Mapping[Role, int], int]:
+        """The special cards dealt at a table of ``seats`` and how many cards stay unused."""
+        return ruleset.cast_for(seats), 0
 
     # ---- the public interface -------------------------------------------------
 
@@ -143,7 +150,7 @@ class Game:
     def _deal(self, deal: Deal) -> None:
         if not isinstance(self.request, AwaitDeal):
             raise IllegalInput("the cards are already dealt")
-        validate_deal(deal.roles, self.cast, self.seats, "roles")
+        validate_deal(deal.roles, self.cast, self.seats, "roles", self.spare_cards)
         self.roles = {seat: role for seat, role in enumerate(deal.roles, start=1)}
         self.alive = set(self.roles)
         self._alive_in_order = tuple(sorted(self.alive))
@@ -163,13 +170,19 @@ class Game:
         if self.fouls[seat] >= self.fouls_to_remove:
             self._remove(seat, "fouls")
 
-    def _eliminate(self, seat: int, cause: str) -> None:
-        """Take a seat out and check for a winner (RULES: "checked after every elimination")."""
+    def _eliminate(self, seat: int, cause: str, check: bool = True) -> None:
+        """Take a seat out and check for a winner (RULES: "checked after every elimination");
+        ``check=False`` when several leave together and the check waits for the last."""
         self.alive.discard(seat)
         self._alive_in_order = tuple(sorted(self.alive))
         in_day = cause != "killed"
         self._emit(Eliminated(seat, cause, self.day if in_day else None, None if in_day else self.night))
-        self._check_winner()
+        self._on_eliminated(seat)
+        if check:
+            self._check_winner()
+
+    def _on_eliminated(self, seat: int) -> None:
+        """Hook: what a ruleset does when a seat leaves (reveal the card, elect a new mayor)."""
 
     def _check_winner(self) -> None:
         if self._outcome is None:
@@ -206,15 +219,19 @@ class Game:
         """Hook for a ruleset's foul consequences short of removal."""
 
 
-def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int, place: str) -> None:
-    """The dealt cards must be exactly the ruleset's cast for this table (citizens fill up)."""
+def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int, place: str, spare: int = 0) -> None:
+    """The dealt cards must be the ruleset's deck for this table (citizens fill up); with
+    ``spare`` cards left face down (``extra_card``), any ``spare`` of the deck may be missing."""
     if len(roles) != seats:
         raise InputError(place, f"{len(roles)} cards for {seats} seats")
     special = [role for role in Role if role is not Role.CITIZEN]
     want: dict[Role, int] = {role: cast.get(role, 0) for role in special}
     have: dict[Role, int] = {role: sum(1 for r in roles if r is role) for role in special}
-    if want != have:
-        raise InputError(place, f"the table needs {_cards(want)}; the deal has {_cards(have)}")
+    missing = sum(want.values()) - sum(have.values())
+    fits = all(have[r] <= want[r] for r in special) and 0 <= missing <= spare if spare else want == have
+    if not fits:
+        held_back = " (one of them may stay face down)" if spare else ""
+        raise InputError(place, f"the table needs {_cards(want)}{held_back}; the deal has {_cards(have)}")
 
 
 def _cards(counts: Mapping[Role, int]) -> str:

@@ -30,13 +30,13 @@ class AwaitShots:
 class AwaitAction:
     """«Просыпается …»: ``role`` wakes and may take one of ``actions`` (check, heal, visit,
     kill, join). ``by`` is None when that role is out or absent: still called, does nothing.
-    ``targets`` narrows the choice where the rules do (the Doctor's victims), else empty."""
+    ``targets`` narrows the choice where the rules do (the Doctor's victims); None: any seat."""
 
     night: int
     role: Role
     actions: tuple[str, ...]
     by: int | None
-    targets: tuple[int, ...] = ()
+    targets: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,11 @@ class Ruleset:
     timers: Mapping[str, int]
     options: Mapping[str, OptionSpec]
     scoring: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    variants: Mapping[str, Mapping[int, Mapping[Role, int]]] = field(default_factory=dict)
+
+    def variant_cast(self, variant: str, seats: int) -> Mapping[Role, int]:
+        """Cards an option adds at a table of ``seats`` (``[variants.NAME.N]`` in the file)."""
+        return self.variants.get(variant, {}).get(seats, {})
 
     def resolve(self, overrides: Mapping[str, object], place: str = "options") -> Options:
         """The full option set: defaults, then ``overrides`` checked one by one."""
@@ -134,10 +139,14 @@ class Ruleset:
 
     def cast_for(self, seats: int, place: str = "seats") -> Mapping[Role, int]:
         """Role counts at a table of ``seats``; citizens fill the rest."""
-        if seats not in self.cast:
-            sizes = ", ".join(str(n) for n in self.seats)
-            raise InputError(place, f"{self.name} is played at {sizes} seats, not {seats}")
-        return self.cast[seats]
+        if seats not in self.seats:
+            raise InputError(place, f"{self.name} is played at {self.describe_sizes()} seats, not {seats}")
+        return self.cast.get(seats, {})
+
+    def describe_sizes(self) -> str:
+        if len(self.seats) > 2 and self.seats == tuple(range(self.seats[0], self.seats[-1] + 1)):
+            return f"{self.seats[0]}–{self.seats[-1]}"
+        return ", ".join(str(n) for n in self.seats)
 
     def timer(self, key: str) -> int:
         return self.timers[key]
@@ -147,26 +156,47 @@ def ruleset_from_mapping(
     name: str, data: Mapping[str, object], required_timers: tuple[str, ...], place: str
 ) -> Ruleset:
     """Validate a parsed ruleset file. ``place`` prefixes every error (usually the file path)."""
-    _only_keys(data, {"name", "title", "seats", "cast", "timers", "options", "scoring"}, place)
+    _only_keys(data, {"name", "title", "seats", "cast", "variants", "timers", "options", "scoring"}, place)
     declared = data.get("name", name)
     if declared != name:
         raise InputError(f"{place}: name", f"the file says {declared!r} but is named {name!r}")
     title = data.get("title", name)
     if not isinstance(title, str):
         raise InputError(f"{place}: title", "must be a string")
-    cast = _cast(_table(data, "cast", place), place)
+    cast = _cast(data.get("cast", {}), place) if "cast" in data or "seats" not in data else {}
+    seats = _seat_range(data.get("seats"), place) if "seats" in data else tuple(sorted(cast))
+    if not seats:
+        raise InputError(f"{place}: cast", "lists no table size")
+    variants = {name: _cast(table, f"{place}: variants.{name}") for name, table
+                in _mapping_of(data.get("variants", {}), f"{place}: variants").items()}
     timers = _timers(_table(data, "timers", place), required_timers, place)
     options = _options(_table(data, "options", place), place)
     scoring = _scoring(data.get("scoring", {}), place)
     return Ruleset(
         name=name,
         title=title,
-        seats=tuple(sorted(cast)),
+        seats=seats,
         cast=MappingProxyType(cast),
         timers=MappingProxyType(timers),
         options=MappingProxyType(options),
         scoring=MappingProxyType(scoring),
+        variants=MappingProxyType(variants),
     )
+
+
+def _seat_range(value: object, place: str) -> tuple[int, ...]:
+    """``seats = [6, 18]``: every table size from the first to the last."""
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            or not 3 <= value[0] <= value[1] <= 30):
+        raise InputError(f"{place}: seats", "must be [smallest, largest] table size, from 3 to 30")
+    return tuple(range(value[0], value[1] + 1))
+
+
+def _mapping_of(value: object, place: str) -> Mapping[str, Mapping[str, object]]:
+    if not isinstance(value, Mapping) or not all(isinstance(v, Mapping) for v in value.values()):
+        raise InputError(place, "must be a table of tables")
+    return value
 
 
 def _only_keys(data: Mapping[str, object], allowed: set[str], place: str) -> None:
@@ -182,7 +212,9 @@ def _table(data: Mapping[str, object], key: str, place: str) -> Mapping[str, obj
     return value
 
 
-def _cast(data: Mapping[str, object], place: str) -> dict[int, Mapping[Role, int]]:
+def _cast(data: object, place: str) -> dict[int, Mapping[Role, int]]:
+    if not isinstance(data, Mapping):
+        raise InputError(f"{place}: cast", "must be a table of table sizes")
     cast: dict[int, Mapping[Role, int]] = {}
     for size_text, counts in data.items():
         where = f"{place}: cast.{size_text}"
@@ -202,8 +234,6 @@ def _cast(data: Mapping[str, object], place: str) -> dict[int, Mapping[Role, int
         if sum(roles.values()) > int(size_text):
             raise InputError(where, f"{sum(roles.values())} roles do not fit {size_text} seats")
         cast[int(size_text)] = MappingProxyType(roles)
-    if not cast:
-        raise InputError(f"{place}: cast", "lists no table size")
     return cast
 
 

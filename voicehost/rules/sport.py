@@ -68,7 +68,7 @@ class SportGame(TableGame):
 
     def _check(self, request: AwaitAction, check: Check) -> None:
         """Don: yes if the target is the Sheriff. Sheriff: yes if the target is black."""
-        self._check_actor(request, check.by, check.target)
+        self._check_actor(request, check, check.by, check.target)
         if check.target is not None and check.by is not None:
             if request.role is Role.DON:
                 result = self.roles[check.target] is Role.SHERIFF

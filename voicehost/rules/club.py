@@ -1,0 +1,311 @@
+"""``club``: club rules with the Doctor and the Maniac (RULES.md §2, seed 003).
+
+Flow: night 1 (roles show themselves; the maniac picks his side) → day 1, the 30-second
+introduction round → night (mafia, Don, Sheriff checks or shoots, maniac, Doctor) → day
+(testaments, speeches, raised hands, voting against anyone with the once-per-game
+acquittal) → night … until :meth:`ClubGame._winner`.
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalInput
+from .events import (
+    Acquitted, ActionTaken, AllStay, CheckAnswered, DayBegan, HandRaised, MorningCame, NoVote, Saved,
+    SideChosen, TieDeclared, VoteIgnored, VotesCounted,
+)
+from .flow import Step, TableGame
+from .game import Outcome
+from .inputs import Check, CloseVoting, Dawn, EndSpeech, Heal, Join, Kill, RaiseHand, Shots, Vote
+from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
+from .roles import Role, Team
+
+MAFIA_ROLES = frozenset({Role.DON, Role.MAFIA})
+
+
+class ClubGame(TableGame):
+    name = "club"
+    night_actions = {
+        "shots": MAFIA_ROLES, "check": frozenset({Role.DON, Role.SHERIFF}),
+        "kill": frozenset({Role.SHERIFF, Role.MANIAC}), "heal": frozenset({Role.DOCTOR}),
+        "join": frozenset({Role.MANIAC}),
+    }
+    day_keys = frozenset({"speeches", "votes", "revote", "extra_word", "fouls", "removals"})
+    required_timers = ("intro_s", "speech_s", "warning_s", "extra_s", "defence_s", "testament_s",
+                       "mafia_agree_s", "raise_hand_s", "vote_window_s")
+
+    def _reset(self) -> None:
+        super()._reset()
+        self.maniac_side = "solo"
+        self.victims: list[int] = []
+        self.saved: set[int] = set()
+        self.acquitted: set[int] = set()
+        self.raised: list[int] = []
+        self.first_count = 0
+        self.top: tuple[int, ...] = ()
+
+    def team(self, seat: int) -> Team:
+        """The maniac who joined the mafia is black everywhere (RULES.md §2 «End»)."""
+        role = self.roles[seat]
+        if role is Role.MANIAC and self.maniac_side == "black":
+            return Team.BLACK
+        return role.team
+
+    def _count(self, team: Team) -> int:
+        return sum(1 for seat in self.alive if self.team(seat) is team)
+
+    def _begin(self) -> None:
+        self._begin_night()
+
+    # ---- nights ------------------------------------------------------------------------------
+
+    def _night_order(self) -> list[Step]:
+        """Night 1: the roles show themselves, the maniac chooses a side. Later nights: mafia →
+        Don → Sheriff (check or shoot) → maniac → Doctor (saves one of the victims)."""
+        if self.night == 1:
+            return [("action", "maniac", "join"), ("dawn",)]
+        return [("shots", "black"), ("action", "don", "check"), ("action", "sheriff", "check", "kill"),
+                ("action", "maniac", "kill"), ("action", "doctor", "heal"), ("dawn",)]
+
+    def _on_night(self) -> None:
+        self.victims = []
+
+    def _shooters(self, team: str) -> tuple[int, ...]:
+        """All mafia players, the Don included; never the maniac, who wakes on his own."""
+        return tuple(s for s in self.alive_seats() if self.roles[s] in MAFIA_ROLES)
+
+    def _targets(self, role: Role) -> tuple[int, ...] | None:
+        return tuple(self.victims) if role is Role.DOCTOR else None
+
+    def _join(self, request: AwaitAction, item: Join) -> None:
+        self._check_actor(request, item, item.by, None)
+        if item.side not in ("black", "solo"):
+            raise IllegalInput(f"the maniac plays black or solo, not {item.side!r}")
+        if item.by is not None:
+            self.maniac_side = item.side
+            self._emit(SideChosen(item.by, item.side))
+        self._next_night_step()
+
+    def _shoot(self, request: AwaitShots, shots: Shots) -> None:
+        """The mafia agree on one player within 10 s, or «Мафия не договорилась»."""
+        self._add_victim(self._resolve_shots(request, shots, request.shooters))
+        self._next_night_step()
+
+    def _add_victim(self, seat: int | None) -> None:
+        if seat is not None and seat in self.alive and seat not in self.victims:
+            self.victims.append(seat)
+
+    def _check(self, request: AwaitAction, check: Check) -> None:
+        """Don: yes for the Sheriff. Sheriff: yes for a mafia card (a maniac with the mafia is red to him)."""
+        self._check_actor(request, check, check.by, check.target)
+        if check.by is not None and check.target is not None:
+            if request.role is Role.DON:
+                result = self.roles[check.target] is Role.SHERIFF
+            else:
+                result = self.roles[check.target].team is Team.BLACK
+            self._emit(CheckAnswered(self.night, request.role, check.by, check.target, result))
+        self._next_night_step()
+
+    def _kill(self, request: AwaitAction, kill: Kill) -> None:
+        """The Sheriff's shot (instead of a check) or the maniac's kill joins the night's victims."""
+        self._check_actor(request, kill, kill.by, kill.target)
+        if kill.by is not None and kill.target is not None:
+            self._emit(ActionTaken(self.night, request.role, "kill", kill.by, kill.target, True))
+            self._add_victim(kill.target)
+        self._next_night_step()
+
+    def _heal(self, request: AwaitAction, heal: Heal) -> None:
+        """Each player can be saved once a game; an already-saved choice saves the other victim."""
+        self._check_actor(request, heal, heal.by, heal.target)
+        if heal.by is not None and heal.target is not None:
+            saved = heal.target
+            if saved in self.saved:
+                saved = next((v for v in self.victims if v != heal.target and v not in self.saved), 0)
+            if saved:
+                self.saved.add(saved)
+                self.victims.remove(saved)
+                self._emit(Saved(self.night, saved, heal.target))
+        self._next_night_step()
+
+    # ---- days --------------------------------------------------------------------------------
+
+    def _begin_day(self) -> None:
+        """Testament of 30 s for the killed, except the Sheriff and black players (silent exit)."""
+        self.phase = "day"
+        self.day += 1
+        self.raised = []
+        killed = tuple(v for v in self.victims if v in self.alive)
+        self._emit(MorningCame(self.day, killed))
+        speaking = [seat for seat in killed if not self._leaves_silently(seat)]
+        for seat in killed:
+            self._eliminate(seat, "killed")
+            if self.is_over:
+                return
+        if self.day == 1:
+            order = self._introduction_order()
+            self._queue([(seat, "intro") for seat in order], then="night")
+        else:
+            self._queue([(seat, "last_word") for seat in speaking], then="speeches")
+
+    def _leaves_silently(self, seat: int) -> bool:
+        return self.roles[seat] is Role.SHERIFF or self.team(seat) is Team.BLACK
+
+    def _introduction_order(self) -> tuple[int, ...]:
+        """«Знакомство начинаем с игрока под номером один»: 30 s each, from seat 1."""
+        order = self.alive_seats()
+        self._emit(DayBegan(self.day, order[0], order))
+        return order
+
+    def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
+        timers = self.ruleset.timers
+        seconds = {"intro": timers["intro_s"], "speech": timers["speech_s"], "extra": timers["extra_s"],
+                   "defence": timers["defence_s"], "last_word": timers["testament_s"],
+                   "voted_word": self.options.number("last_word_s")}[kind]
+        return ("last_word" if kind == "voted_word" else kind), seconds
+
+    def _then_speeches(self) -> None:
+        """Day 2 (the first discussion) opens with seat 2, then the opener moves on as in sport."""
+        order = self._speaking_order(2)
+        self._emit(DayBegan(self.day, self.opener, order))
+        self._queue([(seat, "speech") for seat in order], then="extra")
+
+    def _raise_hand(self, request: AwaitSpeech, item: RaiseHand) -> None:
+        """A raised hand during the round earns 30 s after everyone has spoken, once a day."""
+        if request.turn != "speech" or item.seat not in self.alive:
+            raise IllegalInput("hands are raised during the discussion round by players at the table")
+        if item.seat not in self.raised:
+            self.raised.append(item.seat)
+            self._emit(HandRaised(item.seat))
+
+    def _then_extra(self) -> None:
+        self._queue([(seat, "extra") for seat in self.raised], then="voting")
+
+    def _then_voting(self) -> None:
+        self._open_round("main", self.alive_seats(), self.alive_seats())
+
+    def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
+        """One vote against one player; a second vote is ignored and earns a foul."""
+        self._check_vote(ballot, item.voter, item.candidate)
+        if item.voter in self.votes:
+            self._emit(VoteIgnored(item.voter, item.candidate, "second_vote"))
+            self._foul(item.voter, "second_vote")
+            return
+        self.votes[item.voter] = item.candidate
+
+    def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
+        """Option ``non_voter_foul``: a player who did not vote loses his vote (and gets a foul)."""
+        counts = {c: 0 for c in ballot.candidates}
+        for candidate in self.votes.values():
+            counts[candidate] += 1
+        missing = tuple(v for v in ballot.voters if v in self.alive and v not in self.votes)
+        must_vote = ballot.round != "acquittal"
+        self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))
+        if must_vote and self.options.flag("non_voter_foul"):
+            for voter in missing:
+                if voter in self.alive and not self.is_over:
+                    self._foul(voter, "did_not_vote")
+        if self.is_over or self.request is not ballot:
+            return
+        {"main": self._after_main, "acquittal": self._after_acquittal, "revote": self._after_revote}[
+            ballot.round](counts)
+
+    def _after_main(self, counts: dict[int, int]) -> None:
+        """One leader: a minute of defence and the acquittal revote (or out at once if he was
+        acquitted before). Two: a minute each and a revote. Three or more: nobody leaves."""
+        leaders = self.leaders(counts)
+        if len(leaders) >= 3 or not any(counts.values()):
+            self._all_stay("three_way_tie")
+        elif len(leaders) == 2:
+            self._emit(TieDeclared(self.day, leaders))
+            self.top = leaders
+            self._queue([(seat, "defence") for seat in leaders], then="revote")
+        elif leaders[0] in self.acquitted:
+            self._voted_out(leaders[0])
+        else:
+            self.top, self.first_count = leaders, counts[leaders[0]]
+            self._queue([(leaders[0], "defence")], then="acquittal")
+
+    def _then_acquittal(self) -> None:
+        self._open_round("acquittal", self.top, self.alive_seats())
+
+    def _then_revote(self) -> None:
+        self._open_round("revote", self.top, self.alive_seats())
+
+    def _after_acquittal(self, counts: dict[int, int]) -> None:
+        seat = self.top[0]
+        if counts[seat] < self.first_count:
+            self.acquitted.add(seat)
+            self._emit(Acquitted(self.day, seat))
+            self._end_day()
+        else:
+            self._voted_out(seat)
+
+    def _after_revote(self, counts: dict[int, int]) -> None:
+        """Decision: a repeat tie between the two leaves both in the game."""
+        leaders = self.leaders(counts)
+        if len(leaders) == 1:
+            self._voted_out(leaders[0])
+        else:
+            self._all_stay("repeat_tie")
+
+    def _all_stay(self, reason: str) -> None:
+        self._emit(AllStay(self.day, reason))
+        self._end_day()
+
+    def _voted_out(self, seat: int) -> None:
+        """Option ``last_word_s`` (0: none, as seed 003 gives none)."""
+        self._eliminate(seat, "voted")
+        if self.is_over:
+            return
+        words = [(seat, "voted_word")] if self.options.number("last_word_s") else []
+        self._queue(words, then="night")
+
+    def _then_night(self) -> None:
+        self._end_day()
+
+    def _end_day(self) -> None:
+        self._begin_night()
+
+    # ---- removal and the end ---------------------------------------------------------------
+
+    def _remove(self, seat: int, reason: str) -> None:
+        """Out at once, no word. During the voting the vote starts again without him."""
+        request = self.request
+        self._eliminate(seat, "removed")
+        if self.is_over:
+            return
+        if self.phase == "night":
+            self.victims = [v for v in self.victims if v != seat]
+            self._refresh_night_request()
+        elif isinstance(request, AwaitVotes) or self.after_turns in ("acquittal", "revote"):
+            self.turns = []
+            self._emit(NoVote(self.day, "restarted"))
+            self._then_voting()
+        elif isinstance(request, AwaitSpeech) and request.seat == seat:
+            self._next_turn()
+
+    def _winner(self) -> Outcome | None:
+        """In this order: a lone maniac with at most one other player; red with no black and no
+        lone maniac; black at parity (a lone maniac is on neither side)."""
+        lone_maniac = any(self.team(s) is Team.MANIAC for s in self.alive)
+        black, red = self._count(Team.BLACK), self._count(Team.RED)
+        if lone_maniac and len(self.alive) <= 2:
+            return Outcome("maniac", "maniac_last_two")
+        if black == 0 and not lone_maniac:
+            return Outcome("red", "no_black_left")
+        if black >= red and black > 0:
+            return Outcome("black", "black_parity")
+        return None
+
+
+ClubGame.handlers = {
+    (Join, AwaitAction): ClubGame._join,
+    (Shots, AwaitShots): ClubGame._shoot,
+    (Check, AwaitAction): ClubGame._check,
+    (Kill, AwaitAction): ClubGame._kill,
+    (Heal, AwaitAction): ClubGame._heal,
+    (Dawn, AwaitDawn): ClubGame._dawn,
+    (EndSpeech, AwaitSpeech): ClubGame._end_speech,
+    (RaiseHand, AwaitSpeech): ClubGame._raise_hand,
+    (Vote, AwaitVotes): ClubGame._vote,
+    (CloseVoting, AwaitVotes): ClubGame._count_votes,
+}
