@@ -14,6 +14,7 @@ from .inputs import Dawn, EndSpeech, Input, Shots
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes, Request
 from .roles import Role, Team
 
+AFTER_DEATH = frozenset({"last_word", "blood_name"})  # turns of players who just left
 Handler = Any  # an unbound method (self, request, input) -> None
 Step = tuple[str, ...]  # ("shots", team) | ("action", role, action, ...) | ("dawn",)
 
@@ -139,7 +140,7 @@ class TableGame(Game):
     def _next_turn(self) -> None:
         while self.turns and not self.is_over:
             seat, kind = self.turns.pop(0)
-            if kind != "last_word" and seat != 0 and seat not in self.alive:
+            if kind not in AFTER_DEATH and seat != 0 and seat not in self.alive:
                 continue
             turn, seconds = self._turn_length(seat, kind)
             self.request = AwaitSpeech(seat, seconds, turn, turn in self.nominating_turns)
