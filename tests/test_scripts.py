@@ -38,7 +38,7 @@ def test_script_plays_to_its_expected_protocol(path: Path) -> None:
     expect_path = path.with_name(path.stem + ".expect.json")
     assert expect_path.exists(), f"{path.name} has no {expect_path.name}"
     result = simulate(load_script(path))
-    assert_subset(json.loads(expect_path.read_text()), build_protocol(result.game, result.ignored))
+    assert_subset(json.loads(expect_path.read_text()), build_protocol(result.game, result.ignored, result.script.names))
 
 
 def test_every_tricky_case_of_the_issue_has_a_script() -> None:

@@ -87,7 +87,7 @@ def _seconds(text: str) -> float:
 
 def _simulate(args: argparse.Namespace) -> int:
     result = simulate(load_script(args.script))
-    protocol = build_protocol(result.game, result.ignored)
+    protocol = build_protocol(result.game, result.ignored, result.script.names)
     if args.json:
         _print_json(protocol)
     else:
@@ -98,7 +98,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _account(result: Any) -> list[str]:
     book = load_phrasebook()
-    lines = list(narrate(result.game.events, book))
+    lines = list(narrate(result.game.events, book, result.script.names))
     if result.game.outcome() is None:
         lines.append(book.line("log", "ran_out"))
     for entry in result.ignored:
@@ -112,7 +112,7 @@ def _demo(args: argparse.Namespace) -> int:
         print(line, flush=True)
         time.sleep(args.pace)
     print()
-    _print_json(build_protocol(result.game, result.ignored))
+    _print_json(build_protocol(result.game, result.ignored, result.script.names))
     return 0
 
 

@@ -3,7 +3,7 @@ this log is for the judge and the protocol, not for the table)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .phrasebook import Phrasebook
@@ -18,8 +18,33 @@ from .rules.events import (
 Line = tuple[str, dict[str, Any]]
 
 
-def _seats(seats: Iterable[int]) -> str:
-    return ", ".join(str(s) for s in seats)
+SEAT_KEYS = frozenset({"seat", "by", "target", "opener", "chosen", "voter"})
+
+
+def _seats(seats: Iterable[int]) -> tuple[int, ...]:
+    """A list of seats; :func:`narrate` writes it out with the roster's names."""
+    return tuple(seats)
+
+
+class Labels:
+    """How a seat is written: its number, with the roster's name when there is one («6 (Егор)»)."""
+
+    def __init__(self, names: Mapping[int, str] | None = None) -> None:
+        self.names = dict(names or {})
+
+    def __call__(self, seat: int) -> str:
+        name = self.names.get(seat)
+        return f"{seat} ({name})" if name else str(seat)
+
+    def fill(self, values: dict[str, Any]) -> dict[str, Any]:
+        return {k: self._fill(k, v) for k, v in values.items()}
+
+    def _fill(self, key: str, value: Any) -> Any:
+        if isinstance(value, tuple):
+            return ", ".join(self(s) for s in value)
+        if key in SEAT_KEYS and isinstance(value, int):
+            return self(value)
+        return value
 
 
 def _shooting(e: ShootingResolved) -> Line:
@@ -28,7 +53,8 @@ def _shooting(e: ShootingResolved) -> Line:
 
 def _morning(e: MorningCame) -> Line:
     if e.killed:
-        return "morning_killed", {"day": e.day, "list": _seats(e.killed)}
+        key = "morning_killed" if len(e.killed) == 1 else "morning_killed_many"
+        return key, {"day": e.day, "list": _seats(e.killed)}
     return "morning_quiet", {"day": e.day}
 
 
@@ -42,7 +68,7 @@ _LINES: dict[type[Event], Callable[[Any], Line]] = {
     NightFell: lambda e: ("night_fell", {"night": e.night}),
     ShootingResolved: _shooting,
     MorningCame: _morning,
-    DayBegan: lambda e: ("day_began", {"day": e.day, "opener": e.opener}),
+    DayBegan: lambda e: ("day_began" if e.opener else "day_began_free", {"day": e.day, "opener": e.opener}),
     SpeechBegan: _speech,
     NominationAccepted: lambda e: ("nominated", {"by": e.by, "target": e.target}),
     NominationRefused: lambda e: (f"refused_{e.reason}", {"by": e.by, "target": e.target}),
@@ -66,35 +92,36 @@ _LINES: dict[type[Event], Callable[[Any], Line]] = {
 }
 
 
-def narrate(events: Iterable[Event], book: Phrasebook) -> Iterator[str]:
-    """One line per event worth a line in the judge's log."""
+def narrate(events: Iterable[Event], book: Phrasebook, names: Mapping[int, str] | None = None) -> Iterator[str]:
+    """One line per event worth a line in the judge's log; seats carry the roster's names."""
+    labels = Labels(names)
     for event in events:
-        line = _line(event, book)
+        line = _line(event, book, labels)
         if line is not None:
             yield line
 
 
-def _line(event: Event, book: Phrasebook) -> str | None:
+def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:
     """Events whose line is built from other lines (checks, counts, the end) are spelled out here."""
     if isinstance(event, CheckAnswered):
         role = event.role.value
         answer = book.line("log", f"check_{'yes' if event.result else 'no'}_{role}")
-        return book.line("log", f"check_{role}", target=event.target, answer=answer)
+        return book.line("log", f"check_{role}", target=label(event.target), answer=answer)
     if isinstance(event, VotesCounted):
-        counts = "; ".join(f"№{seat} — {votes}" for seat, votes in event.counts)
+        counts = "; ".join(f"№{label(seat)} — {votes}" for seat, votes in event.counts)
         text = book.line("log", "votes_counted", list=counts)
         if event.defaulted:
-            text += " " + book.line("log", "votes_defaulted", list=_seats(event.defaulted))
+            text += " " + book.line("log", "votes_defaulted", **label.fill({"list": event.defaulted}))
         return text
     if isinstance(event, ActionTaken):
         role = book.line("log", f"role_{event.role.value}").capitalize()
-        text = book.line("log", f"action_{event.action}", role=role, by=event.by, target=event.target)
+        text = book.line("log", f"action_{event.action}", role=role, by=label(event.by), target=label(event.target))
         return text if event.effective else text + book.line("log", "action_blocked")
     if isinstance(event, RoleRevealed):
-        return book.line("log", "role_revealed", seat=event.seat, role=book.line("log", f"role_{event.role.value}"))
+        return book.line("log", "role_revealed", seat=label(event.seat), role=book.line("log", f"role_{event.role.value}"))
     if isinstance(event, NominationsTallied):
-        points = ", ".join(f"№{seat} — {n}" for seat, n in event.points) or book.line("log", "nominations_none")
-        return book.line("log", "nominations_tallied", list=points, ballot=_seats(event.ballot))
+        points = ", ".join(f"№{label(seat)} — {n}" for seat, n in event.points) or book.line("log", "nominations_none")
+        return book.line("log", "nominations_tallied", list=points, ballot=label.fill({"b": event.ballot})["b"])
     if isinstance(event, GameOver):
         return book.line("log", "game_over", winner=book.line("log", f"winner_{event.winner}"),
                          reason=book.line("log", f"reason_{event.reason}"))
@@ -102,4 +129,4 @@ def _line(event: Event, book: Phrasebook) -> str | None:
     if build is None:
         return None
     key, values = build(event)
-    return book.line("log", key, **values)
+    return book.line("log", key, **label.fill(values))

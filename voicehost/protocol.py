@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .rules import Game
@@ -12,7 +13,9 @@ from .rules.events import (
 )
 
 
-def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None) -> dict[str, Any]:
+def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
+                   names: Mapping[int, str] | None = None) -> dict[str, Any]:
+    """The protocol of ``game``; ``names`` (the roster) adds each seat's name."""
     outcome = game.outcome()
     builder = _Builder()
     for event in game.events:
@@ -20,6 +23,8 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None) -> d
     seats: dict[str, Any] = {}
     for seat in range(1, game.seats + 1):
         entry: dict[str, Any] = {"role": game.roles[seat].value, "fouls": game.fouls[seat]}
+        if names and seat in names:
+            entry["name"] = names[seat]
         if seat in builder.out:
             entry["out"] = builder.out[seat]
         seats[str(seat)] = entry

@@ -41,6 +41,9 @@ def phase_index(game: Game, request: Request) -> int:
     return 2 * game.day - 1 if night is None else 2 * night - 2
 
 
+# Turns whose words come from the script's ``speeches``.
+SPOKEN_TURNS = frozenset({"speech", "silent", "short"})
+
 # A voting round → the day key of the script that answers it.
 ROUND_KEYS = {"main": "votes", "final": "votes", "revote": "revote", "acquittal": "revote",
               "prevote": "prevote", "mayor": "mayor"}
@@ -156,7 +159,7 @@ class _Player:
             self._answer_with(request, day.nominate, "nominate", Nominate)
         elif request.turn == "blood_name":
             self._answer_with(request, day.blood_name, "blood_name", BloodName)
-        elif request.may_nominate and seat in day.speeches:
+        elif seat in day.speeches and request.turn in SPOKEN_TURNS:
             self._say(request, day.speeches[seat])
         if request.turn == "speech" and self.game.day not in self.hands_raised:
             self.hands_raised.add(self.game.day)
@@ -193,6 +196,8 @@ class _Player:
                     return
                 if isinstance(intent, EndIntent):
                     return
+                if not request.may_nominate:
+                    continue  # no nominations in this turn (or this ruleset): words only
                 item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
                                else Withdraw(request.seat, intent.seat))
                 assert isinstance(intent, (NominateIntent, WithdrawIntent))

@@ -113,7 +113,7 @@ class ClassicGame(TableGame):
             shooters = tuple(s for s in self._shooters(team) if s != self.visited)
             counted = Shots(tuple((s, taps) for s, taps in shots.taps if s in shooters))
             request = AwaitShots(self.night, team, shooters, self._called())
-            target = self._resolve_shots(request, counted, shooters) if shooters else None
+            target = self._resolve_shots(request, counted, shooters)
             if target is not None and target not in victims:
                 victims.append(target)
         doctor = self._alive_with(Role.DOCTOR)
