@@ -15,7 +15,9 @@ from voicehost.simulation import Simulation, simulate
 settings.register_profile("ci", max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=60, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+settings.register_profile("deep", max_examples=3000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 # The seating most tests use: Don 3, mafia 5 and 9, Sheriff 7, the rest citizens.
 ROLES = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}

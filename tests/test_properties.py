@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from voicehost.bench import random_game, random_input
 from voicehost.config import load_ruleset, ruleset_names
@@ -18,8 +18,9 @@ from voicehost.rules.events import (
 from voicehost.script import script_from_data
 from voicehost.simulation import simulate
 
-WINNERS = {"red", "black", "maniac", "yakuza"}
-REASONS = {"no_black_left", "black_parity", "only_mafia_left", "three_misses", "split_deadlock", "maniac_last_two"}
+WINNERS = {"red", "black", "maniac", "yakuza", "nobody"}
+REASONS = {"no_black_left", "black_parity", "only_mafia_left", "three_misses", "split_deadlock", "maniac_last_two",
+           "only_yakuza_left", "mutual_destruction"}
 
 
 def check_consistency(game: Game) -> None:
@@ -126,3 +127,62 @@ def test_random_legal_scripts_end_or_run_out_cleanly(nights, days, options) -> N
     assert protocol["winner"] is None or protocol["winner"] in WINNERS
     horizon = max(2 * len(nights) - 2, 2 * len(days) - 1, 0)  # the last scripted phase
     assert len(protocol["days"]) <= horizon // 2 + 1  # a day's morning closes the night before it
+
+
+OPTIONS_BY_RULESET = {
+    "sport": st.fixed_dictionaries({}, optional=OPTION_VALUES),
+    "club": st.fixed_dictionaries({}, optional={"non_voter_foul": st.booleans(), "last_word_s": st.integers(0, 60),
+                                                "rotation": st.sampled_from(["first", "last"])}),
+    "classic": st.fixed_dictionaries({}, optional={
+        "open": st.sampled_from(["no", "cards", "cards_and_night"]), "no_host": st.booleans(),
+        "extra_card": st.booleans(), "blood_name": st.booleans(), "mayor": st.booleans(),
+        "three_sides": st.booleans(), "discussion": st.sampled_from(["free", "turns"]), "etiquette": st.booleans()}),
+    "canonical": st.fixed_dictionaries({}, optional={"ratio": st.sampled_from(["1:5", "1:4", "1:3"])}),
+}
+BALLOT_KEYS = ("votes", "prevote", "revote", "mayor", "nominate", "blood_name")
+
+
+@given(data=st.data())
+def test_random_legal_scripts_of_every_ruleset_end_or_run_out_cleanly(data) -> None:
+    from voicehost.bench import random_deal
+    from voicehost.rules import GAMES
+
+    name = data.draw(st.sampled_from(ruleset_names()), label="ruleset")
+    ruleset, game_class = load_ruleset(name), GAMES[name]
+    options = data.draw(OPTIONS_BY_RULESET[name], label="options")
+    seats = data.draw(st.sampled_from(ruleset.seats), label="seats")
+    deal = random_deal(ruleset, ruleset.resolve(options), seats, random.Random(data.draw(st.integers(0, 999))))
+    seat = st.integers(1, seats)
+    targets = {key: st.dictionaries(seat.map(str), seat, max_size=seats) for key in BALLOT_KEYS}
+
+    def actors(key: str) -> list[str]:
+        return [str(s) for s, role in enumerate(deal, 1) if role in game_class.night_actions.get(key, ())]
+
+    def night() -> dict:
+        entries = {}
+        for key in game_class.night_actions:
+            value = st.sampled_from(["black", "solo"]) if key == "join" else seat
+            entries[key] = st.fixed_dictionaries({}, optional={a: value for a in actors(key)})
+        return data.draw(st.fixed_dictionaries({}, optional=entries))
+
+    def day() -> dict:
+        entries = {key: targets[key] for key in BALLOT_KEYS if key in game_class.day_keys}
+        entries.update({key: st.lists(seat, max_size=seats, unique=True)
+                        for key in ("lift", "extra_word") if key in game_class.day_keys})
+        entries["speeches"] = st.dictionaries(seat.map(str), speech, max_size=seats)
+        entries["fouls"] = st.lists(timed, max_size=2)
+        entries = {k: v for k, v in entries.items() if k in game_class.day_keys}
+        return data.draw(st.fixed_dictionaries({}, optional=entries))
+
+    script = {"ruleset": name, "seats": seats, "options": options,
+              "roles": {str(s): r.value for s, r in enumerate(deal, 1) if r.value != "citizen"},
+              "names": {str(s): f"Игрок {s}" for s in range(1, seats + 1)},
+              "nights": [night() for _ in range(data.draw(st.integers(0, 6)))],
+              "days": [day() for _ in range(data.draw(st.integers(0, 6)))]}
+    timed_seat_ok = all(t.get("seat", 1) <= seats and t.get("after_speech", 1) <= seats
+                        for d in script["days"] for t in d.get("fouls", []))
+    assume(timed_seat_ok)
+    result = simulate(script_from_data(script))
+    check_consistency(result.game)
+    protocol = build_protocol(result.game, result.ignored)
+    assert protocol["winner"] is None or (protocol["winner"] in WINNERS | {"nobody"})
