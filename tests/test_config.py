@@ -1,0 +1,83 @@
+"""Config files are validated on load: every mistake is one line naming the file and key."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from voicehost import config
+from voicehost.cli import main
+from voicehost.config import load_ruleset
+from voicehost.phrasebook import phrasebook_from_mapping
+from voicehost.rules import GAMES, InputError
+from voicehost.rules.ruleset import ruleset_from_mapping
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = {"cast": {"10": {"don": 1, "mafia": 2, "sheriff": 1}},
+        "timers": {t: 1 for t in GAMES["sport"].required_timers},
+        "options": {"nomination": {"kind": "choice", "values": ["first", "last"], "default": "first", "source": "x"}}}
+
+
+def broken(**changes):
+    data = json.loads(json.dumps(GOOD))
+    for dotted, value in changes.items():
+        *path, last = dotted.split("__")
+        node = data
+        for key in path:
+            node = node.setdefault(key, {})
+        if value is None:
+            node.pop(last)
+        else:
+            node[last] = value
+    return data
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"colour": "red"}, "sport.toml: colour: unknown key"),
+    ({"cast__10__vampire": 1}, "sport.toml: cast.10.vampire: unknown role 'vampire'"),
+    ({"cast__10__mafia": -1}, "sport.toml: cast.10.mafia: must be a whole number >= 0"),
+    ({"cast__10__mafia": 20}, "sport.toml: cast.10: 22 roles do not fit 10 seats"),
+    ({"cast__two": {}}, "sport.toml: cast.two: a table size must be a number from 3 to 30"),
+    ({"timers__speech_s": None}, "sport.toml: timers.speech_s: is required"),
+    ({"timers__speech_s": "long"}, "sport.toml: timers.speech_s: must be a whole number of seconds >= 0"),
+    ({"options__nomination__default": "middle"}, "sport.toml: options.nomination.default: 'middle' is not one of"),
+    ({"options__nomination__kind": "colour"}, "sport.toml: options.nomination.kind: must be choice, bool or int"),
+    ({"options__nomination__values": []}, "sport.toml: options.nomination.values: a choice needs a list"),
+    ({"options__nomination__default": None}, "sport.toml: options.nomination.default: is required"),
+    ({"name": "club"}, "sport.toml: name: the file says 'club' but is named 'sport'"),
+    ({"seats": [12, 6]}, "sport.toml: seats: must be [smallest, largest]"),
+])
+def test_ruleset_file_errors_name_the_key(changes, message) -> None:
+    with pytest.raises(InputError) as caught:
+        ruleset_from_mapping("sport", broken(**changes), GAMES["sport"].required_timers, "sport.toml")
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_shipped_ruleset_loads_and_every_option_has_a_source(name) -> None:
+    ruleset = load_ruleset(name)
+    assert ruleset.options and all(spec.source for spec in ruleset.options.values())
+
+
+def test_phrasebook_errors_name_the_line() -> None:
+    with pytest.raises(InputError, match="ru.toml: log.x: must be a string"):
+        phrasebook_from_mapping({"log": {"x": 5}}, "ru.toml")
+    with pytest.raises(InputError, match=r"ru.toml: log.y: bad placeholder"):
+        phrasebook_from_mapping({"log": {"y": "игрок {seat"}}, "ru.toml")
+
+
+def test_a_broken_config_folder_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys) -> None:
+    shutil.copytree(ROOT / "config", tmp_path / "config")
+    (tmp_path / "config" / "rules" / "sport.toml").write_text("name = 'sport'\n[timers\n")
+    monkeypatch.setenv("VOICEHOST_CONFIG", str(tmp_path / "config"))
+    config.load_ruleset.cache_clear()
+    try:
+        code = main(["simulate", str(ROOT / "examples" / "sport-sample.json")])
+    finally:
+        config.load_ruleset.cache_clear()
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "sport.toml: not valid TOML" in err
