@@ -67,6 +67,7 @@ def test_rules_lists_and_shows_options_with_defaults_and_sources(capsys) -> None
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["simulate", "/nonexistent.json"], "voicehost: error: /nonexistent.json: no such file"),
+    (["simulate", "a\x00b.json"], "voicehost: error: 'a\\x00b.json': not a file name"),
     (["simulate"], "voicehost simulate: error: the following arguments are required: script"),
     (["frobnicate"], "voicehost: error: argument command: invalid choice"),
     (["parse", "--seats", "abc", "пас"], "voicehost parse: error: argument --seats: 'abc' is not a positive"),

@@ -23,6 +23,12 @@ REASONS = {"no_black_left", "black_parity", "only_mafia_left", "three_misses", "
            "only_yakuza_left", "mutual_destruction"}
 
 
+def vote_bonus(game: Game, alive: set[int]) -> int:
+    """Votes beyond one per player: the classic mayor's second vote, the blood names of the dead."""
+    bonus = 1 if game.options.get("mayor") else 0
+    return bonus + (game.seats - len(alive) if game.options.get("blood_name") else 0)
+
+
 def check_consistency(game: Game) -> None:
     """Nobody out ever acts, counts add up, and the game ends at most once."""
     alive = set(range(1, game.seats + 1))
@@ -41,7 +47,7 @@ def check_consistency(game: Game) -> None:
         elif isinstance(event, ShootingResolved) and event.target is not None:
             assert event.target in alive
         elif isinstance(event, VotesCounted):
-            assert sum(n for _, n in event.counts) <= len(alive)
+            assert sum(n for _, n in event.counts) <= len(alive) + vote_bonus(game, alive)
             assert set(event.defaulted) <= alive
         elif isinstance(event, GameOver):
             assert event.winner in WINNERS and event.reason in REASONS

@@ -75,6 +75,8 @@ class Script:
 def load_script(path: str | Path) -> Script:
     """Read a JSON or TOML script; every problem is an InputError naming file and place."""
     path = Path(path)
+    if "\x00" in str(path):
+        raise InputError(repr(str(path)), "not a file name (it holds a NUL character)")
     if path.suffix.lower() == ".toml":
         data: Any = read_toml(path)
     else:
