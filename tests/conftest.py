@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from hw.pinmap import load_pinmap
 from voicehost.protocol import build_protocol
 from voicehost.script import script_from_data
 from voicehost.simulation import Simulation, simulate
@@ -43,3 +45,22 @@ def kinds(result: Simulation, kind: str) -> list[Any]:
 @pytest.fixture
 def sport_protocol():
     return play
+
+
+# ---- the seat panel: gpiozero's own MockFactory with PWM pins stands in for the Pi header ----
+
+TEN = Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml"
+
+
+@pytest.fixture
+def mock_factory():
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    factory = MockFactory(pin_class=MockPWMPin)
+    yield factory
+    factory.reset()
+    factory.close()
+
+
+@pytest.fixture
+def ten_seats():
+    return load_pinmap(TEN)

@@ -1,0 +1,125 @@
+"""The seat panel: one gpiozero ``Button`` and one ``PWMLED`` per seat.
+
+The pin factory is gpiozero's own business (``GPIOZERO_PIN_FACTORY``: lgpio on a Pi 5,
+``mock`` for tests) unless one is passed in. Button callbacks run on gpiozero's thread
+(lgpio runs them all on one), so they only take a monotonic timestamp and hand the edge
+to ``deliver`` — ``loop.call_soon_threadsafe`` under asyncio, a direct call in tests.
+Everything else (bounce, stuck buttons) happens on the receiving side.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .edges import Debouncer, Edge
+from .leds import OFF, SPEAKER, Pattern, show
+from .pinmap import PinMap
+
+Deliver = Callable[..., Any]
+
+
+class GpioUnavailable(RuntimeError):
+    """No pin factory works on this machine (not a Pi, or no permission)."""
+
+
+class SeatPanel:
+    """Buttons and LEDs of a table. ``sink`` receives debounced :class:`Edge` s."""
+
+    def __init__(self, pinmap: PinMap, sink: Callable[[Edge], None], *, pin_factory: Any = None,
+                 deliver: Deliver | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        try:
+            from gpiozero import Button, PWMLED
+        except ImportError as err:  # pragma: no cover - gpiozero is a dependency
+            raise GpioUnavailable(f"gpiozero is not installed ({err})") from None
+        self.pinmap = pinmap
+        self.sink = sink
+        self.clock = clock
+        self.deliver: Deliver = deliver or (lambda fn, *args: fn(*args))
+        self.debouncer = Debouncer(pinmap.bounce_ms / 1000)
+        self.held_since: dict[int, float] = {}
+        self.stuck: set[int] = set()
+        self.buttons: dict[int, Any] = {}  # references kept: gpiozero devices die with them
+        self.leds: dict[int, Any] = {}
+        try:
+            for pins in pinmap.seats:
+                button = Button(pins.button, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                button.when_pressed = self._callback(pins.seat, True)
+                button.when_released = self._callback(pins.seat, False)
+                self.buttons[pins.seat] = button
+                self.leds[pins.seat] = PWMLED(pins.led, pin_factory=pin_factory)
+        except Exception as err:  # gpiozero raises many kinds: BadPinFactory, PinInvalidPin, OSError…
+            self.close()
+            raise GpioUnavailable(f"cannot open the seat pins ({type(err).__name__}: {err})") from None
+
+    def _callback(self, seat: int, pressed: bool) -> Callable[[], None]:
+        def on_edge() -> None:
+            self.deliver(self._on_edge, seat, pressed, self.clock())
+        return on_edge
+
+    def _on_edge(self, seat: int, pressed: bool, t: float) -> None:
+        edge = self.debouncer.feed(Edge(seat, pressed, t))
+        if edge is not None:
+            self._accept(edge)
+
+    def _accept(self, edge: Edge) -> None:
+        if edge.pressed:
+            self.held_since[edge.seat] = edge.t
+        else:
+            self.held_since.pop(edge.seat, None)
+            self.stuck.discard(edge.seat)
+        self.sink(edge)
+
+    def settle(self) -> None:
+        """Reconcile with the pins after bounce windows (call every few tens of ms)."""
+        now = self.clock()
+        for seat, button in self.buttons.items():
+            edge = self.debouncer.settle(seat, bool(button.is_pressed), now)
+            if edge is not None:
+                self._accept(edge)
+
+    def check_stuck(self, now: float) -> list[int]:
+        """Seats held longer than ``stuck_after_s`` outside any window: reported once each; the
+        caller ignores their presses until they are released."""
+        newly = [seat for seat, since in self.held_since.items()
+                 if now - since > self.pinmap.stuck_after_s and seat not in self.stuck]
+        self.stuck.update(newly)
+        return newly
+
+    def show(self, seat: int, pattern: Pattern) -> None:
+        show(self.leds[seat], pattern)
+
+    def show_all(self, pattern: Pattern) -> None:
+        for led in self.leds.values():
+            show(led, pattern)
+
+    def close(self) -> None:
+        for device in [*self.buttons.values(), *self.leds.values()]:
+            device.close()
+        self.buttons.clear()
+        self.leds.clear()
+
+    def __enter__(self) -> SeatPanel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def walk_seats(panel: SeatPanel, wait_press: Callable[[float], Edge | None], timeout: float) -> list[str]:
+    """After soldering: light each seat's LED and wait for that seat's press. Returns the
+    problems found, one line each (empty: the table is wired right)."""
+    problems = []
+    for pins in panel.pinmap.seats:
+        panel.show(pins.seat, SPEAKER)
+        edge = wait_press(timeout)
+        panel.show(pins.seat, OFF)
+        if edge is None:
+            problems.append(f"seat {pins.seat}: no press within {timeout:g} s "
+                            f"(button GPIO{pins.button}, LED GPIO{pins.led})")
+        elif edge.seat != pins.seat:
+            other = panel.pinmap.pins_of(edge.seat)
+            problems.append(f"seat {pins.seat}: the press came on seat {edge.seat}'s pin GPIO{other.button} "
+                            f"instead of GPIO{pins.button}: the wires are swapped or misplaced")
+    return problems

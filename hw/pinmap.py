@@ -1,0 +1,135 @@
+"""Seat pin maps (``config/tables/*.toml``): which BCM pin is each seat's button and LED.
+
+Validation names the pin and the place: unknown pins, pins used twice, the reserved ID
+EEPROM pins (0, 1), and pins of interfaces the table enables (an I2S audio HAT, I2C…).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# BCM pins on the 40-pin header; 0 and 1 are the HAT ID EEPROM and never free.
+HEADER_PINS = frozenset(range(0, 28))
+RESERVED = {0: "the HAT ID EEPROM (ID_SD)", 1: "the HAT ID EEPROM (ID_SC)"}
+INTERFACES: Mapping[str, tuple[frozenset[int], str]] = {
+    "i2c": (frozenset({2, 3}), "I2C (SDA, SCL)"),
+    "i2s": (frozenset({18, 19, 20, 21}), "I2S (an audio HAT)"),
+    "spi": (frozenset({7, 8, 9, 10, 11}), "SPI0"),
+    "uart": (frozenset({14, 15}), "the serial console (UART)"),
+}
+
+
+class PinMapError(ValueError):
+    """A pin map that cannot be wired as written; ``place`` is file and key."""
+
+    def __init__(self, place: str, message: str) -> None:
+        super().__init__(f"{place}: {message}")
+        self.place = place
+
+
+@dataclass(frozen=True)
+class SeatPins:
+    seat: int
+    button: int
+    led: int
+
+
+@dataclass(frozen=True)
+class PinMap:
+    name: str
+    seats: tuple[SeatPins, ...]
+    interfaces: frozenset[str]
+    bounce_ms: int = 20
+    stuck_after_s: float = 5.0
+    source: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.seats)
+
+    def pins_of(self, seat: int) -> SeatPins:
+        return self.seats[seat - 1]
+
+    def seat_of_button(self, pin: int) -> int | None:
+        return next((s.seat for s in self.seats if s.button == pin), None)
+
+
+def load_pinmap(path: str | Path) -> PinMap:
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise PinMapError(str(path), "no such file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise PinMapError(str(path), f"not valid TOML ({err})") from None
+    except (OSError, ValueError) as err:
+        raise PinMapError(str(path), f"cannot read it ({err})") from None
+    return pinmap_from_mapping(data, str(path))
+
+
+def pinmap_from_mapping(data: Mapping[str, Any], place: str) -> PinMap:
+    allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat"}
+    for key in data:
+        if key not in allowed:
+            raise PinMapError(f"{place}: {key}", f"unknown key (known: {', '.join(sorted(allowed))})")
+    interfaces = _interfaces(data.get("interfaces", []), place)
+    rows = data.get("seat")
+    if not isinstance(rows, list) or not rows:
+        raise PinMapError(f"{place}: seat", "needs one [[seat]] table per seat, with button and led")
+    used: dict[int, str] = {}
+    seats = tuple(_seat(row, i, interfaces, used, place) for i, row in enumerate(rows))
+    bounce = data.get("bounce_ms", 20)
+    stuck = data.get("stuck_after_s", 5.0)
+    if not isinstance(bounce, int) or isinstance(bounce, bool) or not 0 <= bounce <= 200:
+        raise PinMapError(f"{place}: bounce_ms", "must be a whole number of milliseconds from 0 to 200")
+    if not isinstance(stuck, (int, float)) or isinstance(stuck, bool) or stuck <= 0:
+        raise PinMapError(f"{place}: stuck_after_s", "must be a positive number of seconds")
+    return PinMap(str(data.get("name", Path(place).stem)), seats, interfaces, bounce, float(stuck), place)
+
+
+def _interfaces(value: Any, place: str) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PinMapError(f"{place}: interfaces", "must be a list such as [\"i2s\"]")
+    for name in value:
+        if name not in INTERFACES:
+            raise PinMapError(f"{place}: interfaces", f"unknown interface {name!r} (known: {', '.join(INTERFACES)})")
+    return frozenset(value)
+
+
+def _seat(row: Any, index: int, interfaces: frozenset[str], used: dict[int, str], place: str) -> SeatPins:
+    where = f"{place}: seat[{index}] (seat {index + 1})"
+    if not isinstance(row, Mapping) or set(row) != {"button", "led"}:
+        raise PinMapError(where, "needs exactly button = PIN and led = PIN")
+    pins = {}
+    for part in ("button", "led"):
+        pins[part] = _pin(row[part], f"{where}.{part}", interfaces)
+        owner = f"seat {index + 1} {part}"
+        if pins[part] in used:
+            raise PinMapError(f"{where}.{part}", f"GPIO{pins[part]} is already {used[pins[part]]}")
+        used[pins[part]] = f"the {owner}"
+    return SeatPins(index + 1, pins["button"], pins["led"])
+
+
+def _pin(value: Any, where: str, interfaces: frozenset[str]) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PinMapError(where, f"{value!r} is not a BCM pin number")
+    if value not in HEADER_PINS:
+        raise PinMapError(where, f"GPIO{value} is not on the 40-pin header (BCM 2–27)")
+    if value in RESERVED:
+        raise PinMapError(where, f"GPIO{value} is reserved for {RESERVED[value]}")
+    for name in sorted(interfaces):
+        pins, title = INTERFACES[name]
+        if value in pins:
+            raise PinMapError(where, f"GPIO{value} belongs to {title}, which this table enables")
+    return value
+
+
+def check_seat_count(pinmap: PinMap, seats: int, ruleset: str) -> None:
+    """The table must have exactly as many seats as the game."""
+    if pinmap.size != seats:
+        raise PinMapError(f"{pinmap.source}: seat", f"the table has {pinmap.size} seats; {ruleset} here needs {seats}")
