@@ -14,6 +14,9 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 VENV="$ROOT/.venv"
 APT_PACKAGES=(python3 python3-venv python3-pip)
+# On a Raspberry Pi the seat pins go through lgpio (Pi 5 and older alike); Debian packages it,
+# and the venv then sees the system's site-packages so gpiozero can find it.
+PI_PACKAGES=(python3-lgpio)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'setup.sh: %s\n' "$*" >&2; exit 2; }
@@ -48,16 +51,23 @@ pick_python() {
     echo /usr/bin/python3
 }
 
+on_a_pi() { grep -qa "Raspberry Pi" /proc/device-tree/model 2>/dev/null; }
+
 make_venv() {
-    local python stamp want
+    local python stamp want venv_flags=()
     python=$(pick_python)
+    if on_a_pi; then
+        install_apt_packages "${PI_PACKAGES[@]}"
+        python=/usr/bin/python3
+        venv_flags=(--system-site-packages)
+    fi
     want=$(sha256sum pyproject.toml | cut -c1-16)
     stamp="$VENV/.voicehost-installed"
     if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
         return
     fi
     say "creating $VENV with $("$python" --version)"
-    "$python" -m venv "$VENV"
+    "$python" -m venv "${venv_flags[@]}" "$VENV"
     "$VENV/bin/python" -m pip install -q --upgrade pip
     say "installing voicehost and its test tools"
     "$VENV/bin/python" -m pip install -q -e ".[test]"

@@ -10,6 +10,7 @@ Everything else (bounce, stuck buttons) happens on the receiving side.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -43,15 +44,20 @@ class SeatPanel:
         self.buttons: dict[int, Any] = {}  # references kept: gpiozero devices die with them
         self.leds: dict[int, Any] = {}
         try:
-            for pins in pinmap.seats:
-                button = Button(pins.button, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-                button.when_pressed = self._callback(pins.seat, True)
-                button.when_released = self._callback(pins.seat, False)
-                self.buttons[pins.seat] = button
-                self.leds[pins.seat] = PWMLED(pins.led, pin_factory=pin_factory)
+            with warnings.catch_warnings():  # gpiozero warns for every factory it falls back from
+                warnings.simplefilter("ignore")
+                self._open(pinmap, pin_factory, Button, PWMLED)
         except Exception as err:  # gpiozero raises many kinds: BadPinFactory, PinInvalidPin, OSError…
             self.close()
             raise GpioUnavailable(f"cannot open the seat pins ({type(err).__name__}: {err})") from None
+
+    def _open(self, pinmap: PinMap, pin_factory: Any, Button: Any, PWMLED: Any) -> None:  # noqa: N803
+        for pins in pinmap.seats:
+            button = Button(pins.button, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+            button.when_pressed = self._callback(pins.seat, True)
+            button.when_released = self._callback(pins.seat, False)
+            self.buttons[pins.seat] = button
+            self.leds[pins.seat] = PWMLED(pins.led, pin_factory=pin_factory)
 
     def _callback(self, seat: int, pressed: bool) -> Callable[[], None]:
         def on_edge() -> None:

@@ -97,17 +97,44 @@ def test_the_installed_console_script_runs(tmp_path) -> None:
     assert done.returncode == 0 and json.loads(done.stdout)["winner"] == "red"
 
 
-words = st.sampled_from(["simulate", "parse", "rules", "show", "demo", "bench", "engine", "--json", "--seats",
+words = st.sampled_from(["simulate", "parse", "rules", "show", "demo", "bench", "engine", "--json", "--seats", "hw",
+                         "test", "--table", "--mock",
                          "--games", "--pace", "--seed", "--ruleset", "sport", "0", "-1", "99999", "x", "",
                          "выставляю", "пятого", "--", "-h", str(SAMPLE), "/dev/null", "/"])
 
 
 @given(argv=st.lists(words | st.text(max_size=6), max_size=5))
 def test_fuzzed_arguments_never_raise(argv) -> None:
-    if any(a in ("-h", "--help", "demo", "bench") for a in argv):
+    if any(a in ("-h", "--help", "demo", "bench", "--mock") for a in argv):
         return  # help prints and exits 0; demo and bench are slow paths covered above
     try:
         code = main(argv)
     except SystemExit as exit_:
         code = int(exit_.code or 0)
     assert code in (0, 2)
+
+
+def test_hw_test_walks_every_seat_on_mock_pins(capsys) -> None:
+    code, out, _ = cli(capsys, "hw", "test", "--table", str(ROOT / "config/tables/ten-seats.toml"), "--mock",
+                       "--rules", "sport")
+    assert code == 0 and out.count("waiting for button") == 10 and "all seats answer" in out
+
+
+def test_hw_test_without_gpio_is_one_line(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    code, out, err = cli(capsys, "hw", "test", "--table", str(ROOT / "config/tables/ten-seats.toml"))
+    assert code == 2 and err.count("\n") == 1 and "try --mock" in err
+
+
+def test_hw_test_seat_count_against_the_ruleset(capsys) -> None:
+    code, _, err = cli(capsys, "hw", "test", "--table", str(ROOT / "config/tables/twelve-seats.toml"),
+                       "--rules", "sport", "--mock")
+    assert code == 2 and err.endswith("twelve-seats.toml: seat: the table has 12 seats; sport here needs 10\n")
+    code, _, _ = cli(capsys, "hw", "test", "--table", str(ROOT / "config/tables/twelve-seats.toml"),
+                     "--rules", "club", "--mock")
+    assert code == 0
+
+
+def test_bench_gpio_reports_the_stamp_error(capsys) -> None:
+    code, out, _ = cli(capsys, "bench", "gpio", "--games", "200")
+    assert code == 0 and "p95" in out

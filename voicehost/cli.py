@@ -53,9 +53,18 @@ def build_parser() -> argparse.ArgumentParser:
     rules_cmd.add_argument("name", nargs="?", help="a ruleset name")
     rules_cmd.set_defaults(run=_rules)
 
+    hw_cmd = commands.add_parser("hw", help="the seat panel: walk every seat after soldering")
+    hw_cmd.add_argument("action", choices=["test"], help="test: light each LED, wait for its button")
+    hw_cmd.add_argument("--table", required=True, help="the pin map, e.g. config/tables/ten-seats.toml")
+    hw_cmd.add_argument("--timeout", type=_seconds, default=10.0, help="seconds to wait for each press")
+    hw_cmd.add_argument("--rules", default=None, help="check the seat count against this ruleset")
+    hw_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins and simulated presses")
+    hw_cmd.set_defaults(run=_hw)
+
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
-    bench_cmd.add_argument("what", choices=["engine"], help="engine: full random games per second")
-    bench_cmd.add_argument("--games", type=_positive, default=2000)
+    bench_cmd.add_argument("what", choices=["engine", "gpio"],
+                           help="engine: full random games per second; gpio: press time-stamp error")
+    bench_cmd.add_argument("--games", type=_positive, default=2000, help="games (engine) or presses (gpio)")
     bench_cmd.add_argument("--seed", type=int, default=1)
     bench_cmd.add_argument("--ruleset", default=None, help="one ruleset (default: all)")
     bench_cmd.set_defaults(run=_bench)
@@ -80,8 +89,8 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 10 seconds")
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 600 seconds")
     return value
 
 
@@ -150,8 +159,22 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hw(args: argparse.Namespace) -> int:
+    from .hwcli import hw_test
+
+    return hw_test(args.table, args.timeout, args.mock, args.rules)
+
+
 def _bench(args: argparse.Namespace) -> int:
     from .bench import bench_engine
+
+    if args.what == "gpio":
+        from .hwcli import bench_gpio
+
+        figures = bench_gpio(args.games)
+        print(f"gpio: {figures['presses']} presses on mock pins: stamp error p50 {figures['p50_ms']:.3f} ms, "
+              f"p95 {figures['p95_ms']:.3f} ms, max {figures['max_ms']:.3f} ms")
+        return 0
 
     names = [args.ruleset] if args.ruleset else ruleset_names()
     for name in names:
