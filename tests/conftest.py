@@ -64,3 +64,63 @@ def mock_factory():
 @pytest.fixture
 def ten_seats():
     return load_pinmap(TEN)
+
+
+# ---- sound: a PulseAudio null sink whose monitor is the microphone (speaker → microphone) ----
+
+def _run(*argv: str) -> int:
+    import subprocess
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=20).returncode
+    except (OSError, subprocess.TimeoutExpired):
+        return 127
+
+
+@pytest.fixture(scope="session")
+def pulse_loop():
+    """Start PulseAudio if needed, add a null sink and make it the default speaker, with its
+    monitor as the default microphone. Skips (with the reason) where PulseAudio is missing."""
+    import shutil
+    import subprocess
+    if not shutil.which("pulseaudio") or not shutil.which("pactl"):
+        pytest.skip("PulseAudio is not installed (./setup.sh test installs pulseaudio and pulseaudio-utils)")
+    if _run("pactl", "info") != 0:
+        _run("pulseaudio", "--start", "--exit-idle-time=-1")
+        for _ in range(50):
+            if _run("pactl", "info") == 0:
+                break
+            import time
+            time.sleep(0.1)
+        else:
+            pytest.skip("PulseAudio does not start here")
+    info = subprocess.run(["pactl", "info"], capture_output=True, text=True).stdout
+    previous = {line.split(":", 1)[0]: line.split(":", 1)[1].strip() for line in info.splitlines() if ":" in line}
+    module = subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=voicehost_test"],
+                            capture_output=True, text=True).stdout.strip()
+    _run("pactl", "set-default-sink", "voicehost_test")
+    _run("pactl", "set-default-source", "voicehost_test.monitor")
+    try:
+        import sounddevice
+        sounddevice._terminate()
+        sounddevice._initialize()
+    except Exception as err:  # no libportaudio2
+        pytest.skip(f"sounddevice cannot start ({err})")
+    yield "voicehost_test"
+    if previous.get("Default Sink"):
+        _run("pactl", "set-default-sink", previous["Default Sink"])
+    if previous.get("Default Source"):
+        _run("pactl", "set-default-source", previous["Default Source"])
+    if module.isdigit():
+        _run("pactl", "unload-module", module)
+
+
+@pytest.fixture(scope="session")
+def renderer(tmp_path_factory):
+    """The real voice (pyttsx3 + espeak-ng), with a cache private to the test session."""
+    from audio.tts import SpeechRenderer, VoiceUnavailable
+    try:
+        speech = SpeechRenderer(cache_dir=tmp_path_factory.mktemp("tts"))
+    except VoiceUnavailable as err:
+        pytest.skip(f"no Russian voice here: {err}")
+    yield speech
+    speech.close()

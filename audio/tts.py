@@ -1,0 +1,172 @@
+"""The host's voice: pyttsx3 with its espeak-ng driver rendering Russian lines to WAV.
+
+Why rendering and not ``say()``: on Linux the espeak driver plays ``say()`` through
+``aplay`` (so it cannot be mixed under music), and of several queued utterances only the
+last is rendered. So every line is one ``save_to_file`` + ``runAndWait()`` on one worker
+thread (pyttsx3 engines are not thread-safe), cached on disk by text + voice + rate +
+volume + sample rate, and resampled to the mixer's rate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import queue
+import tempfile
+import threading
+import wave
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "voicehost" / "tts"
+
+
+class VoiceUnavailable(RuntimeError):
+    """pyttsx3 or espeak-ng cannot speak here (not installed, no such voice)."""
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    voice: str = "zle/ru"     # espeak-ng's Russian voice id as pyttsx3 lists it
+    rate: int = 165           # words per minute
+    volume: float = 1.0       # 0..1
+    samplerate: int = 48000   # the mixer's rate: every clip is resampled to it
+
+    def key(self, text: str) -> str:
+        raw = f"{text}\x00{self.voice}\x00{self.rate}\x00{self.volume}\x00{self.samplerate}"
+        return hashlib.sha1(raw.encode("utf-8")).hexdigest()
+
+
+class SpeechRenderer:
+    """Renders lines to float32 mono clips at ``settings.samplerate``, cached on disk."""
+
+    def __init__(self, settings: VoiceSettings = VoiceSettings(), cache_dir: Path = DEFAULT_CACHE) -> None:
+        self.settings = settings
+        self.cache_dir = Path(cache_dir)
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        self._jobs: queue.Queue[tuple[str, Future[np.ndarray]] | None] = queue.Queue()
+        self._memory: dict[str, np.ndarray] = {}
+        self._ready: Future[None] = Future()
+        self._thread = threading.Thread(target=self._work, name="voicehost-tts", daemon=True)
+        self._thread.start()
+        self._ready.result()  # raises VoiceUnavailable from the worker
+
+    def render(self, text: str) -> Future[np.ndarray]:
+        """The clip for ``text`` (from memory, disk, or rendered now on the worker)."""
+        key = self.settings.key(text)
+        future: Future[np.ndarray] = Future()
+        if key in self._memory:
+            future.set_result(self._memory[key])
+            return future
+        self._jobs.put((text, future))
+        return future
+
+    def clip(self, text: str) -> np.ndarray:
+        return self.render(text).result()
+
+    def warm(self, texts: list[str]) -> int:
+        """Render (or load) every line now; returns how many there were."""
+        futures = [self.render(text) for text in dict.fromkeys(texts)]
+        for future in futures:
+            future.result()
+        return len(futures)
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join(timeout=5)
+
+    # ---- the worker thread --------------------------------------------------------------
+
+    def _work(self) -> None:
+        try:
+            engine = self._engine()
+        except VoiceUnavailable as err:
+            self._ready.set_exception(err)
+            return
+        self._ready.set_result(None)
+        while (job := self._jobs.get()) is not None:
+            text, future = job
+            try:
+                future.set_result(self._load_or_render(engine, text))
+            except Exception as err:  # a failed line must not stop the voice
+                future.set_exception(err)
+
+    def _engine(self) -> object:
+        try:
+            import pyttsx3
+            import pyttsx3.drivers.espeak as espeak_driver
+        except Exception as err:
+            raise VoiceUnavailable(f"pyttsx3 with espeak-ng is not available ({err}); "
+                                   "install the espeak-ng package") from None
+        # The driver prints «Audio saved to …» on stdout after each file; that must not reach
+        # a user's terminal or a JSON output, so its module-level print is silenced.
+        espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+        try:
+            engine = pyttsx3.init("espeak")
+        except Exception as err:
+            raise VoiceUnavailable(f"espeak-ng does not start ({err}); install the espeak-ng package") from None
+        voices = {v.id for v in engine.getProperty("voices")}
+        if self.settings.voice not in voices:
+            russian = sorted(v for v in voices if "ru" in v)
+            raise VoiceUnavailable(f"no voice {self.settings.voice!r} in espeak-ng (Russian ones: {russian})")
+        engine.setProperty("voice", self.settings.voice)
+        engine.setProperty("rate", self.settings.rate)
+        engine.setProperty("volume", self.settings.volume)
+        return engine
+
+    def _load_or_render(self, engine: object, text: str) -> np.ndarray:
+        key = self.settings.key(text)
+        if key in self._memory:
+            return self._memory[key]
+        path = self.cache_dir / f"{key}.wav"
+        if path.exists():
+            clip = read_wav(path)
+        else:
+            write_wav(path, resample(self._synthesize(engine, text), 22050, self.settings.samplerate),
+                      self.settings.samplerate)
+            clip = read_wav(path)  # the same samples a later run will read from the cache
+        clip.setflags(write=False)
+        self._memory[key] = clip
+        return clip
+
+    def _synthesize(self, engine: object, text: str) -> np.ndarray:
+        with tempfile.TemporaryDirectory() as folder:
+            raw = Path(folder) / "line.wav"
+            engine.save_to_file(text, str(raw))  # type: ignore[attr-defined]
+            engine.runAndWait()  # type: ignore[attr-defined]
+            with wave.open(str(raw), "rb") as handle:
+                frames = handle.readframes(handle.getnframes())
+                rate = handle.getframerate()
+        samples = np.frombuffer(frames, dtype="<i2").astype(np.float32) / 32768.0
+        if rate != 22050:
+            samples = resample(samples, rate, 22050)
+        return samples
+
+
+def resample(samples: np.ndarray, source: int, target: int) -> np.ndarray:
+    """Linear-interpolation resampling: enough for a speech line going up to the mixer's rate."""
+    if source == target or len(samples) == 0:
+        return samples.astype(np.float32)
+    duration = len(samples) / source
+    positions = np.arange(int(round(duration * target))) * (source / target)
+    return np.interp(positions, np.arange(len(samples)), samples).astype(np.float32)
+
+
+def write_wav(path: Path, clip: np.ndarray, rate: int) -> None:
+    pcm = (np.clip(clip, -1.0, 1.0) * 32767).astype("<i2")
+    tmp = path.with_suffix(".part")
+    with wave.open(str(tmp), "wb") as handle:
+        handle.setnchannels(1)
+        handle.setsampwidth(2)
+        handle.setframerate(rate)
+        handle.writeframes(pcm.tobytes())
+    tmp.replace(path)  # a crash mid-write never leaves a half line in the cache
+
+
+def read_wav(path: Path) -> np.ndarray:
+    with wave.open(str(path), "rb") as handle:
+        frames = handle.readframes(handle.getnframes())
+    return np.frombuffer(frames, dtype="<i2").astype(np.float32) / 32768.0

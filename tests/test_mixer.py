@@ -1,0 +1,91 @@
+"""The mixer's arithmetic, block by block, without a sound card: ducking, fades, onsets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from audio.mixer import Mixer, MixSettings
+
+RATE = 48000
+BLOCK = 480
+
+
+class Ones:
+    def read(self, out: np.ndarray) -> None:
+        out.fill(1.0)
+
+
+def run(mixer: Mixer, blocks: int, start: float = 0.0) -> np.ndarray:
+    out = np.zeros(BLOCK, dtype=np.float32)
+    collected = []
+    for k in range(blocks):
+        mixer.render(out, start + k * BLOCK / RATE)
+        collected.append(out.copy())
+    return np.concatenate(collected)
+
+
+@pytest.fixture
+def mixer():
+    m = Mixer(MixSettings(samplerate=RATE, fade_s=0.1, duck_attack_s=0.05, duck_release_s=0.1, music_level=0.5),
+              Ones())
+    yield m
+    m.close()
+
+
+def test_days_are_silent_and_night_music_fades_in_and_out(mixer) -> None:
+    assert not run(mixer, 10).any()
+    mixer.night(True)
+    fading = run(mixer, 20)
+    assert fading[0] < 0.01 and np.all(np.diff(fading) >= -1e-6) and fading[-1] == pytest.approx(0.5)
+    mixer.night(False)
+    out = run(mixer, 20)
+    assert out[-1] == 0.0 and np.all(np.diff(out) <= 1e-6)
+
+
+def test_voice_waits_for_the_music_to_duck_then_music_stays_down_while_it_speaks(mixer) -> None:
+    mixer.night(True)
+    run(mixer, 30)
+    clip = np.full(RATE // 2, 0.25, dtype=np.float32)
+    onset = mixer.say(clip, "line")
+    out = run(mixer, 60, start=10.0)
+    first = int(round((onset.result(1) - 10.0) * RATE))
+    assert 0 < first / RATE <= 0.06  # the voice waited for the attack, no longer
+    assert np.all(np.diff(out[:first]) <= 1e-6)  # the music went down smoothly meanwhile
+    music_under = out[first + 100] - 0.25
+    assert 20 * np.log10(music_under / 0.5) <= -12
+
+
+def test_day_lines_start_at_once_and_report_the_exact_onset(mixer) -> None:
+    clip = np.full(1000, 0.3, dtype=np.float32)
+    future = mixer.say(clip, "Спасибо.")
+    out = run(mixer, 5, start=50.0)
+    assert out[0] == pytest.approx(0.3) and out[999] == pytest.approx(0.3) and out[1000] == 0.0
+    assert future.result(1) == 50.0
+    assert mixer.subtitles[-1] == (50.0, "Спасибо.")
+
+
+def test_lines_queue_one_after_another(mixer) -> None:
+    a = mixer.say(np.full(700, 0.1, dtype=np.float32))
+    b = mixer.say(np.full(300, 0.2, dtype=np.float32))
+    out = run(mixer, 4, start=0.0)
+    assert b.result(1) - a.result(1) == pytest.approx(700 / RATE)
+    assert out[699] == pytest.approx(0.1) and out[700] == pytest.approx(0.2) and out[1000] == 0.0
+
+
+def test_the_callback_allocates_nothing_new() -> None:
+    import tracemalloc
+    m = Mixer(MixSettings(samplerate=RATE), Ones())
+    m.night(True)
+    out = np.zeros(BLOCK, dtype=np.float32)
+    for k in range(50):
+        m.render(out, k / 100)
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for k in range(200):
+        m.render(out, 1 + k / 100)
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename") if stat.size_diff > 0)
+    m.close()
+    assert grown < 4096  # no per-block arrays: only interpreter noise

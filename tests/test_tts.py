@@ -1,0 +1,47 @@
+"""The host's voice: pyttsx3 + espeak-ng really render Russian speech."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable, resample
+
+
+def test_a_russian_line_renders_to_speech_at_the_mixer_rate(renderer) -> None:
+    clip = renderer.clip("Кандидатура номер семь принята.")
+    assert clip.dtype == np.float32 and 1.0 < len(clip) / renderer.settings.samplerate < 4.0
+    assert np.sqrt(np.mean(clip ** 2)) > 0.02
+
+
+def test_lines_are_cached_on_disk_by_text_voice_and_rate(renderer, tmp_path) -> None:
+    renderer.clip("Спасибо.")
+    cached = list(renderer.cache_dir.glob("*.wav"))
+    assert any(p.stem == renderer.settings.key("Спасибо.") for p in cached)
+    other = VoiceSettings(rate=120)
+    assert other.key("Спасибо.") != renderer.settings.key("Спасибо.")
+    again = SpeechRenderer(renderer.settings, renderer.cache_dir)  # a fresh process reads the disk cache
+    assert np.array_equal(again.clip("Спасибо."), renderer.clip("Спасибо."))
+    again.close()
+
+
+def test_rendering_prints_nothing(renderer, capfd) -> None:
+    renderer.clip("Доброе утро. Мафия промахнулась.")
+    assert capfd.readouterr().out == ""
+
+
+def test_a_missing_voice_is_one_clear_error(tmp_path) -> None:
+    try:
+        with pytest.raises(VoiceUnavailable, match="no voice 'xx/none' in espeak-ng"):
+            SpeechRenderer(VoiceSettings(voice="xx/none"), tmp_path)
+    except VoiceUnavailable as err:  # pragma: no cover - no espeak-ng at all here
+        pytest.skip(str(err))
+
+
+def test_warm_renders_each_distinct_line_once(renderer) -> None:
+    assert renderer.warm(["Один.", "Два.", "Один."]) == 2
+
+
+def test_resample_keeps_duration() -> None:
+    out = resample(np.ones(22050, dtype=np.float32), 22050, 48000)
+    assert len(out) == 48000 and out.dtype == np.float32
