@@ -1,0 +1,62 @@
+"""Every line the host can say exists for every ruleset and renders in every placeholder form."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from voicehost.bench import random_game
+from voicehost.config import load_ruleset, ruleset_names
+from voicehost.host_lines import HOST_KEYS, event_lines, request_lines, spoken
+from voicehost.phrasebook import load_phrasebook
+from voicehost.rules.events import PRIVATE_EVENTS
+from voicehost.rules.roles import Role
+
+SAMPLES = {"seat": range(1, 21), "n": range(0, 26), "name": ["Анна", "Пётр"], "target": ["Вера"],
+           "list": [(1,), (2, 5), (3, 7, 10)], "names": [["Анна"], ["Анна", "Борис", "Вера"]],
+           "role": list(Role)}
+
+
+@pytest.mark.parametrize("ruleset", ruleset_names())
+def test_every_host_line_exists_and_renders_in_every_form(ruleset) -> None:
+    book = load_phrasebook()
+    for key in sorted(HOST_KEYS):
+        assert book.has(key, ruleset), f"host.{key} is missing for {ruleset}"
+        template = book.lines[book.host_key(key, ruleset)]
+        fields = {f.split(":")[0] for f in re.findall(r"{([^}]*)}", template)}
+        assert fields <= set(SAMPLES), f"{key}: unknown placeholder in {template!r}"
+        for field in fields or {None}:
+            for sample in SAMPLES.get(field, [None]) if field else [None]:
+                values = {f: SAMPLES[f][0] for f in fields}
+                if field:
+                    values[field] = sample
+                text = spoken([(key, values)], book, ruleset)[0]
+                assert text.strip() and "{" not in text and "}" not in text, (key, values, text)
+
+
+def test_number_agreement_in_the_host_lines() -> None:
+    book = load_phrasebook()
+    say = lambda key, **v: book.say(key, "sport", **v)  # noqa: E731
+    assert say("nomination_accepted", seat=7) == "Кандидатура номер семь принята."
+    assert [say("vote_count", seat=2, n=n) for n in (1, 2, 5, 11, 21)] == [
+        "За игрока номер два один голос.", "За игрока номер два два голоса.", "За игрока номер два пять голосов.",
+        "За игрока номер два одиннадцать голосов.", "За игрока номер два двадцать один голос."]
+    assert say("foul", seat=4, n=3) == "Игрок номер четыре, замечание. Это третье замечание."
+    assert book.say("sheriff_searches", "classic") == "Просыпается комиссар и ищет мафию."
+    assert book.say("sheriff_searches", "sport") == "Просыпается Шериф и ищет мафию."
+
+
+@pytest.mark.parametrize("ruleset", ruleset_names())
+def test_games_speak_only_known_lines_and_never_a_private_event(ruleset) -> None:
+    book = load_phrasebook()
+    r = load_ruleset(ruleset)
+    for seed in range(30):
+        game = random_game(r, r.resolve({}), random.Random(seed))
+        for event in game.events:
+            said = event_lines(event, game)
+            if isinstance(event, PRIVATE_EVENTS):
+                assert said == []
+            assert all(key in HOST_KEYS for key, _ in said)
+            spoken(said, book, ruleset)

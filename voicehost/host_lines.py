@@ -1,0 +1,241 @@
+"""What the host says, by key: the lines for each event and for each night step.
+
+Only public events speak: roles, checks, saves and the maniac's side never become a
+spoken line (they go to the checker's own LED, or nowhere). Each function returns
+``(key, values)`` pairs; :class:`voicehost.phrasebook.Phrasebook` turns them into Russian
+with the ruleset's own wording. :data:`HOST_KEYS` lists every key the code can ask for,
+so a test can check the phrasebook has them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .rules import Game
+from .rules.events import (
+    Acquitted, AllStay, BloodNamed, DayBegan, Eliminated, Event, FoulGiven, GameOver, HandRaised, LiftAsked,
+    MayorElected, MorningCame, NightFell, NominationAccepted, NominationRefused, NominationsTallied,
+    NominationWithdrawn, NoVote, RoleRevealed, SpeechBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
+    WithdrawalRefused,
+)
+from .rules.requests import AwaitAction, AwaitDawn, AwaitShots, Request
+from .rules.roles import Role
+
+Said = list[tuple[str, dict[str, Any]]]
+
+
+def _one(key: str, **values: Any) -> Said:
+    return [(key, values)]
+
+
+def _night(e: NightFell, game: Game) -> Said:
+    if game.ruleset.name == "club" and e.night == 1:
+        return _one("night_one")
+    return _one("night_falls")
+
+
+def _morning(e: MorningCame, game: Game) -> Said:
+    names = _names(game)
+    if game.ruleset.name == "canonical":
+        return _one("morning_killed", name=names(e.killed[0])) if e.killed else _one("morning_quiet")
+    if len(e.killed) > 1:
+        return _one("morning_killed_many", list=e.killed)
+    if e.killed:
+        return _one("morning_killed", seat=e.killed[0])
+    if game.ruleset.name == "sport":
+        return _one("morning_missed" if e.day > 1 else "morning")
+    if game.ruleset.name == "club" and e.day == 1:
+        return _one("introduction")
+    return _one("morning_quiet")
+
+
+TURN_KEYS = {"speech": "speech", "short": "speech_short", "silent": "speech_silent", "tie": "tie_speech",
+             "intro": "intro_speech", "extra": "extra_word", "defence": "defence", "blood_name": "blood_name",
+             "nominate": "nominate_question", "free": "discussion"}
+
+
+def _speech(e: SpeechBegan, game: Game) -> Said:
+    if e.turn == "last_word":
+        if game.ruleset.name == "club" and game.phase == "day" and not game.is_alive(e.seat):
+            return _one("testament" if e.seconds == game.ruleset.timers["testament_s"] else "last_word", seat=e.seat)
+        return _one("last_word_short" if e.seconds < game.options.get("last_word_s", 60) else "last_word", seat=e.seat)
+    if e.turn == "free":
+        return _one("discussion", n=max(1, e.seconds // 60))
+    if e.turn == "nominate":
+        return _one("nominate_question", name=_names(game)(e.seat))
+    return _one(TURN_KEYS[e.turn], seat=e.seat)
+
+
+def _voting(e: VotingBegan, game: Game) -> Said:
+    if e.round == "main":
+        said = _one("voting_starts")
+        if game.ruleset.name == "sport":
+            said += _one("candidates", list=e.candidates) * 2  # named twice, in the order accepted
+        return said
+    key = {"revote": "revote", "acquittal": "acquittal_question", "prevote": "prevote", "final": "final_vote",
+           "mayor": "mayor_election"}[e.round]
+    if game.ruleset.name == "canonical":
+        return _one("runoff", names=[_names(game)(s) for s in e.candidates])
+    return _one(key, list=e.candidates, seat=e.candidates[0])
+
+
+def _counted(e: VotesCounted, game: Game) -> Said:
+    if game.ruleset.name != "sport":
+        return []
+    return [("vote_count", {"seat": seat, "n": n}) for seat, n in e.counts]
+
+
+def _stay(e: AllStay, game: Game) -> Said:
+    key = {"four_players": "all_stay_four", "lift_failed": "all_stay", "three_way_tie": "three_way_tie",
+           "repeat_tie": "repeat_tie", "split": "split", "no_execution": "no_execution"}[e.reason]
+    return _one(key)
+
+
+def _eliminated(e: Eliminated, game: Game) -> Said:
+    if e.cause == "removed":
+        return _one("removed", seat=e.seat)
+    if e.cause == "killed":
+        return []
+    if game.ruleset.name == "classic":
+        return _one("jailed", seat=e.seat)
+    if game.ruleset.name == "canonical":
+        return _one("sentence", name=_names(game)(e.seat))
+    return _one("leaves", seat=e.seat)
+
+
+def _revealed(e: RoleRevealed, game: Game) -> Said:
+    if game.ruleset.name == "canonical":
+        return _one("executed_mafia" if e.role is Role.MAFIA else "executed_citizen")
+    return _one("card_shown", seat=e.seat, role=e.role)
+
+
+def _game_over(e: GameOver, game: Game) -> Said:
+    return _one(f"victory_{e.winner}") + _one(f"reason_{e.reason}")
+
+
+def _tallied(e: NominationsTallied, game: Game) -> Said:
+    if len(e.ballot) == len(game.alive_seats()) and len(e.ballot) > 3:
+        return _one("everyone_on_ballot")
+    return _one("ballot", names=[_names(game)(s) for s in e.ballot])
+
+
+EVENT_LINES: dict[type[Event], Callable[[Any, Game], Said]] = {
+    NightFell: _night,
+    MorningCame: _morning,
+    DayBegan: lambda e, g: _one("day_opens", seat=e.opener) if e.opener and not (g.ruleset.name == "club" and e.day == 1)
+    else [],
+    SpeechBegan: _speech,
+    NominationAccepted: lambda e, g: _one("nomination_accepted", seat=e.target) if g.ruleset.name != "canonical"
+    else _one("nominated", name=_names(g)(e.by), target=_names(g)(e.target)),
+    NominationRefused: lambda e, g: _one(f"refused_{e.reason}", seat=e.target),
+    NominationWithdrawn: lambda e, g: _one("withdrawn", seat=e.target),
+    WithdrawalRefused: lambda e, g: _one("withdraw_refused"),
+    VotingBegan: _voting,
+    NoVote: lambda e, g: _one({"no_candidates": "no_candidates", "single_on_day_one": "single_on_day_one",
+                               "cancelled": "vote_cancelled", "restarted": "vote_restarted"}[e.reason]),
+    VoteIgnored: lambda e, g: _one("second_vote", seat=e.voter),
+    VotesCounted: _counted,
+    TieDeclared: lambda e, g: _one("tie", list=e.seats),
+    LiftAsked: lambda e, g: _one("all_leave_question"),
+    AllStay: _stay,
+    FoulGiven: lambda e, g: _one("foul_removed" if e.count >= g.fouls_to_remove else "foul", seat=e.seat, n=e.count),
+    Eliminated: _eliminated,
+    RoleRevealed: _revealed,
+    MayorElected: lambda e, g: _one("mayor_elected", seat=e.seat),
+    BloodNamed: lambda e, g: _one("blood_named", seat=e.target),
+    Acquitted: lambda e, g: _one("acquitted", seat=e.seat),
+    HandRaised: lambda e, g: _one("hand_raised", seat=e.seat),
+    NominationsTallied: _tallied,
+    GameOver: _game_over,
+}
+
+
+def event_lines(event: Event, game: Game) -> Said:
+    """The host's lines for one event (nothing for private ones)."""
+    build = EVENT_LINES.get(type(event))
+    return build(event, game) if build is not None else []
+
+
+# ---- night steps: what the host says when a role wakes -------------------------------------
+
+def request_lines(request: Request | None, game: Game) -> Said:
+    """The lines that call a night step (before the host waits for taps)."""
+    name = game.ruleset.name
+    if isinstance(request, AwaitShots):
+        if name == "sport":
+            return _one("mafia_hunts")
+        return _one("yakuza_wakes" if request.team == "yakuza" else "mafia_wakes")
+    if isinstance(request, AwaitAction):
+        return _action_lines(request, game)
+    if isinstance(request, AwaitDawn):
+        return _dawn_lines(request, game)
+    return []
+
+
+def _action_lines(request: AwaitAction, game: Game) -> Said:
+    role, name = request.role, game.ruleset.name
+    if "join" in request.actions:
+        return [(k, {}) for k in ("mafia_acquaint", "sheriff_meets", "doctor_meets", "maniac_meets", "maniac_side")]
+    if role is Role.DON:
+        return _one("don_searches")
+    if role is Role.SHERIFF:
+        return _one("sheriff_searches")
+    if role is Role.MANIAC:
+        return _one("maniac_hunts")
+    if role is Role.DOCTOR and name == "club":
+        return _one("doctor_saves" if request.targets else "doctor_no_victims")
+    return _one(f"{role.value}_wakes")
+
+
+def _dawn_lines(request: AwaitDawn, game: Game) -> Said:
+    name = game.ruleset.name
+    if name == "sport" and request.night == 1:
+        keys = ("mafia_acquaint", "mafia_sleeps", "don_wakes", "don_sleeps", "sheriff_meets", "sheriff_sleeps")
+        return [(k, {}) for k in keys]
+    if name == "club" and request.night == 1:
+        return _one("maniac_sleeps")
+    return []
+
+
+def count_lines(seats: tuple[int, ...], game: Game) -> Said:
+    """The shooting count: numbers (or names, in canonical) called one by one."""
+    if game.ruleset.name == "canonical":
+        return [("name_call", {"name": _names(game)(s)}) for s in seats]
+    return [("count", {"seat": s}) for s in seats]
+
+
+def _names(game: Game) -> Callable[[int], str]:
+    roster: dict[int, str] = getattr(game, "names", {}) or {}
+    return lambda seat: roster.get(seat, str(seat))
+
+
+HOST_KEYS = frozenset({
+    "night_falls", "night_one", "morning", "morning_killed", "morning_killed_many", "morning_missed", "morning_quiet",
+    "introduction", "last_word", "last_word_short", "testament", "day_opens", *TURN_KEYS.values(),
+    "nomination_accepted", "nominated", "withdrawn", "withdraw_refused", "voting_starts", "candidates",
+    "revote", "acquittal_question", "prevote", "final_vote", "mayor_election", "runoff", "vote_count",
+    "no_candidates", "single_on_day_one", "vote_cancelled", "vote_restarted", "second_vote", "tie",
+    "all_leave_question", "all_stay_four", "all_stay", "three_way_tie", "repeat_tie", "split", "no_execution",
+    "foul", "foul_removed", "removed", "jailed", "sentence", "leaves", "card_shown", "executed_mafia",
+    "executed_citizen", "mayor_elected", "blood_named", "acquitted", "hand_raised", "ballot", "everyone_on_ballot",
+    "mafia_hunts", "mafia_wakes", "yakuza_wakes", "mafia_acquaint", "sheriff_meets", "doctor_meets", "maniac_meets",
+    "maniac_side", "don_searches", "sheriff_searches", "maniac_hunts", "doctor_saves", "doctor_no_victims",
+    "doctor_wakes", "putana_wakes", "commissar_wakes", "mafia_sleeps", "don_wakes", "don_sleeps", "sheriff_sleeps",
+    "maniac_sleeps", "count", "name_call", "thanks", "ten_seconds", "accepted", "fouls_status",
+    "status_nominated", "status_nobody_nominated", "status_time_left", "one_minute",
+    *(f"refused_{r}" for r in ("seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
+                               "self_nomination", "no_nominations_now")),
+    *(f"victory_{w}" for w in ("red", "black", "maniac", "yakuza", "nobody")),
+    *(f"reason_{r}" for r in ("no_black_left", "black_parity", "only_mafia_left", "only_yakuza_left", "three_misses",
+                              "split_deadlock", "maniac_last_two", "mutual_destruction")),
+})
+
+
+def spoken(said: Said, book: Any, ruleset: str) -> list[str]:
+    """The Russian text of each line; a role value is spoken by its name («мафия»)."""
+    texts = []
+    for key, values in said:
+        values = {k: book.say(f"role_{v.value}", ruleset) if isinstance(v, Role) else v for k, v in values.items()}
+        texts.append(book.say(key, ruleset, **values))
+    return texts
