@@ -11,6 +11,7 @@ from voicehost.bench import random_game
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.host_lines import HOST_KEYS, event_lines, request_lines, spoken
 from voicehost.phrasebook import load_phrasebook
+from voicehost.rules import new_game
 from voicehost.rules.events import PRIVATE_EVENTS
 from voicehost.rules.roles import Role
 
@@ -58,5 +59,11 @@ def test_games_speak_only_known_lines_and_never_a_private_event(ruleset) -> None
             said = event_lines(event, game)
             if isinstance(event, PRIVATE_EVENTS):
                 assert said == []
+            assert all(key in HOST_KEYS for key, _ in said)
+            spoken(said, book, ruleset)
+        replay = new_game(r, game.options, game.seats)
+        for item in game.inputs:
+            replay.push(item)
+            said = request_lines(replay.request, replay)
             assert all(key in HOST_KEYS for key, _ in said)
             spoken(said, book, ruleset)
