@@ -14,6 +14,12 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 VENV="$ROOT/.venv"
 APT_PACKAGES=(python3 python3-venv python3-pip)
+# The voice and the sound: espeak-ng (pyttsx3's Russian voice), PortAudio (sounddevice),
+# libsndfile (music files), ALSA's PulseAudio plugin (the "default" device on Debian).
+AUDIO_PACKAGES=(espeak-ng libportaudio2 libsndfile1 libasound2-plugins alsa-utils)
+# The tests play into a PulseAudio null sink and record its monitor. A machine that already
+# has a PulseAudio-compatible server (Raspberry Pi OS: PipeWire) only needs pactl.
+TEST_PACKAGES=(pulseaudio-utils)
 # On a Raspberry Pi the seat pins go through lgpio (Pi 5 and older alike); Debian packages it,
 # and the venv then sees the system's site-packages so gpiozero can find it.
 PI_PACKAGES=(python3-lgpio)
@@ -25,11 +31,13 @@ as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
 install_apt_packages() {
-    command -v dpkg >/dev/null 2>&1 || { say "not a Debian system: install ${APT_PACKAGES[*]} yourself"; return; }
+    command -v dpkg-query >/dev/null 2>&1 || { say "not a Debian system: install $* yourself"; return; }
     local missing=()
     for pkg in "$@"; do
-        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+        installed "$pkg" || missing+=("$pkg")
     done
     [ ${#missing[@]} -eq 0 ] && return
     say "installing ${missing[*]}"
@@ -68,14 +76,25 @@ make_venv() {
     fi
     say "creating $VENV with $("$python" --version)"
     "$python" -m venv "${venv_flags[@]}" "$VENV"
-    "$VENV/bin/python" -m pip install -q --upgrade pip
+    local log="$VENV/pip.log"
+    "$VENV/bin/python" -m pip install -q --upgrade pip >"$log" 2>&1 || { cat "$log"; die "pip upgrade failed"; }
     say "installing voicehost and its test tools"
-    "$VENV/bin/python" -m pip install -q -e ".[test]"
+    "$VENV/bin/python" -m pip install -q -e ".[test]" >"$log" 2>&1 || { cat "$log"; die "pip install failed (log above)"; }
     echo "$want" > "$stamp"
+}
+
+test_packages() {
+    local packages=("${TEST_PACKAGES[@]}")
+    if ! installed pipewire-pulse; then
+        packages+=(pulseaudio)
+    fi
+    install_apt_packages "${packages[@]}"
 }
 
 job=${1:-}
 [ $# -gt 0 ] && shift
+install_apt_packages "${AUDIO_PACKAGES[@]}"
+if [ "$job" = "test" ]; then test_packages; fi
 make_venv
 case "$job" in
     "") say "ready: .venv/bin/voicehost --help" ;;

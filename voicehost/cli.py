@@ -38,10 +38,21 @@ def build_parser() -> argparse.ArgumentParser:
     simulate_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
     simulate_cmd.set_defaults(run=_simulate)
 
-    demo_cmd = commands.add_parser("demo", help="play the bundled sample game, narrated, then its protocol")
+    demo_cmd = commands.add_parser("demo", help="play the bundled sample game aloud, then its protocol")
     demo_cmd.add_argument("script", nargs="?", default=str(SAMPLE_SCRIPT), help="another script to play")
     demo_cmd.add_argument("--pace", type=_seconds, default=0.15, help="seconds between narrated lines")
+    demo_cmd.add_argument("--audio", default=None,
+                          help="default, device:NAME, file:OUT.wav, null, or off (no voice); default: the table's")
+    demo_cmd.add_argument("--table", default=None, help="the table file whose [audio] settings to use")
     demo_cmd.set_defaults(run=_demo)
+
+    voice_cmd = commands.add_parser("voice", help="the host's voice: render lines ahead, or say one")
+    voice_cmd.add_argument("action", choices=["warm", "say"], help="warm: render every fixed line; say: speak TEXT")
+    voice_cmd.add_argument("text", nargs="*", help="what to say (say)")
+    voice_cmd.add_argument("--rules", action="append", default=None, help="rulesets to warm (default: all)")
+    voice_cmd.add_argument("--table", default=None, help="the table file whose [audio] settings to use")
+    voice_cmd.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
+    voice_cmd.set_defaults(run=_voice)
 
     parse_cmd = commands.add_parser("parse", help="what the host understands in a phrase")
     parse_cmd.add_argument("text", nargs="+", help="the words, as the recognizer writes them")
@@ -116,12 +127,49 @@ def _account(result: Any) -> list[str]:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    result = simulate(load_script(args.script))
-    for line in _account(result):
-        print(line, flush=True)
-        time.sleep(args.pace)
+    from .show import Show
+
+    script = load_script(args.script)
+    voice = None if args.audio == "off" else _open_voice(args.table, args.audio)
+    try:
+        show = Show(voice, load_phrasebook(), script.names, args.pace)
+        result = simulate(script, observer=show.request)
+        show.flush(result.game)
+    finally:
+        if voice is not None:
+            voice.close()
+    for line in _account(result)[len(list(narrate(result.game.events, load_phrasebook()))):]:
+        print(line)
     print()
     _print_json(build_protocol(result.game, result.ignored, result.script.names))
+    return 0
+
+
+def _open_voice(table: str | None, output: str | None) -> Any:
+    from .table import load_audio, table_path
+    from .voice import Voice
+
+    return Voice(load_audio(table_path(table)), output)
+
+
+def _voice(args: argparse.Namespace) -> int:
+    from .voice import fixed_lines
+
+    voice = _open_voice(args.table, args.audio or ("null" if args.action == "warm" else None))
+    try:
+        if args.action == "say":
+            if not args.text:
+                raise InputError("voice say", "give the words to say")
+            voice.say(" ".join(args.text))
+            return 0
+        for name in args.rules or ruleset_names():
+            seats = range(1, max(load_ruleset(name).seats) + 1)
+            start = time.perf_counter()
+            count = voice.renderer.warm(fixed_lines(voice.book, name, seats))
+            print(f"{name}: {count} lines ready in {time.perf_counter() - start:.2f} s "
+                  f"(cache: {voice.renderer.cache_dir})")
+    finally:
+        voice.close()
     return 0
 
 

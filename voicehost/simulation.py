@@ -31,8 +31,12 @@ class Simulation:
     ignored: list[dict[str, str]] = field(default_factory=list)
 
 
-def simulate(script: Script) -> Simulation:
-    return _Player(script).play()
+Observer = Callable[[Game, Request], None]
+
+
+def simulate(script: Script, observer: Observer | None = None) -> Simulation:
+    """Play ``script`` through the engine; ``observer`` sees each request before it is answered."""
+    return _Player(script, observer).play()
 
 
 def phase_index(game: Game, request: Request) -> int:
@@ -53,8 +57,9 @@ ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal":
 
 
 class _Player:
-    def __init__(self, script: Script) -> None:
+    def __init__(self, script: Script, observer: Observer | None = None) -> None:
         self.script = script
+        self.observer = observer
         self.game = new_game(script.ruleset, script.options, script.seats)
         self.used: set[str] = set()
         self.reasons: dict[str, str] = {}
@@ -75,6 +80,8 @@ class _Player:
                 self._phase_start(request)
                 if self.game.request is not request:
                     continue
+            if self.observer is not None:
+                self.observer(self.game, request)
             self._answer(request)
         ignored = [
             {"at": place, "why": self.reasons.get(place, "not asked for")}

@@ -1,0 +1,75 @@
+"""A table's file (``config/tables/NAME.toml``): its pins (read by :mod:`hw.pinmap`) and its
+``[audio]`` settings — the voice, volumes, ducking, the music folder, the output device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from audio.mixer import MixSettings
+from audio.tts import VoiceSettings
+
+from .config import config_dir, read_toml
+from .rules import InputError
+
+DEFAULT_TABLE = "ten-seats.toml"
+
+
+@dataclass(frozen=True)
+class AudioConfig:
+    voice: VoiceSettings = VoiceSettings()
+    mix: MixSettings = MixSettings()
+    music_folder: str | None = None
+    output: str = "default"
+
+
+_VOICE = {"voice": str, "rate": int, "volume": float}
+_MIX = {"duck_db": float, "duck_attack_s": float, "duck_release_s": float, "fade_s": float,
+        "music_level": float, "voice_level": float}
+_OTHER = {"music_folder": str, "output": str}
+
+
+def table_path(name: str | None) -> Path:
+    if name is None:
+        return config_dir() / "tables" / DEFAULT_TABLE
+    path = Path(name)
+    return path if path.suffix == ".toml" or path.exists() else config_dir() / "tables" / f"{name}.toml"
+
+
+def load_audio(path: Path) -> AudioConfig:
+    """The ``[audio]`` table of a table file, validated; missing keys keep their defaults."""
+    data = read_toml(path).get("audio", {})
+    return audio_from_mapping(data, f"{path}: audio")
+
+
+def audio_from_mapping(data: Any, place: str) -> AudioConfig:
+    if not isinstance(data, Mapping):
+        raise InputError(place, "must be a table")
+    known = {**_VOICE, **_MIX, **_OTHER}
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        kind = known.get(key)
+        if kind is None:
+            raise InputError(f"{place}.{key}", f"unknown setting (known: {', '.join(sorted(known))})")
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InputError(f"{place}.{key}", f"must be a {kind.__name__}")
+        values[key] = value
+    _check_ranges(values, place)
+    voice = VoiceSettings(**{k: v for k, v in values.items() if k in _VOICE})
+    mix_fields = {f.name for f in fields(MixSettings)}
+    mix = MixSettings(**{k: v for k, v in values.items() if k in _MIX and k in mix_fields})
+    return AudioConfig(voice, mix, values.get("music_folder"), values.get("output", "default"))
+
+
+def _check_ranges(values: Mapping[str, Any], place: str) -> None:
+    limits = {"rate": (60, 400), "volume": (0.0, 1.0), "duck_db": (-60.0, -12.0), "music_level": (0.0, 1.0),
+              "voice_level": (0.0, 1.0), "fade_s": (0.0, 30.0), "duck_attack_s": (0.005, 2.0),
+              "duck_release_s": (0.01, 5.0)}
+    for key, (low, high) in limits.items():
+        if key in values and not low <= values[key] <= high:
+            raise InputError(f"{place}.{key}", f"{values[key]} is outside {low}..{high}")

@@ -1,0 +1,75 @@
+"""The host's voice as one object: rendered lines, the mixer, night music and the output."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+
+from audio.mixer import Mixer
+from audio.music import MusicFeed, MusicUnavailable
+from audio.output import AudioOut, AudioSpecError
+from audio.tts import SpeechRenderer, VoiceUnavailable
+
+from .host_lines import HOST_KEYS
+from .phrasebook import Phrasebook, load_phrasebook
+from .rules import InputError
+from .table import AudioConfig
+
+Log = Callable[[str], None]
+
+
+class Voice:
+    """Speaks Russian lines through the mixer; ``say`` returns when the line has been heard."""
+
+    def __init__(self, audio: AudioConfig, output: str | None = None, log: Log | None = None) -> None:
+        self.log = log or (lambda line: print(line, file=sys.stderr))
+        try:
+            self.renderer = SpeechRenderer(audio.voice)
+        except VoiceUnavailable as err:
+            raise InputError("voice", str(err)) from None
+        try:
+            self.music = MusicFeed(audio.mix.samplerate, audio.music_folder)
+        except MusicUnavailable as err:
+            self.log(f"voicehost: {err}; playing the built-in ambient music")
+            self.music = MusicFeed(audio.mix.samplerate)
+        self.mixer = Mixer(audio.mix, self.music)
+        try:
+            self.out = AudioOut(self.mixer, output or audio.output, log=self.log)
+        except AudioSpecError as err:
+            self.close()
+            raise InputError("--audio", str(err)) from None
+        self.book: Phrasebook = load_phrasebook()
+
+    def say(self, text: str, wait: bool = True) -> float:
+        """Speak ``text``; returns its onset (monotonic). With ``wait``, returns after it ends."""
+        clip = self.renderer.clip(text)
+        onset = self.mixer.say(clip, text).result(timeout=30)
+        if wait:
+            remaining = onset + len(clip) / self.mixer.settings.samplerate - time.monotonic()
+            if remaining > 0:
+                time.sleep(remaining)
+        return onset
+
+    def night(self, on: bool) -> None:
+        self.mixer.night(on)
+
+    def close(self) -> None:
+        for part in ("out", "mixer", "music", "renderer"):
+            thing = getattr(self, part, None)
+            if thing is not None:
+                thing.close()
+
+
+def fixed_lines(book: Phrasebook, ruleset: str, seats: Iterable[int]) -> list[str]:
+    """Every line a game of ``ruleset`` can say that is known before it starts: lines without
+    placeholders, and the seat-numbered ones for every seat (rendered at start-up)."""
+    texts = []
+    seat_list = list(seats)
+    for key in sorted(HOST_KEYS):
+        template = book.lines[book.host_key(key, ruleset)]
+        if "{" not in template:
+            texts.append(book.say(key, ruleset))
+        elif template.count("{") == 1 and "{seat}" in template:
+            texts.extend(book.say(key, ruleset, seat=s) for s in seat_list)
+    return texts
