@@ -77,7 +77,7 @@ class PacedOutput:
 class FileOutput(PacedOutput):
     kind = "file"
 
-    def __init__(self, mixer: Mixer, path: str, subtitles: TextIO | None = sys.stdout) -> None:
+    def __init__(self, mixer: Mixer, path: str, subtitles: TextIO | None = None) -> None:
         import soundfile
         try:
             self.file = soundfile.SoundFile(path, "w", samplerate=mixer.settings.samplerate, channels=1,
@@ -85,7 +85,7 @@ class FileOutput(PacedOutput):
         except Exception as err:
             raise AudioSpecError(f"--audio file:{path}: cannot write it ({err})") from None
         self.path = path
-        self.out = subtitles
+        self.out = subtitles or sys.stdout
         self._shown = 0
         super().__init__(mixer, sink=self._write)
 
@@ -141,10 +141,10 @@ class DeviceOutput:
 class AudioOut:
     """The output a game uses, with its fallbacks. ``log`` gets one line per fallback."""
 
-    def __init__(self, mixer: Mixer, spec: str = "default", log: Log = lambda line: print(line, file=sys.stderr),
-                 subtitles: TextIO | None = sys.stdout) -> None:
+    def __init__(self, mixer: Mixer, spec: str = "default", log: Log | None = None,
+                 subtitles: TextIO | None = None) -> None:
         self.mixer = mixer
-        self.log = log
+        self.log = log or (lambda line: print(line, file=sys.stderr))
         kind, argument = parse_spec(spec)
         self.output: PacedOutput | DeviceOutput
         if kind == "file":

@@ -138,3 +138,32 @@ def test_hw_test_seat_count_against_the_ruleset(capsys) -> None:
 def test_bench_gpio_reports_the_stamp_error(capsys) -> None:
     code, out, _ = cli(capsys, "bench", "gpio", "--games", "200")
     assert code == 0 and "p95" in out
+
+
+def test_voice_say_renders_speech_into_a_file(capsys, tmp_path, renderer) -> None:
+    import soundfile
+    out = tmp_path / "say.wav"
+    code, stdout, _ = cli(capsys, "voice", "say", "Наступает", "ночь.", "--audio", f"file:{out}")
+    data, rate = soundfile.read(out)
+    assert code == 0 and "] Наступает ночь." in stdout
+    assert rate == 48000 and (abs(data) > 0.05).sum() > rate * 0.2
+
+
+def test_voice_warm_renders_every_fixed_line(capsys, renderer) -> None:
+    code, out, _ = cli(capsys, "voice", "warm", "--rules", "sport")
+    assert code == 0 and out.startswith("sport: ") and " lines ready in " in out
+
+
+def test_demo_without_voice_still_narrates(capsys) -> None:
+    code, out, _ = cli(capsys, "demo", "--audio", "off", "--pace", "0")
+    assert code == 0 and "Ночь 1." in out and '"winner": "red"' in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["voice", "say", "привет", "--audio", "speaker"], "voicehost: error: --audio: --audio 'speaker': use default"),
+    (["voice", "say", "--audio", "null"], "voicehost: error: voice say: give the words to say"),
+    (["demo", "--table", "/nonexistent.toml", "--audio", "null"], "voicehost: error: /nonexistent.toml: no such file"),
+])
+def test_voice_errors_are_one_line(capsys, argv, message, renderer) -> None:
+    code, _, err = cli(capsys, *argv)
+    assert code == 2 and err.startswith(message) and err.count("\n") == 1

@@ -103,3 +103,66 @@ def bench_engine(ruleset: Ruleset, games: int, seed: int) -> dict[str, float]:
     seconds = time.perf_counter() - start
     return {"games": games, "seconds": seconds, "games_per_second": games / seconds,
             "inputs_per_game": inputs / games, "finished": finished}
+
+
+def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
+    """Render time per line, warm-up time, event → first sample, and mixer callback CPU."""
+    import tempfile
+    from pathlib import Path
+
+    import numpy as np
+
+    from audio.mixer import Mixer, MixSettings
+    from audio.music import MusicFeed
+    from audio.output import AudioOut
+    from audio.tts import SpeechRenderer, VoiceSettings
+
+    from .phrasebook import load_phrasebook
+    from .voice import fixed_lines
+
+    book = load_phrasebook()
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as cache:
+        renderer = SpeechRenderer(VoiceSettings(), Path(cache))
+        texts = [book.say("vote_count", "sport", seat=s % 10 + 1, n=n) for s, n in zip(range(lines), range(lines))]
+        start = time.perf_counter()
+        renderer.warm(texts)
+        figures["render_ms_per_line"] = (time.perf_counter() - start) / len(set(texts)) * 1000
+        sport_lines = fixed_lines(book, "sport", range(1, 11))
+        start = time.perf_counter()
+        renderer.warm(sport_lines)
+        figures["warm_up_s_sport_first_time"] = time.perf_counter() - start
+        fresh = SpeechRenderer(VoiceSettings(), Path(cache))
+        start = time.perf_counter()
+        fresh.warm(sport_lines)
+        figures["warm_up_s_sport_from_cache"] = time.perf_counter() - start
+        figures["sport_fixed_lines"] = len(set(sport_lines))
+        clip = renderer.clip("Спасибо.")
+        renderer.close()
+        fresh.close()
+    settings = MixSettings()
+    mixer = Mixer(settings, MusicFeed(settings.samplerate))
+    out = AudioOut(mixer, output, log=lambda line: None)
+    time.sleep(1.0)
+    delays = []
+    for _ in range(20):
+        asked = time.monotonic()
+        onset = mixer.say(clip).result(5)
+        delays.append((onset - asked) * 1000)
+        time.sleep(len(clip) / settings.samplerate + 0.05)
+    figures["output"] = 0.0 if out.kind == "null" else 1.0
+    out.close()
+    delays.sort()
+    figures["event_to_first_sample_ms_p50"] = delays[len(delays) // 2]
+    figures["event_to_first_sample_ms_max"] = delays[-1]
+    block = np.zeros(480, dtype=np.float32)
+    mixer.night(True)
+    mixer.say(np.full(settings.samplerate * 30, 0.1, dtype=np.float32))
+    start = time.perf_counter()
+    for k in range(2000):
+        mixer.render(block, k * 0.01)
+    per_block = (time.perf_counter() - start) / 2000
+    figures["callback_us_per_10ms_block"] = per_block * 1e6
+    figures["callback_cpu_percent"] = per_block / 0.01 * 100
+    mixer.close()
+    return figures

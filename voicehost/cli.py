@@ -73,8 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     hw_cmd.set_defaults(run=_hw)
 
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
-    bench_cmd.add_argument("what", choices=["engine", "gpio"],
-                           help="engine: full random games per second; gpio: press time-stamp error")
+    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice"],
+                           help="engine: full random games per second; gpio: press time-stamp error; "
+                                "voice: render, warm-up, event → first sample, mixer CPU")
+    bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=_positive, default=2000, help="games (engine) or presses (gpio)")
     bench_cmd.add_argument("--seed", type=int, default=1)
     bench_cmd.add_argument("--ruleset", default=None, help="one ruleset (default: all)")
@@ -216,6 +218,12 @@ def _hw(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from .bench import bench_engine
 
+    if args.what == "voice":
+        from .bench import bench_voice
+
+        for key, value in bench_voice(args.audio).items():
+            print(f"voice: {key} = {value:.3f}")
+        return 0
     if args.what == "gpio":
         from .hwcli import bench_gpio
 
