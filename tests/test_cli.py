@@ -38,11 +38,6 @@ def test_simulate_without_json_is_a_russian_account(capsys) -> None:
     assert out.strip().endswith("Причина: в игре не осталось чёрных игроков.")
 
 
-def test_demo_narrates_then_prints_the_protocol(capsys) -> None:
-    code, out, _ = cli(capsys, "demo", "--pace", "0")
-    assert code == 0 and "Ночь 1." in out and '"winner": "red"' in out
-
-
 def test_parse_prints_intents_in_spoken_order(capsys) -> None:
     code, out, _ = cli(capsys, "parse", "выставляю", "игрока", "номер", "три", "отзываю", "третьего", "выставляю",
                        "седьмого", "спасибо", "всё")
