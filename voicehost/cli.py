@@ -64,6 +64,22 @@ def build_parser() -> argparse.ArgumentParser:
     rules_cmd.add_argument("name", nargs="?", help="a ruleset name")
     rules_cmd.set_defaults(run=_rules)
 
+    model_cmd = commands.add_parser("model", help="the speech model: install it, or check it against the grammar")
+    model_cmd.add_argument("action", choices=["install", "check"])
+    model_cmd.add_argument("source", nargs="?", default=None,
+                           help="install: a ZIP, a folder or a URL (default: vosk-model-small-ru-0.22)")
+    model_cmd.add_argument("--model", default=None, help="check: this model folder instead of the configured one")
+    model_cmd.add_argument("--rules", default="sport", help="check: the ruleset whose table size to use")
+    model_cmd.add_argument("--table", default=None, help="the table file whose [ears] settings to use")
+    model_cmd.set_defaults(run=_model)
+
+    listen_cmd = commands.add_parser("listen", help="print what the host understands: live, replayed or typed")
+    listen_cmd.add_argument("--replay", default=None, help="a JSONL file of vosk results")
+    listen_cmd.add_argument("--console", action="store_true", help="read typed lines from standard input")
+    listen_cmd.add_argument("--seats", type=_seat_count, default=10)
+    listen_cmd.add_argument("--table", default=None, help="the table file whose [ears] settings to use")
+    listen_cmd.set_defaults(run=_listen)
+
     hw_cmd = commands.add_parser("hw", help="the seat panel: walk every seat after soldering")
     hw_cmd.add_argument("action", choices=["test"], help="test: light each LED, wait for its button")
     hw_cmd.add_argument("--table", required=True, help="the pin map, e.g. config/tables/ten-seats.toml")
@@ -207,6 +223,20 @@ def _rules(args: argparse.Namespace) -> int:
         if spec.doc:
             print(f"      {spec.doc}")
     return 0
+
+
+def _model(args: argparse.Namespace) -> int:
+    from .earscli import check_model, install
+
+    if args.action == "install":
+        return install(args.source, args.table)
+    return check_model(args.model, args.rules, args.table)
+
+
+def _listen(args: argparse.Namespace) -> int:
+    from .earscli import listen
+
+    return listen(args.replay, args.console, args.seats, args.table)
 
 
 def _hw(args: argparse.Namespace) -> int:

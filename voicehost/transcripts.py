@@ -1,0 +1,61 @@
+"""Transcript sources behind one interface, all going through the same phrase parser: the
+live microphone, a replay of recorded vosk output, the console, and the simulator's script.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TextIO
+
+from audio.listener import Heard, replay
+
+from .intents import Intent
+from .parser import parse
+from .rules import InputError
+
+
+@dataclass(frozen=True)
+class Understood:
+    """An intent, when its utterance ended, who had the floor, and where the words came from."""
+
+    intent: Intent
+    t: float
+    speaker: int | None
+    source: str
+
+
+def understand(heard: Heard, speaker: int | None) -> list[Understood]:
+    """Parse one final result; the intents belong to whoever has the floor."""
+    return [Understood(intent, heard.t_end, speaker, heard.source) for intent in parse(heard.text)]
+
+
+def replay_source(path: str) -> Iterator[Heard]:
+    """Recorded vosk results (JSONL of vosk's own result JSON), for bug reports and tests."""
+    try:
+        yield from replay(path)
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except ValueError as err:
+        raise InputError("replay", str(err)) from None
+
+
+def console_source(lines: TextIO) -> Iterator[Heard]:
+    """What a human host types, as if heard."""
+    for line in lines:
+        if line.strip():
+            yield Heard(line.strip().lower(), time.monotonic(), "console")
+
+
+def script_source(utterances: Iterable[str], t: float = 0.0) -> Iterator[Heard]:
+    """A script's ``speeches`` entry: what the recognizer heard during that speech."""
+    for text in utterances:
+        yield Heard(text, t, "script")
+
+
+def queue_source(heard: queue.Queue[Heard | None]) -> Iterator[Heard]:
+    """The live microphone: the listener thread puts final results here; None ends it."""
+    while (item := heard.get()) is not None:
+        yield item
