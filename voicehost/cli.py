@@ -89,9 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
     hw_cmd.set_defaults(run=_hw)
 
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
-    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice"],
+    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
-                                "voice: render, warm-up, event → first sample, mixer CPU")
+                                "voice: render, warm-up, event → first sample, mixer CPU; "
+                                "ears: recognizer real-time factor, memory, end of utterance → intent")
+    bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=_positive, default=2000, help="games (engine) or presses (gpio)")
     bench_cmd.add_argument("--seed", type=int, default=1)
@@ -248,6 +250,12 @@ def _hw(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from .bench import bench_engine
 
+    if args.what == "ears":
+        from .bench import bench_ears
+
+        for key, value in bench_ears(args.model).items():
+            print(f"ears: {key} = {value:.3f}")
+        return 0
     if args.what == "voice":
         from .bench import bench_voice
 
