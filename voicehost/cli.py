@@ -36,7 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
     simulate_cmd = commands.add_parser("simulate", help="play a table script, print the protocol")
     simulate_cmd.add_argument("script", help="a table script (.json or .toml)")
     simulate_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
+    simulate_cmd.add_argument("--journal", default=None,
+                              help="append every input to this file (fsynced); resume it after a crash")
     simulate_cmd.set_defaults(run=_simulate)
+
+    resume_cmd = commands.add_parser("resume", help="rebuild a game from its journal and carry on")
+    resume_cmd.add_argument("journal", help="the journal file of the interrupted game")
+    resume_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
+    resume_cmd.set_defaults(run=_resume)
 
     demo_cmd = commands.add_parser("demo", help="play the bundled sample game aloud, then its protocol")
     demo_cmd.add_argument("script", nargs="?", default=str(SAMPLE_SCRIPT), help="another script to play")
@@ -126,12 +133,47 @@ def _seconds(text: str) -> float:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    result = simulate(load_script(args.script))
+    script = load_script(args.script)
+    if args.journal is None:
+        return _report(simulate(script), args.json)
+    from .journal import Journal
+
+    path = Path(args.journal)
+    if path.exists() and path.stat().st_size:
+        raise InputError(str(path), "the journal already exists: resume it with voicehost resume, or pick a new name")
+    journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
+                             "seats": script.seats, "options": dict(script.options), "level": "engine"})
+    try:
+        return _report(simulate(script, journal=journal), args.json, path)
+    finally:
+        journal.close()
+
+
+def _resume(args: argparse.Namespace) -> int:
+    from .journal import Journal, read_journal
+
+    header, entries = read_journal(args.journal)
+    if "script" not in header:
+        raise InputError(args.journal, "this journal has no script to replay (a live game: voicehost run --resume)")
+    script = load_script(header["script"])
+    journal = Journal(args.journal, header)
+    try:
+        return _report(simulate(script, journal=journal, replayed=entries), args.json, Path(args.journal))
+    finally:
+        journal.close()
+
+
+def _report(result: Any, as_json: bool, journal: Path | None = None) -> int:
+    """Print the protocol or the account; next to a journal, write both as files."""
     protocol = build_protocol(result.game, result.ignored, result.script.names)
-    if args.json:
+    account = _account(result)
+    if journal is not None and result.game.is_over:
+        journal.with_suffix(".protocol.json").write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
+        journal.with_suffix(".log.txt").write_text("\n".join(account) + "\n")
+    if as_json:
         _print_json(protocol)
     else:
-        for line in _account(result):
+        for line in account:
             print(line)
     return 0
 

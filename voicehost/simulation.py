@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from .intents import EndIntent, NominateIntent, WithdrawIntent
 from .parser import parse
-from .rules import Game, IllegalInput, new_game
+from .journal import Journal, JournalEntry
+from .rules import Game, IllegalInput, InputError, new_game
 from .rules.flow import request_night
 from .rules.inputs import (
     BloodName, Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Heal, Input, Join, Kill, Lift, Nominate,
@@ -34,9 +35,16 @@ class Simulation:
 Observer = Callable[[Game, Request], None]
 
 
-def simulate(script: Script, observer: Observer | None = None) -> Simulation:
-    """Play ``script`` through the engine; ``observer`` sees each request before it is answered."""
-    return _Player(script, observer).play()
+def simulate(script: Script, observer: Observer | None = None, journal: Journal | None = None,
+             replayed: list[JournalEntry] | None = None) -> Simulation:
+    """Play ``script`` through the engine; ``observer`` sees each request before it is answered.
+
+    With a ``journal`` every input is on disk before it takes effect. ``replayed`` (from a
+    journal being resumed) are the inputs already taken: the play is deterministic, so it
+    runs again from the start, checks each input against the journal instead of writing
+    it, and carries on writing after the last one — the exact state, bookkeeping included.
+    """
+    return _Player(script, observer, journal, replayed or []).play()
 
 
 def phase_index(game: Game, request: Request) -> int:
@@ -57,9 +65,13 @@ ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal":
 
 
 class _Player:
-    def __init__(self, script: Script, observer: Observer | None = None) -> None:
+    def __init__(self, script: Script, observer: Observer | None, journal: Journal | None,
+                 replayed: list[JournalEntry]) -> None:
         self.script = script
         self.observer = observer
+        self.journal = journal
+        self.replayed = replayed
+        self.pushed = 0
         self.game = new_game(script.ruleset, script.options, script.seats)
         self.used: set[str] = set()
         self.reasons: dict[str, str] = {}
@@ -69,8 +81,20 @@ class _Player:
         self.after_vote_done: set[int] = set()
         self.hands_raised: set[int] = set()
 
+    def push(self, item: Input, source: str = "script") -> None:
+        """Every input goes through here: journaled (or checked against the journal) first."""
+        index = self.pushed
+        self.pushed += 1
+        if index < len(self.replayed):
+            if self.replayed[index].input != item:
+                raise InputError(f"journal input {index}", f"the script now gives {item.kind}, the journal has "
+                                                           f"{self.replayed[index].input.kind}: not the same game")
+        elif self.journal is not None:
+            self.journal.append(index, 0.0, source, item)
+        self.game.push(item)
+
     def play(self) -> Simulation:
-        self.game.push(Deal(self.script.roles))
+        self.push(Deal(self.script.roles), "deal")
         while (request := self.game.request) is not None:
             index = phase_index(self.game, request)
             if index > self.horizon:
@@ -133,7 +157,7 @@ class _Player:
                 self.used.add(place)
             else:
                 self.reasons[place] = f"seat {shooter} is out"
-        self.game.push(Shots(tuple(taps)))
+        self.push(Shots(tuple(taps)))
 
     def _action(self, request: AwaitAction, night: Night) -> None:
         """The first of the role's actions the script has an entry for; else it does nothing."""
@@ -142,7 +166,7 @@ class _Player:
             side = night.join.get(by, "solo") if by is not None else "solo"
             if by in night.join:
                 self.used.add(f"nights[{request.night - 1}].join.{by}")
-            self.game.push(Join(by, side))
+            self.push(Join(by, side))
             return
         for action in request.actions:
             entries: dict[int, int] = getattr(night, action)
@@ -153,12 +177,12 @@ class _Player:
                     self.reasons[place] = f"seat {target} is not among the night's victims"
                     break
                 self.used.add(place)
-                self.game.push(ACTIONS[action](by, target))
+                self.push(ACTIONS[action](by, target))
                 return
-        self.game.push(ACTIONS[request.actions[0]](by, None))
+        self.push(ACTIONS[request.actions[0]](by, None))
 
     def _dawn(self, request: AwaitDawn) -> None:
-        self.game.push(Dawn())
+        self.push(Dawn())
 
     def _speech(self, request: AwaitSpeech, day: Day) -> None:
         seat = request.seat
@@ -176,20 +200,20 @@ class _Player:
         if request.turn != "tie" and request.turn != "last_word":
             self._timed(day, lambda t: t.after_speech == seat)
         if self.game.request == request:
-            self.game.push(EndSpeech(seat))
+            self.push(EndSpeech(seat))
 
     def _answer_with(self, request: AwaitSpeech, entries: dict[int, int], key: str,
                      make: type[Nominate] | type[BloodName]) -> None:
         if request.seat in entries:
             self.used.add(f"days[{self.game.day - 1}].{key}.{request.seat}")
-            self.game.push(make(request.seat, entries[request.seat]))
+            self.push(make(request.seat, entries[request.seat]))
 
     def _raise_hands(self, day: Day) -> None:
         """``extra_word`` (club): the hands go up during the discussion round."""
         for j, seat in enumerate(day.extra_word):
             place = f"days[{self.game.day - 1}].extra_word[{j}]"
             if self.game.is_alive(seat):
-                self.game.push(RaiseHand(seat))
+                self.push(RaiseHand(seat))
                 self.used.add(place)
             else:
                 self.reasons[place] = f"seat {seat} is out"
@@ -208,7 +232,7 @@ class _Player:
                 item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
                                else Withdraw(request.seat, intent.seat))
                 assert isinstance(intent, (NominateIntent, WithdrawIntent))
-                self.game.push(item)
+                self.push(item)
 
     def _votes(self, request: AwaitVotes, day: Day) -> None:
         if request.round != "mayor" and self.game.day not in self.voting_seen:
@@ -221,24 +245,24 @@ class _Player:
         for voter, candidate in ballot.items():
             place = f"days[{self.game.day - 1}].{key}.{voter}"
             if voter in request.voters and candidate in request.candidates and self.game.is_alive(voter):
-                self.game.push(Vote(voter, candidate))
+                self.push(Vote(voter, candidate))
                 self.used.add(place)
             elif place not in self.used:
                 self.reasons[place] = f"seat {candidate} is not on the ballot" if voter in request.voters \
                     else f"seat {voter} does not vote in this round"
             if self.game.request != request:
                 return
-        self.game.push(CloseVoting())
+        self.push(CloseVoting())
 
     def _lift(self, request: AwaitLift, day: Day) -> None:
         for j, voter in enumerate(day.lift):
             place = f"days[{self.game.day - 1}].lift[{j}]"
             if voter in request.voters and self.game.is_alive(voter):
-                self.game.push(Lift(voter))
+                self.push(Lift(voter))
                 self.used.add(place)
             if self.game.request != request:
                 return
-        self.game.push(CloseVoting())
+        self.push(CloseVoting())
 
     def _after_vote(self, day: Day) -> None:
         """``at: after_vote`` entries: during the first last word after the result, else at nightfall."""
@@ -259,7 +283,7 @@ class _Player:
         if self.game.is_over:
             return
         try:
-            self.game.push(item)
+            self.push(item)
             self.used.add(place)
         except IllegalInput as err:
             self.reasons[place] = str(err)

@@ -1,0 +1,106 @@
+"""Journal and resume: a game killed at random points and resumed each time ends with the
+same protocol as one never interrupted; a torn last line (a power cut) is not lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from voicehost.journal import Journal, read_journal
+from voicehost.rules import InputError
+from voicehost.rules.inputs import Dawn, Vote
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def voicehost(*argv: str, crash_after: int | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("VOICEHOST_CRASH_AFTER", None)
+    if crash_after is not None:
+        env["VOICEHOST_CRASH_AFTER"] = str(crash_after)
+    return subprocess.run([sys.executable, "-m", "voicehost", *argv], capture_output=True, text=True, env=env,
+                          cwd=ROOT, check=False)
+
+
+@pytest.mark.parametrize(("script", "crashes"), [("examples/sport-sample.json", 20),
+                                                 ("examples/classic-sample.json", 8)])
+def test_a_game_killed_at_random_points_and_resumed_gives_the_same_protocol(tmp_path, script, crashes) -> None:
+    whole = json.loads(voicehost("simulate", script, "--json").stdout)
+    inputs = len(read_journal_of(tmp_path, script))
+    points = sorted(random.Random(7).sample(range(1, inputs), crashes))
+    journal = tmp_path / "game.jsonl"
+    done = voicehost("simulate", script, "--journal", str(journal), "--json", crash_after=points[0])
+    assert done.returncode == -9  # SIGKILL: no cleanup, as a power cut
+    for before, point in zip(points, points[1:], strict=False):
+        done = voicehost("resume", str(journal), "--json", crash_after=point - before)
+        assert done.returncode == -9, done.stderr
+    final = voicehost("resume", str(journal), "--json")
+    assert final.returncode == 0, final.stderr
+    assert json.loads(final.stdout) == whole
+    assert len(read_journal(journal)[1]) == inputs  # every input once, none twice
+    assert json.loads((tmp_path / "game.protocol.json").read_text()) == whole
+    assert (tmp_path / "game.log.txt").read_text().startswith("Карты розданы.")
+
+
+def read_journal_of(tmp_path: Path, script: str) -> list:
+    path = tmp_path / "uninterrupted.jsonl"
+    assert voicehost("simulate", script, "--journal", str(path), "--json").returncode == 0
+    return read_journal(path)[1]
+
+
+def test_a_torn_last_line_is_ignored(tmp_path) -> None:
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path, {"ruleset": "sport"})
+    journal.append(0, 1.5, "console", Dawn())
+    journal.close()
+    with path.open("a") as handle:
+        handle.write('{"type": "input", "i": 1, "t": 2.0, "sou')  # the power went off here
+    header, entries = read_journal(path)
+    assert header["ruleset"] == "sport" and [e.input for e in entries] == [Dawn()]
+
+
+def test_journal_records_time_source_and_input(tmp_path) -> None:
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path, {"ruleset": "sport"})
+    journal.append(0, 12.25, "seats", Vote(3, 5))
+    journal.close()
+    record = json.loads(path.read_text().splitlines()[1])
+    assert record == {"type": "input", "i": 0, "t": 12.25, "source": "seats",
+                      "input": {"type": "vote", "voter": 3, "candidate": 5}, "state": {}}
+
+
+def test_broken_journals_are_one_clear_error(tmp_path) -> None:
+    with pytest.raises(InputError, match="no such journal"):
+        read_journal(tmp_path / "none.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "input"}\n')
+    with pytest.raises(InputError, match="not a voicehost journal"):
+        read_journal(bad)
+
+
+def test_resume_refuses_a_journal_of_another_game(tmp_path) -> None:
+    journal = tmp_path / "j.jsonl"
+    assert voicehost("simulate", "examples/sport-sample.json", "--journal", str(journal)).returncode == 0
+    header = json.loads(journal.read_text().splitlines()[0])
+    other = tmp_path / "other.json"
+    data = json.loads((ROOT / "examples/sport-sample.json").read_text())
+    data["days"][0]["speeches"]["1"] = "выставляю девятого"
+    other.write_text(json.dumps(data, ensure_ascii=False))
+    lines = journal.read_text().splitlines()
+    header["script"] = str(other)
+    journal.write_text("\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n")
+    done = voicehost("resume", str(journal))
+    assert done.returncode == 2 and "not the same game" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_simulate_will_not_overwrite_a_journal(tmp_path) -> None:
+    journal = tmp_path / "j.jsonl"
+    journal.write_text('{"type": "game"}\n')
+    done = voicehost("simulate", "examples/sport-sample.json", "--journal", str(journal))
+    assert done.returncode == 2 and "already exists" in done.stderr
