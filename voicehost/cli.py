@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate_cmd = commands.add_parser("simulate", help="play a table script, print the protocol")
     simulate_cmd.add_argument("script", help="a table script (.json or .toml)")
     simulate_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
+    simulate_cmd.add_argument("--level", choices=["engine", "table"], default="engine",
+                              help="engine: the rules alone; table: voice, seat buttons and ears, on a virtual clock")
     simulate_cmd.add_argument("--journal", default=None,
                               help="append every input to this file (fsynced); resume it after a crash")
     simulate_cmd.set_defaults(run=_simulate)
@@ -134,19 +136,28 @@ def _seconds(text: str) -> float:
 
 def _simulate(args: argparse.Namespace) -> int:
     script = load_script(args.script)
+    player = _player(args.level)
     if args.journal is None:
-        return _report(simulate(script), args.json)
+        return _report(simulate(script, player=player), args.json)
     from .journal import Journal
 
     path = Path(args.journal)
     if path.exists() and path.stat().st_size:
         raise InputError(str(path), "the journal already exists: resume it with voicehost resume, or pick a new name")
     journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
-                             "seats": script.seats, "options": dict(script.options), "level": "engine"})
+                             "seats": script.seats, "options": dict(script.options), "level": args.level})
     try:
-        return _report(simulate(script, journal=journal), args.json, path)
+        return _report(simulate(script, journal=journal, player=player), args.json, path)
     finally:
         journal.close()
+
+
+def _player(level: str | None) -> Any:
+    if level == "table":
+        from .table_sim import TablePlayer
+
+        return TablePlayer
+    return None
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -158,7 +169,8 @@ def _resume(args: argparse.Namespace) -> int:
     script = load_script(header["script"])
     journal = Journal(args.journal, header)
     try:
-        return _report(simulate(script, journal=journal, replayed=entries), args.json, Path(args.journal))
+        return _report(simulate(script, journal=journal, replayed=entries, player=_player(header.get("level"))),
+                       args.json, Path(args.journal))
     finally:
         journal.close()
 

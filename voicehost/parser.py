@@ -72,3 +72,21 @@ def _ends_speech(tokens: list[str]) -> bool:
     while tail and tail[-1] in TRAILING:
         tail.pop()
     return bool(tail) and tail[-1] in END_WORDS
+
+
+def parse_seat_answer(text: str, names: dict[int, str] | None = None) -> int | None:
+    """An answer naming one player — the nomination round of ``canonical`` («Анна»), a blood
+    name («номер семь», «седьмой») — as a seat, or None. With a roster, names are matched
+    whole-word, case- and ё-insensitively; the longest name wins."""
+    tokens = normalize(text)
+    joined = f" {' '.join(tokens)} "
+    if names:
+        found = [(len(name), seat) for seat, name in names.items()
+                 if f" {' '.join(normalize(name))} " in joined]
+        if found:
+            return max(found)[1]
+    for i in range(len(tokens)):
+        number = read_number(tokens, i)
+        if number is not None:
+            return number[0]
+    return None

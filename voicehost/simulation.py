@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .intents import EndIntent, NominateIntent, WithdrawIntent
+from .intents import EndIntent, Intent, NominateIntent, WithdrawIntent
 from .parser import parse
 from .journal import Journal, JournalEntry
 from .rules import Game, IllegalInput, InputError, new_game
+from .rules.events import Event
 from .rules.flow import request_night
 from .rules.inputs import (
     BloodName, Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Heal, Input, Join, Kill, Lift, Nominate,
@@ -30,13 +31,14 @@ class Simulation:
     script: Script
     game: Game
     ignored: list[dict[str, str]] = field(default_factory=list)
+    player: object = None
 
 
 Observer = Callable[[Game, Request], None]
 
 
 def simulate(script: Script, observer: Observer | None = None, journal: Journal | None = None,
-             replayed: list[JournalEntry] | None = None) -> Simulation:
+             replayed: list[JournalEntry] | None = None, player: type[ScriptPlayer] | None = None) -> Simulation:
     """Play ``script`` through the engine; ``observer`` sees each request before it is answered.
 
     With a ``journal`` every input is on disk before it takes effect. ``replayed`` (from a
@@ -44,7 +46,7 @@ def simulate(script: Script, observer: Observer | None = None, journal: Journal 
     runs again from the start, checks each input against the journal instead of writing
     it, and carries on writing after the last one — the exact state, bookkeeping included.
     """
-    return _Player(script, observer, journal, replayed or []).play()
+    return (player or ScriptPlayer)(script, observer, journal, replayed or []).play()
 
 
 def phase_index(game: Game, request: Request) -> int:
@@ -64,7 +66,7 @@ ROUND_KEYS = {"main": "votes", "final": "votes", "revote": "revote", "acquittal"
 ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal": Heal, "visit": Visit, "kill": Kill}
 
 
-class _Player:
+class ScriptPlayer:
     def __init__(self, script: Script, observer: Observer | None, journal: Journal | None,
                  replayed: list[JournalEntry]) -> None:
         self.script = script
@@ -81,6 +83,11 @@ class _Player:
         self.after_vote_done: set[int] = set()
         self.hands_raised: set[int] = set()
 
+    def before_answer(self, request: Request) -> None:
+        """Hook: the host calls the step (the table level speaks here)."""
+        if self.observer is not None:
+            self.observer(self.game, request)
+
     def push(self, item: Input, source: str = "script") -> None:
         """Every input goes through here: journaled (or checked against the journal) first."""
         index = self.pushed
@@ -90,8 +97,16 @@ class _Player:
                 raise InputError(f"journal input {index}", f"the script now gives {item.kind}, the journal has "
                                                            f"{self.replayed[index].input.kind}: not the same game")
         elif self.journal is not None:
-            self.journal.append(index, 0.0, source, item)
+            self.journal.append(index, self.clock(), source, item)
+        start = len(self.game.events)
         self.game.push(item)
+        self.after_push(self.game.events[start:])
+
+    def clock(self) -> float:
+        return 0.0
+
+    def after_push(self, events: list[Event]) -> None:
+        """Hook: what the host says and shows after an input took effect (the table level)."""
 
     def play(self) -> Simulation:
         self.push(Deal(self.script.roles), "deal")
@@ -104,14 +119,13 @@ class _Player:
                 self._phase_start(request)
                 if self.game.request is not request:
                     continue
-            if self.observer is not None:
-                self.observer(self.game, request)
+            self.before_answer(request)
             self._answer(request)
         ignored = [
             {"at": place, "why": self.reasons.get(place, "not asked for")}
             for place in self.script.places if place not in self.used
         ]
-        return Simulation(self.script, self.game, ignored)
+        return Simulation(self.script, self.game, ignored, self)
 
     # ---- one request ------------------------------------------------------------
 
@@ -157,7 +171,7 @@ class _Player:
                 self.used.add(place)
             else:
                 self.reasons[place] = f"seat {shooter} is out"
-        self.push(Shots(tuple(taps)))
+        self.push(self.table_shots(request, taps), "seats")
 
     def _action(self, request: AwaitAction, night: Night) -> None:
         """The first of the role's actions the script has an entry for; else it does nothing."""
@@ -166,7 +180,7 @@ class _Player:
             side = night.join.get(by, "solo") if by is not None else "solo"
             if by in night.join:
                 self.used.add(f"nights[{request.night - 1}].join.{by}")
-            self.push(Join(by, side))
+            self.push(self.table_join(request, side), "seats")
             return
         for action in request.actions:
             entries: dict[int, int] = getattr(night, action)
@@ -177,12 +191,12 @@ class _Player:
                     self.reasons[place] = f"seat {target} is not among the night's victims"
                     break
                 self.used.add(place)
-                self.push(ACTIONS[action](by, target))
+                self.push(self.table_action(request, action, target), "seats")
                 return
-        self.push(ACTIONS[request.actions[0]](by, None))
+        self.push(self.table_action(request, request.actions[0], None), "seats")
 
     def _dawn(self, request: AwaitDawn) -> None:
-        self.push(Dawn())
+        self.push(Dawn(), "host")
 
     def _speech(self, request: AwaitSpeech, day: Day) -> None:
         seat = request.seat
@@ -200,21 +214,21 @@ class _Player:
         if request.turn != "tie" and request.turn != "last_word":
             self._timed(day, lambda t: t.after_speech == seat)
         if self.game.request == request:
-            self.push(EndSpeech(seat))
+            self.push(self.table_end(request), "ears")
 
     def _answer_with(self, request: AwaitSpeech, entries: dict[int, int], key: str,
                      make: type[Nominate] | type[BloodName]) -> None:
         if request.seat in entries:
             self.used.add(f"days[{self.game.day - 1}].{key}.{request.seat}")
-            self.push(make(request.seat, entries[request.seat]))
+            self.push(self.table_answer(request, make, entries[request.seat]), "ears")
 
     def _raise_hands(self, day: Day) -> None:
         """``extra_word`` (club): the hands go up during the discussion round."""
         for j, seat in enumerate(day.extra_word):
             place = f"days[{self.game.day - 1}].extra_word[{j}]"
             if self.game.is_alive(seat):
-                self.push(RaiseHand(seat))
                 self.used.add(place)
+                self.push(self.table_hand(seat), "seats")
             else:
                 self.reasons[place] = f"seat {seat} is out"
 
@@ -222,7 +236,7 @@ class _Player:
         place = f"days[{self.game.day - 1}].speeches.{request.seat}"
         self.used.add(place)
         for text in utterances:
-            for intent in parse(text):
+            for intent in self.table_words(request, text):
                 if self.game.request != request:
                     return
                 if isinstance(intent, EndIntent):
@@ -232,7 +246,7 @@ class _Player:
                 item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
                                else Withdraw(request.seat, intent.seat))
                 assert isinstance(intent, (NominateIntent, WithdrawIntent))
-                self.push(item)
+                self.push(item, "ears")
 
     def _votes(self, request: AwaitVotes, day: Day) -> None:
         if request.round != "mayor" and self.game.day not in self.voting_seen:
@@ -242,27 +256,32 @@ class _Player:
                 return
         key = ROUND_KEYS[request.round]
         ballot: dict[int, int] = getattr(day, key)
+        wanted = []
         for voter, candidate in ballot.items():
             place = f"days[{self.game.day - 1}].{key}.{voter}"
             if voter in request.voters and candidate in request.candidates and self.game.is_alive(voter):
-                self.push(Vote(voter, candidate))
+                wanted.append((voter, candidate))
                 self.used.add(place)
             elif place not in self.used:
                 self.reasons[place] = f"seat {candidate} is not on the ballot" if voter in request.voters \
                     else f"seat {voter} does not vote in this round"
+        for vote in self.table_votes(request, wanted):
+            self.push(vote, "seats")
             if self.game.request != request:
                 return
-        self.push(CloseVoting())
+        self.push(CloseVoting(), "seats")
 
     def _lift(self, request: AwaitLift, day: Day) -> None:
+        yes = []
         for j, voter in enumerate(day.lift):
-            place = f"days[{self.game.day - 1}].lift[{j}]"
             if voter in request.voters and self.game.is_alive(voter):
-                self.push(Lift(voter))
-                self.used.add(place)
+                yes.append(voter)
+                self.used.add(f"days[{self.game.day - 1}].lift[{j}]")
+        for lift in self.table_lifts(request, yes):
+            self.push(lift, "seats")
             if self.game.request != request:
                 return
-        self.push(CloseVoting())
+        self.push(CloseVoting(), "seats")
 
     def _after_vote(self, day: Day) -> None:
         """``at: after_vote`` entries: during the first last word after the result, else at nightfall."""
@@ -283,7 +302,37 @@ class _Player:
         if self.game.is_over:
             return
         try:
-            self.push(item)
+            self.push(item, "console")
             self.used.add(place)
         except IllegalInput as err:
             self.reasons[place] = str(err)
+
+    # ---- the table: how what people do becomes inputs. At the engine level, directly;
+    # ---- voicehost.table_sim overrides these to go through voice, seat buttons and ears.
+
+    def table_shots(self, request: AwaitShots, taps: list[tuple[int, tuple[int, ...]]]) -> Shots:
+        return Shots(tuple(taps))
+
+    def table_join(self, request: AwaitAction, side: str) -> Input:
+        return Join(request.by, side)
+
+    def table_action(self, request: AwaitAction, action: str, target: int | None) -> Input:
+        return ACTIONS[action](request.by, target)
+
+    def table_words(self, request: AwaitSpeech, text: str) -> list[Intent]:
+        return parse(text)
+
+    def table_answer(self, request: AwaitSpeech, make: type[Nominate] | type[BloodName], target: int) -> Input:
+        return make(request.seat, target)
+
+    def table_hand(self, seat: int) -> Input:
+        return RaiseHand(seat)
+
+    def table_end(self, request: AwaitSpeech) -> Input:
+        return EndSpeech(request.seat)
+
+    def table_votes(self, request: AwaitVotes, wanted: list[tuple[int, int]]) -> list[Input]:
+        return [Vote(voter, candidate) for voter, candidate in wanted]
+
+    def table_lifts(self, request: AwaitLift, voters: list[int]) -> list[Input]:
+        return [Lift(voter) for voter in voters]

@@ -262,7 +262,10 @@ class NominationsTallied(Event):
     ballot: tuple[int, ...]
 
 
-PRIVATE_EVENTS: tuple[type[Event], ...] = (RolesDealt, CheckAnswered, SideChosen, ActionTaken, Saved)
+# Never shown to the table: who has which card, what a check found, the maniac's side, who did
+# what at night (the morning names the dead, and only that).
+PRIVATE_EVENTS: tuple[type[Event], ...] = (RolesDealt, CheckAnswered, SideChosen, ActionTaken, Saved,
+                                           ShootingResolved)
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:

@@ -1,0 +1,98 @@
+"""The table level (voice, seat buttons, ears, virtual clock) gives the engine level's
+protocol for every script and every ruleset; nothing public ever reveals a role."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from voicehost.protocol import build_protocol
+from voicehost.script import load_script, script_from_data
+from voicehost.simulation import simulate
+from voicehost.table_sim import TablePlayer, public_log
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = sorted([*ROOT.glob("examples/*.json"), *(p for p in ROOT.glob("tests/scripts/*.json")
+                                                    if not p.name.endswith(".expect.json"))])
+ROLE_WORDS = re.compile(r"мафи|дон\b|шериф|комиссар|доктор|путан|маньяк|якудз|мирн", re.IGNORECASE)
+SEAT_MENTION = re.compile(r"номер|\d")
+
+
+def both(script):
+    engine = simulate(script)
+    table = simulate(script, player=TablePlayer)
+    return (build_protocol(engine.game, engine.ignored, script.names),
+            build_protocol(table.game, table.ignored, script.names), table.player)
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
+def test_table_level_and_engine_level_give_identical_protocols(path) -> None:
+    engine, table, _ = both(load_script(path))
+    assert table == engine
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
+def test_no_public_output_reveals_a_role(path) -> None:
+    script = load_script(path)
+    _, _, player = both(script)
+    reveals = script.ruleset.name == "canonical" or script.options.get("open", "no") != "no"
+    public = [text for _, text in player.voice.lines] + public_log(player)
+    names = [n.lower() for n in script.names.values()]
+    sentences = [s for line in public for s in re.split(r"(?<=[.!?])\s+", line)]
+    for sentence in sentences:
+        if not ROLE_WORDS.search(sentence):
+            continue  # «Мафия засыпает», «Спасибо, доктор»: a role named, no player with it
+        mentions_a_player = SEAT_MENTION.search(sentence) or any(n in sentence.lower() for n in names)
+        if mentions_a_player:
+            assert reveals and "открывает карту" in sentence, sentence
+    for _, _seat, pattern, private in player.leds:
+        assert private == (pattern in ("yes", "no"))
+    private_leds = [(seat, pattern) for _, seat, pattern, private in player.leds if private]
+    checks = [(e.by, "yes" if e.result else "no") for e in player.game.events if e.kind == "check_answered"]
+    assert private_leds == checks  # only the checker's own LED, and only his answer
+
+
+def test_the_vote_cutoff_is_the_onset_of_thanks() -> None:
+    script = load_script(ROOT / "examples" / "sport-sample.json")
+    _, _, player = both(script)
+    lines = player.voice.lines
+    questions = [i for i, (_, text) in enumerate(lines) if text.startswith("Кто за то, чтобы игру покинул")]
+    assert questions and all(lines[i + 1][1] == "Спасибо." for i in questions)
+    assert all(lines[i + 1][0] - lines[i][0] >= 2.0 for i in questions)  # at least the 2 s window
+
+
+from test_properties import OPTIONS_BY_RULESET  # noqa: E402 - the same random scripts as there
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_random_scripts_give_identical_protocols_at_both_levels(data) -> None:
+    from test_properties import BALLOT_KEYS, speech, timed  # noqa: F401
+    import random as _random
+
+    from voicehost.bench import random_deal
+    from voicehost.config import load_ruleset, ruleset_names
+    from voicehost.rules import GAMES
+
+    name = data.draw(st.sampled_from(ruleset_names()))
+    ruleset, game_class = load_ruleset(name), GAMES[name]
+    options = data.draw(OPTIONS_BY_RULESET[name])
+    seats = data.draw(st.sampled_from(ruleset.seats))
+    deal = random_deal(ruleset, ruleset.resolve(options), seats, _random.Random(data.draw(st.integers(0, 99))))
+    seat = st.integers(1, seats)
+    shooters = [str(s) for s, r in enumerate(deal, 1) if r in game_class.night_actions.get("shots", ())]
+    nights = [data.draw(st.fixed_dictionaries({}, optional={"shots": st.fixed_dictionaries(
+        {}, optional={s: seat for s in shooters})})) for _ in range(data.draw(st.integers(0, 4)))]
+    day_keys = {k: st.dictionaries(seat.map(str), seat, max_size=seats)
+                for k in ("votes", "revote", "prevote", "mayor", "nominate") if k in game_class.day_keys}
+    if "speeches" in game_class.day_keys:
+        day_keys["speeches"] = st.dictionaries(seat.map(str), speech, max_size=seats)
+    days = [data.draw(st.fixed_dictionaries({}, optional=day_keys)) for _ in range(data.draw(st.integers(0, 4)))]
+    script = script_from_data({"ruleset": name, "seats": seats, "options": options, "nights": nights, "days": days,
+                               "roles": {str(s): r.value for s, r in enumerate(deal, 1) if r.value != "citizen"},
+                               "names": {str(s): f"Игрок{s}" for s in range(1, seats + 1)}})
+    engine, table, _ = both(script)
+    assert table == engine
