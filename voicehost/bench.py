@@ -229,3 +229,51 @@ def _rss_mb() -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def bench_table(games: int = 50) -> dict[str, float]:
+    """A full game at the table level under the virtual clock (time per game), and the
+    real-clock reaction from an end-of-speech to the onset of the next line (voice on the
+    null output, recognizer excluded)."""
+    from pathlib import Path
+
+    from .script import load_script
+    from .simulation import simulate
+    from .table_sim import RealVoice, TablePlayer
+    from .table import load_audio, table_path
+    from .voice import Voice
+
+    script = load_script(Path(__file__).resolve().parent.parent / "examples" / "sport-sample.json")
+    start = time.perf_counter()
+    for _ in range(games):
+        simulate(script, player=TablePlayer)
+    figures = {"table_game_ms": (time.perf_counter() - start) / games * 1000}
+    voice = Voice(load_audio(table_path(None)), "null", log=lambda line: None)
+    reactions: list[float] = []
+
+    class Timed(TablePlayer):
+        voice_factory = lambda player: RealVoice(voice)  # noqa: E731
+        ended_at: float | None = None
+
+        def push(self, item, source="script"):  # type: ignore[no-untyped-def]
+            super().push(item, source)
+            if item.kind == "end_speech":
+                self.ended_at = time.monotonic()
+
+        def say_lines(self, said):  # type: ignore[no-untyped-def]
+            onsets = super().say_lines(said)
+            if onsets and self.ended_at is not None:
+                reactions.append((onsets[0] - self.ended_at) * 1000)
+                self.ended_at = None
+            return onsets
+
+    short = load_script(Path(__file__).resolve().parent.parent / "tests" / "scripts" / "sport-single-candidate-day-one.json")
+    try:
+        voice.renderer.warm([])
+        simulate(short, player=Timed)
+    finally:
+        voice.close()
+    reactions.sort()
+    figures.update({"reaction_ms_p50": reactions[len(reactions) // 2], "reaction_ms_max": reactions[-1],
+                    "reactions": len(reactions)})
+    return figures

@@ -98,10 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     hw_cmd.set_defaults(run=_hw)
 
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
-    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears"],
+    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
-                                "ears: recognizer real-time factor, memory, end of utterance → intent")
+                                "ears: recognizer real-time factor, memory, end of utterance → intent; "
+                                "table: a table-level game under the virtual clock, end of speech → next line")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=_positive, default=2000, help="games (engine) or presses (gpio)")
@@ -201,19 +202,25 @@ def _account(result: Any) -> list[str]:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .show import Show
+    """The main job for now: a table script played at the table level — the host's real
+    voice, night music, vote windows and night counts — with the public log in the terminal
+    and the protocol at the end."""
+    from .table_sim import LiveLog, RealVoice, TablePlayer
 
     script = load_script(args.script)
     voice = None if args.audio == "off" else _open_voice(args.table, args.audio)
+
+    class DemoPlayer(TablePlayer):
+        voice_factory = (lambda player: RealVoice(voice)) if voice is not None else None
+        live_log = LiveLog(pace=args.pace)
+
     try:
-        show = Show(voice, load_phrasebook(), script.names, args.pace)
-        result = simulate(script, observer=show.request)
-        show.flush(result.game)
+        result = simulate(script, player=DemoPlayer)
     finally:
         if voice is not None:
             voice.close()
-    for line in _account(result)[len(list(narrate(result.game.events, load_phrasebook()))):]:
-        print(line)
+    if result.game.outcome() is None:
+        print(load_phrasebook().line("log", "ran_out"))
     print()
     _print_json(build_protocol(result.game, result.ignored, result.script.names))
     return 0
@@ -304,6 +311,12 @@ def _hw(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from .bench import bench_engine
 
+    if args.what == "table":
+        from .bench import bench_table
+
+        for key, value in bench_table().items():
+            print(f"table: {key} = {value:.3f}")
+        return 0
     if args.what == "ears":
         from .bench import bench_ears
 

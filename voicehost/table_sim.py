@@ -77,10 +77,27 @@ class RealVoice:
         self.voice.night(on)  # type: ignore[attr-defined]
 
 
+class LiveLog:
+    """Prints the public log as the game unfolds (``voicehost demo``)."""
+
+    def __init__(self, pace: float = 0.0) -> None:
+        self.pace = pace
+
+    def show(self, player: TablePlayer, events: list[Event]) -> None:
+        from .narrate import narrate
+        from .rules.events import PRIVATE_EVENTS
+        public = [e for e in events if not isinstance(e, PRIVATE_EVENTS)]
+        for line in narrate(public, player.book, player.script.names):
+            print(line, flush=True)
+            if self.pace:
+                time.sleep(self.pace)
+
+
 class TablePlayer(ScriptPlayer):
     """A ScriptPlayer whose people act through the table: buttons, voice and ears."""
 
-    voice_factory = None  # set by table_level(): a callable (player) -> VoicePort
+    voice_factory = None  # a callable (player) -> VoicePort; None: the virtual voice
+    live_log: LiveLog | None = None
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -122,6 +139,8 @@ class TablePlayer(ScriptPlayer):
             self.said_end = False
 
     def after_push(self, events: list[Event]) -> None:
+        if self.live_log is not None:
+            self.live_log.show(self, events)
         for event in events:
             if isinstance(event, MorningCame):
                 self.voice.night(False)
