@@ -34,19 +34,16 @@ class Simulation:
     player: object = None
 
 
-Observer = Callable[[Game, Request], None]
-
-
-def simulate(script: Script, observer: Observer | None = None, journal: Journal | None = None,
-             replayed: list[JournalEntry] | None = None, player: type[ScriptPlayer] | None = None) -> Simulation:
-    """Play ``script`` through the engine; ``observer`` sees each request before it is answered.
+def simulate(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
+             player: type[ScriptPlayer] | None = None) -> Simulation:
+    """Play ``script`` through the engine (or, with ``player=TablePlayer``, through the table).
 
     With a ``journal`` every input is on disk before it takes effect. ``replayed`` (from a
     journal being resumed) are the inputs already taken: the play is deterministic, so it
     runs again from the start, checks each input against the journal instead of writing
     it, and carries on writing after the last one — the exact state, bookkeeping included.
     """
-    return (player or ScriptPlayer)(script, observer, journal, replayed or []).play()
+    return (player or ScriptPlayer)(script, journal, replayed or []).play()
 
 
 def phase_index(game: Game, request: Request) -> int:
@@ -67,10 +64,8 @@ ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal":
 
 
 class ScriptPlayer:
-    def __init__(self, script: Script, observer: Observer | None, journal: Journal | None,
-                 replayed: list[JournalEntry]) -> None:
+    def __init__(self, script: Script, journal: Journal | None, replayed: list[JournalEntry]) -> None:
         self.script = script
-        self.observer = observer
         self.journal = journal
         self.replayed = replayed
         self.pushed = 0
@@ -85,8 +80,6 @@ class ScriptPlayer:
 
     def before_answer(self, request: Request) -> None:
         """Hook: the host calls the step (the table level speaks here)."""
-        if self.observer is not None:
-            self.observer(self.game, request)
 
     def push(self, item: Input, source: str = "script") -> None:
         """Every input goes through here: journaled (or checked against the journal) first."""

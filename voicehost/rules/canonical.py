@@ -154,19 +154,6 @@ class CanonicalGame(TableGame):
         else:
             self._begin_night()
 
-    def _remove(self, seat: int, reason: str) -> None:
-        request = self.request
-        self._eliminate(seat, "removed")
-        if self.is_over:
-            return
-        if self.phase == "night":
-            self._refresh_night_request()
-        elif isinstance(request, AwaitVotes):
-            self._open_round(request.round, tuple(c for c in request.candidates if c in self.alive) or
-                             self.alive_seats(), self.alive_seats())
-        elif isinstance(request, AwaitSpeech) and request.seat == seat:
-            self._next_turn()
-
     def _winner(self) -> Outcome | None:
         """The town wins when all mafia are dead (checked after every elimination)."""
         return Outcome("red", "no_black_left") if self._count(Team.BLACK) == 0 else None

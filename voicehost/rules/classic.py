@@ -247,18 +247,6 @@ class ClassicGame(TableGame):
         if self.options.text("open") != "no":
             self._emit(RoleRevealed(seat, self.roles[seat]))
 
-    def _remove(self, seat: int, reason: str) -> None:
-        request = self.request
-        self._eliminate(seat, "removed")
-        if self.is_over:
-            return
-        if self.phase == "night":
-            self._refresh_night_request()
-        elif isinstance(request, AwaitVotes):
-            self._open_round(request.round, self.alive_seats(), self._voters())
-        elif isinstance(request, AwaitSpeech) and request.seat == seat:
-            self._next_turn()
-
     def _winner(self) -> Outcome | None:
         """Red: no mafia (and no yakuza) left. A criminal team: the only team left.
         Decision (three sides): the last two teams falling together leaves no winner."""

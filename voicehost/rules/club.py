@@ -267,21 +267,17 @@ class ClubGame(TableGame):
 
     # ---- removal and the end ---------------------------------------------------------------
 
-    def _remove(self, seat: int, reason: str) -> None:
-        """Out at once, no word. During the voting the vote starts again without him."""
-        request = self.request
-        self._eliminate(seat, "removed")
-        if self.is_over:
-            return
-        if self.phase == "night":
-            self.victims = [v for v in self.victims if v != seat]
-            self._refresh_night_request()
-        elif isinstance(request, AwaitVotes) or self.after_turns in ("acquittal", "revote"):
-            self.turns = []
-            self._emit(NoVote(self.day, "restarted"))
-            self._then_voting()
-        elif isinstance(request, AwaitSpeech) and request.seat == seat:
-            self._next_turn()
+    def _removed_at_night(self, seat: int) -> None:
+        self.victims = [v for v in self.victims if v != seat]
+
+    def _voting_now(self, request: object) -> bool:
+        return isinstance(request, AwaitVotes) or self.after_turns in ("acquittal", "revote")
+
+    def _vote_interrupted(self, request: object) -> None:
+        """The whole vote starts again without him."""
+        self.turns = []
+        self._emit(NoVote(self.day, "restarted"))
+        self._then_voting()
 
     def _winner(self) -> Outcome | None:
         """In this order: a lone maniac with at most one other player; red with no black and no

@@ -181,6 +181,41 @@ class TableGame(Game):
                 return candidate
         raise IllegalInput("nobody is at the table")
 
+    # ---- removal -------------------------------------------------------------------------------
+
+    def _remove(self, seat: int, reason: str) -> None:
+        """Out at once, no last word. At night the step's actors are recomputed; during a vote
+        the ruleset decides (:meth:`_vote_interrupted`); a removed speaker's turn ends."""
+        request = self.request
+        self._eliminate(seat, "removed")
+        if self.is_over:
+            return
+        if self.phase == "night":
+            self._removed_at_night(seat)
+            self._refresh_night_request()
+            return
+        self._removed_by_day(seat)
+        if self._voting_now(request):
+            self._vote_interrupted(request)
+        elif isinstance(request, AwaitSpeech) and request.seat == seat:
+            self._emit(SpeechEnded(seat))
+            self._next_turn()
+
+    def _removed_at_night(self, seat: int) -> None:
+        """Hook: forget what the removed player chose or suffered tonight."""
+
+    def _removed_by_day(self, seat: int) -> None:
+        """Hook: what a removal during the day does to the day (sport may cancel its vote)."""
+
+    def _voting_now(self, request: Request | None) -> bool:
+        return isinstance(request, AwaitVotes)
+
+    def _vote_interrupted(self, request: Request | None) -> None:
+        """A removal during a vote: by default the round starts again without him."""
+        assert isinstance(request, AwaitVotes)
+        candidates = tuple(c for c in request.candidates if c in self.alive) or self.alive_seats()
+        self._open_round(request.round, candidates, tuple(v for v in request.voters if v in self.alive))
+
     # ---- voting rounds ---------------------------------------------------------------------
 
     def _open_round(self, round_name: str, candidates: tuple[int, ...], voters: tuple[int, ...]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .events import (
     AllStay, CheckAnswered, LiftAsked, LiftCounted, MorningCame, NominationAccepted, NominationRefused,
-    NominationWithdrawn, NoVote, DayBegan, SpeechEnded, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
+    NominationWithdrawn, NoVote, DayBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
     WithdrawalRefused,
 )
 from .errors import IllegalInput
@@ -293,25 +293,18 @@ class SportGame(TableGame):
 
     # ---- removal and the end ------------------------------------------------------------
 
-    def _remove(self, seat: int, reason: str) -> None:
-        """Removal: out at once, no last word; during a day before its vote is over it
-        cancels the vote (option ``removal_cancels_vote``; otherwise the vote restarts)."""
-        request = self.request
-        self._eliminate(seat, "removed")
-        if self.is_over:
-            return
-        if self.phase == "night":
-            self._refresh_night_request()
-            return
-        voting = isinstance(request, (AwaitVotes, AwaitLift)) or self.after_turns == "revote"
+    def _removed_by_day(self, seat: int) -> None:
+        """A removal during a day, before its vote is over, cancels that day's vote (option
+        ``removal_cancels_vote``; otherwise the vote restarts without him)."""
         if not self.vote_over and self.options.flag("removal_cancels_vote"):
             self.vote_cancelled = True
-        if voting and not self.vote_over:
-            self.turns = []
-            self._begin_voting()
-        elif isinstance(request, AwaitSpeech) and request.seat == seat:
-            self._emit(SpeechEnded(seat))
-            self._next_turn()
+
+    def _voting_now(self, request: object) -> bool:
+        return not self.vote_over and (isinstance(request, (AwaitVotes, AwaitLift)) or self.after_turns == "revote")
+
+    def _vote_interrupted(self, request: object) -> None:
+        self.turns = []
+        self._begin_voting()
 
     def _winner(self) -> Outcome | None:
         black, red = self._count(Team.BLACK), self._count(Team.RED)
