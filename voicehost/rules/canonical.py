@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from .events import (
     AllStay, DayBegan, MorningCame, NominationAccepted, NominationRefused, NominationsTallied, RoleRevealed,
-    TieDeclared, VoteIgnored, VotesCounted,
+    TieDeclared, VotesCounted,
 )
 from .flow import Step, TableGame
 from .game import Outcome
@@ -23,6 +23,7 @@ LEAD = 2  # RULES.md §4 decision: a clear leader has at least 2 points more tha
 
 class CanonicalGame(TableGame):
     name = "canonical"
+    second_vote_is_a_foul = False
     requires_names = True
     nominating_turns = frozenset({"nominate"})
     night_actions = {"shots": frozenset({Role.MAFIA})}
@@ -115,12 +116,6 @@ class CanonicalGame(TableGame):
                 return tuple(sorted(inside))
         return tuple(sorted(points))
 
-    def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
-        self._check_vote(ballot, item.voter, item.candidate)
-        if item.voter in self.votes:
-            self._emit(VoteIgnored(item.voter, item.candidate, "second_vote"))
-            return
-        self.votes[item.voter] = item.candidate
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Simple majority; a tie between 2–3 goes to a second round, a tie again (or between

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from .errors import IllegalInput, InputError
 from .events import (
     ActionTaken, AllStay, BloodNamed, CheckAnswered, DayBegan, MayorElected, MorningCame, RoleRevealed,
-    VoteIgnored, VotesCounted,
+    VotesCounted,
 )
 from .flow import Step, TableGame
 from .game import Outcome
@@ -30,6 +30,7 @@ WINNERS = {Team.RED: ("red", "no_black_left"), Team.BLACK: ("black", "only_mafia
 
 class ClassicGame(TableGame):
     name = "classic"
+    second_vote_is_a_foul = False
     night_actions = {
         "shots": frozenset({Role.MAFIA, Role.YAKUZA}), "check": frozenset({Role.COMMISSAR}),
         "heal": frozenset({Role.DOCTOR}), "visit": frozenset({Role.PUTANA}),
@@ -190,12 +191,6 @@ class ClassicGame(TableGame):
     def _then_prevote(self) -> None:
         self._open_round("prevote", self.alive_seats(), self._voters())
 
-    def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
-        self._check_vote(ballot, item.voter, item.candidate)
-        if item.voter in self.votes:
-            self._emit(VoteIgnored(item.voter, item.candidate, "second_vote"))
-            return
-        self.votes[item.voter] = item.candidate
 
     def _tally(self, ballot: AwaitVotes) -> dict[int, int]:
         """The mayor's vote counts twice; in the final vote each blood name adds one, and with

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .errors import IllegalInput
 from .events import (
     Acquitted, ActionTaken, AllStay, CheckAnswered, DayBegan, HandRaised, MorningCame, NoVote, Saved,
-    SideChosen, TieDeclared, VoteIgnored, VotesCounted,
+    SideChosen, TieDeclared, VotesCounted,
 )
 from .flow import Step, TableGame
 from .game import Outcome
@@ -182,14 +182,6 @@ class ClubGame(TableGame):
     def _then_voting(self) -> None:
         self._open_round("main", self.alive_seats(), self.alive_seats())
 
-    def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
-        """One vote against one player; a second vote is ignored and earns a foul."""
-        self._check_vote(ballot, item.voter, item.candidate)
-        if item.voter in self.votes:
-            self._emit(VoteIgnored(item.voter, item.candidate, "second_vote"))
-            self._foul(item.voter, "second_vote")
-            return
-        self.votes[item.voter] = item.candidate
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Option ``non_voter_foul``: a player who did not vote loses his vote (and gets a foul)."""

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .errors import IllegalInput
-from .events import NightFell, ShootingResolved, SpeechBegan, SpeechEnded, VotingBegan
+from .events import NightFell, ShootingResolved, SpeechBegan, SpeechEnded, VoteIgnored, VotingBegan
 from .game import Game
-from .inputs import Dawn, EndSpeech, Input, Shots
+from .inputs import Dawn, EndSpeech, Input, Shots, Vote
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes, Request
 from .roles import Role, Team
 
@@ -24,6 +24,7 @@ class TableGame(Game):
 
     handlers: ClassVar[dict[tuple[type[Input], type[Any]], Handler]] = {}
     nominating_turns: ClassVar[frozenset[str]] = frozenset()
+    second_vote_is_a_foul: ClassVar[bool] = True  # «многократное голосование» (sport, club)
 
     def _reset(self) -> None:
         super()._reset()
@@ -222,6 +223,16 @@ class TableGame(Game):
         self.votes = {}
         self.request = AwaitVotes(self.day, round_name, candidates, voters)
         self._emit(VotingBegan(self.day, round_name, candidates))
+
+    def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
+        """One vote a round; a second one is ignored (and, where the ruleset says so, a foul)."""
+        self._check_vote(ballot, item.voter, item.candidate)
+        if item.voter in self.votes:
+            self._emit(VoteIgnored(item.voter, item.candidate, "second_vote"))
+            if self.second_vote_is_a_foul:
+                self._foul(item.voter, "second_vote")
+            return
+        self.votes[item.voter] = item.candidate
 
     def _check_vote(self, ballot: AwaitVotes, voter: int, candidate: int) -> None:
         if voter not in ballot.voters or voter not in self.alive:

@@ -198,15 +198,6 @@ class SportGame(TableGame):
         self._emit(NoVote(self.day, reason))
         self._end_day()
 
-    def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
-        """One vote a round; a second one is ignored and earns a foul («многократное голосование»)."""
-        voter, candidate = item.voter, item.candidate
-        self._check_vote(ballot, voter, candidate)
-        if voter in self.votes:
-            self._emit(VoteIgnored(voter, candidate, "second_vote"))
-            self._foul(voter, "second_vote")
-            return
-        self.votes[voter] = candidate
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
