@@ -1,8 +1,10 @@
-"""Engine-level simulation: a table script played straight into the rules engine.
+"""Playing a table script: the script says what people would do if asked; the player walks
+the game's requests and answers each from the matching part of the script. Entries the game
+never asks for are reported under ``ignored`` with their place.
 
-The script says what people would do if asked; this walks the game's requests and feeds
-the matching part of the script, exactly as the director will with real seats and ears.
-Entries the game never asks for are reported under ``ignored`` with their place.
+:class:`ScriptPlayer` turns what people do straight into inputs (the engine level); its
+``table_*`` methods are where :class:`voicehost.table_sim.TablePlayer` routes the same acts
+through the voice, the seat buttons and the ears instead (the table level).
 """
 
 from __future__ import annotations
