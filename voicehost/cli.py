@@ -73,6 +73,21 @@ def build_parser() -> argparse.ArgumentParser:
     rules_cmd.add_argument("name", nargs="?", help="a ruleset name")
     rules_cmd.set_defaults(run=_rules)
 
+    run_cmd = commands.add_parser("run", help="host a game at the real table (seat panel, speaker, microphone)")
+    run_cmd.add_argument("--table", default=None, help="the table file (pins, [audio], [ears])")
+    run_cmd.add_argument("--rules", default="sport", help="the ruleset")
+    run_cmd.add_argument("--option", action="append", default=None, help="k=v, a ruleset option (repeatable)")
+    run_cmd.add_argument("--roles", default=None, help="3=don,5=mafia,…: the cards the club dealt (else the host deals)")
+    run_cmd.add_argument("--deal", type=int, default=None, help="the seed when the host deals")
+    run_cmd.add_argument("--names", default=None, help="1=Анна,2=Борис,…: the roster")
+    run_cmd.add_argument("--journal", default=None, help="the journal file (default: game-DATE.jsonl)")
+    run_cmd.add_argument("--resume", default=None, help="continue the game of this journal")
+    run_cmd.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
+    run_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins (no real buttons)")
+    run_cmd.add_argument("--no-ears", action="store_true", help="no microphone: buttons and the console only")
+    run_cmd.add_argument("--speed", type=float, default=1.0, help="timers run this many times faster")
+    run_cmd.set_defaults(run=_run)
+
     model_cmd = commands.add_parser("model", help="the speech model: install it, or check it against the grammar")
     model_cmd.add_argument("action", choices=["install", "check"])
     model_cmd.add_argument("source", nargs="?", default=None,
@@ -286,6 +301,14 @@ def _rules(args: argparse.Namespace) -> int:
         if spec.doc:
             print(f"      {spec.doc}")
     return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .live import run
+
+    if not 0.1 <= args.speed <= 1000:
+        raise InputError("--speed", f"{args.speed} is not between 0.1 and 1000")
+    return run(args)
 
 
 def _model(args: argparse.Namespace) -> int:

@@ -1,0 +1,169 @@
+"""The live director on gpiozero's mock pins: bots press real (mock) buttons when they hear
+the host, speak into the ears queue when they get the floor, and a human host types into
+the console. Timers run fast (``speed``); the voice only records its lines."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from audio.listener import Heard
+from hw.panel import SeatPanel
+from voicehost.config import load_ruleset
+from voicehost.director import Director, EdgeLog, Ports, random_deal, show_roles
+from voicehost.journal import Journal, read_journal
+from voicehost.protocol import build_protocol
+from voicehost.rules import Role, new_game
+from voicehost.rules.inputs import Deal
+
+DEAL = tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff", "citizen",
+                               "mafia", "citizen"])
+from voicehost.numbers import CARDINALS as WORDS  # noqa: E402
+
+
+class Table:
+    """The people at the table, reacting to what the host says."""
+
+    def __init__(self, factory, pinmap, loop, ports: Ports) -> None:
+        self.factory, self.pinmap, self.loop, self.ports = factory, pinmap, loop, ports
+        self.lines: list[str] = []
+        self.leds: list[tuple[int, str]] = []
+        self.held: set[int] = set()
+        self.speeches = {1: "я выставляю игрока номер пять спасибо", 2: "выставляю девятого спасибо"}
+        self.votes = {5: [1, 2, 3, 4, 6, 7]}        # candidate → who presses in his window
+        self.shots = {1: [3, 9]}                     # target → who taps on his number at night
+
+    def button(self, seat: int, down: bool) -> None:
+        pin = self.factory.pin(self.pinmap.pins_of(seat).button)
+        pin.drive_low() if down else pin.drive_high()
+
+    def hear(self, text: str) -> float:
+        onset = time.monotonic()
+        self.lines.append(text)
+        if text.startswith("Кто за то, чтобы игру покинул игрок номер"):
+            for seat in self.votes.get(WORDS[text.rstrip("?").split()[-1]], []):
+                self.button(seat, True)
+                self.held.add(seat)
+        elif text == "Спасибо.":
+            for seat in sorted(self.held):
+                self.button(seat, False)
+            self.held.clear()
+        elif text.rstrip(".") in WORDS and self.lines[-2:-1] != ["Спасибо."]:
+            for seat in self.shots.get(WORDS[text.rstrip(".")], []):
+                self.button(seat, True)
+                self.button(seat, False)
+        elif text.endswith(", ваше слово."):
+            seat = WORDS[text.split(",")[0].split()[-1]]
+            words = self.speeches.get(seat, "пас")
+            self.loop.call_soon_threadsafe(self.ports.heard.put_nowait, Heard(words, time.monotonic(), "mic"))
+        return onset
+
+
+@pytest.fixture
+def table_game(mock_factory, ten_seats):
+    ruleset = load_ruleset("sport")
+    game = new_game(ruleset, ruleset.resolve({}), 10)
+    return game
+
+
+async def play(game, factory, pinmap, journal=None, console=()):
+    loop = asyncio.get_running_loop()
+    edges = EdgeLog()
+    ports = Ports(say=lambda text: 0.0, night=lambda on: None, led=lambda seat, pattern: None, edges=edges,
+                  speed=200.0)
+    table = Table(factory, pinmap, loop, ports)
+    ports.say = table.hear
+    ports.led = lambda seat, pattern: table.leds.append((seat, pattern.name))
+    panel = SeatPanel(pinmap, edges.add, pin_factory=factory, deliver=loop.call_soon_threadsafe)
+    ports.settle = panel.settle
+    for line in console:
+        ports.console.put_nowait(line)
+    director = Director(game, ports, journal, log=lambda line: None)
+    try:
+        await asyncio.wait_for(director.run(), timeout=60)
+    finally:
+        panel.close()
+    return table, director
+
+
+def test_a_game_run_by_voice_buttons_and_the_console(table_game, mock_factory, ten_seats, tmp_path) -> None:
+    table_game.push(Deal(DEAL))
+    journal = Journal(tmp_path / "live.jsonl", {"ruleset": "sport", "seats": 10})
+    table, _ = asyncio.run(play(table_game, mock_factory, ten_seats, journal))
+    protocol = build_protocol(table_game)
+    day = protocol["days"][0]
+    assert day["nominations"] == [[1, 5], [2, 9]]
+    assert day["votes"] == {"5": 6, "9": 4} and day["eliminated"] == [5]
+    assert protocol["nights"][1]["killed"] == [1]  # the Don and the mafioso tapped on «один»
+    assert "Кандидатура номер пять принята." in table.lines and "Десять секунд." not in table.lines[:3]
+    sources = {entry.source for entry in read_journal(tmp_path / "live.jsonl")[1]}
+    assert {"seats", "ears", "host"} <= sources
+
+
+def test_the_console_removes_and_ends_the_game(table_game, mock_factory, ten_seats) -> None:
+    table_game.push(Deal(DEAL))
+    table, director = asyncio.run(play(table_game, mock_factory, ten_seats,
+                                       console=["foul 4", "remove 3", "remove 5", "remove 9"]))
+    assert table_game.outcome().winner == "red" and table_game.fouls[4] == 1
+    assert table.lines[-2:] == ["Игра окончена. Победил мирный город.", "В городе не осталось мафии."]
+
+
+def test_a_speech_without_words_runs_out_with_a_warning_and_thanks(table_game, mock_factory, ten_seats) -> None:
+    table_game.push(Deal(DEAL))
+    table_game.push(__import__("voicehost.rules.inputs", fromlist=["Dawn"]).Dawn())
+
+    async def one_turn():
+        edges = EdgeLog()
+        lines: list[str] = []
+        ports = Ports(say=lambda text: lines.append(text) or time.monotonic(), night=lambda on: None,
+                      led=lambda seat, pattern: None, edges=edges, speed=100.0)
+        director = Director(table_game, ports, log=lambda line: None)
+        await director.speech(table_game.request)
+        return lines
+
+    lines = asyncio.run(one_turn())
+    assert lines[:3] == ["Десять секунд.", "Спасибо.", "Игрок номер два, ваше слово."]
+
+
+def test_the_host_deals_and_each_player_reads_his_card_on_his_own_led(table_game) -> None:
+    table_game.push(random_deal(table_game, seed=7))
+    leds: list[tuple[int, int]] = []
+
+    async def deal():
+        ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None,
+                      led=lambda seat, pattern: leds.append((seat, pattern.n)), edges=EdgeLog(), speed=1000.0)
+        await show_roles(Director(table_game, ports, log=lambda line: None))
+
+    asyncio.run(deal())
+    from voicehost.director import ROLE_BLINKS
+    assert leds == [(seat, ROLE_BLINKS[table_game.roles[seat]]) for seat in range(1, 11)]
+
+
+def test_voicehost_run_finishes_a_game_without_microphone_or_sound_card(tmp_path) -> None:
+    """The real command: mock pins, the null audio output, no ears; the console ends it."""
+    import json
+    import subprocess
+    import sys
+    journal = tmp_path / "live.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "voicehost", "run", "--mock", "--no-ears", "--audio", "null", "--speed", "100",
+         "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", str(journal)],
+        input="remove 3\nremove 5\nremove 9\n", capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    protocol = json.loads((tmp_path / "live.protocol.json").read_text())
+    assert (protocol["winner"], protocol["reason"]) == ("red", "no_black_left")
+    assert "Игра окончена: победа красных." in done.stdout and "don" not in done.stdout
+
+
+def test_voicehost_run_without_gpio_is_one_line(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, GPIOZERO_PIN_FACTORY="no-such-factory")
+    done = subprocess.run([sys.executable, "-m", "voicehost", "run", "--no-ears", "--audio", "null",
+                           "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", str(tmp_path / "j.jsonl")],
+                          input="", capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert done.returncode == 2 and done.stderr.strip().endswith("on a machine without GPIO try --mock")
+    assert done.stderr.count("voicehost: error") == 1

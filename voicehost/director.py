@@ -1,0 +1,331 @@
+"""The live host: a game run in real time by voice, seat buttons, ears and the console.
+
+The director answers the engine's requests the way a judge would: it calls the night steps
+and counts the seats aloud while the seat panel records taps; gives the floor with a timer,
+the speaker's LED, the 10-second warning and «Спасибо»; hears nominations and confirms
+them; opens each candidate's vote window at the onset of the question and closes it at the
+onset of «Спасибо». Every input is journaled (fsynced) before it takes effect.
+
+It runs on asyncio: the seat panel and the ears hand their events to the loop thread-safely,
+the voice speaks in an executor, and everything the director waits for is awaited with a
+deadline. The ports are small: ``voice.say(text) -> onset``, the panel's edge log, a queue
+of heard phrases, a queue of console lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hw.capture import Call, Press, Window, count_votes, presses_from, read_taps
+from hw.edges import Edge
+from hw.leds import FOUL, NO, NOMINEE, OFF, SPEAKER, YES, Pattern
+
+from .host_lines import count_lines, event_lines, request_lines, spoken
+from .intents import EndIntent, NominateIntent, WithdrawIntent
+from .journal import Journal
+from .parser import parse
+from .phrasebook import Phrasebook, load_phrasebook
+from .rules import Game, IllegalInput, Role
+from .rules.events import CheckAnswered, Eliminated, Event, FoulGiven, MorningCame, NightFell, NominationAccepted
+from .rules.inputs import (
+    CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, Remove, Shots, Vote, Withdraw,
+)
+from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from .simulation import ACTIONS
+
+POLL_S = 0.01           # how often the director looks at its queues while it waits
+CALL_GAP_S = 1.0        # one number of the night count
+JOIN_WINDOW_S = 3.0     # the maniac taps within this time to join the mafia
+
+# The private role code shown on a player's own LED when the host deals (README: «Раздача»).
+ROLE_BLINKS = {Role.CITIZEN: 1, Role.SHERIFF: 2, Role.COMMISSAR: 2, Role.DOCTOR: 3, Role.PUTANA: 4,
+               Role.DON: 5, Role.MAFIA: 6, Role.YAKUZA: 7, Role.MANIAC: 8}
+
+
+class EdgeLog:
+    """Every debounced edge of the seat panel, in the loop thread."""
+
+    def __init__(self) -> None:
+        self.edges: list[Edge] = []
+
+    def add(self, edge: Edge) -> None:
+        self.edges.append(edge)
+
+    def presses(self, since: float, until: float) -> list[Press]:
+        return [p for p in presses_from(self.edges) if since <= p.down < until]
+
+
+@dataclass
+class Ports:
+    """What the director talks to. ``say`` blocks until the line is heard; it returns the onset."""
+
+    say: Callable[[str], float]
+    night: Callable[[bool], None]
+    led: Callable[[int, Pattern], None]
+    edges: EdgeLog
+    heard: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+    console: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    clock: Callable[[], float] = time.monotonic
+    speed: float = 1.0   # timers run this many times faster (a demo; 1 at a real table)
+    settle: Callable[[], None] = lambda: None   # the panel's bounce settling (SeatPanel.settle)
+
+    def presses(self, since: float, until: float) -> list[Press]:
+        self.settle()
+        return self.edges.presses(since, until)
+
+
+class Director:
+    def __init__(self, game: Game, ports: Ports, journal: Journal | None = None,
+                 book: Phrasebook | None = None, log: Callable[[str], None] = print) -> None:
+        self.game = game
+        self.ports = ports
+        self.journal = journal
+        self.book = book or load_phrasebook()
+        self.log = log
+        self.pushed = len(game.inputs)
+        self.last_line = ""
+        self.onsets: dict[str, float] = {}
+
+    # ---- speaking, pushing ---------------------------------------------------------------------
+
+    async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
+        loop = asyncio.get_running_loop()
+        onsets = []
+        for (key, _), text in zip(said, spoken(said, self.book, self.game.ruleset.name), strict=True):
+            self.last_line = text
+            onsets.append(await loop.run_in_executor(None, self.ports.say, text))
+            self.onsets[key] = onsets[-1]
+        return onsets
+
+    async def push(self, item: Input, source: str) -> list[Event]:
+        if self.journal is not None:
+            self.journal.append(self.pushed, self.ports.clock(), source, item)
+        self.pushed += 1
+        events = self.game.push(item)
+        for event in events:
+            if isinstance(event, MorningCame):
+                self.ports.night(False)
+            self._show(event)
+            await self.say(event_lines(event, self.game))
+            if isinstance(event, NightFell):
+                self.ports.night(True)
+        return events
+
+    def _show(self, event: Event) -> None:
+        if isinstance(event, NominationAccepted):
+            self.ports.led(event.target, NOMINEE)
+        elif isinstance(event, FoulGiven):
+            self.ports.led(event.seat, FOUL)
+        elif isinstance(event, Eliminated):
+            self.ports.led(event.seat, OFF)
+        elif isinstance(event, CheckAnswered):
+            self.ports.led(event.by, YES if event.result else NO)  # the checker's own LED only
+
+    async def wait(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds) / self.ports.speed)
+
+    # ---- the game ------------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        while (request := self.game.request) is not None:
+            await self.console()
+            if self.game.request is not request:
+                continue
+            await self.say(request_lines(request, self.game))
+            await self.answer(request)
+
+    async def answer(self, request: Any) -> None:
+        if isinstance(request, AwaitShots):
+            await self.shots(request)
+        elif isinstance(request, AwaitAction):
+            await self.action(request)
+        elif isinstance(request, AwaitDawn):
+            await self.wait(self.game.ruleset.timers.get("acquaintance_s", 0) if request.night == 1 else 0)
+            await self.push(Dawn(), "host")
+        elif isinstance(request, AwaitSpeech):
+            await self.speech(request)
+        elif isinstance(request, AwaitVotes):
+            await self.votes(request)
+        elif isinstance(request, AwaitLift):
+            await self.lift(request)
+
+    async def count(self, seats: tuple[int, ...]) -> tuple[list[Call], float]:
+        """The host counts the seats aloud; a tap belongs to the number being called."""
+        calls = []
+        for seat in seats:
+            started = self.ports.clock()
+            onset = (await self.say(count_lines((seat,), self.game)))[0]
+            calls.append(Call(seat, onset))
+            await self.wait(CALL_GAP_S - (self.ports.clock() - started) * self.ports.speed)
+        return calls, self.ports.clock()
+
+    async def shots(self, request: AwaitShots) -> None:
+        calls, ends = await self.count(request.called)
+        read = read_taps(calls, ends, self.ports.presses(calls[0].t, ends), request.shooters)
+        await self.push(Shots(tuple(sorted(read.taps.items()))), "seats")
+
+    async def action(self, request: AwaitAction) -> None:
+        if "join" in request.actions:
+            opens = self.ports.clock()
+            await self.wait(JOIN_WINDOW_S)
+            tapped = request.by is not None and any(p.seat == request.by for p in
+                                                     self.ports.presses(opens, self.ports.clock()))
+            await self.push(Join(request.by, "black" if tapped else "solo"), "seats")
+            return
+        calls, ends = await self.count(tuple(range(1, self.game.seats + 1)))
+        actors = [request.by] if request.by is not None else []
+        read = read_taps(calls, ends, self.ports.presses(calls[0].t, ends), actors)
+        target = read.taps.get(request.by or 0, (None,))[0]
+        await self.push(ACTIONS[request.actions[0]](request.by, target), "seats")
+
+    async def speech(self, request: AwaitSpeech) -> None:
+        """The floor: LED on, the timer, the 10-second warning, «Спасибо». The turn ends on
+        «спасибо»/«пас», a tap of the speaker's own button, the console's ``end``, or time."""
+        seat = request.seat
+        if seat:
+            self.ports.led(seat, SPEAKER)
+        started = self.ports.clock()
+        deadline = started + request.seconds / self.ports.speed
+        warning = deadline - self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
+        warned = ended = False
+        while not ended and self.game.request == request:
+            ended = await self._listen(request, started)
+            if not ended and not warned and self.ports.clock() >= warning and request.seconds > 10:
+                warned = True
+                await self.say([("ten_seconds", {})])
+            if not ended and self.ports.clock() >= deadline:
+                await self.say([("thanks", {})])
+                ended = True
+            if not ended:
+                await asyncio.sleep(POLL_S)
+        if seat:
+            self.ports.led(seat, OFF)
+        if self.game.request == request:
+            await self.push(EndSpeech(seat), "host")
+
+    async def _listen(self, request: AwaitSpeech, started: float) -> bool:
+        """One look at the ears, the speaker's button and the console; True when the turn ends."""
+        while not self.ports.heard.empty():
+            heard = self.ports.heard.get_nowait()
+            for intent in parse(heard.text):
+                if isinstance(intent, EndIntent):
+                    return True
+                if request.may_nominate and isinstance(intent, (NominateIntent, WithdrawIntent)):
+                    kind = Nominate if isinstance(intent, NominateIntent) else Withdraw
+                    await self.push(kind(request.seat, intent.seat), "ears")
+        if request.seat and any(p.seat == request.seat for p in self.ports.presses(started, self.ports.clock())):
+            return True
+        return await self.console(in_speech=True)
+
+    async def window(self, key: str, **values: Any) -> Window:
+        opens = (await self.say([(key, values)]))[0]
+        await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
+        return Window(int(values.get("seat", 0)), opens, (await self.say([("thanks", {})]))[0])
+
+    async def votes(self, request: AwaitVotes) -> None:
+        """Sport: no window for the last candidate — non-voters' votes go to him."""
+        candidates = request.candidates
+        if self.game.ruleset.name == "sport" and request.round in ("main", "revote"):
+            candidates = candidates[:-1]
+        question = {"mayor": "mayor_question", "prevote": "prevote_question", "final": "final_question"}.get(
+            request.round, "vote_question")
+        names = getattr(self.game, "names", {}) or {}
+        windows = [await self.window(question, seat=c, name=names.get(c, str(c))) for c in candidates]
+        if windows:
+            result = count_votes(windows, self.ports.presses(windows[0].opens, windows[-1].closes),
+                                 request.voters)
+            for voter, candidate in result.votes.items():
+                await self.push(Vote(voter, candidate), "seats")
+            for seat, reason in result.fouls:
+                if self.game.is_alive(seat) and self.game.request is not None:
+                    await self.push(Foul(seat, reason), "seats")
+        if self.game.request == request:
+            await self.push(CloseVoting(), "host")
+
+    async def lift(self, request: AwaitLift) -> None:
+        """«Кто за то, чтобы все голосуемые покинули игру?» opened the window as it began."""
+        opens = self.onsets.get("all_leave_question", self.ports.clock())
+        await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
+        closes = (await self.say([("thanks", {})]))[0]
+        result = count_votes([Window(0, opens, closes)], self.ports.presses(opens, closes), request.voters)
+        for voter in result.votes:
+            await self.push(Lift(voter), "seats")
+        if self.game.request == request:
+            await self.push(CloseVoting(), "host")
+
+    # ---- the host console -----------------------------------------------------------------------------
+
+    async def console(self, in_speech: bool = False) -> bool:
+        """Commands typed by a human host: ``foul N``, ``remove N``, ``end``, ``nominate A B``,
+        ``withdraw A B``, ``undo``, ``pause``/``resume``, ``repeat``, ``status``. Returns True
+        when the current speech was ended from the console."""
+        ended = False
+        while not self.ports.console.empty():
+            words = self.ports.console.get_nowait().split()
+            if not words:
+                continue
+            try:
+                ended = await self.command(words) or ended
+            except (IllegalInput, ValueError, IndexError) as err:
+                self.log(f"console: {' '.join(words)}: {err}")
+        return ended
+
+    async def command(self, words: list[str]) -> bool:
+        name, args = words[0], [int(w) for w in words[1:] if w.isdigit()]
+        if name == "end":
+            return True
+        if name in ("foul", "remove"):
+            await self.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
+        elif name in ("nominate", "withdraw"):
+            await self.push((Nominate if name == "nominate" else Withdraw)(args[0], args[1]), "console")
+        elif name == "undo":
+            undone = self.game.pop()
+            self.log(f"console: undone {undone.kind}")
+        elif name == "repeat":
+            await self.say_text(self.last_line)
+        elif name == "status":
+            await self.say(self.status())
+        elif name == "pause":
+            while (await self.ports.console.get()).strip() != "resume":
+                pass
+        else:
+            raise ValueError("unknown command (foul, remove, end, nominate, withdraw, undo, repeat, status, pause)")
+        return False
+
+    async def say_text(self, text: str) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self.ports.say, text)
+
+    def status(self) -> list[tuple[str, dict[str, Any]]]:
+        """«status» aloud: who is nominated, and the fouls."""
+        nominated = [n for _, n in getattr(self.game, "nominations", [])]
+        said: list[tuple[str, dict[str, Any]]] = [("status_nominated", {"list": tuple(nominated)})] if nominated \
+            else [("status_nobody_nominated", {})]
+        said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items()) if n]
+        return said
+
+
+def random_deal(game: Game, seed: int) -> Deal:
+    """The host deals (seeded, so a journal can replay it)."""
+    cast, spare = type(game).deck(game.ruleset, game.options, game.seats)
+    cards = [role for role, count in cast.items() for _ in range(count)]
+    cards += [Role.CITIZEN] * (game.seats + spare - len(cards))
+    random.Random(seed).shuffle(cards)
+    return Deal(tuple(cards[: game.seats]))
+
+
+async def show_roles(director: Director) -> None:
+    """When the host deals: each player in turn opens his eyes and reads his card on his own
+    LED — the number of blinks is the role (README «Раздача»), then closes them."""
+    from hw.leds import Pattern as LedPattern
+    for seat in range(1, director.game.seats + 1):
+        await director.say([("deal_open", {"seat": seat})])
+        blinks = ROLE_BLINKS[director.game.roles[seat]]
+        director.ports.led(seat, LedPattern("role", on=0.4, off=0.4, n=blinks))
+        await director.wait(blinks * 0.8 + 1.0)
+        await director.say([("deal_close", {})])

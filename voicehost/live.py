@@ -1,0 +1,172 @@
+"""``voicehost run``: the real table — seat panel, speaker, microphone and console — with
+the director. Anything missing (no model, no microphone, no sound card) is said in one
+line, and the game goes on with what is there."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from hw.panel import GpioUnavailable, SeatPanel
+
+from .config import load_ruleset
+from .director import Director, EdgeLog, Ports, random_deal, show_roles
+from .ears import grammar, load_ears, model_path
+from .hwcli import mock_factory, open_pinmap
+from .journal import Journal, read_journal
+from .narrate import narrate
+from .phrasebook import load_phrasebook
+from .protocol import build_protocol
+from .rules import Game, InputError, Role, new_game
+from .rules.inputs import Deal
+from .table import load_audio, table_path
+from .voice import Voice
+
+
+def parse_pairs(text: str | None, place: str) -> dict[int, str]:
+    """``3=don,5=mafia`` → {3: "don", 5: "mafia"}."""
+    pairs: dict[int, str] = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        seat, _, value = item.partition("=")
+        if not seat.strip().isdigit() or not value.strip():
+            raise InputError(place, f"{item!r} is not SEAT=VALUE")
+        pairs[int(seat)] = value.strip()
+    return pairs
+
+
+def run(args: Any) -> int:
+    table = table_path(args.table)
+    pinmap = open_pinmap(str(table), args.rules)
+    ruleset = load_ruleset(args.rules)
+    options = ruleset.resolve(parse_pairs(",".join(args.option or []), "--option"), "--option")
+    game, journal = _game_and_journal(args, ruleset, options, pinmap.size)
+    names = {seat: name for seat, name in parse_pairs(args.names, "--names").items()}
+    game.names = names  # type: ignore[attr-defined]
+    try:
+        asyncio.run(_play(args, game, journal, pinmap, table))
+    finally:
+        journal.close()
+    _write_results(game, names, Path(journal.path))
+    return 0
+
+
+def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, Journal]:
+    if args.resume:
+        header, entries = read_journal(args.resume)
+        game = new_game(ruleset, ruleset.resolve(header.get("options", {})), header.get("seats", seats))
+        for entry in entries:
+            try:
+                game.push(entry.input)
+            except Exception:  # rejected the first time too (deterministic)
+                continue
+        return game, Journal(args.resume, header)
+    game = new_game(ruleset, options, seats)
+    path = Path(args.journal or f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+    if path.exists() and path.stat().st_size:
+        raise InputError(str(path), "the journal already exists: continue it with --resume")
+    journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live"})
+    if args.roles:
+        roles = [Role.CITIZEN] * seats
+        for seat, role in parse_pairs(args.roles, "--roles").items():
+            if not 1 <= seat <= seats:
+                raise InputError(f"--roles {seat}", f"there is no seat {seat} at a {seats}-seat table")
+            try:
+                roles[seat - 1] = Role(role)
+            except ValueError:
+                raise InputError(f"--roles {seat}", f"unknown role {role!r}") from None
+        deal = Deal(tuple(roles))
+        from .rules.game import validate_deal
+        validate_deal(deal.roles, game.cast, seats, "--roles", game.spare_cards)
+    else:
+        deal = random_deal(game, args.deal if args.deal is not None else int(time.time()))
+    journal.append(0, time.monotonic(), "host" if args.roles else "deal", deal)
+    game.push(deal)
+    return game, journal
+
+
+async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Path) -> None:
+    loop = asyncio.get_running_loop()
+    log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    voice = Voice(load_audio(table), args.audio, log=log)
+    edges = EdgeLog()
+    try:
+        panel = SeatPanel(pinmap, edges.add, pin_factory=mock_factory() if args.mock else None,
+                          deliver=loop.call_soon_threadsafe)
+    except GpioUnavailable as err:
+        voice.close()
+        raise InputError("run", f"{err}; on a machine without GPIO try --mock") from None
+    from audio.listener import Gate
+    gate = Gate(load_ears(table).hold_off_s)
+
+    def say(text: str) -> float:
+        onset = voice.say(text)
+        gate.host_speaks(onset, time.monotonic())
+        return onset
+
+    ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle)
+    mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
+    _read_console(loop, ports)
+    director = Director(game, ports, journal, log=log)
+    book = load_phrasebook()
+    shown = [len(game.events)]
+
+    def show_log() -> None:
+        from .rules.events import PRIVATE_EVENTS
+        events = [e for e in game.events[shown[0]:] if not isinstance(e, PRIVATE_EVENTS)]
+        for line in narrate(events, book, getattr(game, "names", {})):
+            print(line, flush=True)
+        shown[0] = len(game.events)
+
+    original_push = director.push
+
+    async def push(item: Any, source: str) -> Any:
+        events = await original_push(item, source)
+        show_log()
+        return events
+
+    director.push = push  # type: ignore[method-assign]
+    try:
+        if not args.roles and not args.resume:
+            await show_roles(director)
+        await director.run()
+    finally:
+        if mic is not None:
+            mic.close()
+        panel.close()
+        voice.close()
+
+
+def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any) -> Any:
+    from audio.listener import MicListener, MicrophoneUnavailable, ModelUnavailable, SpeechModel
+    config = load_ears(table)
+    try:
+        model = SpeechModel(model_path(config))
+        mic = MicListener(model.recognizer(grammar(range(1, seats + 1), forbidden=config.forbidden_words)), gate,
+                          lambda heard: loop.call_soon_threadsafe(ports.heard.put_nowait, heard), config.microphone)
+        mic.start()
+        return mic
+    except (ModelUnavailable, MicrophoneUnavailable) as err:
+        log(f"voicehost: no ears ({err}); speeches end by the speaker's button or the console")
+        return None
+
+
+def _read_console(loop: Any, ports: Ports) -> None:
+    def read() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(ports.console.put_nowait, line.strip())
+    threading.Thread(target=read, name="voicehost-console", daemon=True).start()
+
+
+def _write_results(game: Game, names: dict[int, str], journal: Path) -> None:
+    protocol = build_protocol(game, None, names)
+    journal.with_suffix(".protocol.json").write_text(__import__("json").dumps(protocol, ensure_ascii=False, indent=2))
+    journal.with_suffix(".log.txt").write_text("\n".join(narrate(game.events, load_phrasebook(), names)) + "\n")
+    outcome = game.outcome()
+    print(f"protocol: {journal.with_suffix('.protocol.json')}"
+          + (f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"))
