@@ -28,14 +28,16 @@ def voicehost(*argv: str, crash_after: int | None = None) -> subprocess.Complete
                           cwd=ROOT, check=False)
 
 
-@pytest.mark.parametrize(("script", "crashes"), [("examples/sport-sample.json", 20),
-                                                 ("examples/classic-sample.json", 8)])
-def test_a_game_killed_at_random_points_and_resumed_gives_the_same_protocol(tmp_path, script, crashes) -> None:
+@pytest.mark.parametrize(("script", "crashes", "level"), [("examples/sport-sample.json", 20, "engine"),
+                                                          ("examples/classic-sample.json", 8, "engine"),
+                                                          ("examples/club-sample.json", 10, "table")])
+def test_a_game_killed_at_random_points_and_resumed_gives_the_same_protocol(tmp_path, script, crashes, level) -> None:
     whole = json.loads(voicehost("simulate", script, "--json").stdout)
     inputs = len(read_journal_of(tmp_path, script))
     points = sorted(random.Random(7).sample(range(1, inputs), crashes))
     journal = tmp_path / "game.jsonl"
-    done = voicehost("simulate", script, "--journal", str(journal), "--json", crash_after=points[0])
+    done = voicehost("simulate", script, "--level", level, "--journal", str(journal), "--json",
+                     crash_after=points[0])
     assert done.returncode == -9  # SIGKILL: no cleanup, as a power cut
     for before, point in zip(points, points[1:], strict=False):
         done = voicehost("resume", str(journal), "--json", crash_after=point - before)
