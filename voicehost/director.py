@@ -234,8 +234,7 @@ class Director:
             candidates = candidates[:-1]
         question = {"mayor": "mayor_question", "prevote": "prevote_question", "final": "final_question"}.get(
             request.round, "vote_question")
-        names = getattr(self.game, "names", {}) or {}
-        windows = [await self.window(question, seat=c, name=names.get(c, str(c))) for c in candidates]
+        windows = [await self.window(question, seat=c, name=self.game.names.get(c, str(c))) for c in candidates]
         if windows:
             result = count_votes(windows, self.ports.presses(windows[0].opens, windows[-1].closes),
                                  request.voters)

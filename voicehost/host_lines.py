@@ -206,8 +206,7 @@ def count_lines(seats: tuple[int, ...], game: Game) -> Said:
 
 
 def _names(game: Game) -> Callable[[int], str]:
-    roster: dict[int, str] = getattr(game, "names", {}) or {}
-    return lambda seat: roster.get(seat, str(seat))
+    return lambda seat: game.names.get(seat, str(seat))
 
 
 HOST_KEYS = frozenset({

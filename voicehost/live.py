@@ -21,7 +21,7 @@ from .journal import Journal, read_journal
 from .narrate import narrate
 from .phrasebook import load_phrasebook
 from .protocol import build_protocol
-from .rules import Game, InputError, Role, new_game
+from .rules import Game, IllegalInput, InputError, Role, new_game
 from .rules.inputs import Deal
 from .table import load_audio, table_path
 from .voice import Voice
@@ -47,7 +47,7 @@ def run(args: Any) -> int:
     options = ruleset.resolve(parse_pairs(",".join(args.option or []), "--option"), "--option")
     game, journal = _game_and_journal(args, ruleset, options, pinmap.size)
     names = {seat: name for seat, name in parse_pairs(args.names, "--names").items()}
-    game.names = names  # type: ignore[attr-defined]
+    game.names = names
     try:
         asyncio.run(_play(args, game, journal, pinmap, table))
     finally:
@@ -63,7 +63,7 @@ def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tupl
         for entry in entries:
             try:
                 game.push(entry.input)
-            except Exception:  # rejected the first time too (deterministic)
+            except IllegalInput:  # it was refused the first time too: the game is deterministic
                 continue
         return game, Journal(args.resume, header)
     game = new_game(ruleset, options, seats)
@@ -119,7 +119,7 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     def show_log() -> None:
         from .rules.events import PRIVATE_EVENTS
         events = [e for e in game.events[shown[0]:] if not isinstance(e, PRIVATE_EVENTS)]
-        for line in narrate(events, book, getattr(game, "names", {})):
+        for line in narrate(events, book, game.names):
             print(line, flush=True)
         shown[0] = len(game.events)
 

@@ -72,6 +72,7 @@ class ScriptPlayer:
         self.replayed = replayed
         self.pushed = 0
         self.game = new_game(script.ruleset, script.options, script.seats)
+        self.game.names = dict(script.names)
         self.used: set[str] = set()
         self.reasons: dict[str, str] = {}
         self.horizon = max(2 * len(script.nights) - 2, 2 * len(script.days) - 1, 0)

@@ -47,6 +47,7 @@ class Game:
         self.options = options
         self.seats = seats
         self.cast, self.spare_cards = self.deck(ruleset, options, seats)
+        self.names: dict[int, str] = {}  # the roster, where the ruleset calls players by name
         self.inputs: list[Input] = []
         self.events: list[Event] = []
         self._reset()
@@ -103,7 +104,7 @@ class Game:
 
     def state(self) -> dict[str, Any]:
         """Everything that makes up the position, deep-copied: equal states play on identically."""
-        skip = {"ruleset", "options", "cast", "inputs", "events"}
+        skip = {"ruleset", "options", "cast", "inputs", "events", "names"}
         return {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
 
     def scores(self) -> dict[int, float]:
