@@ -94,6 +94,8 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     loop = asyncio.get_running_loop()
     log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     voice = Voice(load_audio(table), args.audio, log=log)
+    from .voice import fixed_lines
+    voice.renderer.warm(fixed_lines(voice.book, game.ruleset.name, range(1, game.seats + 1)))  # no delay later
     edges = EdgeLog()
     try:
         panel = SeatPanel(pinmap, edges.add, pin_factory=mock_factory() if args.mock else None,
