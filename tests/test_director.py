@@ -167,3 +167,35 @@ def test_voicehost_run_without_gpio_is_one_line(tmp_path) -> None:
                           input="", capture_output=True, text=True, timeout=120, env=env, check=False)
     assert done.returncode == 2 and done.stderr.strip().endswith("on a machine without GPIO try --mock")
     assert done.stderr.count("voicehost: error") == 1
+
+
+def test_the_host_learns_the_club_dealt_roles_from_taps_on_the_first_night(table_game, mock_factory, ten_seats) -> None:
+    from voicehost.director import learn_roles
+    holders = {"дон": [3], "мафия": [5, 9], "шериф": [7]}
+
+    async def learn(taps: dict[str, list[int]]):
+        loop = asyncio.get_running_loop()
+        edges = EdgeLog()
+        ports = Ports(say=lambda text: 0.0, night=lambda on: None, led=lambda seat, pattern: None, edges=edges,
+                      speed=500.0)
+        panel = SeatPanel(ten_seats, edges.add, pin_factory=mock_factory, deliver=loop.call_soon_threadsafe)
+        ports.settle = panel.settle
+
+        def hear(text: str) -> float:
+            onset = time.monotonic()
+            for role, seats in taps.items():
+                if text == f"Просыпается {role}. Нажмите свою кнопку.":
+                    for seat in seats:
+                        mock_factory.pin(ten_seats.pins_of(seat).button).drive_low()
+                        mock_factory.pin(ten_seats.pins_of(seat).button).drive_high()
+            return onset
+
+        ports.say = hear
+        try:
+            return await learn_roles(Director(table_game, ports, log=lambda line: None), dict(table_game.cast))
+        finally:
+            panel.close()
+
+    deal = asyncio.run(learn(holders))
+    assert deal == Deal(DEAL)
+    assert asyncio.run(learn({"дон": [3], "мафия": [5], "шериф": [7]})) is None  # a mafioso did not tap

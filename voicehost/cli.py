@@ -77,7 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     run_cmd.add_argument("--table", default=None, help="the table file (pins, [audio], [ears])")
     run_cmd.add_argument("--rules", default="sport", help="the ruleset")
     run_cmd.add_argument("--option", action="append", default=None, help="k=v, a ruleset option (repeatable)")
-    run_cmd.add_argument("--roles", default=None, help="3=don,5=mafia,…: the cards the club dealt (else the host deals)")
+    run_cmd.add_argument("--roles", default=None,
+                         help="3=don,5=mafia,…: the cards the club dealt; taps: learn them from taps on the first "
+                              "night; unset: the host deals")
     run_cmd.add_argument("--deal", type=int, default=None, help="the seed when the host deals")
     run_cmd.add_argument("--names", default=None, help="1=Анна,2=Борис,…: the roster")
     run_cmd.add_argument("--journal", default=None, help="the journal file (default: game-DATE.jsonl)")

@@ -328,3 +328,32 @@ async def show_roles(director: Director) -> None:
         director.ports.led(seat, LedPattern("role", on=0.4, off=0.4, n=blinks))
         await director.wait(blinks * 0.8 + 1.0)
         await director.say([("deal_close", {})])
+
+
+# The order the host calls roles on the first night when the club dealt the cards itself:
+# each called player taps his button while the others keep their eyes closed.
+LEARN_ORDER = (Role.DON, Role.MAFIA, Role.YAKUZA, Role.SHERIFF, Role.COMMISSAR, Role.DOCTOR, Role.PUTANA,
+               Role.MANIAC)
+LEARN_WINDOW_S = 5.0
+
+
+async def learn_roles(director: Director, cast: dict[Role, int]) -> Deal | None:
+    """The club dealt the cards: on the first night the host calls each role in turn and the
+    players holding it tap their buttons. Returns the deal, or None when the taps do not add
+    up to the cast (then the host says so and the console must set the roles)."""
+    roles = {seat: Role.CITIZEN for seat in range(1, director.game.seats + 1)}
+    for role in LEARN_ORDER:
+        wanted = cast.get(role, 0)
+        if not wanted:
+            continue
+        opens = (await director.say([("learn_role", {"role": role})]))[0]
+        await director.wait(LEARN_WINDOW_S)
+        tapped = sorted({p.seat for p in director.ports.presses(opens, director.ports.clock())
+                         if roles[p.seat] is Role.CITIZEN})
+        await director.say([("learn_close", {})])
+        if len(tapped) != wanted:
+            await director.say([("learn_failed", {})])
+            return None
+        for seat in tapped:
+            roles[seat] = role
+    return Deal(tuple(roles[seat] for seat in sorted(roles)))

@@ -221,7 +221,7 @@ HOST_KEYS = frozenset({
     "mafia_hunts", "mafia_wakes", "yakuza_wakes", "mafia_acquaint", "sheriff_meets", "doctor_meets", "maniac_meets",
     "maniac_side", "don_searches", "sheriff_searches", "maniac_hunts", "doctor_saves", "doctor_no_victims",
     "doctor_wakes", "putana_wakes", "commissar_wakes", "mafia_sleeps", "don_wakes", "don_sleeps", "sheriff_sleeps",
-    "maniac_sleeps", "count", "name_call", "deal_open", "deal_close", "thanks", "ten_seconds", "accepted", "fouls_status",
+    "maniac_sleeps", "count", "name_call", "deal_open", "deal_close", "learn_role", "learn_close", "learn_failed", "thanks", "ten_seconds", "accepted", "fouls_status",
     "status_nominated", "status_nobody_nominated", "status_time_left", "one_minute",
     *(f"refused_{r}" for r in ("seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
                                "self_nomination", "no_nominations_now")),

@@ -14,7 +14,7 @@ from typing import Any
 from hw.panel import GpioUnavailable, SeatPanel
 
 from .config import load_ruleset
-from .director import Director, EdgeLog, Ports, random_deal, show_roles
+from .director import Director, EdgeLog, Ports, learn_roles, random_deal, show_roles
 from .ears import grammar, load_ears, model_path
 from .hwcli import mock_factory, open_pinmap
 from .journal import Journal, read_journal
@@ -71,6 +71,8 @@ def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tupl
     if path.exists() and path.stat().st_size:
         raise InputError(str(path), "the journal already exists: continue it with --resume")
     journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live"})
+    if args.roles == "taps":
+        return game, journal  # learned at the table on the first night (see _play)
     if args.roles:
         roles = [Role.CITIZEN] * seats
         for seat, role in parse_pairs(args.roles, "--roles").items():
@@ -134,7 +136,12 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
 
     director.push = push  # type: ignore[method-assign]
     try:
-        if not args.roles and not args.resume:
+        if args.roles == "taps" and not game.inputs:
+            deal = await learn_roles(director, dict(game.cast))
+            if deal is None:
+                raise InputError("--roles taps", "the taps did not match the cards dealt; start again")
+            await director.push(deal, "seats")
+        elif not args.roles and not args.resume:
             await show_roles(director)
         await director.run()
     finally:
