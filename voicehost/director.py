@@ -25,7 +25,7 @@ from hw.capture import Call, Press, Window, count_votes, presses_from, read_taps
 from hw.edges import Edge
 from hw.leds import FOUL, NO, NOMINEE, OFF, SPEAKER, YES, Pattern
 
-from .host_lines import count_lines, event_lines, request_lines, spoken
+from .host_lines import count_lines, event_lines, question_key, request_lines, spoken
 from .intents import EndIntent, NominateIntent, WithdrawIntent
 from .journal import Journal
 from .parser import parse
@@ -228,13 +228,10 @@ class Director:
         return Window(int(values.get("seat", 0)), opens, (await self.say([("thanks", {})]))[0])
 
     async def votes(self, request: AwaitVotes) -> None:
-        """Sport: no window for the last candidate — non-voters' votes go to him."""
-        candidates = request.candidates
-        if self.game.ruleset.name == "sport" and request.round in ("main", "revote"):
-            candidates = candidates[:-1]
-        question = {"mayor": "mayor_question", "prevote": "prevote_question", "final": "final_question"}.get(
-            request.round, "vote_question")
-        windows = [await self.window(question, seat=c, name=self.game.names.get(c, str(c))) for c in candidates]
+        """A window per candidate the ruleset asks about (sport: all but the last)."""
+        question = question_key(request.round)
+        windows = [await self.window(question, seat=c, name=self.game.names.get(c, str(c)))
+                   for c in self.game.windowed(request)]
         if windows:
             result = count_votes(windows, self.ports.presses(windows[0].opens, windows[-1].closes),
                                  request.voters)

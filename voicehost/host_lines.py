@@ -80,6 +80,12 @@ def _voting(e: VotingBegan, game: Game) -> Said:
     return _one(key, list=e.candidates, seat=e.candidates[0])
 
 
+def question_key(round_name: str) -> str:
+    """The line that opens a candidate's vote window in a round."""
+    return {"mayor": "mayor_question", "prevote": "prevote_question", "final": "final_question"}.get(
+        round_name, "vote_question")
+
+
 def _counted(e: VotesCounted, game: Game) -> Said:
     if game.ruleset.name != "sport":
         return []

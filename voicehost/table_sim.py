@@ -17,7 +17,7 @@ from typing import Protocol
 from hw.capture import Call, Press, Window, count_votes, read_taps
 from hw.leds import FOUL, HAND, NO, NOMINEE, OFF, SPEAKER, YES
 
-from .host_lines import count_lines, event_lines, request_lines, spoken
+from .host_lines import count_lines, event_lines, question_key, request_lines, spoken
 from .intents import EndIntent, Intent
 from .parser import parse, parse_seat_answer
 from .phrasebook import load_phrasebook
@@ -237,20 +237,14 @@ class TablePlayer(ScriptPlayer):
         return opens, self.say_key("thanks")
 
     def table_votes(self, request: AwaitVotes, wanted: list[tuple[int, int]]) -> list[Input]:
-        """Sport: no window for the last candidate — the host announces the remainder."""
-        candidates = request.candidates
-        if self.game.ruleset.name == "sport" and request.round in ("main", "revote"):
-            candidates = candidates[:-1]
-        windows = [Window(c, *self._window(self._question(request), seat=c, name=self._name(c))) for c in candidates]
+        """A window per candidate the ruleset asks about (sport: all but the last)."""
+        question = question_key(request.round)
+        windows = [Window(c, *self._window(question, seat=c, name=self._name(c))) for c in self.game.windowed(request)]
         opens = {w.candidate: w for w in windows}
         presses = [Press(voter, opens[c].opens + PRESS_AFTER_S, opens[c].closes + HOLD_PAST_S)
                    for voter, c in wanted if c in opens]
         result = count_votes(windows, sorted(presses, key=lambda p: p.down), request.voters)
         return [Vote(voter, candidate) for voter, candidate in result.votes.items()]
-
-    def _question(self, request: AwaitVotes) -> str:
-        return {"mayor": "mayor_question", "prevote": "prevote_question", "final": "final_question"}.get(
-            request.round, "vote_question")
 
     def _name(self, seat: int) -> str:
         return self.script.names.get(seat, str(seat))

@@ -234,6 +234,10 @@ class TableGame(Game):
             return
         self.votes[item.voter] = item.candidate
 
+    def windowed(self, ballot: AwaitVotes) -> tuple[int, ...]:
+        """The candidates the host opens a vote window for (all, unless the ruleset says otherwise)."""
+        return ballot.candidates
+
     def _check_vote(self, ballot: AwaitVotes, voter: int, candidate: int) -> None:
         if voter not in ballot.voters or voter not in self.alive:
             raise IllegalInput(f"seat {voter} does not vote in this round")

@@ -199,6 +199,10 @@ class SportGame(TableGame):
         self._end_day()
 
 
+    def windowed(self, ballot: AwaitVotes) -> tuple[int, ...]:
+        """Non-voters' votes go to the last candidate, so the host never opens his window."""
+        return ballot.candidates[:-1]
+
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
         voters = [v for v in ballot.voters if v in self.alive]
