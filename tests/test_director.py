@@ -199,3 +199,61 @@ def test_the_host_learns_the_club_dealt_roles_from_taps_on_the_first_night(table
     deal = asyncio.run(learn(holders))
     assert deal == Deal(DEAL)
     assert asyncio.run(learn({"дон": [3], "мафия": [5], "шериф": [7]})) is None  # a mafioso did not tap
+
+
+def test_a_raised_hand_and_an_answer_by_name_at_the_live_table(mock_factory, ten_seats) -> None:
+    from voicehost.rules.inputs import Check, Dawn, EndSpeech, Heal, Join, Kill, Shots
+    club = load_ruleset("club")
+    game = new_game(club, club.resolve({}), 10)
+    roles = list(DEAL)
+    roles[1], roles[7] = Role.DOCTOR, Role.MANIAC
+    for item in (Deal(tuple(roles)), Join(8, "solo"), Dawn(), *(EndSpeech(s) for s in range(1, 11)), Shots(()),
+                 Check(3, None), Check(7, None), Kill(8, None), Heal(2, None), Dawn()):
+        game.push(item)
+    assert game.request.turn == "speech" and game.request.seat == 2
+
+    async def turn():
+        loop = asyncio.get_running_loop()
+        edges = EdgeLog()
+        ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None, led=lambda seat, pattern: None,
+                      edges=edges, speed=20.0)
+        panel = SeatPanel(ten_seats, edges.add, pin_factory=mock_factory, deliver=loop.call_soon_threadsafe)
+        ports.settle = panel.settle
+        director = Director(game, ports, log=lambda line: None)
+        task = asyncio.create_task(director.speech(game.request))
+        pin = mock_factory.pin(ten_seats.pins_of(4).button)
+        pin.drive_low()                      # seat 4 holds his button: a raised hand
+        await asyncio.sleep(0.2)             # 2 s at speed 20 is 0.1 s
+        pin.drive_high()
+        speaker = mock_factory.pin(ten_seats.pins_of(2).button)
+        await asyncio.sleep(0.05)
+        speaker.drive_low()                  # the speaker taps: his speech ends
+        speaker.drive_high()
+        await asyncio.wait_for(task, 5)
+        panel.close()
+
+    asyncio.run(turn())
+    assert game.raised == [4]
+
+
+def test_a_canonical_nomination_is_heard_by_name(ten_seats) -> None:
+    from voicehost.rules.inputs import Dawn, EndSpeech, Shots
+    canonical = load_ruleset("canonical")
+    game = new_game(canonical, canonical.resolve({"ratio": "1:4"}), 10)
+    game.names = {i: n for i, n in enumerate(["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар",
+                                               "Ира", "Кирилл"], start=1)}
+    roles = [Role.CITIZEN] * 10
+    roles[2] = roles[6] = Role.MAFIA
+    for item in (Deal(tuple(roles)), Shots(()), Dawn(), EndSpeech(0)):
+        game.push(item)
+    assert game.request.turn == "nominate" and game.request.seat == 1
+
+    async def turn():
+        ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None, led=lambda seat, pattern: None,
+                      edges=EdgeLog(), speed=20.0)
+        ports.heard.put_nowait(Heard("вера", time.monotonic(), "mic"))
+        await Director(game, ports, log=lambda line: None).speech(game.request)
+
+    asyncio.run(turn())
+    assert [e.target for e in game.events if e.kind == "nomination_accepted"] == [3]
+    assert game.request.seat == 2  # the answer ended his turn

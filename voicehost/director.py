@@ -23,21 +23,23 @@ from typing import Any
 
 from hw.capture import Call, Press, Window, count_votes, presses_from, read_taps
 from hw.edges import Edge
-from hw.leds import FOUL, NO, NOMINEE, OFF, SPEAKER, YES, Pattern
+from hw.leds import FOUL, HAND, NO, NOMINEE, OFF, SPEAKER, YES, Pattern
 
 from .host_lines import count_lines, event_lines, question_key, request_lines, spoken
 from .intents import EndIntent, NominateIntent, WithdrawIntent
 from .journal import Journal
-from .parser import parse
+from .parser import parse, parse_seat_answer
 from .phrasebook import Phrasebook, load_phrasebook
 from .rules import Game, IllegalInput, Role
 from .rules.events import CheckAnswered, Eliminated, Event, FoulGiven, MorningCame, NightFell, NominationAccepted
 from .rules.inputs import (
-    CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, Remove, Shots, Vote, Withdraw,
+    BloodName, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, RaiseHand, Remove, Shots, Vote,
+    Withdraw,
 )
 from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
 from .simulation import ACTIONS
 
+ANSWER_TURNS = frozenset({"nominate", "blood_name"})  # turns answered with one name or number
 POLL_S = 0.01           # how often the director looks at its queues while it waits
 CALL_GAP_S = 1.0        # one number of the night count
 JOIN_WINDOW_S = 3.0     # the maniac taps within this time to join the mafia
@@ -90,6 +92,8 @@ class Director:
         self.pushed = len(game.inputs)
         self.last_line = ""
         self.onsets: dict[str, float] = {}
+        self.hands: set[int] = set()
+        self.deadline: float | None = None
 
     # ---- speaking, pushing ---------------------------------------------------------------------
 
@@ -190,7 +194,7 @@ class Director:
         if seat:
             self.ports.led(seat, SPEAKER)
         started = self.ports.clock()
-        deadline = started + request.seconds / self.ports.speed
+        deadline = self.deadline = started + request.seconds / self.ports.speed
         warning = deadline - self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
         warned = ended = False
         while not ended and self.game.request == request:
@@ -205,22 +209,49 @@ class Director:
                 await asyncio.sleep(POLL_S)
         if seat:
             self.ports.led(seat, OFF)
+        self.deadline = None
         if self.game.request == request:
             await self.push(EndSpeech(seat), "host")
 
     async def _listen(self, request: AwaitSpeech, started: float) -> bool:
-        """One look at the ears, the speaker's button and the console; True when the turn ends."""
+        """One look at the ears, the buttons and the console; True when the turn ends."""
         while not self.ports.heard.empty():
             heard = self.ports.heard.get_nowait()
+            if request.turn in ANSWER_TURNS:
+                return await self._answer_turn(request, heard.text)
             for intent in parse(heard.text):
                 if isinstance(intent, EndIntent):
                     return True
                 if request.may_nominate and isinstance(intent, (NominateIntent, WithdrawIntent)):
                     kind = Nominate if isinstance(intent, NominateIntent) else Withdraw
                     await self.push(kind(request.seat, intent.seat), "ears")
-        if request.seat and any(p.seat == request.seat for p in self.ports.presses(started, self.ports.clock())):
+        presses = self.ports.presses(started, self.ports.clock())
+        await self._raised_hands(request, presses)
+        if request.seat and any(p.seat == request.seat for p in presses):
             return True
         return await self.console(in_speech=True)
+
+    async def _answer_turn(self, request: AwaitSpeech, text: str) -> bool:
+        """«Кого вы выдвигаете?» (canonical, by name) or a blood name (classic): one answer."""
+        seat = parse_seat_answer(text, self.game.names or None)
+        if seat is not None:
+            make = Nominate if request.turn == "nominate" else BloodName
+            await self.push(make(request.seat, seat), "ears")
+        return seat is not None
+
+    async def _raised_hands(self, request: AwaitSpeech, presses: list[Press]) -> None:
+        """club: a player who holds his button for ``raise_hand_s`` during the round asks for
+        30 more seconds (once a day; the engine keeps the list)."""
+        if request.turn != "speech" or (RaiseHand, AwaitSpeech) not in type(self.game).handlers:  # type: ignore[attr-defined]
+            return
+        hold = self.game.ruleset.timers.get("raise_hand_s", 2) / self.ports.speed
+        now = self.ports.clock()
+        for press in presses:
+            held = (press.up if press.up is not None else now) - press.down
+            if press.seat != request.seat and held >= hold and press.seat not in self.hands:
+                self.hands.add(press.seat)
+                self.ports.led(press.seat, HAND)
+                await self.push(RaiseHand(press.seat), "seats")
 
     async def window(self, key: str, **values: Any) -> Window:
         opens = (await self.say([(key, values)]))[0]
@@ -303,6 +334,9 @@ class Director:
         said: list[tuple[str, dict[str, Any]]] = [("status_nominated", {"list": tuple(nominated)})] if nominated \
             else [("status_nobody_nominated", {})]
         said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items()) if n]
+        if self.deadline is not None:
+            left = max(0, round((self.deadline - self.ports.clock()) * self.ports.speed))
+            said.append(("status_time_left", {"n": left}))
         return said
 
 
