@@ -257,3 +257,23 @@ def test_a_canonical_nomination_is_heard_by_name(ten_seats) -> None:
     asyncio.run(turn())
     assert [e.target for e in game.events if e.kind == "nomination_accepted"] == [3]
     assert game.request.seat == 2  # the answer ended his turn
+
+
+def test_a_forbidden_word_heard_in_a_speech_is_a_foul_and_the_console_raises_a_hand(table_game) -> None:
+    from voicehost.parser import forbidden_words
+    from voicehost.rules.inputs import Dawn
+    table_game.push(Deal(DEAL))
+    table_game.push(Dawn())
+
+    async def turn():
+        ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None, led=lambda seat, pattern: None,
+                      edges=EdgeLog(), speed=20.0)
+        ports.heard.put_nowait(Heard("клянусь я мирный пас", time.monotonic(), "mic"))
+        director = Director(table_game, ports, log=lambda line: None, forbidden=forbidden_words(["клянусь"]))
+        await director.speech(table_game.request)
+        return director
+
+    director = asyncio.run(turn())
+    assert table_game.fouls[1] == 1 and table_game.request.seat == 2
+    assert [e.reason for e in table_game.events if e.kind == "foul_given"] == ["forbidden:клянусь"]
+    assert asyncio.run(director.command(["status"])) is False

@@ -170,3 +170,13 @@ def test_parser_reads_every_cardinal_and_ordinal_up_to_thirty(seat: int) -> None
 
 def test_normalize_folds_case_yo_numero_and_punctuation() -> None:
     assert normalize("Четвёртого, №5; 5-го — всё!") == ["четвертого", "номер", "5", "5-го", "все"]
+
+
+def test_forbidden_words_are_reported_where_they_are_said() -> None:
+    from voicehost.intents import ForbiddenIntent
+    from voicehost.parser import forbidden_words
+    words = forbidden_words(["Честно", "клянусь"])
+    intents = parse("честно говорю, выставляю пятого, клянусь. Спасибо", words)
+    assert [i.to_dict() for i in intents] == [{"type": "forbidden", "word": "честно"}, {"type": "nominate", "seat": 5},
+                                              {"type": "forbidden", "word": "клянусь"}, {"type": "end"}]
+    assert not any(isinstance(i, ForbiddenIntent) for i in parse("честно говорю"))  # only when the club lists them

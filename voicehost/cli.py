@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     parse_cmd = commands.add_parser("parse", help="what the host understands in a phrase")
     parse_cmd.add_argument("text", nargs="+", help="the words, as the recognizer writes them")
     parse_cmd.add_argument("--seats", type=_seat_count, default=None, help="table size: flags numbers that are no seat")
+    parse_cmd.add_argument("--forbidden", nargs="*", default=[], help="the club's forbidden words to report")
     parse_cmd.set_defaults(run=_parse)
 
     rules_cmd = commands.add_parser("rules", help="list rulesets, or show one's options")
@@ -273,7 +274,9 @@ def _voice(args: argparse.Namespace) -> int:
 
 def _parse(args: argparse.Namespace) -> int:
     intents = []
-    for intent in parse(" ".join(args.text)):
+    from .parser import forbidden_words
+
+    for intent in parse(" ".join(args.text), forbidden_words(args.forbidden)):
         body = intent.to_dict()
         if args.seats is not None and "seat" in body and not 1 <= body["seat"] <= args.seats:
             body["not_a_seat"] = True

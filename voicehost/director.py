@@ -26,7 +26,7 @@ from hw.edges import Edge
 from hw.leds import FOUL, HAND, NO, NOMINEE, OFF, SPEAKER, YES, Pattern
 
 from .host_lines import count_lines, event_lines, question_key, request_lines, spoken
-from .intents import EndIntent, NominateIntent, WithdrawIntent
+from .intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
 from .journal import Journal
 from .parser import parse, parse_seat_answer
 from .phrasebook import Phrasebook, load_phrasebook
@@ -83,7 +83,8 @@ class Ports:
 
 class Director:
     def __init__(self, game: Game, ports: Ports, journal: Journal | None = None,
-                 book: Phrasebook | None = None, log: Callable[[str], None] = print) -> None:
+                 book: Phrasebook | None = None, log: Callable[[str], None] = print,
+                 forbidden: frozenset[str] = frozenset()) -> None:
         self.game = game
         self.ports = ports
         self.journal = journal
@@ -93,6 +94,7 @@ class Director:
         self.last_line = ""
         self.onsets: dict[str, float] = {}
         self.hands: set[int] = set()
+        self.forbidden = forbidden  # the club's forbidden words: heard in a speech, a foul
         self.deadline: float | None = None
 
     # ---- speaking, pushing ---------------------------------------------------------------------
@@ -219,7 +221,11 @@ class Director:
             heard = self.ports.heard.get_nowait()
             if request.turn in ANSWER_TURNS:
                 return await self._answer_turn(request, heard.text)
-            for intent in parse(heard.text):
+            for intent in parse(heard.text, self.forbidden):
+                if isinstance(intent, ForbiddenIntent) and request.seat and self.game.is_alive(request.seat):
+                    await self.push(Foul(request.seat, f"forbidden:{intent.word}"), "ears")
+                    if self.game.request != request:
+                        return False
                 if isinstance(intent, EndIntent):
                     return True
                 if request.may_nominate and isinstance(intent, (NominateIntent, WithdrawIntent)):
@@ -289,8 +295,8 @@ class Director:
 
     async def console(self, in_speech: bool = False) -> bool:
         """Commands typed by a human host: ``foul N``, ``remove N``, ``end``, ``nominate A B``,
-        ``withdraw A B``, ``undo``, ``pause``/``resume``, ``repeat``, ``status``. Returns True
-        when the current speech was ended from the console."""
+        ``withdraw A B``, ``blood A B``, ``hand N``, ``undo``, ``pause``/``resume``, ``repeat``,
+        ``status``. Returns True when the current speech was ended from the console."""
         ended = False
         while not self.ports.console.empty():
             words = self.ports.console.get_nowait().split()
@@ -308,8 +314,11 @@ class Director:
             return True
         if name in ("foul", "remove"):
             await self.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
-        elif name in ("nominate", "withdraw"):
-            await self.push((Nominate if name == "nominate" else Withdraw)(args[0], args[1]), "console")
+        elif name in ("nominate", "withdraw", "blood"):
+            make = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName}[name]
+            await self.push(make(args[0], args[1]), "console")
+        elif name == "hand":
+            await self.push(RaiseHand(args[0]), "console")
         elif name == "undo":
             undone = self.game.pop()
             self.log(f"console: undone {undone.kind}")
@@ -321,7 +330,8 @@ class Director:
             while (await self.ports.console.get()).strip() != "resume":
                 pass
         else:
-            raise ValueError("unknown command (foul, remove, end, nominate, withdraw, undo, repeat, status, pause)")
+            raise ValueError("unknown command (foul, remove, end, nominate, withdraw, blood, hand, undo, repeat, "
+                             "status, pause)")
         return False
 
     async def say_text(self, text: str) -> None:

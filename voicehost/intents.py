@@ -30,4 +30,14 @@ class EndIntent:
         return {"type": "end"}
 
 
-Intent = NominateIntent | WithdrawIntent | EndIntent
+@dataclass(frozen=True)
+class ForbiddenIntent:
+    """A word the club forbids («честно», «клянусь»…) was said: a foul, if the club enables it."""
+
+    word: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "forbidden", "word": self.word}
+
+
+Intent = NominateIntent | WithdrawIntent | EndIntent | ForbiddenIntent

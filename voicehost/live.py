@@ -116,7 +116,8 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle)
     mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
     _read_console(loop, ports)
-    director = Director(game, ports, journal, log=log)
+    from .parser import forbidden_words
+    director = Director(game, ports, journal, log=log, forbidden=forbidden_words(load_ears(table).forbidden_words))
     book = load_phrasebook()
     shown = [len(game.events)]
 

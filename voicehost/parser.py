@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .intents import EndIntent, Intent, NominateIntent, WithdrawIntent
+from .intents import EndIntent, ForbiddenIntent, Intent, NominateIntent, WithdrawIntent
 from .numbers import read_number
 
 NOMINATE_VERBS = frozenset({"выставляю"})
@@ -38,13 +38,16 @@ def normalize(text: str) -> list[str]:
     return text.split()
 
 
-def parse(text: str) -> list[Intent]:
-    """Every nomination and withdrawal in spoken order, then the end of speech if it ends one."""
+def parse(text: str, forbidden: frozenset[str] = frozenset()) -> list[Intent]:
+    """Every nomination and withdrawal in spoken order, then the end of speech if it ends one.
+    ``forbidden``: the club's forbidden words (normalized), each reported where it is said."""
     tokens = normalize(text)
     intents: list[Intent] = []
     i = 0
     while i < len(tokens):
         word = tokens[i]
+        if word in forbidden:
+            intents.append(ForbiddenIntent(word))
         if word in NOMINATE_VERBS or word in WITHDRAW_VERBS:
             target = _read_target(tokens, i + 1)
             negated = i > 0 and tokens[i - 1] in NEGATIONS
@@ -90,3 +93,8 @@ def parse_seat_answer(text: str, names: dict[int, str] | None = None) -> int | N
         if number is not None:
             return number[0]
     return None
+
+
+def forbidden_words(words: list[str] | tuple[str, ...]) -> frozenset[str]:
+    """The club's list as the parser compares it (lower case, ё → е)."""
+    return frozenset(token for word in words for token in normalize(word))
