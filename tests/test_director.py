@@ -277,3 +277,46 @@ def test_a_forbidden_word_heard_in_a_speech_is_a_foul_and_the_console_raises_a_h
     assert table_game.fouls[1] == 1 and table_game.request.seat == 2
     assert [e.reason for e in table_game.events if e.kind == "foul_given"] == ["forbidden:клянусь"]
     assert asyncio.run(director.command(["status"])) is False
+
+
+def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victim(mock_factory, ten_seats) -> None:
+    from voicehost.rules.inputs import Check, Dawn, EndSpeech, Join, Shots
+    from voicehost.rules.requests import AwaitAction
+    club = load_ruleset("club")
+    game = new_game(club, club.resolve({}), 10)
+    roles = list(DEAL)
+    roles[1], roles[7] = Role.DOCTOR, Role.MANIAC
+    for item in (Deal(tuple(roles)), Join(8, "solo"), Dawn(), *(EndSpeech(s) for s in range(1, 11)), Shots(()),
+                 Check(3, None)):
+        game.push(item)
+    assert isinstance(game.request, AwaitAction) and game.request.by == 7
+
+    async def night(taps: dict[int, list[int]]):
+        loop = asyncio.get_running_loop()
+        edges = EdgeLog()
+        heard_numbers: list[str] = []
+
+        def say(text: str) -> float:
+            onset = time.monotonic()
+            heard_numbers.append(text)
+            number = WORDS.get(text.rstrip("."))
+            actor = game.request.by if isinstance(game.request, AwaitAction) else None
+            for _ in range(taps.get(actor, []).count(number) if number else 0):
+                pin = mock_factory.pin(ten_seats.pins_of(actor).button)
+                pin.drive_low()
+                time.sleep(0.03)
+                pin.drive_high()
+                time.sleep(0.03)
+            return onset
+
+        ports = Ports(say=say, night=lambda on: None, led=lambda seat, pattern: None, edges=edges, speed=50.0)
+        panel = SeatPanel(ten_seats, edges.add, pin_factory=mock_factory, deliver=loop.call_soon_threadsafe)
+        ports.settle = panel.settle
+        director = Director(game, ports, log=lambda line: None)
+        for _ in range(3):  # the Sheriff, the maniac, the Doctor
+            await director.action(game.request)
+        panel.close()
+
+    asyncio.run(night({7: [4, 4], 8: [6], 2: [1]}))  # the Doctor points at seat 1, who is no victim
+    kills = [(e.role.value, e.target) for e in game.events if e.kind == "action_taken"]
+    assert kills == [("sheriff", 4), ("maniac", 6)] and not [e for e in game.events if e.kind == "saved"]

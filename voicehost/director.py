@@ -185,9 +185,13 @@ class Director:
             return
         calls, ends = await self.count(tuple(range(1, self.game.seats + 1)))
         actors = [request.by] if request.by is not None else []
-        read = read_taps(calls, ends, self.ports.presses(calls[0].t, ends), actors)
-        target = read.taps.get(request.by or 0, (None,))[0]
-        await self.push(ACTIONS[request.actions[0]](request.by, target), "seats")
+        taps = read_taps(calls, ends, self.ports.presses(calls[0].t, ends), actors).taps.get(request.by or 0, ())
+        target = taps[0] if taps else None
+        if target is not None and request.targets is not None and target not in request.targets:
+            target = None  # the Doctor pointed at someone who is no victim tonight: nobody is saved
+        # The club Sheriff checks with one tap and shoots with two taps on the same number.
+        shoots = "kill" in request.actions and len(taps) >= 2 and taps[0] == taps[1]
+        await self.push(ACTIONS["kill" if shoots else request.actions[0]](request.by, target), "seats")
 
     async def speech(self, request: AwaitSpeech) -> None:
         """The floor: LED on, the timer, the 10-second warning, «Спасибо». The turn ends on
