@@ -320,3 +320,17 @@ def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victi
     asyncio.run(night({7: [4, 4], 8: [6], 2: [1]}))  # the Doctor points at seat 1, who is no victim
     kills = [(e.role.value, e.target) for e in game.events if e.kind == "action_taken"]
     assert kills == [("sheriff", 4), ("maniac", 6)] and not [e for e in game.events if e.kind == "saved"]
+
+
+def test_the_human_host_types_the_cards_at_the_console(table_game) -> None:
+    from voicehost.director import roles_from_console
+    logged: list[str] = []
+
+    async def typed():
+        ports = Ports(say=lambda text: 0.0, night=lambda on: None, led=lambda seat, pattern: None, edges=EdgeLog())
+        for line in ("hello", "roles 3=don,5=mafia", "roles 3=don,5=mafia,9=mafia,7=sheriff"):
+            ports.console.put_nowait(line)
+        return await roles_from_console(Director(table_game, ports, log=logged.append))
+
+    assert asyncio.run(typed()) == Deal(DEAL)
+    assert len(logged) == 2 and "needs" in logged[1]

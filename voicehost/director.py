@@ -402,3 +402,26 @@ async def learn_roles(director: Director, cast: dict[Role, int]) -> Deal | None:
         for seat in tapped:
             roles[seat] = role
     return Deal(tuple(roles[seat] for seat in sorted(roles)))
+
+
+async def roles_from_console(director: Director) -> Deal:
+    """A human host types the cards: ``roles 3=don,5=mafia,9=mafia,7=sheriff`` (unlisted seats
+    are citizens). A line that does not fit the table's cast is refused with the reason."""
+    from .rules import InputError
+    from .rules.game import validate_deal
+    game = director.game
+    while True:
+        words = (await director.ports.console.get()).split(maxsplit=1)
+        if len(words) != 2 or words[0] != "roles":
+            director.log("console: type the cards as: roles 3=don,5=mafia,…")
+            continue
+        roles = [Role.CITIZEN] * game.seats
+        try:
+            for item in words[1].split(","):
+                seat, _, role = item.partition("=")
+                roles[int(seat) - 1] = Role(role.strip())
+            validate_deal(tuple(roles), game.cast, game.seats, "roles", game.spare_cards)
+        except (ValueError, IndexError, InputError) as err:
+            director.log(f"console: {words[1]}: {err}")
+            continue
+        return Deal(tuple(roles))

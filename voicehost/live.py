@@ -14,7 +14,7 @@ from typing import Any
 from hw.panel import GpioUnavailable, SeatPanel
 
 from .config import load_ruleset
-from .director import Director, EdgeLog, Ports, learn_roles, random_deal, show_roles
+from .director import Director, EdgeLog, Ports, learn_roles, random_deal, roles_from_console, show_roles
 from .ears import grammar, load_ears, model_path
 from .hwcli import mock_factory, open_pinmap
 from .journal import Journal, read_journal
@@ -139,9 +139,11 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     try:
         if args.roles == "taps" and not game.inputs:
             deal = await learn_roles(director, dict(game.cast))
-            if deal is None:
-                raise InputError("--roles taps", "the taps did not match the cards dealt; start again")
-            await director.push(deal, "seats")
+            source = "seats"
+            if deal is None:  # the taps did not add up: the human host types the cards
+                log("voicehost: the taps did not match the cards; type them: roles 3=don,5=mafia,…")
+                deal, source = await roles_from_console(director), "console"
+            await director.push(deal, source)
         elif not args.roles and not args.resume:
             await show_roles(director)
         await director.run()
