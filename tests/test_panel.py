@@ -143,7 +143,7 @@ def test_led_patterns_over_time_and_the_private_answer(ten_seats, mock_factory) 
     for pattern, blinks in ((YES, 3), (NO, 12)):
         mock_factory.pin(checker).clear_states()
         panel.show(7, pattern)
-        time.sleep(pattern.n * (pattern.on + pattern.off) + 0.3)
+        time.sleep(pattern.n * (pattern.on + pattern.off) + 1.0)
         states = led_states(mock_factory, checker)
         assert states.count(1.0) == blinks and states[-1] == 0.0
     assert led_states(mock_factory, other) == [0.0]  # nothing on anyone else's LED
@@ -154,7 +154,7 @@ def test_foul_flash_is_short(ten_seats, mock_factory) -> None:
     panel, _ = panel_with(ten_seats, mock_factory)
     import time
     panel.show(2, FOUL)
-    time.sleep(FOUL.n * (FOUL.on + FOUL.off) + 0.2)
+    time.sleep(FOUL.n * (FOUL.on + FOUL.off) + 1.0)
     states = mock_factory.pin(ten_seats.pins_of(2).led).states
     assert [round(s.state) for s in states].count(1) == 3
     assert states[-1].timestamp - states[1].timestamp < 0.6
