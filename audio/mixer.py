@@ -63,7 +63,6 @@ class Mixer:
         self._gain_buf = np.zeros(n, dtype=np.float32)
         self._ramp = (np.arange(1, n + 1, dtype=np.float32))
         self.subtitles: collections.deque[tuple[float, str]] = collections.deque(maxlen=1000)
-        self.on_line_start: list[object] = []
         self._stop = threading.Event()
         self._notifier = threading.Thread(target=self._notify, name="voicehost-onsets", daemon=True)
         self._notifier.start()
@@ -79,10 +78,6 @@ class Mixer:
     def night(self, on: bool) -> None:
         """Night music: fade in at «Наступает ночь», fade out at the morning line."""
         self._fade_target = 1.0 if on else 0.0
-
-    @property
-    def speaking(self) -> bool:
-        return self._current is not None or bool(self._pending)
 
     def close(self) -> None:
         self._stop.set()

@@ -12,7 +12,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -184,7 +183,3 @@ def _clock(seconds: float) -> str:
     minutes, rest = divmod(max(seconds, 0.0), 60)
     return f"{int(minutes):02d}:{rest:06.3f}"
 
-
-def save_wav(path: str | Path, samples: np.ndarray, rate: int) -> None:
-    import soundfile
-    soundfile.write(str(path), samples, rate)

@@ -1,12 +1,13 @@
 """Transcript sources behind one interface, all going through the same phrase parser: the
-live microphone, a replay of recorded vosk output, the console, and the simulator's script.
+live microphone, a replay of recorded vosk output and the console. (The simulator's scripts
+give their speeches to the same parser directly.)
 """
 
 from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -47,12 +48,6 @@ def console_source(lines: TextIO) -> Iterator[Heard]:
     for line in lines:
         if line.strip():
             yield Heard(line.strip().lower(), time.monotonic(), "console")
-
-
-def script_source(utterances: Iterable[str], t: float = 0.0) -> Iterator[Heard]:
-    """A script's ``speeches`` entry: what the recognizer heard during that speech."""
-    for text in utterances:
-        yield Heard(text, t, "script")
 
 
 def queue_source(heard: queue.Queue[Heard | None]) -> Iterator[Heard]:
