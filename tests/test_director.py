@@ -12,7 +12,8 @@ import pytest
 from audio.listener import Heard
 from hw.panel import SeatPanel
 from voicehost.config import load_ruleset
-from voicehost.director import Director, EdgeLog, Ports, random_deal, show_roles
+from voicehost.dealing import seeded_deal
+from voicehost.director import Director, EdgeLog, Ports, show_roles
 from voicehost.journal import Journal, read_journal
 from voicehost.protocol import build_protocol
 from voicehost.rules import Role, new_game
@@ -128,7 +129,7 @@ def test_a_speech_without_words_runs_out_with_a_warning_and_thanks(table_game, m
 
 
 def test_the_host_deals_and_each_player_reads_his_card_on_his_own_led(table_game) -> None:
-    table_game.push(random_deal(table_game, seed=7))
+    table_game.push(seeded_deal(table_game, seed=7))
     leds: list[tuple[int, int]] = []
 
     async def deal():
@@ -334,3 +335,14 @@ def test_the_human_host_types_the_cards_at_the_console(table_game) -> None:
 
     assert asyncio.run(typed()) == Deal(DEAL)
     assert len(logged) == 2 and "needs" in logged[1]
+
+
+def test_run_options_are_key_value_pairs_checked_by_the_ruleset() -> None:
+    from voicehost.live import parse_options
+    from voicehost.rules import InputError
+    assert parse_options(["nomination=last", "last_word_s=30"]) == {"nomination": "last", "last_word_s": "30"}
+    with pytest.raises(InputError, match="--option nomination: is not KEY=VALUE"):
+        parse_options(["nomination"])
+    ruleset = load_ruleset("sport")
+    with pytest.raises(InputError, match="--option.nomination: 'middle' is not one of first, last"):
+        ruleset.resolve(parse_options(["nomination=middle"]), "--option")

@@ -150,14 +150,14 @@ BALLOT_KEYS = ("votes", "prevote", "revote", "mayor", "nominate", "blood_name")
 
 @given(data=st.data())
 def test_random_legal_scripts_of_every_ruleset_end_or_run_out_cleanly(data) -> None:
-    from voicehost.bench import random_deal
+    from voicehost.dealing import shuffled_deal
     from voicehost.rules import GAMES
 
     name = data.draw(st.sampled_from(ruleset_names()), label="ruleset")
     ruleset, game_class = load_ruleset(name), GAMES[name]
     options = data.draw(OPTIONS_BY_RULESET[name], label="options")
     seats = data.draw(st.sampled_from(ruleset.seats), label="seats")
-    deal = random_deal(ruleset, ruleset.resolve(options), seats, random.Random(data.draw(st.integers(0, 999))))
+    deal = shuffled_deal(ruleset, ruleset.resolve(options), seats, random.Random(data.draw(st.integers(0, 999))))
     seat = st.integers(1, seats)
     targets = {key: st.dictionaries(seat.map(str), seat, max_size=seats) for key in BALLOT_KEYS}
 

@@ -73,7 +73,7 @@ def test_random_scripts_give_identical_protocols_at_both_levels(data) -> None:
     from test_properties import BALLOT_KEYS, speech, timed  # noqa: F401
     import random as _random
 
-    from voicehost.bench import random_deal
+    from voicehost.dealing import shuffled_deal
     from voicehost.config import load_ruleset, ruleset_names
     from voicehost.rules import GAMES
 
@@ -81,7 +81,7 @@ def test_random_scripts_give_identical_protocols_at_both_levels(data) -> None:
     ruleset, game_class = load_ruleset(name), GAMES[name]
     options = data.draw(OPTIONS_BY_RULESET[name])
     seats = data.draw(st.sampled_from(ruleset.seats))
-    deal = random_deal(ruleset, ruleset.resolve(options), seats, _random.Random(data.draw(st.integers(0, 99))))
+    deal = shuffled_deal(ruleset, ruleset.resolve(options), seats, _random.Random(data.draw(st.integers(0, 99))))
     seat = st.integers(1, seats)
     shooters = [str(s) for s, r in enumerate(deal, 1) if r in game_class.night_actions.get("shots", ())]
     nights = [data.draw(st.fixed_dictionaries({}, optional={"shots": st.fixed_dictionaries(

@@ -5,21 +5,13 @@ from __future__ import annotations
 import random
 import time
 
-from .rules import GAMES, Game, Options, Role, Ruleset, new_game
+from .dealing import shuffled_deal
+from .rules import Game, Options, Ruleset, new_game
 from .rules.inputs import (
     BloodName, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, RaiseHand, Shots, Vote, Withdraw,
 )
 from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
 from .simulation import ACTIONS
-
-
-def random_deal(ruleset: Ruleset, options: Options, seats: int, rng: random.Random) -> tuple[Role, ...]:
-    """Shuffle the ruleset's deck and deal ``seats`` cards (a spare card stays face down)."""
-    cast, spare = GAMES[ruleset.name].deck(ruleset, options, seats)
-    cards = [role for role, count in cast.items() for _ in range(count)]
-    cards += [Role.CITIZEN] * (seats + spare - len(cards))
-    rng.shuffle(cards)
-    return tuple(cards[:seats])
 
 
 def random_input(game: Game, rng: random.Random) -> Input:
@@ -79,7 +71,7 @@ def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inpu
     """Play one game of random legal inputs until it ends (or ``max_inputs`` are spent)."""
     seats = rng.choice(ruleset.seats)
     game = new_game(ruleset, options, seats)
-    game.push(Deal(random_deal(ruleset, options, seats, rng)))
+    game.push(Deal(shuffled_deal(ruleset, options, seats, rng)))
     for _ in range(max_inputs):
         if game.is_over:
             break

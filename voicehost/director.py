@@ -15,7 +15,6 @@ of heard phrases, a queue of console lines.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -354,15 +353,6 @@ class Director:
         return said
 
 
-def random_deal(game: Game, seed: int) -> Deal:
-    """The host deals (seeded, so a journal can replay it)."""
-    cast, spare = type(game).deck(game.ruleset, game.options, game.seats)
-    cards = [role for role, count in cast.items() for _ in range(count)]
-    cards += [Role.CITIZEN] * (game.seats + spare - len(cards))
-    random.Random(seed).shuffle(cards)
-    return Deal(tuple(cards[: game.seats]))
-
-
 async def show_roles(director: Director) -> None:
     """When the host deals: each player in turn opens his eyes and reads his card on his own
     LED — the number of blinks is the role (README «Раздача»), then closes them."""
@@ -407,21 +397,14 @@ async def learn_roles(director: Director, cast: dict[Role, int]) -> Deal | None:
 async def roles_from_console(director: Director) -> Deal:
     """A human host types the cards: ``roles 3=don,5=mafia,9=mafia,7=sheriff`` (unlisted seats
     are citizens). A line that does not fit the table's cast is refused with the reason."""
+    from .dealing import typed_deal
     from .rules import InputError
-    from .rules.game import validate_deal
-    game = director.game
     while True:
         words = (await director.ports.console.get()).split(maxsplit=1)
         if len(words) != 2 or words[0] != "roles":
             director.log("console: type the cards as: roles 3=don,5=mafia,…")
             continue
-        roles = [Role.CITIZEN] * game.seats
         try:
-            for item in words[1].split(","):
-                seat, _, role = item.partition("=")
-                roles[int(seat) - 1] = Role(role.strip())
-            validate_deal(tuple(roles), game.cast, game.seats, "roles", game.spare_cards)
-        except (ValueError, IndexError, InputError) as err:
+            return typed_deal(words[1], director.game, "roles")
+        except InputError as err:
             director.log(f"console: {words[1]}: {err}")
-            continue
-        return Deal(tuple(roles))

@@ -14,37 +14,35 @@ from typing import Any
 from hw.panel import GpioUnavailable, SeatPanel
 
 from .config import load_ruleset
-from .director import Director, EdgeLog, Ports, learn_roles, random_deal, roles_from_console, show_roles
+from .dealing import parse_pairs, seeded_deal, typed_deal
+from .director import Director, EdgeLog, Ports, learn_roles, roles_from_console, show_roles
 from .ears import grammar, load_ears, model_path
 from .hwcli import mock_factory, open_pinmap
 from .journal import Journal, read_journal
 from .narrate import narrate
 from .phrasebook import load_phrasebook
 from .protocol import build_protocol
-from .rules import Game, IllegalInput, InputError, Role, new_game
-from .rules.inputs import Deal
+from .rules import Game, IllegalInput, InputError, new_game
 from .table import load_audio, table_path
 from .voice import Voice
 
 
-def parse_pairs(text: str | None, place: str) -> dict[int, str]:
-    """``3=don,5=mafia`` → {3: "don", 5: "mafia"}."""
-    pairs: dict[int, str] = {}
-    for item in (text or "").split(","):
-        if not item.strip():
-            continue
-        seat, _, value = item.partition("=")
-        if not seat.strip().isdigit() or not value.strip():
-            raise InputError(place, f"{item!r} is not SEAT=VALUE")
-        pairs[int(seat)] = value.strip()
-    return pairs
+def parse_options(items: list[str]) -> dict[str, str]:
+    """``--option nomination=last`` (repeatable) → {"nomination": "last"}; checked by the ruleset."""
+    options = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        if not key.strip() or not value.strip():
+            raise InputError(f"--option {item}", "is not KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
 
 
 def run(args: Any) -> int:
     table = table_path(args.table)
     pinmap = open_pinmap(str(table), args.rules)
     ruleset = load_ruleset(args.rules)
-    options = ruleset.resolve(parse_pairs(",".join(args.option or []), "--option"), "--option")
+    options = ruleset.resolve(parse_options(args.option or []), "--option")
     game, journal = _game_and_journal(args, ruleset, options, pinmap.size)
     names = {seat: name for seat, name in parse_pairs(args.names, "--names").items()}
     game.names = names
@@ -74,19 +72,9 @@ def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tupl
     if args.roles == "taps":
         return game, journal  # learned at the table on the first night (see _play)
     if args.roles:
-        roles = [Role.CITIZEN] * seats
-        for seat, role in parse_pairs(args.roles, "--roles").items():
-            if not 1 <= seat <= seats:
-                raise InputError(f"--roles {seat}", f"there is no seat {seat} at a {seats}-seat table")
-            try:
-                roles[seat - 1] = Role(role)
-            except ValueError:
-                raise InputError(f"--roles {seat}", f"unknown role {role!r}") from None
-        deal = Deal(tuple(roles))
-        from .rules.game import validate_deal
-        validate_deal(deal.roles, game.cast, seats, "--roles", game.spare_cards)
+        deal = typed_deal(args.roles, game, "--roles")
     else:
-        deal = random_deal(game, args.deal if args.deal is not None else int(time.time()))
+        deal = seeded_deal(game, args.deal if args.deal is not None else int(time.time()))
     journal.append(0, time.monotonic(), "host" if args.roles else "deal", deal)
     game.push(deal)
     return game, journal

@@ -1,0 +1,51 @@
+"""The cards: shuffled by the host (seeded, so a journal replays it), or typed as
+``3=don,5=mafia,…`` by a human host — on the command line or at the console."""
+
+from __future__ import annotations
+
+import random
+
+from .rules import Game, InputError, Options, Role, Ruleset
+from .rules.game import validate_deal
+from .rules.inputs import Deal
+
+
+def shuffled_deal(ruleset: Ruleset, options: Options, seats: int, rng: random.Random) -> tuple[Role, ...]:
+    """Shuffle the ruleset's deck and deal ``seats`` cards (a spare card stays face down)."""
+    from .rules import GAMES
+    cast, spare = GAMES[ruleset.name].deck(ruleset, options, seats)
+    cards = [role for role, count in cast.items() for _ in range(count)]
+    cards += [Role.CITIZEN] * (seats + spare - len(cards))
+    rng.shuffle(cards)
+    return tuple(cards[:seats])
+
+
+def seeded_deal(game: Game, seed: int) -> Deal:
+    return Deal(shuffled_deal(game.ruleset, game.options, game.seats, random.Random(seed)))
+
+
+def parse_pairs(text: str | None, place: str) -> dict[int, str]:
+    """``3=don,5=mafia`` → {3: "don", 5: "mafia"}."""
+    pairs: dict[int, str] = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        seat, _, value = item.partition("=")
+        if not seat.strip().isdigit() or not value.strip():
+            raise InputError(place, f"{item!r} is not SEAT=VALUE")
+        pairs[int(seat)] = value.strip()
+    return pairs
+
+
+def typed_deal(text: str, game: Game, place: str) -> Deal:
+    """The cards as typed; unlisted seats are citizens, and they must be the table's cast."""
+    roles = [Role.CITIZEN] * game.seats
+    for seat, role in parse_pairs(text, place).items():
+        if not 1 <= seat <= game.seats:
+            raise InputError(f"{place} {seat}", f"there is no seat {seat} at a {game.seats}-seat table")
+        try:
+            roles[seat - 1] = Role(role)
+        except ValueError:
+            raise InputError(f"{place} {seat}", f"unknown role {role!r}") from None
+    validate_deal(tuple(roles), game.cast, game.seats, place, game.spare_cards)
+    return Deal(tuple(roles))
