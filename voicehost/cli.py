@@ -199,8 +199,9 @@ def _report(result: Any, as_json: bool, journal: Path | None = None) -> int:
     protocol = build_protocol(result.game, result.ignored, result.script.names)
     account = _account(result)
     if journal is not None and result.game.is_over:
-        journal.with_suffix(".protocol.json").write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
-        journal.with_suffix(".log.txt").write_text("\n".join(account) + "\n")
+        from .journal import write_results
+
+        write_results(journal, protocol, account)
     if as_json:
         _print_json(protocol)
     else:

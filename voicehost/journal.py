@@ -53,6 +53,14 @@ class Journal:
         self._file.close()
 
 
+def write_results(journal: Path, protocol: dict[str, Any], log: list[str]) -> Path:
+    """At the end of a game: the protocol (JSON) and the readable Russian log next to the journal."""
+    path = journal.with_suffix(".protocol.json")
+    path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
+    journal.with_suffix(".log.txt").write_text("\n".join(log) + "\n")
+    return path
+
+
 def read_journal(path: str | Path) -> tuple[dict[str, Any], list[JournalEntry]]:
     path = Path(path)
     try:

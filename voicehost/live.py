@@ -18,8 +18,8 @@ from .dealing import parse_pairs, seeded_deal, typed_deal
 from .director import Director, EdgeLog, Ports, learn_roles, roles_from_console, show_roles
 from .ears import grammar, load_ears, model_path
 from .hwcli import mock_factory, open_pinmap
-from .journal import Journal, read_journal
-from .narrate import narrate
+from .journal import Journal, read_journal, write_results
+from .narrate import narrate, public_lines
 from .phrasebook import load_phrasebook
 from .protocol import build_protocol
 from .rules import Game, IllegalInput, InputError, new_game
@@ -110,9 +110,7 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     shown = [len(game.events)]
 
     def show_log() -> None:
-        from .rules.events import PRIVATE_EVENTS
-        events = [e for e in game.events[shown[0]:] if not isinstance(e, PRIVATE_EVENTS)]
-        for line in narrate(events, book, game.names):
+        for line in public_lines(game.events[shown[0]:], book, game.names):
             print(line, flush=True)
         shown[0] = len(game.events)
 
@@ -164,9 +162,7 @@ def _read_console(loop: Any, ports: Ports) -> None:
 
 
 def _write_results(game: Game, names: dict[int, str], journal: Path) -> None:
-    protocol = build_protocol(game, None, names)
-    journal.with_suffix(".protocol.json").write_text(__import__("json").dumps(protocol, ensure_ascii=False, indent=2))
-    journal.with_suffix(".log.txt").write_text("\n".join(narrate(game.events, load_phrasebook(), names)) + "\n")
+    log = list(narrate(game.events, load_phrasebook(), names))
+    path = write_results(journal, build_protocol(game, None, names), log)
     outcome = game.outcome()
-    print(f"protocol: {journal.with_suffix('.protocol.json')}"
-          + (f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"))
+    print(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"))

@@ -8,7 +8,7 @@ from typing import Any
 
 from .phrasebook import Phrasebook
 from .rules.events import (
-    Acquitted, ActionTaken, AllStay, BloodNamed, HandRaised, MayorElected, NominationsTallied, RoleRevealed,
+    PRIVATE_EVENTS, Acquitted, ActionTaken, AllStay, BloodNamed, HandRaised, MayorElected, NominationsTallied, RoleRevealed,
     Saved, SideChosen, CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, GameOver, LiftAsked, LiftCounted,
     MorningCame, NightFell, NominationAccepted, NominationRefused, NominationWithdrawn, NoVote,
     RolesDealt, ShootingResolved, SpeechBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
@@ -99,6 +99,12 @@ def narrate(events: Iterable[Event], book: Phrasebook, names: Mapping[int, str] 
         line = _line(event, book, labels)
         if line is not None:
             yield line
+
+
+def public_lines(events: Iterable[Event], book: Phrasebook, names: Mapping[int, str] | None = None) -> list[str]:
+    """The log anyone at the table may read: private events (roles, checks, the night's
+    actions) left out."""
+    return list(narrate((e for e in events if not isinstance(e, PRIVATE_EVENTS)), book, names))
 
 
 def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:

@@ -19,6 +19,7 @@ from hw.leds import FOUL, HAND, NO, NOMINEE, OFF, SPEAKER, YES
 
 from .host_lines import count_lines, event_lines, question_key, request_lines, spoken
 from .intents import EndIntent, Intent
+from .narrate import public_lines
 from .parser import parse, parse_seat_answer
 from .phrasebook import load_phrasebook
 from .rules.events import (
@@ -84,10 +85,7 @@ class LiveLog:
         self.pace = pace
 
     def show(self, player: TablePlayer, events: list[Event]) -> None:
-        from .narrate import narrate
-        from .rules.events import PRIVATE_EVENTS
-        public = [e for e in events if not isinstance(e, PRIVATE_EVENTS)]
-        for line in narrate(public, player.book, player.script.names):
+        for line in public_lines(events, player.book, player.script.names):
             print(line, flush=True)
             if self.pace:
                 time.sleep(self.pace)
@@ -260,8 +258,5 @@ class TablePlayer(ScriptPlayer):
 
 
 def public_log(player: TablePlayer) -> list[str]:
-    """The log anyone at the table may read: public events only."""
-    from .narrate import narrate
-    from .rules.events import PRIVATE_EVENTS
-    events = [e for e in player.game.events if not isinstance(e, PRIVATE_EVENTS)]
-    return list(narrate(events, player.book, player.script.names))
+    """The public log of the whole game."""
+    return public_lines(player.game.events, player.book, player.script.names)
