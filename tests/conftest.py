@@ -76,6 +76,32 @@ def _run(*argv: str) -> int:
         return 127
 
 
+def _wait_until_the_sink_opens() -> None:
+    """A PulseAudio daemon that has just started may refuse the first streams: PortAudio is
+    restarted (to see the new default devices) and a speaker and a microphone are opened and
+    closed until both work."""
+    import time
+    try:
+        import sounddevice
+    except Exception as err:  # no libportaudio2
+        pytest.skip(f"sounddevice cannot start ({err})")
+    last: Exception | None = None
+    for _ in range(40):
+        try:
+            sounddevice._terminate()
+            sounddevice._initialize()
+            for kind in (sounddevice.OutputStream, sounddevice.InputStream):
+                stream = kind(samplerate=48000, channels=1, dtype="float32")
+                stream.start()
+                stream.stop()
+                stream.close()
+            return
+        except Exception as err:  # PortAudioError while the daemon settles
+            last = err
+            time.sleep(0.25)
+    pytest.skip(f"PulseAudio's null sink does not open streams here ({last})")
+
+
 @pytest.fixture(scope="session")
 def pulse_loop():
     """Start PulseAudio if needed, add a null sink and make it the default speaker, with its
@@ -99,12 +125,7 @@ def pulse_loop():
                             capture_output=True, text=True).stdout.strip()
     _run("pactl", "set-default-sink", "voicehost_test")
     _run("pactl", "set-default-source", "voicehost_test.monitor")
-    try:
-        import sounddevice
-        sounddevice._terminate()
-        sounddevice._initialize()
-    except Exception as err:  # no libportaudio2
-        pytest.skip(f"sounddevice cannot start ({err})")
+    _wait_until_the_sink_opens()
     yield "voicehost_test"
     if previous.get("Default Sink"):
         _run("pactl", "set-default-sink", previous["Default Sink"])

@@ -88,11 +88,23 @@ class Session:
 @pytest.fixture(scope="module")
 def session(pulse_loop, renderer) -> Session:
     mixer = Mixer(MixSettings(samplerate=RATE, fade_s=1.0), Tone())
-    out = AudioOut(mixer, "default", log=lambda line: pytest.fail(line))
-    assert out.kind == "device"
-    time.sleep(1.0)
-    recorder = Recorder()  # after the speaker: the null sink re-times its monitor when a player joins
-    time.sleep(WARM_UP_S)
+    out = recorder = None
+    try:
+        out = AudioOut(mixer, "default", log=lambda line: pytest.fail(line))
+        assert out.kind == "device"
+        time.sleep(1.0)
+        recorder = Recorder()  # after the speaker: the null sink re-times its monitor when a player joins
+        time.sleep(WARM_UP_S)
+        return _play_the_session(mixer, recorder, renderer)
+    finally:  # every stream closed, even when the session fails half-way
+        if recorder is not None:
+            recorder.stop()
+        if out is not None:
+            out.close()
+        mixer.close()
+
+
+def _play_the_session(mixer: Mixer, recorder: Recorder, renderer) -> Session:
     played = Session(recorder)
     for text in ("Спасибо.", "Кандидатура номер семь принята.", "Спасибо."):
         clip = renderer.clip(text)
@@ -108,9 +120,6 @@ def session(pulse_loop, renderer) -> Session:
     mixer.night(False)
     played.night_off = time.monotonic()
     time.sleep(2.0)
-    recorder.stop()
-    out.close()
-    mixer.close()
     return played
 
 
@@ -148,16 +157,18 @@ def test_night_music_is_audible_through_the_night_and_absent_by_day(session: Ses
 
 
 def test_the_generated_ambient_music_plays_when_no_folder_is_set(pulse_loop) -> None:
-    recorder = Recorder()
     feed = MusicFeed(RATE)
     mixer = Mixer(MixSettings(samplerate=RATE, fade_s=0.3), feed)
     out = AudioOut(mixer, "default")
-    time.sleep(1.0)
-    mixer.night(True)
-    start = time.monotonic()
-    time.sleep(1.5)
-    recorder.stop()
-    out.close()
-    mixer.close()
-    feed.close()
+    recorder = Recorder()
+    try:
+        time.sleep(1.0)
+        mixer.night(True)
+        start = time.monotonic()
+        time.sleep(1.5)
+    finally:
+        recorder.stop()
+        out.close()
+        mixer.close()
+        feed.close()
     assert level_db(recorder.between(start + 0.5, start + 1.4)) > -40 and feed.underruns == 0

@@ -192,15 +192,17 @@ def test_the_gate_drops_the_hosts_own_voice_through_a_speaker_to_microphone_loop
     gate = Gate(hold_off_s=0.4)
     heard: queue.Queue = queue.Queue()
     mic = MicListener(ko_model.recognizer(KO_GRAMMAR), gate, heard.put)
-    mic.start()
-    time.sleep(2.0)
-    onset = mixer.say(clip, "host").result(5)  # the host says it: the gate knows
-    gate.host_speaks(onset, onset + len(clip) / 48000)
-    time.sleep(len(clip) / 48000 + 2.0)
-    assert heard.empty() and mic.ears.dropped_blocks > 0
-    mixer.say(clip, "player").result(5)  # the same words from a player: no gate
-    got = heard.get(timeout=6)
-    mic.close()
-    out.close()
-    mixer.close()
+    try:
+        mic.start()
+        time.sleep(2.0)
+        onset = mixer.say(clip, "host").result(5)  # the host says it: the gate knows
+        gate.host_speaks(onset, onset + len(clip) / 48000)
+        time.sleep(len(clip) / 48000 + 2.0)
+        assert heard.empty() and mic.ears.dropped_blocks > 0
+        mixer.say(clip, "player").result(5)  # the same words from a player: no gate
+        got = heard.get(timeout=6)
+    finally:  # every stream closed, even when an assertion fails
+        mic.close()
+        out.close()
+        mixer.close()
     assert got.text == THANKS_KO and got.source == "mic"
