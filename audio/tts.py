@@ -14,6 +14,7 @@ import os
 import queue
 import tempfile
 import threading
+import time
 import wave
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -122,7 +123,7 @@ class SpeechRenderer:
         if key in self._memory:
             return self._memory[key]
         path = self.cache_dir / f"{key}.wav"
-        if path.exists():
+        if path.exists() and path.stat().st_size > 44:  # more than a bare WAV header
             clip = read_wav(path)
         else:
             write_wav(path, resample(self._synthesize(engine, text), 22050, self.settings.samplerate),
@@ -133,17 +134,42 @@ class SpeechRenderer:
         return clip
 
     def _synthesize(self, engine: object, text: str) -> np.ndarray:
-        with tempfile.TemporaryDirectory() as folder:
-            raw = Path(folder) / "line.wav"
-            engine.save_to_file(text, str(raw))  # type: ignore[attr-defined]
-            engine.runAndWait()  # type: ignore[attr-defined]
-            with wave.open(str(raw), "rb") as handle:
+        """pyttsx3 2.99's espeak driver writes the file from espeak's callback, and under load
+        ``runAndWait()`` can return before that file exists, or the file comes out empty. So
+        the file is waited for, and an empty rendering is tried again."""
+        for _ in range(RENDER_ATTEMPTS):
+            with tempfile.TemporaryDirectory() as folder:
+                raw = Path(folder) / "line.wav"
+                engine.save_to_file(text, str(raw))  # type: ignore[attr-defined]
+                engine.runAndWait()  # type: ignore[attr-defined]
+                samples = _read_when_written(raw)
+            if samples is not None and len(samples):
+                return samples
+        raise VoiceUnavailable(f"espeak-ng rendered nothing for {text!r} ({RENDER_ATTEMPTS} tries)")
+
+
+RENDER_ATTEMPTS = 4
+
+
+def _read_when_written(path: Path, patience_s: float = 3.0) -> np.ndarray | None:
+    """The driver's WAV at 22,050 Hz, once it is there (None if it never comes)."""
+    deadline = time.monotonic() + patience_s
+    while not path.exists():
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.005)
+    for _ in range(100):
+        try:
+            with wave.open(str(path), "rb") as handle:
                 frames = handle.readframes(handle.getnframes())
                 rate = handle.getframerate()
-        samples = np.frombuffer(frames, dtype="<i2").astype(np.float32) / 32768.0
-        if rate != 22050:
-            samples = resample(samples, rate, 22050)
-        return samples
+            break
+        except (EOFError, wave.Error):  # still being written
+            time.sleep(0.01)
+    else:
+        return None
+    samples = np.frombuffer(frames, dtype="<i2").astype(np.float32) / 32768.0
+    return resample(samples, rate, 22050) if rate != 22050 else samples
 
 
 def resample(samples: np.ndarray, source: int, target: int) -> np.ndarray:
