@@ -18,6 +18,7 @@ from voicehost.journal import Journal, read_journal
 from voicehost.protocol import build_protocol
 from voicehost.rules import Role, new_game
 from voicehost.rules.inputs import Deal
+from voicehost.rules.requests import AwaitVotes
 
 DEAL = tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff", "citizen",
                                "mafia", "citizen"])
@@ -346,3 +347,30 @@ def test_run_options_are_key_value_pairs_checked_by_the_ruleset() -> None:
     ruleset = load_ruleset("sport")
     with pytest.raises(InputError, match="--option.nomination: 'middle' is not one of first, last"):
         ruleset.resolve(parse_options(["nomination=middle"]), "--option")
+
+
+def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_path) -> None:
+    """«vote 1 9» after the count: the game replays with the corrected vote; «undo» takes back
+    the last input; a resume from the journal rebuilds exactly the corrected game."""
+    from test_game import voted_game
+
+    game = voted_game()
+    path = tmp_path / "live.jsonl"
+    journal = Journal(path, {"ruleset": "sport", "seats": 10})
+    for i, item in enumerate(game.inputs):
+        journal.append(i, 0.0, "seats", item)
+    lines: list[str] = []
+    ports = Ports(say=lambda text: lines.append(text) or 0.0, night=lambda on: None, led=lambda s, p: None,
+                  edges=EdgeLog())
+    director = Director(game, ports, journal, log=lambda line: None)
+
+    async def correct():
+        for command in (["vote", "1", "9"], ["vote", "2", "9"], ["undo"]):
+            await director.command(command)
+
+    asyncio.run(correct())
+    journal.close()
+    assert lines == ["Исправление: игрок номер один голосовал против игрока номер девять.",
+                     "Исправление: игрок номер два голосовал против игрока номер девять."]
+    assert isinstance(game.request, AwaitVotes)  # the undo took back the close of the vote
+    assert [e.input for e in read_journal(path)[1]] == game.inputs

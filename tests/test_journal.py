@@ -74,7 +74,31 @@ def test_journal_records_time_source_and_input(tmp_path) -> None:
     journal.close()
     record = json.loads(path.read_text().splitlines()[1])
     assert record == {"type": "input", "i": 0, "t": 12.25, "source": "seats",
-                      "input": {"type": "vote", "voter": 3, "candidate": 5}, "state": {}}
+                      "input": {"type": "vote", "voter": 3, "candidate": 5}}
+
+
+def test_a_splice_record_replays_the_hosts_correction(tmp_path) -> None:
+    """Undo and a corrected vote are journaled as splices; reading applies them in order."""
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path, {"ruleset": "sport"})
+    for i, item in enumerate([Dawn(), Vote(3, 5), Vote(4, 5)]):
+        journal.append(i, float(i), "seats", item)
+    journal.splice(3.0, "console", 1, 1, [Vote(3, 7)], "vote 3 7")
+    journal.splice(4.0, "console", 2, 1, [], "undo vote")
+    journal.append(2, 5.0, "seats", Vote(6, 5))
+    journal.close()
+    entries = read_journal(path)[1]
+    assert [e.input for e in entries] == [Dawn(), Vote(3, 7), Vote(6, 5)]
+    assert [e.index for e in entries] == [0, 1, 2] and entries[1].source == "console"
+
+
+def test_a_splice_outside_the_inputs_is_one_clear_error(tmp_path) -> None:
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path, {"ruleset": "sport"})
+    journal.splice(1.0, "console", 3, 1, [], "undo")
+    journal.close()
+    with pytest.raises(InputError, match="record 2.*outside"):
+        read_journal(path)
 
 
 def test_broken_journals_are_one_clear_error(tmp_path) -> None:

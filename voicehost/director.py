@@ -89,7 +89,6 @@ class Director:
         self.journal = journal
         self.book = book or load_phrasebook()
         self.log = log
-        self.pushed = len(game.inputs)
         self.last_line = ""
         self.onsets: dict[str, float] = {}
         self.hands: set[int] = set()
@@ -109,8 +108,7 @@ class Director:
 
     async def push(self, item: Input, source: str) -> list[Event]:
         if self.journal is not None:
-            self.journal.append(self.pushed, self.ports.clock(), source, item)
-        self.pushed += 1
+            self.journal.append(len(self.game.inputs), self.ports.clock(), source, item)
         events = self.game.push(item)
         for event in events:
             if isinstance(event, MorningCame):
@@ -298,8 +296,8 @@ class Director:
 
     async def console(self, in_speech: bool = False) -> bool:
         """Commands typed by a human host: ``foul N``, ``remove N``, ``end``, ``nominate A B``,
-        ``withdraw A B``, ``blood A B``, ``hand N``, ``undo``, ``pause``/``resume``, ``repeat``,
-        ``status``. Returns True when the current speech was ended from the console."""
+        ``withdraw A B``, ``blood A B``, ``hand N``, ``vote V C`` (V voted for C in the last
+        round; ``vote V 0``: for nobody), ``undo``, ``pause``/``resume``, ``repeat``, ``status``. Returns True when the current speech was ended from the console."""
         ended = False
         while not self.ports.console.empty():
             words = self.ports.console.get_nowait().split()
@@ -323,8 +321,15 @@ class Director:
         elif name == "hand":
             await self.push(RaiseHand(args[0]), "console")
         elif name == "undo":
-            undone = self.game.pop()
-            self.log(f"console: undone {undone.kind}")
+            undone = self.game.inputs[-1]
+            self.game.pop()
+            self._journal_splice(len(self.game.inputs), 1, [], f"undo {undone.kind}")
+        elif name == "vote":
+            voter, candidate = args[0], args[1] if len(args) > 1 else 0
+            at, removed, new = self.game.correct_vote(voter, candidate)
+            self._journal_splice(at, removed, new, f"vote {voter} {candidate}")
+            await self.say([("vote_corrected", {"seat": voter, "target": candidate}) if candidate
+                            else ("vote_removed", {"seat": voter})])
         elif name == "repeat":
             await self.say_text(self.last_line)
         elif name == "status":
@@ -333,9 +338,16 @@ class Director:
             while (await self.ports.console.get()).strip() != "resume":
                 pass
         else:
-            raise ValueError("unknown command (foul, remove, end, nominate, withdraw, blood, hand, undo, repeat, "
-                             "status, pause)")
+            raise ValueError("unknown command (foul, remove, end, nominate, withdraw, blood, hand, vote, undo, "
+                             "repeat, status, pause)")
         return False
+
+    def _journal_splice(self, at: int, removed: int, new: list[Input], why: str) -> None:
+        """A correction is checked against the whole game first (the splice replays it), then
+        on disk before anything is said about it."""
+        self.log(f"console: {why}")
+        if self.journal is not None:
+            self.journal.splice(self.ports.clock(), "console", at, removed, new, why)
 
     async def say_text(self, text: str) -> None:
         loop = asyncio.get_running_loop()

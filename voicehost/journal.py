@@ -2,8 +2,11 @@
 and fsynced before it takes effect, so a crash or a power cut loses nothing.
 
 One JSON object per line. The first is the game's header (ruleset, options, seats, the
-script it plays, if any); then one line per input. A torn last line — the power went off
-in the middle of writing it — was never acted on, so reading stops there.
+script it plays, if any); then one line per input, and a ``splice`` line wherever the human
+host undid an input or corrected a vote (the inputs it replaced and what came instead), so
+a resume rebuilds the game the host corrected, not the one the buttons first recorded. A
+torn last line — the power went off in the middle of writing it — was never acted on, so
+reading stops there.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ class JournalEntry:
     t: float
     source: str
     input: Input
-    state: dict[str, Any]
 
 
 class Journal:
@@ -37,10 +39,16 @@ class Journal:
             self._write({"type": "game", **header})
         self.count = 0
 
-    def append(self, index: int, t: float, source: str, item: Input, state: dict[str, Any] | None = None) -> None:
+    def append(self, index: int, t: float, source: str, item: Input) -> None:
         """Written and on disk before the caller lets the input take effect."""
-        self._write({"type": "input", "i": index, "t": round(t, 6), "source": source, "input": item.to_dict(),
-                     "state": state or {}})
+        self._write({"type": "input", "i": index, "t": round(t, 6), "source": source, "input": item.to_dict()})
+        self.count += 1
+        crash_point(self.count)
+
+    def splice(self, t: float, source: str, at: int, remove: int, insert: list[Input], why: str) -> None:
+        """The game's inputs ``[at, at+remove)`` were replaced by ``insert`` (undo, a vote corrected)."""
+        self._write({"type": "splice", "t": round(t, 6), "source": source, "at": at, "remove": remove,
+                     "insert": [item.to_dict() for item in insert], "why": why})
         self.count += 1
         crash_point(self.count)
 
@@ -81,13 +89,23 @@ def read_journal(path: str | Path) -> tuple[dict[str, Any], list[JournalEntry]]:
             raise InputError(f"{path}:{number}", "not a journal record") from None
     if not records or records[0].get("type") != "game":
         raise InputError(str(path), "not a voicehost journal (no game header)")
-    entries = []
-    for record in records[1:]:
+    entries: list[JournalEntry] = []
+    for number, record in enumerate(records[1:], start=2):
         try:
-            entries.append(JournalEntry(record["i"], record["t"], record["source"],
-                                        input_from_dict(record["input"]), record.get("state", {})))
-        except (KeyError, TypeError, ValueError) as err:
-            raise InputError(f"{path}: input {record.get('i', '?')}", f"not a valid record ({err})") from None
+            if record.get("type") == "splice":
+                at, remove = int(record["at"]), int(record["remove"])
+                if not 0 <= at <= at + remove <= len(entries):
+                    raise ValueError(f"splice {at}+{remove} outside the {len(entries)} inputs")
+                inserted = [JournalEntry(at + k, record["t"], record["source"], input_from_dict(d))
+                            for k, d in enumerate(record["insert"])]
+                entries[at:at + remove] = inserted
+                for k, entry in enumerate(entries):
+                    entry.index = k
+            else:
+                entries.append(JournalEntry(record["i"], record["t"], record["source"],
+                                            input_from_dict(record["input"])))
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise InputError(f"{path}: record {number}", f"not a valid record ({err})") from None
     return records[0], entries
 
 

@@ -12,14 +12,14 @@ A ruleset is a subclass that supplies the flow (:meth:`Game._begin`) and the win
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import IllegalInput, InputError
 from .events import Eliminated, Event, FoulGiven, GameOver, RolesDealt
-from .inputs import Deal, Foul, Input, Remove
-from .requests import AwaitDeal, Request
+from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
+from .requests import AwaitDeal, AwaitVotes, Request
 from .roles import Role, Team
 from .ruleset import Options, Ruleset
 
@@ -79,6 +79,54 @@ class Game:
         last = self.inputs[-1]
         self._replay(self.inputs[:-1])
         return last
+
+    def splice(self, at: int, remove: int, insert: Sequence[Input] = ()) -> None:
+        """Replace ``inputs[at:at+remove]`` by ``insert`` and play the rest again: how a human
+        host corrects a vote the buttons got wrong after the count. Every later input must
+        still be legal; if one is not, IllegalInput and nothing changes."""
+        if not 0 <= at <= at + remove <= len(self.inputs):
+            raise IndexError(f"splice {at}+{remove} outside the {len(self.inputs)} inputs")
+        before = list(self.inputs)
+        try:
+            self._replay(before[:at] + list(insert) + before[at + remove:])
+        except IllegalInput:
+            self._replay(before)
+            raise
+
+    def correct_vote(self, voter: int, candidate: int) -> tuple[int, int, list[Input]]:
+        """The human host's «vote V C»: in the last voting round, ``voter`` voted for
+        ``candidate`` (0: for nobody — in sport, for the last candidate). Returns the splice
+        made, for the journal. Refused (IllegalInput) when it does not fit the round or the
+        game that followed."""
+        start, close, ballot = self._last_vote_round()
+        if voter not in ballot.voters:
+            raise IllegalInput(f"seat {voter} did not vote in the last round")
+        if candidate and candidate not in ballot.candidates:
+            raise IllegalInput(f"seat {candidate} was not a candidate in the last round")
+        kept = [item for item in self.inputs[start:close] if not (isinstance(item, Vote) and item.voter == voter)]
+        new = kept + ([Vote(voter, candidate)] if candidate else [])
+        self.splice(start, close - start, new)
+        return start, close - start, new
+
+    def _last_vote_round(self) -> tuple[int, int, AwaitVotes]:
+        """[start, close) of the inputs answering the last AwaitVotes, found by replaying."""
+        probe = type(self)(self.ruleset, self.options, self.seats)
+        found: tuple[int, int, AwaitVotes] | None = None
+        start = 0
+        probe_before: Request | None = None
+        for index, item in enumerate(self.inputs):
+            request = probe.request
+            if isinstance(request, AwaitVotes):
+                if probe_before != request:
+                    start = index
+                if isinstance(item, CloseVoting):
+                    found = (start, index, request)
+            probe_before = request
+            probe._apply(item)
+            probe.inputs.append(item)
+        if found is None:
+            raise IllegalInput("there was no vote to correct")
+        return found
 
     def outcome(self) -> Outcome | None:
         return self._outcome
