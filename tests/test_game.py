@@ -65,3 +65,13 @@ def test_splice_refuses_a_game_that_no_longer_plays_and_keeps_the_old_one() -> N
     with pytest.raises(IllegalInput):
         game.splice(1, 1, [])  # without Dawn, the day's speeches cannot happen
     assert game.inputs == before
+
+
+def test_a_vote_still_open_is_what_a_resume_takes_again() -> None:
+    game = voted_game()
+    assert game.open_vote_inputs() == 0  # the vote closed: nothing to take again
+    game.pop()                            # back before CloseVoting: six votes cast, still open
+    assert game.open_vote_inputs() == 6
+    for _ in range(6):
+        game.pop()
+    assert game.open_vote_inputs() == 0   # the round is open but nobody has voted yet

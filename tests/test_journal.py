@@ -30,7 +30,8 @@ def voicehost(*argv: str, crash_after: int | None = None) -> subprocess.Complete
 
 @pytest.mark.parametrize(("script", "crashes", "level"), [("examples/sport-sample.json", 20, "engine"),
                                                           ("examples/classic-sample.json", 8, "engine"),
-                                                          ("examples/club-sample.json", 10, "table")])
+                                                          ("examples/sport-sample.json", 20, "table"),
+                                                          ("examples/club-sample.json", 20, "table")])
 def test_a_game_killed_at_random_points_and_resumed_gives_the_same_protocol(tmp_path, script, crashes, level) -> None:
     whole = json.loads(voicehost("simulate", script, "--json").stdout)
     inputs = len(read_journal_of(tmp_path, script))

@@ -1,5 +1,6 @@
-"""The table level (voice, seat buttons, ears, virtual clock) gives the engine level's
-protocol for every script and every ruleset; nothing public ever reveals a role."""
+"""The table level — the live director, with simulated people pressing, tapping and speaking,
+on the virtual clock — gives the engine level's protocol for every script and every
+ruleset; nothing public ever reveals a role."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from voicehost.protocol import build_protocol
 from voicehost.script import load_script, script_from_data
 from voicehost.simulation import simulate
-from voicehost.table_sim import TablePlayer, public_log
+from hw.leds import FOUL, HAND, LAST_SECONDS, NOMINEE, OFF, SPEAKER, VOTE_WINDOW
+from voicehost.table_sim import play_table
+from voicehost.vclock import run_virtual
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted([*ROOT.glob("examples/*.json"), *(p for p in ROOT.glob("tests/scripts/*.json")
@@ -21,11 +24,14 @@ ROLE_WORDS = re.compile(r"мафи|дон\b|шериф|комиссар|докт
 SEAT_MENTION = re.compile(r"номер|\d")
 
 
+PUBLIC_PATTERNS = {p.name for p in (OFF, SPEAKER, LAST_SECONDS, NOMINEE, VOTE_WINDOW, FOUL, HAND)}
+
+
 def both(script):
     engine = simulate(script)
-    table = simulate(script, player=TablePlayer)
+    table = run_virtual(play_table(script))
     return (build_protocol(engine.game, engine.ignored, script.names),
-            build_protocol(table.game, table.ignored, script.names), table.player)
+            build_protocol(table.game, table.ignored, script.names), table)
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
@@ -37,9 +43,10 @@ def test_table_level_and_engine_level_give_identical_protocols(path) -> None:
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
 def test_no_public_output_reveals_a_role(path) -> None:
     script = load_script(path)
-    _, _, player = both(script)
+    _, _, table = both(script)
+    record = table.table
     reveals = script.ruleset.name == "canonical" or script.options.get("open", "no") != "no"
-    public = [text for _, text in player.voice.lines] + public_log(player)
+    public = [text for _, text in record.lines] + record.public_log
     names = [n.lower() for n in script.names.values()]
     sentences = [s for line in public for s in re.split(r"(?<=[.!?])\s+", line)]
     for sentence in sentences:
@@ -48,17 +55,16 @@ def test_no_public_output_reveals_a_role(path) -> None:
         mentions_a_player = SEAT_MENTION.search(sentence) or any(n in sentence.lower() for n in names)
         if mentions_a_player:
             assert reveals and "открывает карту" in sentence, sentence
-    for _, _seat, pattern, private in player.leds:
-        assert private == (pattern in ("yes", "no"))
-    private_leds = [(seat, pattern) for _, seat, pattern, private in player.leds if private]
-    checks = [(e.by, "yes" if e.result else "no") for e in player.game.events if e.kind == "check_answered"]
+    assert {pattern for _, _, pattern, private in record.leds if not private} <= PUBLIC_PATTERNS
+    private_leds = [(seat, pattern) for _, seat, pattern, private in record.leds if private]
+    checks = [(e.by, "yes" if e.result else "no") for e in table.game.events if e.kind == "check_answered"]
     assert private_leds == checks  # only the checker's own LED, and only his answer
 
 
 def test_the_vote_cutoff_is_the_onset_of_thanks() -> None:
     script = load_script(ROOT / "examples" / "sport-sample.json")
-    _, _, player = both(script)
-    lines = player.voice.lines
+    _, _, table = both(script)
+    lines = table.table.lines
     questions = [i for i, (_, text) in enumerate(lines) if text.startswith("Кто за то, чтобы игру покинул")]
     assert questions and all(lines[i + 1][1] == "Спасибо." for i in questions)
     assert all(lines[i + 1][0] - lines[i][0] >= 2.0 for i in questions)  # at least the 2 s window
@@ -67,7 +73,6 @@ def test_the_vote_cutoff_is_the_onset_of_thanks() -> None:
 from test_properties import OPTIONS_BY_RULESET  # noqa: E402 - the same random scripts as there
 
 
-@settings(max_examples=40)
 @given(data=st.data())
 def test_random_scripts_give_identical_protocols_at_both_levels(data) -> None:
     from test_properties import BALLOT_KEYS, speech, timed  # noqa: F401

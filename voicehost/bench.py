@@ -224,47 +224,43 @@ def _rss_mb() -> float:
 
 
 def bench_table(games: int = 50) -> dict[str, float]:
-    """A full game at the table level under the virtual clock (time per game), and the
-    real-clock reaction from an end-of-speech to the onset of the next line (voice on the
-    null output, recognizer excluded)."""
+    """A full game at the table level — the live director with simulated people — under the
+    virtual clock (time per game), and the real-clock reaction from the end of a speech
+    («спасибо» reaching the director) to the onset of the host's next line (voice on the null
+    output, recognizer excluded)."""
+    import asyncio
     from pathlib import Path
 
+    from .parser import parse
+    from .intents import EndIntent
     from .script import load_script
-    from .simulation import simulate
-    from .table_sim import RealVoice, TablePlayer
     from .table import load_audio, table_path
+    from .table_sim import TableRun, play_table
+    from .vclock import run_virtual
     from .voice import Voice
 
-    script = load_script(Path(__file__).resolve().parent.parent / "examples" / "sport-sample.json")
+    root = Path(__file__).resolve().parent.parent
+    script = load_script(root / "examples" / "sport-sample.json")
     start = time.perf_counter()
     for _ in range(games):
-        simulate(script, player=TablePlayer)
+        run_virtual(play_table(script))
     figures = {"table_game_ms": (time.perf_counter() - start) / games * 1000}
     voice = Voice(load_audio(table_path(None)), "null", log=lambda line: None)
-    reactions: list[float] = []
-
-    class Timed(TablePlayer):
-        voice_factory = lambda player: RealVoice(voice)  # noqa: E731
-        ended_at: float | None = None
-
-        def push(self, item, source="script"):  # type: ignore[no-untyped-def]
-            super().push(item, source)
-            if item.kind == "end_speech":
-                self.ended_at = time.monotonic()
-
-        def say_lines(self, said):  # type: ignore[no-untyped-def]
-            onsets = super().say_lines(said)
-            if onsets and self.ended_at is not None:
-                reactions.append((onsets[0] - self.ended_at) * 1000)
-                self.ended_at = None
-            return onsets
-
-    short = load_script(Path(__file__).resolve().parent.parent / "tests" / "scripts" / "sport-single-candidate-day-one.json")
+    from .script import script_from_data
+    short = script_from_data({"ruleset": "sport", "roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"},
+                              "days": [{"speeches": {str(seat): ["спасибо"] for seat in range(1, 11)}}]})
     try:
         voice.renderer.warm([])
-        simulate(short, player=Timed)
+        result = asyncio.run(play_table(short, how=TableRun(say=voice.say, speed=20.0)))
     finally:
         voice.close()
+    record = result.table
+    reactions = []
+    for heard_at, _, text in record.heard:
+        if any(isinstance(i, EndIntent) for i in parse(text)):
+            onset = next((t for t, _ in record.lines if t >= heard_at), None)
+            if onset is not None:
+                reactions.append((onset - heard_at) * 1000)
     reactions.sort()
     figures.update({"reaction_ms_p50": reactions[len(reactions) // 2], "reaction_ms_max": reactions[-1],
                     "reactions": len(reactions)})

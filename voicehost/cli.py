@@ -49,7 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo_cmd = commands.add_parser("demo", help="play the bundled sample game aloud, then its protocol")
     demo_cmd.add_argument("script", nargs="?", default=str(SAMPLE_SCRIPT), help="another script to play")
-    demo_cmd.add_argument("--pace", type=_seconds, default=0.15, help="seconds between narrated lines")
+    demo_cmd.add_argument("--speed", type=_speed, default=8.0,
+                          help="timers run this many times faster (speech timers, vote windows); default 8")
+    demo_cmd.add_argument("--pace", type=_seconds, default=0.15,
+                          help="with --audio off: seconds between printed lines")
     demo_cmd.add_argument("--audio", default=None,
                           help="default, device:NAME, file:OUT.wav, null, or off (no voice); default: the table's")
     demo_cmd.add_argument("--table", default=None, help="the table file whose [audio] settings to use")
@@ -88,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_cmd.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
     run_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins (no real buttons)")
     run_cmd.add_argument("--no-ears", action="store_true", help="no microphone: buttons and the console only")
-    run_cmd.add_argument("--speed", type=float, default=1.0, help="timers run this many times faster")
+    run_cmd.add_argument("--speed", type=_speed, default=1.0, help="timers run this many times faster")
     run_cmd.set_defaults(run=_run)
 
     model_cmd = commands.add_parser("model", help="the speech model: install it, or check it against the grammar")
@@ -153,11 +156,20 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0.1 and 1000")
+    return value
+
+
 def _simulate(args: argparse.Namespace) -> int:
     script = load_script(args.script)
-    player = _player(args.level)
     if args.journal is None:
-        return _report(simulate(script, player=player), args.json)
+        return _report(_play(script, args.level), args.json)
     from .journal import Journal
 
     path = Path(args.journal)
@@ -166,17 +178,19 @@ def _simulate(args: argparse.Namespace) -> int:
     journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
                              "seats": script.seats, "options": dict(script.options), "level": args.level})
     try:
-        return _report(simulate(script, journal=journal, player=player), args.json, path)
+        return _report(_play(script, args.level, journal), args.json, path)
     finally:
         journal.close()
 
 
-def _player(level: str | None) -> Any:
+def _play(script: Any, level: str | None, journal: Any = None, replayed: Any = None) -> Any:
+    """The engine level, or the table level: the live director with simulated people on game time."""
     if level == "table":
-        from .table_sim import TablePlayer
+        from .table_sim import play_table
+        from .vclock import run_virtual
 
-        return TablePlayer
-    return None
+        return run_virtual(play_table(script, journal, replayed))
+    return simulate(script, journal=journal, replayed=replayed)
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -188,8 +202,7 @@ def _resume(args: argparse.Namespace) -> int:
     script = load_script(header["script"])
     journal = Journal(args.journal, header)
     try:
-        return _report(simulate(script, journal=journal, replayed=entries, player=_player(header.get("level"))),
-                       args.json, Path(args.journal))
+        return _report(_play(script, header.get("level"), journal, entries), args.json, Path(args.journal))
     finally:
         journal.close()
 
@@ -221,28 +234,55 @@ def _account(result: Any) -> list[str]:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    """The main job for now: a table script played at the table level — the host's real
-    voice, night music, vote windows and night counts — with the public log in the terminal
-    and the protocol at the end."""
-    from .table_sim import LiveLog, RealVoice, TablePlayer
+    """The main job on any machine: a table script played by the live director at a simulated
+    table — gpiozero's mock pins for the seat panel, people who press and speak as the script
+    says — with the host's real voice and night music, timers sped up by ``--speed``, the
+    public log in the terminal and the protocol at the end. ``--audio off``: no voice, on
+    game time (instant; ``--pace`` spaces the printed lines)."""
+    import asyncio
+
+    from .table_sim import TableRun, mock_pin_seats, play_table
+    from .vclock import run_virtual
 
     script = load_script(args.script)
-    voice = None if args.audio == "off" else _open_voice(args.table, args.audio)
-
-    class DemoPlayer(TablePlayer):
-        voice_factory = (lambda player: RealVoice(voice)) if voice is not None else None
-        live_log = LiveLog(pace=args.pace)
-
-    try:
-        result = simulate(script, player=DemoPlayer)
-    finally:
-        if voice is not None:
+    pinmap = _demo_pinmap(args.table, script.seats)
+    if args.audio == "off":
+        def show(line: str) -> None:
+            print(line, flush=True)
+            time.sleep(args.pace)
+        result = run_virtual(play_table(script, how=TableRun(show=show)))
+    else:
+        voice = _open_voice(args.table, args.audio)
+        voice.renderer.warm(_fixed_lines(voice, script))
+        how = TableRun(say=voice.say, night=voice.night, seats=mock_pin_seats(pinmap), speed=args.speed,
+                       show=lambda line: print(line, flush=True))
+        try:
+            result = asyncio.run(play_table(script, how=how))
+        finally:
             voice.close()
     if result.game.outcome() is None:
         print(load_phrasebook().line("log", "ran_out"))
     print()
     _print_json(build_protocol(result.game, result.ignored, result.script.names))
     return 0
+
+
+def _demo_pinmap(table: str | None, seats: int) -> Any:
+    """The demo's seat panel: the given table, or the bundled one with enough seats."""
+    from .hwcli import open_pinmap
+    from .table import table_path
+
+    name = table or ("ten-seats" if seats <= 10 else "twelve-seats")
+    pinmap = open_pinmap(str(table_path(name)))
+    if pinmap.size < seats:
+        raise InputError(str(table_path(name)), f"has {pinmap.size} seats; the script needs {seats}")
+    return pinmap
+
+
+def _fixed_lines(voice: Any, script: Any) -> list[str]:
+    from .voice import fixed_lines
+
+    return list(fixed_lines(voice.book, script.ruleset.name, range(1, script.seats + 1)))
 
 
 def _open_voice(table: str | None, output: str | None) -> Any:
@@ -312,8 +352,6 @@ def _rules(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from .live import run
 
-    if not 0.1 <= args.speed <= 1000:
-        raise InputError("--speed", f"{args.speed} is not between 0.1 and 1000")
     return run(args)
 
 

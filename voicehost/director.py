@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +41,7 @@ from .simulation import ACTIONS
 ANSWER_TURNS = frozenset({"nominate", "blood_name"})  # turns answered with one name or number
 POLL_S = 0.01           # how often the director looks at its queues while it waits
 CALL_GAP_S = 1.0        # one number of the night count
+LAST_CALL_TAIL_S = 0.5  # after the last number, before the count closes
 JOIN_WINDOW_S = 3.0     # the maniac taps within this time to join the mafia
 
 # The private role code shown on a player's own LED when the host deals (README: «Раздача»).
@@ -53,9 +54,11 @@ class EdgeLog:
 
     def __init__(self) -> None:
         self.edges: list[Edge] = []
+        self.on_edge: Callable[[], None] = lambda: None
 
     def add(self, edge: Edge) -> None:
         self.edges.append(edge)
+        self.on_edge()
 
     def presses(self, since: float, until: float) -> list[Press]:
         return [p for p in presses_from(self.edges) if since <= p.down < until]
@@ -63,21 +66,55 @@ class EdgeLog:
 
 @dataclass
 class Ports:
-    """What the director talks to. ``say`` blocks until the line is heard; it returns the onset."""
+    """What the director talks to: the voice (``say`` blocks until the line is heard and
+    returns its onset; or ``speak``, a coroutine, for a voice that lives on the loop's own
+    clock), the night music, the seat LEDs, the seat panel's edges, what the ears heard, what
+    the console typed — and the clock. ``on_line`` tells the table each line as it ends."""
 
-    say: Callable[[str], float]
     night: Callable[[bool], None]
     led: Callable[[int, Pattern], None]
     edges: EdgeLog
+    say: Callable[[str], float] | None = None
+    speak: Callable[[str], Awaitable[float]] | None = None
+    on_line: Callable[[str, dict[str, Any], str, float], None] = lambda key, values, text, onset: None
     heard: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
     console: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     clock: Callable[[], float] = time.monotonic
     speed: float = 1.0   # timers run this many times faster (a demo; 1 at a real table)
     settle: Callable[[], None] = lambda: None   # the panel's bounce settling (SeatPanel.settle)
+    poll_s: float | None = POLL_S  # None: wait only for a stir (everything arrives through hear/type/edges)
+    stirred: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self.edges.on_edge = self.stirred.set
 
     def presses(self, since: float, until: float) -> list[Press]:
         self.settle()
         return self.edges.presses(since, until)
+
+    def hear(self, heard: Any) -> None:
+        self.heard.put_nowait(heard)
+        self.stirred.set()
+
+    def type(self, line: str) -> None:
+        self.console.put_nowait(line)
+        self.stirred.set()
+
+    async def utter(self, text: str) -> float:
+        if self.speak is not None:
+            return await self.speak(text)
+        assert self.say is not None, "Ports needs say or speak"
+        return await asyncio.get_running_loop().run_in_executor(None, self.say, text)
+
+    async def idle(self, until: float) -> None:
+        """Sleep until ``until`` (the clock's time), or until something arrives."""
+        timeout = max(0.0, until - self.clock())
+        if self.poll_s is not None:
+            timeout = min(timeout, self.poll_s)
+        try:
+            await asyncio.wait_for(self.stirred.wait(), timeout)
+        except TimeoutError:
+            pass
 
 
 class Director:
@@ -91,25 +128,29 @@ class Director:
         self.log = log
         self.last_line = ""
         self.onsets: dict[str, float] = {}
-        self.hands: set[int] = set()
+        self.hands: dict[int, set[int]] = {}  # day → seats that raised a hand (once a day)
         self.forbidden = forbidden  # the club's forbidden words: heard in a speech, a foul
         self.deadline: float | None = None
+        self.refusals: list[IllegalInput] = []  # console commands the game refused
+        self.progress = asyncio.Event()         # set on every input taken or refused (a simulated table waits)
 
     # ---- speaking, pushing ---------------------------------------------------------------------
 
     async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
-        loop = asyncio.get_running_loop()
         onsets = []
-        for (key, _), text in zip(said, spoken(said, self.book, self.game.ruleset.name), strict=True):
+        for (key, values), text in zip(said, spoken(said, self.book, self.game.ruleset.name), strict=True):
             self.last_line = text
-            onsets.append(await loop.run_in_executor(None, self.ports.say, text))
+            onsets.append(await self.ports.utter(text))
             self.onsets[key] = onsets[-1]
+            self.ports.on_line(key, values, text, onsets[-1])
         return onsets
 
     async def push(self, item: Input, source: str) -> list[Event]:
-        if self.journal is not None:
-            self.journal.append(len(self.game.inputs), self.ports.clock(), source, item)
+        """Into the game (which may refuse it), on disk, and only then said and shown."""
         events = self.game.push(item)
+        if self.journal is not None:
+            self.journal.append(len(self.game.inputs) - 1, self.ports.clock(), source, item)
+        self.progress.set()
         for event in events:
             if isinstance(event, MorningCame):
                 self.ports.night(False)
@@ -136,6 +177,7 @@ class Director:
 
     async def run(self) -> None:
         while (request := self.game.request) is not None:
+            await asyncio.sleep(0)  # anyone waiting on the last input acts before the next step
             await self.console()
             if self.game.request is not request:
                 continue
@@ -165,6 +207,7 @@ class Director:
             onset = (await self.say(count_lines((seat,), self.game)))[0]
             calls.append(Call(seat, onset))
             await self.wait(CALL_GAP_S - (self.ports.clock() - started) * self.ports.speed)
+        await self.wait(LAST_CALL_TAIL_S)  # the last number gets time to be tapped, whatever its length
         return calls, self.ports.clock()
 
     async def shots(self, request: AwaitShots) -> None:
@@ -201,6 +244,7 @@ class Director:
         warning = deadline - self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
         warned = ended = False
         while not ended and self.game.request == request:
+            self.ports.stirred.clear()
             ended = await self._listen(request, started)
             if not ended and not warned and self.ports.clock() >= warning and request.seconds > 10:
                 warned = True
@@ -209,7 +253,7 @@ class Director:
                 await self.say([("thanks", {})])
                 ended = True
             if not ended:
-                await asyncio.sleep(POLL_S)
+                await self.ports.idle(warning if not warned and request.seconds > 10 else deadline)
         if seat:
             self.ports.led(seat, OFF)
         self.deadline = None
@@ -255,8 +299,9 @@ class Director:
         now = self.ports.clock()
         for press in presses:
             held = (press.up if press.up is not None else now) - press.down
-            if press.seat != request.seat and held >= hold and press.seat not in self.hands:
-                self.hands.add(press.seat)
+            raised = self.hands.setdefault(self.game.day, set())
+            if press.seat != request.seat and held >= hold and press.seat not in raised:
+                raised.add(press.seat)
                 self.ports.led(press.seat, HAND)
                 await self.push(RaiseHand(press.seat), "seats")
 
@@ -307,6 +352,10 @@ class Director:
                 ended = await self.command(words) or ended
             except (IllegalInput, ValueError, IndexError) as err:
                 self.log(f"console: {' '.join(words)}: {err}")
+                if isinstance(err, IllegalInput):
+                    self.refusals.append(err)
+                    self.progress.set()
+            await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
     async def command(self, words: list[str]) -> bool:
@@ -350,8 +399,7 @@ class Director:
             self.journal.splice(self.ports.clock(), "console", at, removed, new, why)
 
     async def say_text(self, text: str) -> None:
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, self.ports.say, text)
+        await self.ports.utter(text)
 
     def status(self) -> list[tuple[str, dict[str, Any]]]:
         """«status» aloud: who is nominated, and the fouls."""

@@ -63,7 +63,11 @@ def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tupl
                 game.push(entry.input)
             except IllegalInput:  # it was refused the first time too: the game is deterministic
                 continue
-        return game, Journal(args.resume, header)
+        journal = Journal(args.resume, header)
+        if (cut := game.open_vote_inputs()):  # the power went off mid-vote: that vote is taken again
+            game.splice(len(game.inputs) - cut, cut, [])
+            journal.splice(time.monotonic(), "host", len(game.inputs), cut, [], "resume: the interrupted vote is taken again")
+        return game, journal
     game = new_game(ruleset, options, seats)
     path = Path(args.journal or f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
     if path.exists() and path.stat().st_size:
@@ -146,7 +150,7 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
     try:
         model = SpeechModel(model_path(config))
         mic = MicListener(model.recognizer(grammar(range(1, seats + 1), forbidden=config.forbidden_words)), gate,
-                          lambda heard: loop.call_soon_threadsafe(ports.heard.put_nowait, heard), config.microphone)
+                          lambda heard: loop.call_soon_threadsafe(ports.hear, heard), config.microphone)
         mic.start()
         return mic
     except (ModelUnavailable, MicrophoneUnavailable) as err:
@@ -157,7 +161,7 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
 def _read_console(loop: Any, ports: Ports) -> None:
     def read() -> None:
         for line in sys.stdin:
-            loop.call_soon_threadsafe(ports.console.put_nowait, line.strip())
+            loop.call_soon_threadsafe(ports.type, line.strip())
     threading.Thread(target=read, name="voicehost-console", daemon=True).start()
 
 

@@ -1,22 +1,23 @@
 """Playing a table script: the script says what people would do if asked; the player walks
-the game's requests and answers each from the matching part of the script. Entries the game
-never asks for are reported under ``ignored`` with their place.
+the game's requests and works out, from the matching part of the script, what the people do
+— as :class:`Act` s. Entries the game never asks for are reported under ``ignored`` with their
+place.
 
-:class:`ScriptPlayer` turns what people do straight into inputs (the engine level); its
-``table_*`` methods are where :class:`voicehost.table_sim.TablePlayer` routes the same acts
-through the voice, the seat buttons and the ears instead (the table level).
+The acts come from one generator, :meth:`ScriptPlayer.acts`, and two drivers carry them out:
+:meth:`ScriptPlayer.play` pushes each act's input straight into the engine (the engine level);
+:mod:`voicehost.table_sim` makes the people at a simulated table do them — taps, presses,
+words — for the live :class:`~voicehost.director.Director` to capture (the table level).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
-from .intents import EndIntent, Intent, NominateIntent, WithdrawIntent
-from .parser import parse
+from .intents import EndIntent, NominateIntent, WithdrawIntent
 from .journal import Journal, JournalEntry
+from .parser import parse
 from .rules import Game, IllegalInput, InputError, new_game
-from .rules.events import Event
 from .rules.flow import request_night
 from .rules.inputs import (
     BloodName, Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Heal, Input, Join, Kill, Lift, Nominate,
@@ -33,19 +34,38 @@ class Simulation:
     script: Script
     game: Game
     ignored: list[dict[str, str]] = field(default_factory=list)
-    player: object = None
+    table: object = None   # the table level's record of public outputs (voicehost.table_sim.TableRecord)
 
 
-def simulate(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
-             player: type[ScriptPlayer] | None = None) -> Simulation:
-    """Play ``script`` through the engine (or, with ``player=TablePlayer``, through the table).
+@dataclass(frozen=True)
+class Act:
+    """One thing a person at the table does: the input it must become and how it happens.
+
+    ``via``: ``deal`` (the cards), ``taps`` (a night tap while the host counts), ``vote`` and
+    ``lift`` (a thumb in a window), ``hand`` (a held button), ``words`` (said in a speech —
+    the director parses them; the intents the player expects follow as ``heard`` acts),
+    ``heard`` (an input the director takes from words already said), ``answer`` (a name or
+    number said when asked for one), ``console`` (typed by the judge), ``host`` (the host's
+    own step: the end of a speech, closing a vote, dawn)."""
+
+    via: str
+    item: Input | None = None
+    source: str = "host"
+    words: str = ""
+
+
+Acts = Generator[list[Act], None, None]
+
+
+def simulate(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None) -> Simulation:
+    """Play ``script`` through the engine.
 
     With a ``journal`` every input is on disk before it takes effect. ``replayed`` (from a
     journal being resumed) are the inputs already taken: the play is deterministic, so it
     runs again from the start, checks each input against the journal instead of writing
     it, and carries on writing after the last one — the exact state, bookkeeping included.
     """
-    return (player or ScriptPlayer)(script, journal, replayed or []).play()
+    return ScriptPlayer(script, journal, replayed or []).play()
 
 
 def phase_index(game: Game, request: Request) -> int:
@@ -66,13 +86,20 @@ ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal":
 
 
 class ScriptPlayer:
-    def __init__(self, script: Script, journal: Journal | None, replayed: list[JournalEntry]) -> None:
+    """Walks the game's requests and yields what the script's people do. ``game`` may be the
+    player's own (the engine level) or the director's (the table level: the player only reads
+    it, the director pushes)."""
+
+    def __init__(self, script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
+                 game: Game | None = None) -> None:
         self.script = script
         self.journal = journal
-        self.replayed = replayed
+        self.replayed = replayed or []
         self.pushed = 0
-        self.game = new_game(script.ruleset, script.options, script.seats)
-        self.game.names = dict(script.names)
+        if game is None:
+            game = new_game(script.ruleset, script.options, script.seats)
+            game.names = dict(script.names)
+        self.game = game
         self.used: set[str] = set()
         self.reasons: dict[str, str] = {}
         self.horizon = max(2 * len(script.nights) - 2, 2 * len(script.days) - 1, 0)
@@ -81,74 +108,78 @@ class ScriptPlayer:
         self.after_vote_done: set[int] = set()
         self.hands_raised: set[int] = set()
 
-    def before_answer(self, request: Request) -> None:
-        """Hook: the host calls the step (the table level speaks here)."""
+    # ---- the engine level: every act's input pushed as it comes -------------------------------
+
+    def play(self) -> Simulation:
+        drive(self.acts(), self.push_batch)
+        return self.finish()
+
+    def push_batch(self, batch: list[Act]) -> None:
+        request = self.game.request
+        for act in batch:
+            if act.item is not None:
+                self.push(act.item, act.source)
+            if self.game.request != request:
+                return
 
     def push(self, item: Input, source: str = "script") -> None:
         """Every input goes through here: journaled (or checked against the journal) first."""
         index = self.pushed
-        self.pushed += 1
         if index < len(self.replayed):
             if self.replayed[index].input != item:
                 raise InputError(f"journal input {index}", f"the script now gives {item.kind}, the journal has "
                                                            f"{self.replayed[index].input.kind}: not the same game")
         elif self.journal is not None:
-            self.journal.append(index, self.clock(), source, item)
-        start = len(self.game.events)
+            self.journal.append(index, 0.0, source, item)
         self.game.push(item)
-        self.after_push(self.game.events[start:])
+        self.pushed += 1
 
-    def clock(self) -> float:
-        return 0.0
+    def finish(self) -> Simulation:
+        ignored = [
+            {"at": place, "why": self.reasons.get(place, "not asked for")}
+            for place in self.script.places if place not in self.used
+        ]
+        return Simulation(self.script, self.game, ignored)
 
-    def after_push(self, events: list[Event]) -> None:
-        """Hook: what the host says and shows after an input took effect (the table level)."""
+    # ---- what the people do ------------------------------------------------------------------
 
-    def play(self) -> Simulation:
-        self.push(Deal(self.script.roles), "deal")
+    def acts(self) -> Acts:
+        yield [Act("deal", Deal(self.script.roles), "deal")]
         while (request := self.game.request) is not None:
             index = phase_index(self.game, request)
             if index > self.horizon:
                 break
             if index not in self.started:
                 self.started.add(index)
-                self._phase_start(request)
+                yield from self._phase_start(request)
                 if self.game.request is not request:
                     continue
-            self.before_answer(request)
-            self._answer(request)
-        ignored = [
-            {"at": place, "why": self.reasons.get(place, "not asked for")}
-            for place in self.script.places if place not in self.used
-        ]
-        return Simulation(self.script, self.game, ignored, self)
+            yield from self._answer(request)
 
-    # ---- one request ------------------------------------------------------------
-
-    def _answer(self, request: Request) -> None:
+    def _answer(self, request: Request) -> Acts:
         if isinstance(request, AwaitShots):
-            self._shots(request, self._night(request.night))
+            yield from self._shots(request, self._night(request.night))
         elif isinstance(request, AwaitAction):
-            self._action(request, self._night(request.night))
+            yield from self._action(request, self._night(request.night))
         elif isinstance(request, AwaitDawn):
-            self._dawn(request)
+            yield [Act("host", Dawn())]
         elif isinstance(request, AwaitSpeech):
-            self._speech(request, self._day())
+            yield from self._speech(request, self._day())
         elif isinstance(request, AwaitVotes):
-            self._votes(request, self._day())
+            yield from self._votes(request, self._day())
         elif isinstance(request, AwaitLift):
-            self._lift(request, self._day())
+            yield from self._lift(request, self._day())
         else:  # AwaitDeal cannot come back after the deal
             raise AssertionError(request)
 
-    def _phase_start(self, request: Request) -> None:
+    def _phase_start(self, request: Request) -> Acts:
         if request_night(request) is not None:
-            self._after_vote(self._day())
+            yield from self._after_vote(self._day())
             night = self._night(request.night)
             for seat, place in night.fouls:
-                self._push_or_ignore(Foul(seat, "script"), place)
+                yield from self._console(Foul(seat), place)
         else:
-            self._timed(self._day(), lambda t: t.at == "morning")
+            yield from self._timed(self._day(), lambda t: t.at == "morning")
 
     def _night(self, number: int) -> Night:
         nights = self.script.nights
@@ -158,25 +189,28 @@ class ScriptPlayer:
         days = self.script.days
         return days[self.game.day - 1] if 1 <= self.game.day <= len(days) else Day()
 
-    def _shots(self, request: AwaitShots, night: Night) -> None:
+    def _shots(self, request: AwaitShots, night: Night) -> Acts:
         taps = []
         for shooter, targets in night.shots.items():
             place = f"nights[{request.night - 1}].shots.{shooter}"
-            if shooter in request.shooters:
-                taps.append((shooter, targets))
-                self.used.add(place)
-            else:
+            called = tuple(t for t in targets if t in request.called)  # a tap lands on a number the host calls
+            if shooter not in request.shooters:
                 self.reasons[place] = f"seat {shooter} is out"
-        self.push(self.table_shots(request, taps), "seats")
+            elif not called:
+                self.reasons[place] = f"seat {targets[0]} is not called (out of the game)"
+            else:
+                taps.append((shooter, called))
+                self.used.add(place)
+        yield [Act("taps", Shots(tuple(sorted(taps))), "seats")]
 
-    def _action(self, request: AwaitAction, night: Night) -> None:
+    def _action(self, request: AwaitAction, night: Night) -> Acts:
         """The first of the role's actions the script has an entry for; else it does nothing."""
         by = request.by
         if "join" in request.actions:
             side = night.join.get(by, "solo") if by is not None else "solo"
             if by in night.join:
                 self.used.add(f"nights[{request.night - 1}].join.{by}")
-            self.push(self.table_join(request, side), "seats")
+            yield [Act("taps", Join(by, side), "seats")]
             return
         for action in request.actions:
             entries: dict[int, int] = getattr(night, action)
@@ -187,67 +221,74 @@ class ScriptPlayer:
                     self.reasons[place] = f"seat {target} is not among the night's victims"
                     break
                 self.used.add(place)
-                self.push(self.table_action(request, action, target), "seats")
+                yield [Act("taps", ACTIONS[action](by, target), "seats")]
                 return
-        self.push(self.table_action(request, request.actions[0], None), "seats")
+        yield [Act("taps", ACTIONS[request.actions[0]](by, None), "seats")]
 
-    def _dawn(self, request: AwaitDawn) -> None:
-        self.push(Dawn(), "host")
-
-    def _speech(self, request: AwaitSpeech, day: Day) -> None:
+    def _speech(self, request: AwaitSpeech, day: Day) -> Acts:
         seat = request.seat
-        if request.turn == "nominate":
-            self._answer_with(request, day.nominate, "nominate", Nominate)
-        elif request.turn == "blood_name":
-            self._answer_with(request, day.blood_name, "blood_name", BloodName)
-        elif seat in day.speeches and request.turn in SPOKEN_TURNS:
-            self._say(request, day.speeches[seat])
         if request.turn == "speech" and self.game.day not in self.hands_raised:
             self.hands_raised.add(self.game.day)
-            self._raise_hands(day)
+            yield from self._raise_hands(day)  # hands go up as the discussion round begins
+        if request.turn == "nominate":
+            yield from self._answer_with(request, day.nominate, "nominate", Nominate)
+        elif request.turn == "blood_name":
+            yield from self._answer_with(request, day.blood_name, "blood_name", BloodName)
+        elif seat in day.speeches and request.turn in SPOKEN_TURNS and not request.seconds:
+            self.used.add(f"days[{self.game.day - 1}].speeches.{seat}")  # a turn without time: no words
+        elif seat in day.speeches and request.turn in SPOKEN_TURNS:
+            # Judges' fouls «after_speech» are given before the words that end the speech.
+            yield from self._say(request, day.speeches[seat],
+                                 lambda: self._timed(day, lambda t: t.after_speech == seat))
         if request.turn == "last_word" and self.game.day in self.voting_seen:
-            self._after_vote(day)
+            yield from self._after_vote(day)
         if request.turn != "tie" and request.turn != "last_word":
-            self._timed(day, lambda t: t.after_speech == seat)
+            yield from self._timed(day, lambda t: t.after_speech == seat)
         if self.game.request == request:
-            self.push(self.table_end(request), "ears")
+            yield [Act("host", EndSpeech(request.seat), "ears")]
 
     def _answer_with(self, request: AwaitSpeech, entries: dict[int, int], key: str,
-                     make: type[Nominate] | type[BloodName]) -> None:
+                     make: type[Nominate] | type[BloodName]) -> Acts:
         if request.seat in entries:
             self.used.add(f"days[{self.game.day - 1}].{key}.{request.seat}")
-            self.push(self.table_answer(request, make, entries[request.seat]), "ears")
+            yield [Act("answer", make(request.seat, entries[request.seat]), "ears")]
 
-    def _raise_hands(self, day: Day) -> None:
+    def _raise_hands(self, day: Day) -> Acts:
         """``extra_word`` (club): the hands go up during the discussion round."""
         for j, seat in enumerate(day.extra_word):
             place = f"days[{self.game.day - 1}].extra_word[{j}]"
             if self.game.is_alive(seat):
                 self.used.add(place)
-                self.push(self.table_hand(seat), "seats")
+                yield [Act("hand", RaiseHand(seat), "seats")]
             else:
                 self.reasons[place] = f"seat {seat} is out"
 
-    def _say(self, request: AwaitSpeech, utterances: list[str]) -> None:
+    def _say(self, request: AwaitSpeech, utterances: list[str], before_end: Callable[[], Acts]) -> Acts:
+        """Each utterance is said, then the inputs the director will hear in it. Before the
+        words that end the speech come the judge's fouls given during it."""
         place = f"days[{self.game.day - 1}].speeches.{request.seat}"
         self.used.add(place)
         for text in utterances:
-            for intent in self.table_words(request, text):
+            intents = parse(text)
+            if any(isinstance(i, EndIntent) for i in intents):
+                yield from before_end()
                 if self.game.request != request:
                     return
-                if isinstance(intent, EndIntent):
+            yield [Act("words", None, "ears", text)]
+            for intent in intents:
+                if self.game.request != request or isinstance(intent, EndIntent):
                     return
                 if not request.may_nominate:
                     continue  # no nominations in this turn (or this ruleset): words only
+                assert isinstance(intent, (NominateIntent, WithdrawIntent))
                 item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
                                else Withdraw(request.seat, intent.seat))
-                assert isinstance(intent, (NominateIntent, WithdrawIntent))
-                self.push(item, "ears")
+                yield [Act("heard", item, "ears")]
 
-    def _votes(self, request: AwaitVotes, day: Day) -> None:
+    def _votes(self, request: AwaitVotes, day: Day) -> Acts:
         if request.round != "mayor" and self.game.day not in self.voting_seen:
             self.voting_seen.add(self.game.day)
-            self._timed(day, lambda t: t.at == "voting")
+            yield from self._timed(day, lambda t: t.at == "voting")
             if self.game.request != request:
                 return
         key = ROUND_KEYS[request.round]
@@ -256,79 +297,73 @@ class ScriptPlayer:
         for voter, candidate in ballot.items():
             place = f"days[{self.game.day - 1}].{key}.{voter}"
             if voter in request.voters and candidate in request.candidates and self.game.is_alive(voter):
-                wanted.append((voter, candidate))
+                wanted.append(Act("vote", Vote(voter, candidate), "seats"))
                 self.used.add(place)
             elif place not in self.used:
                 self.reasons[place] = f"seat {candidate} is not on the ballot" if voter in request.voters \
                     else f"seat {voter} does not vote in this round"
-        for vote in self.table_votes(request, wanted):
-            self.push(vote, "seats")
-            if self.game.request != request:
-                return
-        self.push(CloseVoting(), "seats")
+        yield from self._ballot(request, in_window_order(self.game.windowed(request), wanted))
 
-    def _lift(self, request: AwaitLift, day: Day) -> None:
+    def _lift(self, request: AwaitLift, day: Day) -> Acts:
         yes = []
         for j, voter in enumerate(day.lift):
             if voter in request.voters and self.game.is_alive(voter):
-                yes.append(voter)
+                yes.append(Act("lift", Lift(voter), "seats"))
                 self.used.add(f"days[{self.game.day - 1}].lift[{j}]")
-        for lift in self.table_lifts(request, yes):
-            self.push(lift, "seats")
+        yield from self._ballot(request, sorted(yes, key=lambda act: act.item.voter))  # type: ignore[union-attr]
+
+    def _ballot(self, request: Request, thumbs: list[Act]) -> Acts:
+        if thumbs:
+            yield thumbs
             if self.game.request != request:
                 return
-        self.push(CloseVoting(), "seats")
+        yield [Act("host", CloseVoting(), "seats")]
 
-    def _after_vote(self, day: Day) -> None:
+    def _after_vote(self, day: Day) -> Acts:
         """``at: after_vote`` entries: during the first last word after the result, else at nightfall."""
         if self.game.day == 0 or self.game.day in self.after_vote_done:
             return
         self.after_vote_done.add(self.game.day)
-        self._timed(day, lambda t: t.at == "after_vote")
+        yield from self._timed(day, lambda t: t.at == "after_vote")
 
-    def _timed(self, day: Day, when: Callable[[Timed], bool]) -> None:
+    def _timed(self, day: Day, when: Callable[[Timed], bool]) -> Acts:
         for entry in day.fouls:
             if when(entry):
-                self._push_or_ignore(Foul(entry.seat, "script"), entry.place)
+                yield from self._console(Foul(entry.seat), entry.place)
         for entry in day.removals:
             if when(entry):
-                self._push_or_ignore(Remove(entry.seat, "script"), entry.place)
+                yield from self._console(Remove(entry.seat), entry.place)
 
-    def _push_or_ignore(self, item: Foul | Remove, place: str) -> None:
-        if self.game.is_over:
+    def _console(self, item: Foul | Remove, place: str) -> Acts:
+        """The judge types it; the game may refuse it (then it is reported, with the reason)."""
+        if self.game.is_over or place in self.used or place in self.reasons:
             return
         try:
-            self.push(item, "console")
+            yield [Act("console", item, "console")]
             self.used.add(place)
         except IllegalInput as err:
             self.reasons[place] = str(err)
 
-    # ---- the table: how what people do becomes inputs. At the engine level, directly;
-    # ---- voicehost.table_sim overrides these to go through voice, seat buttons and ears.
 
-    def table_shots(self, request: AwaitShots, taps: list[tuple[int, tuple[int, ...]]]) -> Shots:
-        return Shots(tuple(taps))
+def in_window_order(windowed: tuple[int, ...], votes: list[Act]) -> list[Act]:
+    """The votes the host's windows capture, in the order the seat panel sees them: window by
+    window, seat by seat. A vote for a candidate without a window (sport's last one) is not
+    cast: it is his anyway when the vote closes."""
+    order = {candidate: k for k, candidate in enumerate(windowed)}
+    cast = [act for act in votes if act.item.candidate in order]  # type: ignore[union-attr]
+    return sorted(cast, key=lambda act: (order[act.item.candidate], act.item.voter))  # type: ignore[union-attr]
 
-    def table_join(self, request: AwaitAction, side: str) -> Input:
-        return Join(request.by, side)
 
-    def table_action(self, request: AwaitAction, action: str, target: int | None) -> Input:
-        return ACTIONS[action](request.by, target)
-
-    def table_words(self, request: AwaitSpeech, text: str) -> list[Intent]:
-        return parse(text)
-
-    def table_answer(self, request: AwaitSpeech, make: type[Nominate] | type[BloodName], target: int) -> Input:
-        return make(request.seat, target)
-
-    def table_hand(self, seat: int) -> Input:
-        return RaiseHand(seat)
-
-    def table_end(self, request: AwaitSpeech) -> Input:
-        return EndSpeech(request.seat)
-
-    def table_votes(self, request: AwaitVotes, wanted: list[tuple[int, int]]) -> list[Input]:
-        return [Vote(voter, candidate) for voter, candidate in wanted]
-
-    def table_lifts(self, request: AwaitLift, voters: list[int]) -> list[Input]:
-        return [Lift(voter) for voter in voters]
+def drive(acts: Acts, carry_out: Callable[[list[Act]], None]) -> None:
+    """Run the generator, carrying out each batch; a refused input goes back into it."""
+    error: IllegalInput | None = None
+    while True:
+        try:
+            batch = acts.throw(error) if error is not None else next(acts)
+        except StopIteration:
+            return
+        error = None
+        try:
+            carry_out(batch)
+        except IllegalInput as err:
+            error = err

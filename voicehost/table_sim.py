@@ -1,262 +1,429 @@
-"""The table level: a script played through the host's whole chain — every line spoken (by
-the voice, or a virtual one that only takes time), votes captured from button presses in
-windows between spoken lines, night taps read against the spoken count, speech heard and
-parsed — under a virtual clock, so a game takes milliseconds. Its protocol must equal the
-engine level's: that sameness tests the chain.
+"""The table level: a script played by the live :class:`~voicehost.director.Director` itself,
+with simulated people at the table. The people do what the script says the way players do:
+they tap their buttons while the host counts, hold a thumb from a candidate's question to
+«Спасибо», say their speeches into the ears, and the judge types fouls at the console. The
+director captures all that exactly as at a real table. Under :func:`voicehost.vclock.run_virtual`
+a game takes milliseconds; with the real voice and mock pins (``voicehost demo``) it is heard.
 
-Everything public is recorded: spoken lines, LED patterns anyone can see, and the public
-log; private things (a check's answer) go only to the checker's own LED.
+The people know what to do from :meth:`ScriptPlayer.acts` — the same acts the engine level
+pushes — and the engine level runs alongside as the reference: after each act the people
+wait until the director has taken its next input, which must be exactly the input the
+engine level takes for that act, or the run stops with a :class:`Divergence` saying where
+the host went wrong. So the table level's protocol equals the engine level's.
+
+Everything public is recorded: spoken lines, LED patterns anyone can see, what was heard;
+private things (a check's answer, a card) go only to one player's own LED.
 """
 
 from __future__ import annotations
 
-import time
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from hw.capture import Call, Press, Window, count_votes, read_taps
-from hw.leds import FOUL, HAND, NO, NOMINEE, OFF, SPEAKER, YES
+from audio.listener import Heard
+from hw.edges import Edge
+from hw.leds import NO, YES, Pattern
 
-from .host_lines import count_lines, event_lines, question_key, request_lines, spoken
-from .intents import EndIntent, Intent
+from .director import POLL_S, Director, EdgeLog, Ports
+from .host_lines import question_key
+from .journal import Journal, JournalEntry
 from .narrate import public_lines
-from .parser import parse, parse_seat_answer
 from .phrasebook import load_phrasebook
-from .rules.events import (
-    CheckAnswered, Eliminated, Event, FoulGiven, MorningCame, NightFell, NominationAccepted, SpeechBegan,
-    SpeechEnded,
-)
-from .rules.inputs import BloodName, EndSpeech, Input, Join, Lift, Nominate, RaiseHand, Shots, Vote
-from .rules.requests import AwaitAction, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
+from .rules import Game, IllegalInput, InputError, new_game
+from .rules.inputs import BloodName, Foul, Input, Join, Kill, Lift, Nominate, RaiseHand, Remove, Shots, Vote
+from .rules.requests import AwaitAction, AwaitSpeech, AwaitVotes
 from .russian import cardinal
-from .simulation import ACTIONS, ScriptPlayer
+from .script import Script
+from .simulation import Act, Acts, ScriptPlayer, Simulation
 
-TAP_AFTER_S = 0.3       # a shooter taps this long after his target's number is called
-PRESS_AFTER_S = 0.3     # a voter's thumb goes down this long after the question starts
+TAP_AFTER_S = 0.3       # a night tap lands this long after the onset of the number called
+TAP_GAP_S = 0.2         # between two taps (the club Sheriff's shot)
+TAP_S = 0.08            # how long a tap holds the button
+HAND_MIN_S = 0.03       # hands move in real time: a tap or a gap is never shorter than the
+GAP_MIN_S = 0.06        # … button's debounce window, however fast the timers run
+PRESS_AFTER_S = 0.3     # a thumb goes down this long after the question ends
 HOLD_PAST_S = 0.2       # … and comes up this long after «Спасибо»
-WORDS_PER_S = 2.5       # how fast simulated players speak
+ANSWER_AFTER_S = 1.0    # a name said this long after being asked
+JOIN_AFTER_S = 1.0      # the maniac taps this long after «вы играете за мафию?»
+WORDS_PER_S = 2.5       # how fast people speak
+PRIVATE_PATTERNS = frozenset({YES.name, NO.name, "role"})  # shown while everyone else's eyes are closed
 
 
-class VoicePort(Protocol):
-    def say(self, text: str) -> tuple[float, float]:
-        """Speak; returns (onset, duration) in the player's clock."""
-
-    def night(self, on: bool) -> None: ...
+class Divergence(RuntimeError):
+    """The director took something other than what the people did."""
 
 
 @dataclass
-class VirtualVoice:
-    """Takes the time a line would take (by its length) on the virtual clock; says nothing."""
+class TableRecord:
+    """Everything the table saw and heard, with times on the game's clock."""
 
-    clock: list[float]
     lines: list[tuple[float, str]] = field(default_factory=list)
-
-    def say(self, text: str) -> tuple[float, float]:
-        onset = self.clock[0]
-        duration = 0.3 + 0.065 * len(text)
-        self.clock[0] += duration
-        self.lines.append((onset, text))
-        return onset, duration
-
-    def night(self, on: bool) -> None:
-        pass
+    leds: list[tuple[float, int, str, bool]] = field(default_factory=list)   # (t, seat, pattern, private)
+    heard: list[tuple[float, int, str]] = field(default_factory=list)
+    public_log: list[str] = field(default_factory=list)
 
 
-class RealVoice:
-    """The host's real voice (``voicehost demo``): the clock is the real one."""
+class Seats(Protocol):
+    """The people's hands on the seat buttons."""
 
-    def __init__(self, voice: object) -> None:
-        self.voice = voice
-        self.lines: list[tuple[float, str]] = []
+    def press(self, seat: int, down: float, up: float | None) -> None:
+        """Down at ``down``, up at ``up`` (None: held until :meth:`release`); times on the loop's clock."""
 
-    def say(self, text: str) -> tuple[float, float]:
-        onset = self.voice.say(text)  # type: ignore[attr-defined]
-        self.lines.append((onset, text))
-        return onset, time.monotonic() - onset
-
-    def night(self, on: bool) -> None:
-        self.voice.night(on)  # type: ignore[attr-defined]
+    def release(self, seat: int, at: float) -> None: ...
 
 
-class LiveLog:
-    """Prints the public log as the game unfolds (``voicehost demo``)."""
+class VirtualSeats:
+    """Edges straight into the director's edge log, stamped with the game time they happen at."""
 
-    def __init__(self, pace: float = 0.0) -> None:
-        self.pace = pace
+    def __init__(self, edges: EdgeLog) -> None:
+        self.edges = edges
 
-    def show(self, player: TablePlayer, events: list[Event]) -> None:
-        for line in public_lines(events, player.book, player.script.names):
-            print(line, flush=True)
-            if self.pace:
-                time.sleep(self.pace)
+    def press(self, seat: int, down: float, up: float | None) -> None:
+        self.edges.add(Edge(seat, True, down))
+        if up is not None:
+            self.edges.add(Edge(seat, False, up))
 
-
-class TablePlayer(ScriptPlayer):
-    """A ScriptPlayer whose people act through the table: buttons, voice and ears."""
-
-    voice_factory = None  # a callable (player) -> VoicePort; None: the virtual voice
-    live_log: LiveLog | None = None
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.time = [0.0]
-        self.voice: VoicePort = (type(self).voice_factory or (lambda p: VirtualVoice(p.time)))(self)
-        self.book = load_phrasebook()
-        self.leds: list[tuple[float, int, str, bool]] = []   # (time, seat, pattern, private)
-        self.heard: list[tuple[float, int, str]] = []
-        self.said_end = False
-        self.spoken_at: dict[str, float] = {}
-
-    # ---- the clock and the host's mouth ------------------------------------------------------
-
-    def clock(self) -> float:
-        return self.time[0] if isinstance(self.voice, VirtualVoice) else time.monotonic()
-
-    def wait(self, seconds: float) -> None:
-        if isinstance(self.voice, VirtualVoice):
-            self.time[0] += seconds
-
-    def say_lines(self, said: list[tuple[str, dict[str, object]]]) -> list[float]:
-        onsets = []
-        for (key, _), text in zip(said, spoken(said, self.book, self.game.ruleset.name), strict=True):
-            onsets.append(self.voice.say(text)[0])
-            self.spoken_at[key] = onsets[-1]
-        return onsets
-
-    def say_key(self, key: str, **values: object) -> float:
-        return self.say_lines([(key, values)])[0]
-
-    def led(self, seat: int, pattern: str, private: bool = False) -> None:
-        self.leds.append((self.clock(), seat, pattern, private))
-
-    # ---- hooks of the script player --------------------------------------------------------------
-
-    def before_answer(self, request: Request) -> None:
-        self.say_lines(request_lines(request, self.game))
-        if isinstance(request, AwaitSpeech) and request.seat:
-            self.said_end = False
-
-    def after_push(self, events: list[Event]) -> None:
-        if self.live_log is not None:
-            self.live_log.show(self, events)
-        for event in events:
-            if isinstance(event, MorningCame):
-                self.voice.night(False)
-            self.say_lines(event_lines(event, self.game))
-            self._show(event)
-            if isinstance(event, NightFell):
-                self.voice.night(True)
-
-    def _show(self, event: Event) -> None:
-        """The LED language: speaker on, nominee dim, out of the game off, a foul flashes."""
-        if isinstance(event, SpeechBegan) and event.seat:
-            self.led(event.seat, SPEAKER.name)
-        elif isinstance(event, SpeechEnded) and event.seat:
-            self.led(event.seat, OFF.name)
-        elif isinstance(event, NominationAccepted):
-            self.led(event.target, NOMINEE.name)
-        elif isinstance(event, FoulGiven):
-            self.led(event.seat, FOUL.name)
-        elif isinstance(event, Eliminated):
-            self.led(event.seat, OFF.name)
-        elif isinstance(event, CheckAnswered):
-            self.led(event.by, (YES if event.result else NO).name, private=True)
-
-    # ---- night: the spoken count and the taps ------------------------------------------------
-
-    def _count(self, seats: tuple[int, ...]) -> tuple[list[Call], float]:
-        calls = [Call(seat, self.say_lines(count_lines((seat,), self.game))[0]) for seat in seats]
-        return calls, self.clock()
-
-    def table_shots(self, request: AwaitShots, taps: list[tuple[int, tuple[int, ...]]]) -> Shots:
-        calls, ends = self._count(request.called)
-        onset = {call.number: call.t for call in calls}
-        presses = [Press(shooter, onset[target] + TAP_AFTER_S, onset[target] + TAP_AFTER_S + 0.1)
-                   for shooter, targets in taps for target in targets if target in onset]
-        read = read_taps(calls, ends, presses, request.shooters)
-        return Shots(tuple((shooter, read.taps[shooter]) for shooter, _ in taps if shooter in read.taps))
-
-    def table_action(self, request: AwaitAction, action: str, target: int | None) -> Input:
-        """The role taps while the host counts the seats; the first tap is the choice."""
-        seats = tuple(range(1, self.game.seats + 1))
-        calls, ends = self._count(seats)
-        presses = []
-        if request.by is not None and target is not None:
-            presses.append(Press(request.by, calls[target - 1].t + TAP_AFTER_S, calls[target - 1].t + 0.4))
-        read = read_taps(calls, ends, presses, [request.by] if request.by is not None else [])
-        chosen = read.taps.get(request.by or 0, (None,))[0]
-        return ACTIONS[action](request.by, chosen)
-
-    def table_join(self, request: AwaitAction, side: str) -> Input:
-        """«Маньяк, вы играете за мафию?»: a tap within 3 s means yes."""
-        opens = self.clock()
-        self.wait(3.0)
-        presses = [Press(request.by, opens + 1.0, opens + 1.2)] if side == "black" and request.by else []
-        tapped = any(opens <= p.down < opens + 3.0 for p in presses)
-        return Join(request.by, "black" if tapped else "solo")
-
-    # ---- day: ears, timers, windows ---------------------------------------------------------
-
-    def table_words(self, request: AwaitSpeech, text: str) -> list[Intent]:
-        """The speaker's words, heard when he stops (the parser is the same as the engine's)."""
-        self.wait(len(text.split()) / WORDS_PER_S)
-        self.heard.append((self.clock(), request.seat, text))
-        intents = parse(text)
-        if any(isinstance(i, EndIntent) for i in intents):
-            self.said_end = True
-        return intents
-
-    def table_answer(self, request: AwaitSpeech, make: type[Nominate] | type[BloodName], target: int) -> Input:
-        names = self.script.names or None
-        words = names[target] if names and target in names else f"номер {cardinal(target)}"
-        self.wait(1.0)
-        self.heard.append((self.clock(), request.seat, words))
-        seat = parse_seat_answer(words, names)
-        return make(request.seat, seat if seat is not None else target)
-
-    def table_hand(self, seat: int) -> Input:
-        """A hand is raised by holding the button for ``raise_hand_s``."""
-        self.led(seat, HAND.name)
-        return RaiseHand(seat)
-
-    def table_end(self, request: AwaitSpeech) -> Input:
-        """The speaker said «спасибо»/«пас»; or the timer runs out: 10 s warning, then «Спасибо»."""
-        if not self.said_end and request.seconds and request.seat:
-            self.wait(max(0.0, request.seconds - self.game.ruleset.timers.get("warning_s", 10)))
-            self.say_key("ten_seconds")
-            self.wait(self.game.ruleset.timers.get("warning_s", 10))
-            self.say_key("thanks")
-        return EndSpeech(request.seat)
-
-    def _window(self, key: str, **values: object) -> tuple[float, float]:
-        """A candidate's window: from the onset of the question to the onset of «Спасибо»."""
-        opens = self.say_key(key, **values)
-        self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
-        return opens, self.say_key("thanks")
-
-    def table_votes(self, request: AwaitVotes, wanted: list[tuple[int, int]]) -> list[Input]:
-        """A window per candidate the ruleset asks about (sport: all but the last)."""
-        question = question_key(request.round)
-        windows = [Window(c, *self._window(question, seat=c, name=self._name(c))) for c in self.game.windowed(request)]
-        opens = {w.candidate: w for w in windows}
-        presses = [Press(voter, opens[c].opens + PRESS_AFTER_S, opens[c].closes + HOLD_PAST_S)
-                   for voter, c in wanted if c in opens]
-        result = count_votes(windows, sorted(presses, key=lambda p: p.down), request.voters)
-        return [Vote(voter, candidate) for voter, candidate in result.votes.items()]
-
-    def _name(self, seat: int) -> str:
-        return self.script.names.get(seat, str(seat))
-
-    def table_lifts(self, request: AwaitLift, voters: list[int]) -> list[Input]:
-        """«Кто за то, чтобы все голосуемые покинули игру?» opened the window when it began."""
-        opens = self.spoken_at.get("all_leave_question", self.clock())
-        self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
-        closes = self.say_key("thanks")
-        presses = [Press(v, opens + PRESS_AFTER_S, closes + HOLD_PAST_S) for v in voters]
-        result = count_votes([Window(0, opens, closes)], presses, request.voters)
-        return [Lift(voter) for voter in result.votes]
+    def release(self, seat: int, at: float) -> None:
+        self.edges.add(Edge(seat, False, at))
 
 
-def public_log(player: TablePlayer) -> list[str]:
-    """The public log of the whole game."""
-    return public_lines(player.game.events, player.book, player.script.names)
+class PinSeats:
+    """gpiozero's mock pins of a real :class:`hw.panel.SeatPanel`, driven in real time: the
+    panel debounces and stamps them as it would a real button."""
+
+    def __init__(self, factory: Any, pinmap: Any) -> None:
+        self.factory, self.pinmap = factory, pinmap
+
+    def _pin(self, seat: int) -> Any:
+        return self.factory.pin(self.pinmap.pins_of(seat).button)
+
+    def press(self, seat: int, down: float, up: float | None) -> None:
+        loop = asyncio.get_running_loop()
+        down = max(down, loop.time())   # a moment already past: now
+        loop.call_at(down, self._pin(seat).drive_low)
+        if up is not None:
+            loop.call_at(max(up, down + HAND_MIN_S), self._pin(seat).drive_high)
+
+    def release(self, seat: int, at: float) -> None:
+        loop = asyncio.get_running_loop()
+        loop.call_at(max(at, loop.time()), self._pin(seat).drive_high)
+
+
+class VirtualVoice:
+    """Takes the time a line would take (by its length) on the loop's clock; says nothing."""
+
+    async def speak(self, text: str) -> float:
+        onset = asyncio.get_running_loop().time()
+        await asyncio.sleep(0.3 + 0.065 * len(text))
+        return onset
+
+
+class People:
+    """The script's people at the table: they carry out the acts and check what the host took."""
+
+    def __init__(self, director: Director, player: ScriptPlayer, seats: Seats, record: TableRecord,
+                 speed: float = 1.0) -> None:
+        self.director, self.player, self.seats, self.record = director, player, seats, record
+        self.game: Game = director.game   # the table's game; the player's own is the engine level
+        self.speed = speed
+        self.tap_s = max(TAP_S / speed, HAND_MIN_S)
+        self.tap_gap_s = max(TAP_GAP_S / speed, GAP_MIN_S)
+        self.cursor = len(self.game.inputs)   # inputs checked so far
+        self.on_count: dict[int, list[tuple[int, int]]] = {}   # called seat → (tapper, taps)
+        self.on_question: dict[tuple[str, int], list[int]] = {}  # (line key, candidate) → thumbs
+        self.on_asked: dict[str, list[int]] = {}   # line key → who taps once it is said (the maniac's «yes»)
+        self.held: set[int] = set()
+        self.said_since_taken: set[str] = set()   # line keys said since the people's last input was taken
+        director.ports.on_line = self.hear_line
+
+    # ---- what the people hear --------------------------------------------------------------------
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def hear_line(self, key: str, values: dict[str, Any], text: str, onset: float) -> None:
+        self.record.lines.append((onset, text))
+        self.said_since_taken.add(key)
+        if key in ("count", "name_call"):
+            called = values.get("seat") or {n: s for s, n in self.game.names.items()}.get(values.get("name", ""))
+            base = onset + TAP_AFTER_S / self.speed  # while the number is said (the pins clamp to now)
+            for tapper, taps in self.on_count.pop(int(called or 0), []):
+                for k in range(taps):
+                    down = base + k * self.tap_gap_s
+                    self.seats.press(tapper, down, down + self.tap_s)
+        elif (key, int(values.get("seat", 0))) in self.on_question:
+            for voter in self.on_question.pop((key, int(values.get("seat", 0)))):
+                self.seats.press(voter, self.now() + PRESS_AFTER_S / self.speed, None)
+                self.held.add(voter)
+        elif key in self.on_asked:
+            for seat in self.on_asked.pop(key):
+                down = self.now() + JOIN_AFTER_S / self.speed
+                self.seats.press(seat, down, down + self.tap_s)
+        elif key == "thanks" and self.held:
+            for voter in sorted(self.held):
+                self.seats.release(voter, self.now() + HOLD_PAST_S / self.speed)
+            self.held.clear()
+
+    # ---- what the people do ------------------------------------------------------------------------
+
+    async def play(self, acts: Acts) -> None:
+        """Carry out every batch of acts; a refused console line goes back into the script."""
+        error: IllegalInput | None = None
+        while True:
+            try:
+                batch = acts.throw(error) if error is not None else next(acts)
+            except StopIteration:
+                return
+            error = None
+            try:
+                await self.carry_out(batch)
+            except IllegalInput as err:
+                error = err
+
+    async def carry_out(self, batch: list[Act]) -> None:
+        request = self.player.game.request
+        self.on_count.clear()     # a plan whose line never came (a window not opened) is void
+        self.on_question.clear()
+        for act in batch:
+            self.plan(act, request)
+        for act in batch:
+            if act.via == "words":
+                await self.speak(request, act.words)
+            elif act.via == "answer":
+                await self.answer(request, act.item)
+            elif act.via == "hand" and isinstance(act.item, RaiseHand):
+                await self.raise_hand(act.item, request)
+            elif act.via == "console":
+                refused = len(self.director.refusals)
+                self.director.ports.type(console_line(act.item))
+                await self.taken(act.item, refused)
+            elif act.item is not None:
+                await self.taken(act.item)
+            if self.player.game.request != request:
+                return  # as at the engine level: the rest of the batch is no longer asked for
+
+    def plan(self, act: Act, request: Any) -> None:
+        """Acts that wait for a line (a number called, a candidate's question) are set up
+        before the host says it."""
+        item = act.item
+        if isinstance(item, Shots):
+            for shooter, targets in item.taps:
+                for target in targets:
+                    self.on_count.setdefault(target, []).append((shooter, 1))
+        elif act.via == "taps" and isinstance(item, Join):
+            if item.side == "black" and item.by is not None:
+                self.on_asked.setdefault("maniac_side", []).append(item.by)
+        elif act.via == "taps" and getattr(item, "target", None) is not None:
+            by, target = item.by, item.target  # type: ignore[union-attr]
+            double = isinstance(item, Kill) and isinstance(request, AwaitAction) and request.actions[0] != "kill"
+            self.on_count.setdefault(target, []).append((by, 2 if double else 1))
+        elif isinstance(item, Vote) and isinstance(request, AwaitVotes):
+            self.on_question.setdefault((question_key(request.round), item.candidate), []).append(item.voter)
+        elif isinstance(item, Lift) and "all_leave_question" not in self.said_since_taken:
+            self.on_question.setdefault(("all_leave_question", 0), []).append(item.voter)
+        elif isinstance(item, Lift):  # «… покинули игру?» came with the result: its window is open
+            self.seats.press(item.voter, self.now() + PRESS_AFTER_S / self.speed, None)
+            self.held.add(item.voter)
+
+    async def raise_hand(self, item: RaiseHand, request: Any) -> None:
+        """A hand is a button held for ``raise_hand_s`` once the speaker has the floor; the
+        speaker himself cannot (his button ends his speech), so the judge types his hand."""
+        await self.floor()
+        if isinstance(request, AwaitSpeech) and request.seat == item.seat:
+            self.director.ports.type(f"hand {item.seat}")
+        else:
+            hold = (self.game.ruleset.timers.get("raise_hand_s", 2) + 0.5) / self.speed
+            self.seats.press(item.seat, self.now(), self.now() + hold)
+        await self.taken(item)
+
+    async def floor(self) -> None:
+        """Until the host has given the floor (his line said, the timer running)."""
+        while self.director.deadline is None:
+            await asyncio.sleep(0.05 / self.speed)
+
+    async def speak(self, request: Any, text: str) -> None:
+        await self.floor()
+        await asyncio.sleep(len(text.split()) / WORDS_PER_S / self.speed)
+        if self.game.request == request:  # the floor may have been taken away meanwhile
+            self.hear(request, text)
+
+    async def answer(self, request: Any, item: Input | None) -> None:
+        assert isinstance(item, (Nominate, BloodName))
+        names = self.game.names
+        words = names[item.target] if item.target in names else f"номер {cardinal(item.target)}"
+        await self.floor()
+        await asyncio.sleep(ANSWER_AFTER_S / self.speed)
+        self.hear(request, words)
+        await self.taken(item)
+
+    def hear(self, request: Any, text: str) -> None:
+        seat = request.seat if isinstance(request, AwaitSpeech) else 0
+        self.record.heard.append((self.now(), seat, text))
+        self.director.ports.hear(Heard(text, self.now(), "script"))
+
+    async def taken(self, item: Input, refusals: int | None = None) -> None:
+        """Wait until the director takes its next input; it must be ``item``."""
+        while len(self.game.inputs) <= self.cursor:
+            if refusals is not None and len(self.director.refusals) > refusals:
+                raise self.director.refusals[-1]
+            if self.game.is_over:
+                raise Divergence(f"the game ended before the host took {item}")
+            self.director.progress.clear()
+            await self.director.progress.wait()
+        taken = self.game.inputs[self.cursor]
+        if taken != item:
+            raise Divergence(f"input {self.cursor}: the people did {item}, the host took {taken}")
+        self.cursor += 1
+        self.said_since_taken.clear()
+        self.player.push(item)  # the engine level takes the same input
+
+
+def console_line(item: Input | None) -> str:
+    """What the judge types for a script's foul or removal."""
+    if isinstance(item, Foul):
+        return f"foul {item.seat}"
+    if isinstance(item, Remove):
+        return f"remove {item.seat}"
+    raise AssertionError(item)
+
+
+# ---- a whole game -------------------------------------------------------------------------------
+
+def virtual_seats(ports: Ports) -> tuple[Seats, Callable[[], None]]:
+    return VirtualSeats(ports.edges), lambda: None
+
+
+def mock_pin_seats(pinmap: Any) -> Callable[[Ports], tuple[Seats, Callable[[], None]]]:
+    """A real :class:`hw.panel.SeatPanel` on gpiozero's mock pins: the people press the mock
+    buttons, the panel debounces and stamps them, and the host's LED patterns light the mock
+    LEDs — the seat panel's whole code path, without a Pi."""
+    def wire(ports: Ports) -> tuple[Seats, Callable[[], None]]:
+        from hw.panel import SeatPanel
+
+        from .hwcli import mock_factory
+        factory = mock_factory()
+        loop = asyncio.get_running_loop()
+        panel = SeatPanel(pinmap, ports.edges.add, pin_factory=factory, deliver=loop.call_soon_threadsafe)
+        record = ports.led
+        ports.led = lambda seat, pattern: (record(seat, pattern), panel.show(seat, pattern))  # type: ignore[func-returns-value]
+        ports.settle = panel.settle
+        return PinSeats(factory, pinmap), panel.close
+    return wire
+
+
+@dataclass
+class TableRun:
+    """How the table is run: the voice (``say`` blocks and returns the onset; None: the virtual
+    voice), the night music, the seats, the timers' speed, and each public log line as it comes."""
+
+    say: Callable[[str], float] | None = None
+    night: Callable[[bool], None] = lambda on: None
+    seats: Callable[[Ports], tuple[Seats, Callable[[], None]]] = virtual_seats
+    speed: float = 1.0
+    show: Callable[[str], None] | None = None
+
+
+async def play_table(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
+                     how: TableRun | None = None) -> Simulation:
+    """Play ``script`` at the table level. ``replayed``: a journal being resumed — its inputs
+    are taken again straight into the game (a vote the crash interrupted is taken again from
+    its start), then the director and the people carry on."""
+    how = how or TableRun()
+    record = TableRecord()
+    edges = EdgeLog()
+    loop = asyncio.get_running_loop()
+    ports = Ports(night=how.night, led=lambda seat, pattern: _led(record, loop, seat, pattern), edges=edges,
+                  say=how.say, speak=None if how.say else VirtualVoice().speak, clock=loop.time, speed=how.speed,
+                  poll_s=None if how.say is None else POLL_S)
+    seats, close_seats = how.seats(ports)
+    player = ScriptPlayer(script)   # the engine level, in step with the table
+    table = new_game(script.ruleset, script.options, script.seats)
+    table.names = dict(script.names)
+    director = Director(table, ports, journal, log=lambda line: None)
+    if how.show is not None:
+        _show_log(director, how.show, record)
+    try:
+        acts = _replay(player, table, replayed or [], journal, loop.time)
+        people = People(director, player, seats, record, how.speed)
+        await _together(director, people, acts)
+    finally:
+        close_seats()
+    record.public_log = public_lines(table.events, load_phrasebook(), table.names)
+    result = player.finish()
+    result.game = table
+    result.table = record
+    return result
+
+
+def _led(record: TableRecord, loop: asyncio.AbstractEventLoop, seat: int, pattern: Pattern) -> None:
+    record.leds.append((loop.time(), seat, pattern.name, pattern.name in PRIVATE_PATTERNS))
+
+
+def _show_log(director: Director, show: Callable[[str], None], record: TableRecord) -> None:
+    """The public log, printed as the game unfolds (``voicehost demo``)."""
+    book = load_phrasebook()
+    push = director.push
+    shown = [len(director.game.events)]
+
+    async def push_and_show(item: Input, source: str) -> Any:
+        events = await push(item, source)
+        game = director.game
+        for line in public_lines(game.events[shown[0]:], book, game.names):
+            show(line)
+        shown[0] = len(game.events)
+        return events
+
+    director.push = push_and_show  # type: ignore[method-assign]
+
+
+def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], journal: Journal | None,
+            clock: Callable[[], float]) -> Acts:
+    """The deal, and a resumed game's journaled inputs, go straight into both games (checked
+    against the script, whole batches of acts only). A vote the crash interrupted is taken
+    again from its start: its inputs are spliced out of the journal."""
+    done = max(1, len(replayed) - _open_vote(player.script, [e.input for e in replayed]))
+    player.replayed = replayed[:done]
+    acts = player.acts()
+    while player.pushed < done:
+        player.push_batch(next(acts))
+    if player.pushed != done:
+        raise InputError("journal", f"input {done} falls inside a batch of the script's acts: not the same game")
+    for item in player.game.inputs:
+        table.push(item)
+    if journal is not None and not replayed:
+        journal.append(0, clock(), "deal", table.inputs[0])
+    if journal is not None and done < len(replayed):
+        journal.splice(clock(), "host", done, len(replayed) - done, [], "resume: the interrupted vote is taken again")
+    return acts
+
+
+def _open_vote(script: Script, inputs: list[Input]) -> int:
+    probe = new_game(script.ruleset, script.options, script.seats)
+    for item in inputs:
+        probe.push(item)
+    return probe.open_vote_inputs()
+
+
+async def _together(director: Director, people: People, acts: Acts) -> None:
+    """The director runs the game while the people act. When the script's acts run out the
+    game stops there, as at the engine level; when the game ends, the people finish."""
+    host = asyncio.create_task(director.run())
+    table = asyncio.create_task(people.play(acts))
+    try:
+        done, _ = await asyncio.wait({host, table}, return_when=asyncio.FIRST_COMPLETED)
+        if table in done:
+            table.result()
+            host.cancel()
+        else:
+            host.result()
+            await table
+    finally:
+        for task in (host, table):
+            if not task.done():
+                task.cancel()
+        await asyncio.gather(host, table, return_exceptions=True)
+    if len(director.game.inputs) != people.cursor:
+        extra = director.game.inputs[people.cursor:]
+        raise Divergence(f"the host took {len(extra)} input(s) the people never made: {extra[0]}")

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from .errors import IllegalInput, InputError
 from .events import Eliminated, Event, FoulGiven, GameOver, RolesDealt
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
-from .requests import AwaitDeal, AwaitVotes, Request
+from .requests import AwaitDeal, AwaitLift, AwaitVotes, Request
 from .roles import Role, Team
 from .ruleset import Options, Ruleset
 
@@ -107,6 +107,21 @@ class Game:
         new = kept + ([Vote(voter, candidate)] if candidate else [])
         self.splice(start, close - start, new)
         return start, close - start, new
+
+    def open_vote_inputs(self) -> int:
+        """How many of the last inputs are votes of a round still open — what a crash in the
+        middle of a vote leaves. A resumed game takes that vote again from its start."""
+        if not isinstance(self.request, (AwaitVotes, AwaitLift)):
+            return 0
+        probe = type(self)(self.ruleset, self.options, self.seats)
+        open_since = 0
+        for index, item in enumerate(self.inputs):
+            before = probe.request
+            probe._apply(item)
+            probe.inputs.append(item)
+            if probe.request != before:
+                open_since = index + 1
+        return len(self.inputs) - open_since
 
     def _last_vote_round(self) -> tuple[int, int, AwaitVotes]:
         """[start, close) of the inputs answering the last AwaitVotes, found by replaying."""

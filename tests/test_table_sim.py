@@ -1,0 +1,64 @@
+"""voicehost.table_sim: the live director with simulated people — on the virtual clock (the
+table level), and in real time on gpiozero's mock pins (``voicehost demo``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from voicehost.protocol import build_protocol
+from voicehost.rules.inputs import Vote
+from voicehost.script import script_from_data
+from voicehost.simulation import simulate
+from voicehost.table_sim import Divergence, People, TableRun, mock_pin_seats, play_table
+from voicehost.vclock import run_virtual
+
+ROLES = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}
+DAY = {"speeches": {"1": ["я выставляю игрока номер пять спасибо"], "2": ["выставляю девятого", "спасибо"],
+                    **{str(s): ["пас"] for s in range(3, 11)}},
+       "votes": {"1": 5, "2": 5, "3": 9, "4": 5, "6": 5, "7": 5, "8": 9, "10": 5},
+       "fouls": [{"seat": 4, "after_speech": 2}]}
+SCRIPT = {"ruleset": "sport", "roles": ROLES, "nights": [{}, {"shots": {"3": 1, "9": 1}, "check": {"7": 3}}],
+          "days": [DAY]}
+
+
+def protocols(result):
+    engine = simulate(result.script)
+    return (build_protocol(result.game, result.ignored, result.script.names),
+            build_protocol(engine.game, engine.ignored, engine.script.names))
+
+
+def test_the_director_runs_a_script_on_game_time() -> None:
+    result = run_virtual(play_table(script_from_data(SCRIPT)))
+    table, engine = protocols(result)
+    assert table == engine and table["days"][0]["eliminated"] == [5]
+    lines = [text for _, text in result.table.lines]
+    assert "Игрок номер четыре, замечание. Это первое замечание." in lines  # typed by the judge
+    heard = [text for _, seat, text in result.table.heard if seat == 2]
+    assert heard == ["выставляю девятого", "спасибо"]
+
+
+def test_the_director_runs_a_script_on_mock_pins_in_real_time(ten_seats) -> None:
+    """The demo's path: SeatPanel on MockFactory pins, debounced and stamped in real time."""
+    script = script_from_data(SCRIPT)
+    how = TableRun(say=lambda text: time.monotonic(), seats=mock_pin_seats(ten_seats), speed=40.0)
+    result = asyncio.run(asyncio.wait_for(play_table(script, how=how), timeout=120))
+    table, engine = protocols(result)
+    assert table == engine
+    assert table["nights"][1]["killed"] == [1]
+
+
+def test_a_host_that_takes_the_wrong_input_is_caught(monkeypatch) -> None:
+    """The people check every input the director takes against the engine level's."""
+    original = People.taken
+
+    async def misread(self, item, refusals=None):
+        if isinstance(item, Vote) and item.voter == 1:
+            item = Vote(1, 9)  # as if the buttons had been read wrong
+        await original(self, item, refusals)
+
+    monkeypatch.setattr(People, "taken", misread)
+    with pytest.raises(Divergence, match="the people did Vote\\(voter=1, candidate=9\\), the host took Vote"):
+        run_virtual(play_table(script_from_data(SCRIPT)))

@@ -1,0 +1,36 @@
+"""voicehost.vclock: asyncio on game time."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from voicehost.vclock import Stuck, run_virtual
+
+
+def test_an_hour_of_timers_passes_at_once_and_in_order() -> None:
+    async def main():
+        loop = asyncio.get_running_loop()
+        seen = []
+
+        async def at(delay, name):
+            await asyncio.sleep(delay)
+            seen.append((loop.time(), name))
+
+        await asyncio.gather(at(3600, "hour"), at(1.5, "soon"), at(60, "minute"))
+        try:
+            await asyncio.wait_for(asyncio.Event().wait(), 10)
+        except TimeoutError:
+            seen.append((loop.time(), "timeout"))
+        return seen
+
+    assert run_virtual(main()) == [(1.5, "soon"), (60, "minute"), (3600, "hour"), (3610, "timeout")]
+
+
+def test_waiting_for_nothing_forever_is_stuck_not_a_hang() -> None:
+    async def forever():
+        await asyncio.Event().wait()
+
+    with pytest.raises(Stuck):
+        run_virtual(forever())

@@ -1,0 +1,55 @@
+"""A virtual clock for asyncio, so a whole simulated game runs in milliseconds.
+
+The loop's ``time()`` is a number the loop itself moves: whenever nothing is ready and the
+loop would sleep until its next timer, the clock jumps to that timer instead. Everything on
+the loop — ``asyncio.sleep``, ``wait_for`` deadlines, the director's timers — then runs on
+game time, deterministically. Nothing may wait on another thread: with no timer left and
+nothing ready, the game is stuck, and the loop says so instead of hanging.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import selectors
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class Stuck(RuntimeError):
+    """Every task waits and no timer is set: nothing can ever happen again."""
+
+
+class _JumpingSelector(selectors.DefaultSelector):
+    def __init__(self, loop: VirtualLoop) -> None:
+        super().__init__()
+        self._loop = loop
+
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        ready = super().select(0)
+        if ready or timeout == 0:
+            return ready
+        if timeout is None:
+            raise Stuck("everything waits and nothing is scheduled")
+        self._loop.now += timeout
+        return ready
+
+
+class VirtualLoop(asyncio.SelectorEventLoop):
+    def __init__(self) -> None:
+        self.now = 0.0
+        super().__init__(_JumpingSelector(self))
+
+    def time(self) -> float:
+        return self.now
+
+
+def run_virtual(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on game time."""
+    loop = VirtualLoop()
+    try:
+        return loop.run_until_complete(main)
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
