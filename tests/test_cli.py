@@ -154,10 +154,18 @@ def test_demo_without_voice_still_narrates(capsys) -> None:
     assert code == 0 and "Ночь 1." in out and '"winner": "red"' in out
 
 
+def test_demo_invents_a_game_from_a_seed(capsys) -> None:
+    code, out, _ = cli(capsys, "demo", "--seed", "4", "--rules", "classic", "--audio", "off", "--pace", "0")
+    assert code == 0 and out.startswith("An invented classic game, seed 4.") and '"ruleset": "classic"' in out
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["voice", "say", "привет", "--audio", "speaker"], "voicehost: error: --audio: --audio 'speaker': use default"),
     (["voice", "say", "--audio", "null"], "voicehost: error: voice say: give the words to say"),
     (["demo", "--table", "/nonexistent.toml", "--audio", "null"], "voicehost: error: /nonexistent.toml: no such file"),
+    (["demo", "--seed", "1", "--rules", "mafia2"], "voicehost: error: --rules: unknown ruleset 'mafia2'"),
+    (["demo", "examples/club-sample.json", "--seed", "1"], "voicehost: error: demo: give a script or --seed"),
+    (["demo", "--speed", "0"], "voicehost demo: error: argument --speed"),
 ])
 def test_voice_errors_are_one_line(capsys, argv, message, renderer) -> None:
     code, _, err = cli(capsys, *argv)

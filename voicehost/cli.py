@@ -48,7 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     resume_cmd.set_defaults(run=_resume)
 
     demo_cmd = commands.add_parser("demo", help="play the bundled sample game aloud, then its protocol")
-    demo_cmd.add_argument("script", nargs="?", default=str(SAMPLE_SCRIPT), help="another script to play")
+    demo_cmd.add_argument("script", nargs="?", default=None,
+                          help="a script to play (default: the bundled sport sample, or an invented game with --seed)")
+    demo_cmd.add_argument("--seed", type=int, default=None, help="invent a game from this seed instead of a script")
+    demo_cmd.add_argument("--rules", default="sport", help="with --seed: the ruleset of the invented game")
     demo_cmd.add_argument("--speed", type=_speed, default=8.0,
                           help="timers run this many times faster (speech timers, vote windows); default 8")
     demo_cmd.add_argument("--pace", type=_seconds, default=0.15,
@@ -244,7 +247,7 @@ def _demo(args: argparse.Namespace) -> int:
     from .table_sim import TableRun, mock_pin_seats, play_table
     from .vclock import run_virtual
 
-    script = load_script(args.script)
+    script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
     if args.audio == "off":
         def show(line: str) -> None:
@@ -265,6 +268,21 @@ def _demo(args: argparse.Namespace) -> int:
     print()
     _print_json(build_protocol(result.game, result.ignored, result.script.names))
     return 0
+
+
+def _demo_script(args: argparse.Namespace) -> Any:
+    """The script given, a game invented from ``--seed``, or the bundled sample."""
+    if args.seed is None:
+        return load_script(args.script or SAMPLE_SCRIPT)
+    if args.script is not None:
+        raise InputError("demo", "give a script or --seed, not both")
+    from .script import script_from_data
+    from .scriptgen import random_script
+
+    if args.rules not in ruleset_names():
+        raise InputError("--rules", f"unknown ruleset {args.rules!r} (known: {', '.join(ruleset_names())})")
+    print(f"An invented {args.rules} game, seed {args.seed}.", flush=True)
+    return script_from_data(random_script(args.rules, args.seed))
 
 
 def _demo_pinmap(table: str | None, seats: int) -> Any:
