@@ -131,3 +131,33 @@ def test_simulate_will_not_overwrite_a_journal(tmp_path) -> None:
     journal.write_text('{"type": "game"}\n')
     done = voicehost("simulate", "examples/sport-sample.json", "--journal", str(journal))
     assert done.returncode == 2 and "already exists" in done.stderr
+
+
+@pytest.mark.parametrize("level", ["engine", "table"])
+def test_a_refused_foul_is_not_journaled_and_the_game_resumes(tmp_path, level) -> None:
+    """The judge's foul for a seat already out is refused (reported under «ignored»); it never
+    reaches the journal, so resuming from the journal lines up input by input."""
+    from voicehost.protocol import build_protocol
+    from voicehost.script import script_from_data
+    from voicehost.simulation import simulate
+    from voicehost.table_sim import play_table
+    from voicehost.vclock import run_virtual
+
+    data = json.loads((ROOT / "examples" / "sport-sample.json").read_text())
+    data["days"][1].setdefault("fouls", []).append({"seat": 1, "at": "morning"})  # seat 1 died on night 2
+    script = script_from_data(data)
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path, {"ruleset": "sport"})
+
+    def play(journal=None, replayed=None):
+        if level == "engine":
+            return simulate(script, journal=journal, replayed=replayed)
+        return run_virtual(play_table(script, journal, replayed))
+
+    whole = play(journal)
+    journal.close()
+    assert whole.ignored == [{"at": "days[1].fouls[1]", "why": "seat 1 is not at the table"}]
+    entries = read_journal(path)[1]
+    assert [e.input for e in entries] == whole.game.inputs
+    resumed = play(None, entries[:len(entries) // 2 + 7])
+    assert build_protocol(resumed.game, resumed.ignored) == build_protocol(whole.game, whole.ignored)

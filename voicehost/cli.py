@@ -249,6 +249,10 @@ def _demo(args: argparse.Namespace) -> int:
 
     script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
+    if args.audio != "off":
+        print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
+              f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while (Ctrl+C ends it).",
+              flush=True)
     if args.audio == "off":
         def show(line: str) -> None:
             print(line, flush=True)

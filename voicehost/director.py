@@ -7,9 +7,11 @@ them; opens each candidate's vote window at the onset of the question and closes
 onset of «Спасибо». Every input is journaled (fsynced) before it takes effect.
 
 It runs on asyncio: the seat panel and the ears hand their events to the loop thread-safely,
-the voice speaks in an executor, and everything the director waits for is awaited with a
-deadline. The ports are small: ``voice.say(text) -> onset``, the panel's edge log, a queue
-of heard phrases, a queue of console lines.
+a blocking voice speaks in an executor, and everything the director waits for is awaited
+with a deadline. The ports are small (:class:`Ports`): the voice (``say(text) -> onset``),
+the panel's edge log, the LEDs, a queue of heard phrases, a queue of console lines, and the
+clock. The same director runs the real table (``voicehost run``), the demo on mock pins and
+the table level on a virtual clock (:mod:`voicehost.table_sim`) — one host, three tables.
 """
 
 from __future__ import annotations
@@ -133,6 +135,7 @@ class Director:
         self.deadline: float | None = None
         self.refusals: list[IllegalInput] = []  # console commands the game refused
         self.progress = asyncio.Event()         # set on every input taken or refused (a simulated table waits)
+        self.on_events: Callable[[list[Event]], None] = lambda events: None  # e.g. the public log in a terminal
 
     # ---- speaking, pushing ---------------------------------------------------------------------
 
@@ -151,6 +154,7 @@ class Director:
         if self.journal is not None:
             self.journal.append(len(self.game.inputs) - 1, self.ports.clock(), source, item)
         self.progress.set()
+        self.on_events(events)
         for event in events:
             if isinstance(event, MorningCame):
                 self.ports.night(False)

@@ -19,7 +19,7 @@ from .director import Director, EdgeLog, Ports, learn_roles, roles_from_console,
 from .ears import grammar, load_ears, model_path
 from .hwcli import mock_factory, open_pinmap
 from .journal import Journal, read_journal, write_results
-from .narrate import narrate, public_lines
+from .narrate import narrate, public_log_printer
 from .phrasebook import load_phrasebook
 from .protocol import build_protocol
 from .rules import Game, IllegalInput, InputError, new_game
@@ -110,22 +110,7 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     _read_console(loop, ports)
     from .parser import forbidden_words
     director = Director(game, ports, journal, log=log, forbidden=forbidden_words(load_ears(table).forbidden_words))
-    book = load_phrasebook()
-    shown = [len(game.events)]
-
-    def show_log() -> None:
-        for line in public_lines(game.events[shown[0]:], book, game.names):
-            print(line, flush=True)
-        shown[0] = len(game.events)
-
-    original_push = director.push
-
-    async def push(item: Any, source: str) -> Any:
-        events = await original_push(item, source)
-        show_log()
-        return events
-
-    director.push = push  # type: ignore[method-assign]
+    director.on_events = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
     try:
         if args.roles == "taps" and not game.inputs:
             deal = await learn_roles(director, dict(game.cast))

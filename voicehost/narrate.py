@@ -107,6 +107,15 @@ def public_lines(events: Iterable[Event], book: Phrasebook, names: Mapping[int, 
     return list(narrate((e for e in events if not isinstance(e, PRIVATE_EVENTS)), book, names))
 
 
+def public_log_printer(book: Phrasebook, names: Mapping[int, str], show: Callable[[str], None]
+                       ) -> Callable[[list[Event]], None]:
+    """For a terminal at the table: each public line as its events happen."""
+    def print_public(events: list[Event]) -> None:
+        for line in public_lines(events, book, names):
+            show(line)
+    return print_public
+
+
 def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:
     """Events whose line is built from other lines (checks, counts, the end) are spelled out here."""
     if isinstance(event, CheckAnswered):

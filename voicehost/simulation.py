@@ -86,20 +86,17 @@ ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal":
 
 
 class ScriptPlayer:
-    """Walks the game's requests and yields what the script's people do. ``game`` may be the
-    player's own (the engine level) or the director's (the table level: the player only reads
-    it, the director pushes)."""
+    """Walks its game's requests and yields what the script's people do (:meth:`acts`); at
+    the engine level it also pushes them (:meth:`play`)."""
 
-    def __init__(self, script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
-                 game: Game | None = None) -> None:
+    def __init__(self, script: Script, journal: Journal | None = None,
+                 replayed: list[JournalEntry] | None = None) -> None:
         self.script = script
         self.journal = journal
         self.replayed = replayed or []
         self.pushed = 0
-        if game is None:
-            game = new_game(script.ruleset, script.options, script.seats)
-            game.names = dict(script.names)
-        self.game = game
+        self.game = new_game(script.ruleset, script.options, script.seats)
+        self.game.names = dict(script.names)
         self.used: set[str] = set()
         self.reasons: dict[str, str] = {}
         self.horizon = max(2 * len(script.nights) - 2, 2 * len(script.days) - 1, 0)
@@ -123,15 +120,15 @@ class ScriptPlayer:
                 return
 
     def push(self, item: Input, source: str = "script") -> None:
-        """Every input goes through here: journaled (or checked against the journal) first."""
+        """Every input goes through here: checked against the journal being resumed, or — once
+        the game took it (it may refuse a judge's foul) — journaled, before anything follows."""
         index = self.pushed
-        if index < len(self.replayed):
-            if self.replayed[index].input != item:
-                raise InputError(f"journal input {index}", f"the script now gives {item.kind}, the journal has "
-                                                           f"{self.replayed[index].input.kind}: not the same game")
-        elif self.journal is not None:
-            self.journal.append(index, 0.0, source, item)
         self.game.push(item)
+        if index < len(self.replayed) and self.replayed[index].input != item:
+            raise InputError(f"journal input {index}", f"the script now gives {item.kind}, the journal has "
+                                                       f"{self.replayed[index].input.kind}: not the same game")
+        if index >= len(self.replayed) and self.journal is not None:
+            self.journal.append(index, 0.0, source, item)
         self.pushed += 1
 
     def finish(self) -> Simulation:

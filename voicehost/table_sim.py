@@ -29,7 +29,7 @@ from hw.leds import NO, YES, Pattern
 from .director import POLL_S, Director, EdgeLog, Ports
 from .host_lines import question_key
 from .journal import Journal, JournalEntry
-from .narrate import public_lines
+from .narrate import public_lines, public_log_printer
 from .phrasebook import load_phrasebook
 from .rules import Game, IllegalInput, InputError, new_game
 from .rules.inputs import BloodName, Foul, Input, Join, Kill, Lift, Nominate, RaiseHand, Remove, Shots, Vote
@@ -168,9 +168,8 @@ class People:
 
     # ---- what the people do ------------------------------------------------------------------------
 
-    async def play(self, acts: Acts) -> None:
+    async def play(self, acts: Acts, error: IllegalInput | None = None) -> None:
         """Carry out every batch of acts; a refused console line goes back into the script."""
-        error: IllegalInput | None = None
         while True:
             try:
                 batch = acts.throw(error) if error is not None else next(acts)
@@ -195,7 +194,7 @@ class People:
                 await self.answer(request, act.item)
             elif act.via == "hand" and isinstance(act.item, RaiseHand):
                 await self.raise_hand(act.item, request)
-            elif act.via == "console":
+            elif act.via == "console" and act.item is not None:
                 refused = len(self.director.refusals)
                 self.director.ports.type(console_line(act.item))
                 await self.taken(act.item, refused)
@@ -307,7 +306,11 @@ def mock_pin_seats(pinmap: Any) -> Callable[[Ports], tuple[Seats, Callable[[], N
         loop = asyncio.get_running_loop()
         panel = SeatPanel(pinmap, ports.edges.add, pin_factory=factory, deliver=loop.call_soon_threadsafe)
         record = ports.led
-        ports.led = lambda seat, pattern: (record(seat, pattern), panel.show(seat, pattern))  # type: ignore[func-returns-value]
+
+        def led(seat: int, pattern: Pattern) -> None:
+            record(seat, pattern)
+            panel.show(seat, pattern)
+        ports.led = led
         ports.settle = panel.settle
         return PinSeats(factory, pinmap), panel.close
     return wire
@@ -343,11 +346,12 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     table.names = dict(script.names)
     director = Director(table, ports, journal, log=lambda line: None)
     if how.show is not None:
-        _show_log(director, how.show, record)
+        director.on_events = public_log_printer(load_phrasebook(), table.names, how.show)
     try:
-        acts = _replay(player, table, replayed or [], journal, loop.time)
+        acts, refused = _replay(player, table, replayed or [], journal, loop.time)
+        director.on_events(list(table.events))  # the deal (and a resumed game so far), for the log
         people = People(director, player, seats, record, how.speed)
-        await _together(director, people, acts)
+        await _together(director, people, acts, refused)
     finally:
         close_seats()
     record.public_log = public_lines(table.events, load_phrasebook(), table.names)
@@ -361,33 +365,22 @@ def _led(record: TableRecord, loop: asyncio.AbstractEventLoop, seat: int, patter
     record.leds.append((loop.time(), seat, pattern.name, pattern.name in PRIVATE_PATTERNS))
 
 
-def _show_log(director: Director, show: Callable[[str], None], record: TableRecord) -> None:
-    """The public log, printed as the game unfolds (``voicehost demo``)."""
-    book = load_phrasebook()
-    push = director.push
-    shown = [len(director.game.events)]
-
-    async def push_and_show(item: Input, source: str) -> Any:
-        events = await push(item, source)
-        game = director.game
-        for line in public_lines(game.events[shown[0]:], book, game.names):
-            show(line)
-        shown[0] = len(game.events)
-        return events
-
-    director.push = push_and_show  # type: ignore[method-assign]
-
-
 def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], journal: Journal | None,
-            clock: Callable[[], float]) -> Acts:
+            clock: Callable[[], float]) -> tuple[Acts, IllegalInput | None]:
     """The deal, and a resumed game's journaled inputs, go straight into both games (checked
     against the script, whole batches of acts only). A vote the crash interrupted is taken
     again from its start: its inputs are spliced out of the journal."""
     done = max(1, len(replayed) - _open_vote(player.script, [e.input for e in replayed]))
     player.replayed = replayed[:done]
     acts = player.acts()
+    error: IllegalInput | None = None
     while player.pushed < done:
-        player.push_batch(next(acts))
+        batch = acts.throw(error) if error is not None else next(acts)
+        error = None
+        try:
+            player.push_batch(batch)
+        except IllegalInput as err:  # a judge's foul the game refused, then as now
+            error = err
     if player.pushed != done:
         raise InputError("journal", f"input {done} falls inside a batch of the script's acts: not the same game")
     for item in player.game.inputs:
@@ -396,7 +389,7 @@ def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], jou
         journal.append(0, clock(), "deal", table.inputs[0])
     if journal is not None and done < len(replayed):
         journal.splice(clock(), "host", done, len(replayed) - done, [], "resume: the interrupted vote is taken again")
-    return acts
+    return acts, error
 
 
 def _open_vote(script: Script, inputs: list[Input]) -> int:
@@ -406,15 +399,17 @@ def _open_vote(script: Script, inputs: list[Input]) -> int:
     return probe.open_vote_inputs()
 
 
-async def _together(director: Director, people: People, acts: Acts) -> None:
+async def _together(director: Director, people: People, acts: Acts, refused: IllegalInput | None) -> None:
     """The director runs the game while the people act. When the script's acts run out the
     game stops there, as at the engine level; when the game ends, the people finish."""
     host = asyncio.create_task(director.run())
-    table = asyncio.create_task(people.play(acts))
+    table = asyncio.create_task(people.play(acts, refused))
     try:
         done, _ = await asyncio.wait({host, table}, return_when=asyncio.FIRST_COMPLETED)
         if table in done:
             table.result()
+            if director.game.is_over:
+                await host  # the host finishes announcing the victory
             host.cancel()
         else:
             host.result()
