@@ -374,3 +374,42 @@ def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_p
                      "Исправление: игрок номер два голосовал против игрока номер девять."]
     assert isinstance(game.request, AwaitVotes)  # the undo took back the close of the vote
     assert [e.input for e in read_journal(path)[1]] == game.inputs
+
+
+def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_path) -> None:
+    """«roles …» mid-game replaces the deal and replays; a Sheriff who already checked as
+    seat 7 cannot become seat 8's card. Nothing about roles is said aloud."""
+    from voicehost.rules.inputs import Check
+    from voicehost.script import load_script
+    from voicehost.simulation import simulate
+
+    inputs = simulate(load_script("examples/sport-sample.json")).game.inputs
+    first_check = next(i for i, item in enumerate(inputs) if isinstance(item, Check) and item.by == 7)
+    ruleset = load_ruleset("sport")
+
+    def director_at(count: int):
+        game = new_game(ruleset, ruleset.resolve({}), 10)
+        for item in inputs[:count]:
+            game.push(item)
+        lines: list[str] = []
+        journal = Journal(tmp_path / f"g{count}.jsonl", {"ruleset": "sport", "seats": 10})
+        for i, item in enumerate(game.inputs):
+            journal.append(i, 0.0, "seats", item)
+        ports = Ports(say=lambda text: lines.append(text) or 0.0, night=lambda on: None, led=lambda s, p: None,
+                      edges=EdgeLog())
+        return Director(game, ports, journal, log=lambda line: None), lines, journal
+
+    moved = "roles 3=don,5=mafia,9=mafia,8=sheriff"
+    director, lines, journal = director_at(first_check - 1)
+    director.ports.type(moved)
+    asyncio.run(director.console())
+    journal.close()
+    assert director.game.roles[8] is Role.SHERIFF and lines == []
+    assert read_journal(journal.path)[1][0].input == director.game.inputs[0]
+
+    director, lines, _ = director_at(first_check + 1)
+    before = list(director.game.inputs)
+    director.ports.type(moved)
+    asyncio.run(director.console())
+    assert director.game.inputs == before and director.game.roles[7] is Role.SHERIFF
+    assert director.refusals and lines == []

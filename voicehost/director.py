@@ -346,7 +346,8 @@ class Director:
     async def console(self, in_speech: bool = False) -> bool:
         """Commands typed by a human host: ``foul N``, ``remove N``, ``end``, ``nominate A B``,
         ``withdraw A B``, ``blood A B``, ``hand N``, ``vote V C`` (V voted for C in the last
-        round; ``vote V 0``: for nobody), ``undo``, ``pause``/``resume``, ``repeat``, ``status``. Returns True when the current speech was ended from the console."""
+        round; ``vote V 0``: for nobody), ``roles 3=don,…`` (the cards corrected), ``undo``,
+        ``pause``/``resume``, ``repeat``, ``status``. Returns True when the current speech was ended from the console."""
         ended = False
         while not self.ports.console.empty():
             words = self.ports.console.get_nowait().split()
@@ -366,6 +367,9 @@ class Director:
         name, args = words[0], [int(w) for w in words[1:] if w.isdigit()]
         if name == "end":
             return True
+        if name == "roles":
+            self._set_roles(" ".join(words[1:]))
+            return False
         if name in ("foul", "remove"):
             await self.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
         elif name in ("nominate", "withdraw", "blood"):
@@ -391,9 +395,20 @@ class Director:
             while (await self.ports.console.get()).strip() != "resume":
                 pass
         else:
-            raise ValueError("unknown command (foul, remove, end, nominate, withdraw, blood, hand, vote, undo, "
-                             "repeat, status, pause)")
+            raise ValueError("unknown command (foul, remove, end, nominate, withdraw, blood, hand, vote, roles, "
+                             "undo, repeat, status, pause)")
         return False
+
+    def _set_roles(self, typed: str) -> None:
+        """«roles 3=don,5=mafia,…» in the middle of a game: the cards were learned wrong. The
+        deal is replaced and the game replayed (refused if what followed no longer fits).
+        Nothing is said: the roles are secret."""
+        from .dealing import typed_deal
+        if not self.game.inputs:
+            raise IllegalInput("no cards are dealt yet")
+        deal = typed_deal(typed, self.game, "roles")
+        self.game.splice(0, 1, [deal])
+        self._journal_splice(0, 1, [deal], "roles corrected")
 
     def _journal_splice(self, at: int, removed: int, new: list[Input], why: str) -> None:
         """A correction is checked against the whole game first (the splice replays it), then
