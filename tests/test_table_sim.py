@@ -62,3 +62,19 @@ def test_a_host_that_takes_the_wrong_input_is_caught(monkeypatch) -> None:
     monkeypatch.setattr(People, "taken", misread)
     with pytest.raises(Divergence, match="the people did Vote\\(voter=1, candidate=9\\), the host took Vote"):
         run_virtual(play_table(script_from_data(SCRIPT)))
+
+
+def test_the_led_language_at_the_table() -> None:
+    """README «The LED language»: the floor on, the last seconds blinking, nominated dim, the
+    candidate pulsing while voted on, a foul flashing, out of the game off; nominations end
+    with the day."""
+    result = run_virtual(play_table(script_from_data(SCRIPT)))
+    leds = [(seat, pattern) for _, seat, pattern, _ in result.table.leds]
+    five = [pattern for seat, pattern in leds if seat == 5]
+    assert five == ["nominee", "speaker", "nominee",      # nominated by seat 1; his own turn
+                    "vote_window", "nominee", "off",      # voted on; out of the game
+                    "speaker", "last_seconds", "off"]     # a last word without words runs out
+    four = [pattern for seat, pattern in leds if seat == 4]
+    assert "foul" in four and four[four.index("foul") + 1] == "off"       # the flash, then back as before
+    nine = [pattern for seat, pattern in leds if seat == 9]
+    assert nine[0] == "nominee" and nine[-1] == "off"                      # night ends «nominated today»

@@ -24,7 +24,7 @@ from typing import Any
 
 from hw.capture import Call, Press, Window, count_votes, presses_from, read_taps
 from hw.edges import Edge
-from hw.leds import FOUL, HAND, NO, NOMINEE, OFF, SPEAKER, YES, Pattern
+from hw.leds import FOUL, HAND, LAST_SECONDS, NO, NOMINEE, OFF, SPEAKER, VOTE_WINDOW, YES, Pattern
 
 from .host_lines import count_lines, event_lines, question_key, request_lines, spoken
 from .intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
@@ -32,7 +32,9 @@ from .journal import Journal
 from .parser import parse, parse_seat_answer
 from .phrasebook import Phrasebook, load_phrasebook
 from .rules import Game, IllegalInput, Role
-from .rules.events import CheckAnswered, Eliminated, Event, FoulGiven, MorningCame, NightFell, NominationAccepted
+from .rules.events import (
+    CheckAnswered, Eliminated, Event, FoulGiven, HandRaised, MorningCame, NightFell, NominationAccepted, NominationWithdrawn,
+)
 from .rules.inputs import (
     BloodName, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, RaiseHand, Remove, Shots, Vote,
     Withdraw,
@@ -136,6 +138,8 @@ class Director:
         self.refusals: list[IllegalInput] = []  # console commands the game refused
         self.progress = asyncio.Event()         # set on every input taken or refused (a simulated table waits)
         self.on_events: Callable[[list[Event]], None] = lambda events: None  # e.g. the public log in a terminal
+        self.leds: dict[int, Pattern] = {}      # each seat's steady LED state (nominated today, out)
+        self.speaking: int | None = None
 
     # ---- speaking, pushing ---------------------------------------------------------------------
 
@@ -164,15 +168,37 @@ class Director:
                 self.ports.night(True)
         return events
 
+    # ---- the LED language (README): a steady state per seat, the floor and flashes on top ----------
+
     def _show(self, event: Event) -> None:
         if isinstance(event, NominationAccepted):
-            self.ports.led(event.target, NOMINEE)
+            self._steady(event.target, NOMINEE)
+        elif isinstance(event, NominationWithdrawn):
+            self._steady(event.target, OFF)
         elif isinstance(event, FoulGiven):
-            self.ports.led(event.seat, FOUL)
+            self._flash(event.seat, FOUL)
         elif isinstance(event, Eliminated):
-            self.ports.led(event.seat, OFF)
+            self._steady(event.seat, OFF)
         elif isinstance(event, CheckAnswered):
-            self.ports.led(event.by, YES if event.result else NO)  # the checker's own LED only
+            self._flash(event.by, YES if event.result else NO)  # the checker's own LED only
+        elif isinstance(event, HandRaised):
+            self._flash(event.seat, HAND)
+        elif isinstance(event, NightFell):
+            for seat in [s for s, pattern in self.leds.items() if pattern is not OFF]:
+                self._steady(seat, OFF)  # «nominated today» ends with the day
+
+    def _steady(self, seat: int, pattern: Pattern) -> None:
+        self.leds[seat] = pattern
+        if seat != self.speaking:
+            self.ports.led(seat, pattern)
+
+    def _flash(self, seat: int, pattern: Pattern) -> None:
+        """A counted blink, then the seat's LED shows what it showed before."""
+        self.ports.led(seat, pattern)
+        asyncio.get_running_loop().call_later((pattern.on + pattern.off) * (pattern.n or 1), self._restore, seat)
+
+    def _restore(self, seat: int) -> None:
+        self.ports.led(seat, SPEAKER if seat == self.speaking else self.leds.get(seat, OFF))
 
     async def wait(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds) / self.ports.speed)
@@ -242,6 +268,7 @@ class Director:
         «спасибо»/«пас», a tap of the speaker's own button, the console's ``end``, or time."""
         seat = request.seat
         if seat:
+            self.speaking = seat
             self.ports.led(seat, SPEAKER)
         started = self.ports.clock()
         deadline = self.deadline = started + request.seconds / self.ports.speed
@@ -252,6 +279,8 @@ class Director:
             ended = await self._listen(request, started)
             if not ended and not warned and self.ports.clock() >= warning and request.seconds > 10:
                 warned = True
+                if seat:
+                    self.ports.led(seat, LAST_SECONDS)
                 await self.say([("ten_seconds", {})])
             if not ended and self.ports.clock() >= deadline:
                 await self.say([("thanks", {})])
@@ -259,7 +288,8 @@ class Director:
             if not ended:
                 await self.ports.idle(warning if not warned and request.seconds > 10 else deadline)
         if seat:
-            self.ports.led(seat, OFF)
+            self.speaking = None
+            self._restore(seat)
         self.deadline = None
         if self.game.request == request:
             await self.push(EndSpeech(seat), "host")
@@ -306,13 +336,17 @@ class Director:
             raised = self.hands.setdefault(self.game.day, set())
             if press.seat != request.seat and held >= hold and press.seat not in raised:
                 raised.add(press.seat)
-                self.ports.led(press.seat, HAND)
                 await self.push(RaiseHand(press.seat), "seats")
 
     async def window(self, key: str, **values: Any) -> Window:
+        """One candidate's window; his LED pulses while it is open."""
+        candidate = int(values.get("seat", 0))
+        self.ports.led(candidate, VOTE_WINDOW)
         opens = (await self.say([(key, values)]))[0]
         await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
-        return Window(int(values.get("seat", 0)), opens, (await self.say([("thanks", {})]))[0])
+        closes = (await self.say([("thanks", {})]))[0]
+        self._restore(candidate)
+        return Window(candidate, opens, closes)
 
     async def votes(self, request: AwaitVotes) -> None:
         """A window per candidate the ruleset asks about (sport: all but the last)."""
