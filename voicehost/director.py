@@ -171,26 +171,38 @@ class Director:
     # ---- the LED language (README): a steady state per seat, the floor and flashes on top ----------
 
     def _show(self, event: Event) -> None:
-        if isinstance(event, NominationAccepted):
-            self._steady(event.target, NOMINEE)
-        elif isinstance(event, NominationWithdrawn):
-            self._steady(event.target, OFF)
-        elif isinstance(event, FoulGiven):
+        for seat in self._steady_after(event):
+            if seat != self.speaking:
+                self.ports.led(seat, self.leds[seat])
+        if isinstance(event, FoulGiven):
             self._flash(event.seat, FOUL)
-        elif isinstance(event, Eliminated):
-            self._steady(event.seat, OFF)
         elif isinstance(event, CheckAnswered):
             self._flash(event.by, YES if event.result else NO)  # the checker's own LED only
         elif isinstance(event, HandRaised):
             self._flash(event.seat, HAND)
-        elif isinstance(event, NightFell):
-            for seat in [s for s, pattern in self.leds.items() if pattern is not OFF]:
-                self._steady(seat, OFF)  # «nominated today» ends with the day
 
-    def _steady(self, seat: int, pattern: Pattern) -> None:
-        self.leds[seat] = pattern
-        if seat != self.speaking:
-            self.ports.led(seat, pattern)
+    def _steady_after(self, event: Event) -> list[int]:
+        """The seats whose steady state the event changes (nominated today; out of the game)."""
+        changed: dict[int, Pattern] = {}
+        if isinstance(event, NominationAccepted):
+            changed[event.target] = NOMINEE
+        elif isinstance(event, NominationWithdrawn):
+            changed[event.target] = OFF
+        elif isinstance(event, Eliminated):
+            changed[event.seat] = OFF
+        elif isinstance(event, NightFell):  # «nominated today» ends with the day
+            changed = {seat: OFF for seat, pattern in self.leds.items() if pattern is not OFF}
+        self.leds.update(changed)
+        return list(changed)
+
+    def _relight(self) -> None:
+        """After a correction replayed the game: every LED as the corrected game has it."""
+        before, self.leds = self.leds, {}
+        for event in self.game.events:
+            self._steady_after(event)
+        for seat in set(before) | set(self.leds):
+            if before.get(seat, OFF) is not self.leds.get(seat, OFF):
+                self._restore(seat)
 
     def _flash(self, seat: int, pattern: Pattern) -> None:
         """A counted blink, then the seat's LED shows what it showed before."""
@@ -415,12 +427,14 @@ class Director:
             undone = self.game.inputs[-1]
             self.game.pop()
             self._journal_splice(len(self.game.inputs), 1, [], f"undo {undone.kind}")
+            self._relight()
         elif name == "vote":
             voter, candidate = args[0], args[1] if len(args) > 1 else 0
             at, removed, new = self.game.correct_vote(voter, candidate)
             self._journal_splice(at, removed, new, f"vote {voter} {candidate}")
             await self.say([("vote_corrected", {"seat": voter, "target": candidate}) if candidate
                             else ("vote_removed", {"seat": voter})])
+            await self._announce_since(at + len(new))
         elif name == "repeat":
             await self.say_text(self.last_line)
         elif name == "status":
@@ -433,6 +447,15 @@ class Director:
                              "undo, repeat, status, pause)")
         return False
 
+    async def _announce_since(self, index: int) -> None:
+        """The corrected vote's result, said again from the count on, and the LEDs relit."""
+        probe = type(self.game)(self.game.ruleset, self.game.options, self.game.seats)
+        for item in self.game.inputs[:index]:
+            probe.push(item)
+        self._relight()
+        for event in self.game.events[len(probe.events):]:
+            await self.say(event_lines(event, self.game))
+
     def _set_roles(self, typed: str) -> None:
         """«roles 3=don,5=mafia,…» in the middle of a game: the cards were learned wrong. The
         deal is replaced and the game replayed (refused if what followed no longer fits).
@@ -443,6 +466,7 @@ class Director:
         deal = typed_deal(typed, self.game, "roles")
         self.game.splice(0, 1, [deal])
         self._journal_splice(0, 1, [deal], "roles corrected")
+        self._relight()
 
     def _journal_splice(self, at: int, removed: int, new: list[Input], why: str) -> None:
         """A correction is checked against the whole game first (the splice replays it), then
