@@ -416,3 +416,35 @@ def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_pat
     asyncio.run(director.console())
     assert director.game.inputs == before and director.game.roles[7] is Role.SHERIFF
     assert director.refusals and lines == []
+
+
+def test_a_pause_keeps_the_speakers_time(table_game) -> None:
+    """«pause» at 5 s into a 60 s speech, «resume» at 100 s: the warning and «Спасибо» come
+    55 s of speaking time later, not at 60 s (on the virtual clock)."""
+    from voicehost.rules.inputs import Dawn
+    from voicehost.vclock import run_virtual
+
+    table_game.push(Deal(DEAL))
+    table_game.push(Dawn())
+    said: list[tuple[float, str]] = []
+
+    async def turn():
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            said.append((loop.time(), text))
+            return loop.time()
+
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(table_game, ports, log=lambda line: None)
+        loop.call_at(5.0, ports.type, "pause")
+        loop.call_at(100.0, ports.type, "resume")
+        await director.speech(table_game.request)
+
+    run_virtual(turn())
+    assert [text for _, text in said] == ["Пауза.", "Продолжаем.", "Десять секунд.", "Спасибо.",
+                                          "Игрок номер два, ваше слово."]
+    times = dict((text, t) for t, text in said)
+    assert times["Пауза."] == 5.0 and times["Продолжаем."] == 100.0
+    assert times["Десять секунд."] == 145.0 and times["Спасибо."] == 155.0

@@ -277,20 +277,23 @@ class Director:
 
     async def speech(self, request: AwaitSpeech) -> None:
         """The floor: LED on, the timer, the 10-second warning, «Спасибо». The turn ends on
-        «спасибо»/«пас», a tap of the speaker's own button, the console's ``end``, or time."""
+        «спасибо»/«пас», a tap of the speaker's own button, the console's ``end``, or time.
+        ``self.deadline`` is the timer: a console ``pause`` moves it on by the pause."""
         seat = request.seat
         if seat:
             self.speaking = seat
             self.ports.led(seat, SPEAKER)
         started = self.ports.clock()
-        deadline = self.deadline = started + request.seconds / self.ports.speed
-        warning = deadline - self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
-        warned = ended = False
+        self.deadline = started + request.seconds / self.ports.speed
+        warning_s = self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
+        warns = request.seconds > 10
+        ended = False
         while not ended and self.game.request == request:
             self.ports.stirred.clear()
             ended = await self._listen(request, started)
-            if not ended and not warned and self.ports.clock() >= warning and request.seconds > 10:
-                warned = True
+            now, deadline = self.ports.clock(), self.deadline
+            if not ended and warns and now >= deadline - warning_s:
+                warns = False
                 if seat:
                     self.ports.led(seat, LAST_SECONDS)
                 await self.say([("ten_seconds", {})])
@@ -298,7 +301,7 @@ class Director:
                 await self.say([("thanks", {})])
                 ended = True
             if not ended:
-                await self.ports.idle(warning if not warned and request.seconds > 10 else deadline)
+                await self.ports.idle(deadline - warning_s if warns else deadline)
         if seat:
             self.speaking = None
             self._restore(seat)
@@ -440,8 +443,7 @@ class Director:
         elif name == "status":
             await self.say(self.status())
         elif name == "pause":
-            while (await self.ports.console.get()).strip() != "resume":
-                pass
+            await self.pause()
         else:
             raise ValueError("unknown command (foul, remove, end, nominate, withdraw, blood, hand, vote, roles, "
                              "undo, repeat, status, pause)")
@@ -467,6 +469,17 @@ class Director:
         self.game.splice(0, 1, [deal])
         self._journal_splice(0, 1, [deal], "roles corrected")
         self._relight()
+
+    async def pause(self) -> None:
+        """Everything waits until the console types ``resume``; a running speech keeps the
+        time it had left."""
+        paused_at = self.ports.clock()
+        await self.say([("paused", {})])
+        while (await self.ports.console.get()).strip() != "resume":
+            self.log("console: paused — type resume")
+        if self.deadline is not None:
+            self.deadline += self.ports.clock() - paused_at
+        await self.say([("resumed", {})])
 
     def _journal_splice(self, at: int, removed: int, new: list[Input], why: str) -> None:
         """A correction is checked against the whole game first (the splice replays it), then

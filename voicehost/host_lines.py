@@ -228,7 +228,7 @@ HOST_KEYS = frozenset({
     "maniac_side", "don_searches", "sheriff_searches", "maniac_hunts", "doctor_saves", "doctor_no_victims",
     "doctor_wakes", "putana_wakes", "commissar_wakes", "mafia_sleeps", "don_wakes", "don_sleeps", "sheriff_sleeps",
     "maniac_sleeps", "count", "name_call", "deal_open", "deal_close", "learn_role", "learn_close", "learn_failed", "thanks", "ten_seconds", "accepted", "fouls_status",
-    "status_nominated", "status_nobody_nominated", "vote_corrected", "vote_removed", "status_time_left", "one_minute",
+    "status_nominated", "status_nobody_nominated", "vote_corrected", "vote_removed", "paused", "resumed", "status_time_left", "one_minute",
     *(f"refused_{r}" for r in ("seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
                                "self_nomination", "no_nominations_now")),
     *(f"victory_{w}" for w in ("red", "black", "maniac", "yakuza", "nobody")),
