@@ -111,9 +111,11 @@ def test_broken_journals_are_one_clear_error(tmp_path) -> None:
         read_journal(bad)
 
 
-def test_resume_refuses_a_journal_of_another_game(tmp_path) -> None:
+@pytest.mark.parametrize("level", ["engine", "table"])
+def test_resume_refuses_a_journal_of_another_game(tmp_path, level) -> None:
     journal = tmp_path / "j.jsonl"
-    assert voicehost("simulate", "examples/sport-sample.json", "--journal", str(journal)).returncode == 0
+    assert voicehost("simulate", "examples/sport-sample.json", "--level", level, "--journal",
+                     str(journal)).returncode == 0
     header = json.loads(journal.read_text().splitlines()[0])
     other = tmp_path / "other.json"
     data = json.loads((ROOT / "examples/sport-sample.json").read_text())

@@ -393,9 +393,13 @@ def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], jou
 
 
 def _open_vote(script: Script, inputs: list[Input]) -> int:
+    """How many of a journal's last inputs are an unfinished vote (see Game.open_vote_inputs)."""
     probe = new_game(script.ruleset, script.options, script.seats)
-    for item in inputs:
-        probe.push(item)
+    for index, item in enumerate(inputs):
+        try:
+            probe.push(item)
+        except IllegalInput as err:
+            raise InputError(f"journal input {index}", f"{err}: not the same game") from None
     return probe.open_vote_inputs()
 
 
