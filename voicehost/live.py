@@ -111,6 +111,7 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     from .parser import forbidden_words
     director = Director(game, ports, journal, log=log, forbidden=forbidden_words(load_ears(table).forbidden_words))
     director.on_events = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
+    director.on_events(list(game.events))  # the deal, or a resumed game so far
     try:
         if args.roles == "taps" and not game.inputs:
             deal = await learn_roles(director, dict(game.cast))
