@@ -149,24 +149,21 @@ def _seat_count(text: str) -> int:
     return value
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 600 seconds")
-    return value
+def _number_between(low: float, high: float, unit: str = "") -> Any:
+    """An argparse type: a number from ``low`` to ``high`` (``unit`` names it in the error)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number{unit and ' of ' + unit}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not between {low:g} and {high:g}{unit and ' ' + unit}")
+        return value
+    return parse
 
 
-def _speed(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0.1 and 1000")
-    return value
+_seconds = _number_between(0, 600, "seconds")
+_speed = _number_between(0.1, 1000)
 
 
 def _simulate(args: argparse.Namespace) -> int:
