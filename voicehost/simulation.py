@@ -351,16 +351,30 @@ def in_window_order(windowed: tuple[int, ...], votes: list[Act]) -> list[Act]:
     return sorted(cast, key=lambda act: (order[act.item.candidate], act.item.voter))  # type: ignore[union-attr]
 
 
+class Feed:
+    """The acts, batch by batch; an input the game refused (a judge's foul for a seat already
+    out) goes back into the script, which reports it and carries on."""
+
+    def __init__(self, acts: Acts) -> None:
+        self.acts = acts
+        self.error: IllegalInput | None = None
+
+    def __iter__(self) -> Feed:
+        return self
+
+    def __next__(self) -> list[Act]:
+        error, self.error = self.error, None
+        return self.acts.throw(error) if error is not None else next(self.acts)
+
+    def refuse(self, error: IllegalInput) -> None:
+        self.error = error
+
+
 def drive(acts: Acts, carry_out: Callable[[list[Act]], None]) -> None:
-    """Run the generator, carrying out each batch; a refused input goes back into it."""
-    error: IllegalInput | None = None
-    while True:
-        try:
-            batch = acts.throw(error) if error is not None else next(acts)
-        except StopIteration:
-            return
-        error = None
+    """Carry out each batch of acts in turn."""
+    feed = Feed(acts)
+    for batch in feed:
         try:
             carry_out(batch)
         except IllegalInput as err:
-            error = err
+            feed.refuse(err)

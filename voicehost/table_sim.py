@@ -36,7 +36,7 @@ from .rules.inputs import BloodName, Foul, Input, Join, Kill, Lift, Nominate, Ra
 from .rules.requests import AwaitAction, AwaitSpeech, AwaitVotes
 from .russian import cardinal
 from .script import Script
-from .simulation import Act, Acts, ScriptPlayer, Simulation
+from .simulation import Act, Feed, ScriptPlayer, Simulation
 
 TAP_AFTER_S = 0.3       # a night tap lands this long after the onset of the number called
 TAP_GAP_S = 0.2         # between two taps (the club Sheriff's shot)
@@ -168,18 +168,13 @@ class People:
 
     # ---- what the people do ------------------------------------------------------------------------
 
-    async def play(self, acts: Acts, error: IllegalInput | None = None) -> None:
-        """Carry out every batch of acts; a refused console line goes back into the script."""
-        while True:
-            try:
-                batch = acts.throw(error) if error is not None else next(acts)
-            except StopIteration:
-                return
-            error = None
+    async def play(self, feed: Feed) -> None:
+        """Carry out every batch of acts."""
+        for batch in feed:
             try:
                 await self.carry_out(batch)
             except IllegalInput as err:
-                error = err
+                feed.refuse(err)
 
     async def carry_out(self, batch: list[Act]) -> None:
         request = self.player.game.request
@@ -348,10 +343,10 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     if how.show is not None:
         director.on_events = public_log_printer(load_phrasebook(), table.names, how.show)
     try:
-        acts, refused = _replay(player, table, replayed or [], journal, loop.time)
+        feed = _replay(player, table, replayed or [], journal, loop.time)
         director.on_events(list(table.events))  # the deal (and a resumed game so far), for the log
         people = People(director, player, seats, record, how.speed)
-        await _together(director, people, acts, refused)
+        await _together(director, people, feed)
     finally:
         close_seats()
     record.public_log = public_lines(table.events, load_phrasebook(), table.names)
@@ -366,21 +361,18 @@ def _led(record: TableRecord, loop: asyncio.AbstractEventLoop, seat: int, patter
 
 
 def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], journal: Journal | None,
-            clock: Callable[[], float]) -> tuple[Acts, IllegalInput | None]:
+            clock: Callable[[], float]) -> Feed:
     """The deal, and a resumed game's journaled inputs, go straight into both games (checked
     against the script, whole batches of acts only). A vote the crash interrupted is taken
     again from its start: its inputs are spliced out of the journal."""
     done = max(1, len(replayed) - _open_vote(player.script, [e.input for e in replayed]))
     player.replayed = replayed[:done]
-    acts = player.acts()
-    error: IllegalInput | None = None
+    feed = Feed(player.acts())
     while player.pushed < done:
-        batch = acts.throw(error) if error is not None else next(acts)
-        error = None
         try:
-            player.push_batch(batch)
+            player.push_batch(next(feed))
         except IllegalInput as err:  # a judge's foul the game refused, then as now
-            error = err
+            feed.refuse(err)
     if player.pushed != done:
         raise InputError("journal", f"input {done} falls inside a batch of the script's acts: not the same game")
     for item in player.game.inputs:
@@ -389,7 +381,7 @@ def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], jou
         journal.append(0, clock(), "deal", table.inputs[0])
     if journal is not None and done < len(replayed):
         journal.splice(clock(), "host", done, len(replayed) - done, [], "resume: the interrupted vote is taken again")
-    return acts, error
+    return feed
 
 
 def _open_vote(script: Script, inputs: list[Input]) -> int:
@@ -403,11 +395,11 @@ def _open_vote(script: Script, inputs: list[Input]) -> int:
     return probe.open_vote_inputs()
 
 
-async def _together(director: Director, people: People, acts: Acts, refused: IllegalInput | None) -> None:
+async def _together(director: Director, people: People, feed: Feed) -> None:
     """The director runs the game while the people act. When the script's acts run out the
     game stops there, as at the engine level; when the game ends, the people finish."""
     host = asyncio.create_task(director.run())
-    table = asyncio.create_task(people.play(acts, refused))
+    table = asyncio.create_task(people.play(feed))
     try:
         done, _ = await asyncio.wait({host, table}, return_when=asyncio.FIRST_COMPLETED)
         if table in done:
