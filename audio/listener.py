@@ -238,8 +238,7 @@ def replay(path: str | Path) -> Iterator[Heard]:
             yield Heard(data["text"].strip(), t_end, "replay", data)
 
 
-ENDPOINT_RULES = {"rule2_s": "--endpoint.rule2.min-trailing-silence", "rule3_s": "--endpoint.rule3.min-trailing-silence",
-                  "rule4_s": "--endpoint.rule4.min-trailing-silence"}
+ENDPOINT_RULES = {f"rule{n}_s": f"--endpoint.rule{n}.min-trailing-silence" for n in (2, 3, 4)}
 
 
 def apply_endpoint(model_dir: str | Path, settings: dict[str, float]) -> list[str]:

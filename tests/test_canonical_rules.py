@@ -32,7 +32,8 @@ def test_canonical_six_to_eighteen_players_with_the_mafia_ratio_option() -> None
 
 
 def test_canonical_needs_a_roster_and_says_so_clearly() -> None:
-    with pytest.raises(InputError, match="names: canonical calls players by name: the roster has no name for seat 9, 10"):
+    with pytest.raises(InputError,
+                       match="names: canonical calls players by name: the roster has no name for seat 9, 10"):
         canonical(names={k: v for k, v in NAMES.items() if k not in ("9", "10")})
     with pytest.raises(InputError, match=r"names.2: 'анна' is already seat 1's name"):
         canonical(names=NAMES | {"2": "анна"})
@@ -113,7 +114,8 @@ def test_canonical_a_tie_of_four_or_more_executes_nobody() -> None:
 
 
 def test_canonical_town_wins_when_all_mafia_are_dead() -> None:
-    protocol, _ = canonical(days=[{"votes": {str(s): 3 for s in range(1, 7)}}, {"votes": {str(s): 7 for s in range(1, 7)}}],
+    protocol, _ = canonical(days=[{"votes": {str(s): 3 for s in range(1, 7)}},
+                                  {"votes": {str(s): 7 for s in range(1, 7)}}],
                             nights=[{}, {}])
     assert (protocol["winner"], protocol["reason"]) == ("red", "no_black_left")
 

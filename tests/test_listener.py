@@ -55,7 +55,8 @@ def spoken(text: str, voice: str = "ko", silence_s: float = 1.2) -> bytes:
     import soundfile
     data, rate = soundfile.read(io.BytesIO(wav), dtype="float32")
     pcm = resample(data, rate, RATE)
-    pcm = np.concatenate([np.zeros(RATE // 5, dtype=np.float32), pcm, np.zeros(int(RATE * silence_s), dtype=np.float32)])
+    lead, tail = np.zeros(RATE // 5, dtype=np.float32), np.zeros(int(RATE * silence_s), dtype=np.float32)
+    pcm = np.concatenate([lead, pcm, tail])
     return (np.clip(pcm, -1, 1) * 32767).astype("<i2").tobytes()
 
 

@@ -130,7 +130,8 @@ def test_sport_nomination_refused_with_its_reason(speeches, reason) -> None:
 
 
 def test_sport_nomination_of_a_seat_that_is_out_is_refused() -> None:
-    _, result = run(nights=[{}, {"shots": {"3": 1, "5": 1, "9": 1}}], days=[{}, {"speeches": {"2": "выставляю первого"}}])
+    _, result = run(nights=[{}, {"shots": {"3": 1, "5": 1, "9": 1}}],
+                    days=[{}, {"speeches": {"2": "выставляю первого"}}])
     assert [e.reason for e in kinds(result, "nomination_refused")] == ["seat_out"]
 
 

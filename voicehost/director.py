@@ -33,7 +33,8 @@ from .parser import parse, parse_seat_answer
 from .phrasebook import Phrasebook, load_phrasebook
 from .rules import Game, IllegalInput, Role
 from .rules.events import (
-    CheckAnswered, Eliminated, Event, FoulGiven, HandRaised, MorningCame, NightFell, NominationAccepted, NominationWithdrawn,
+    CheckAnswered, Eliminated, Event, FoulGiven, HandRaised, MorningCame, NightFell, NominationAccepted,
+    NominationWithdrawn,
 )
 from .rules.inputs import (
     BloodName, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, RaiseHand, Remove, Shots, Vote,
@@ -342,7 +343,8 @@ class Director:
     async def _raised_hands(self, request: AwaitSpeech, presses: list[Press]) -> None:
         """club: a player who holds his button for ``raise_hand_s`` during the round asks for
         30 more seconds (once a day; the engine keeps the list)."""
-        if request.turn != "speech" or (RaiseHand, AwaitSpeech) not in type(self.game).handlers:  # type: ignore[attr-defined]
+        handlers = type(self.game).handlers  # type: ignore[attr-defined]
+        if request.turn != "speech" or (RaiseHand, AwaitSpeech) not in handlers:
             return
         hold = self.game.ruleset.timers.get("raise_hand_s", 2) / self.ports.speed
         now = self.ports.clock()
@@ -396,7 +398,8 @@ class Director:
         """Commands typed by a human host: ``foul N``, ``remove N``, ``end``, ``nominate A B``,
         ``withdraw A B``, ``blood A B``, ``hand N``, ``vote V C`` (V voted for C in the last
         round; ``vote V 0``: for nobody), ``roles 3=don,…`` (the cards corrected), ``undo``,
-        ``pause``/``resume``, ``repeat``, ``status``. Returns True when the current speech was ended from the console."""
+        ``pause``/``resume``, ``repeat``, ``status``. Returns True when the current speech was
+        ended from the console."""
         ended = False
         while not self.ports.console.empty():
             words = self.ports.console.get_nowait().split()
@@ -427,6 +430,8 @@ class Director:
         elif name == "hand":
             await self.push(RaiseHand(args[0]), "console")
         elif name == "undo":
+            if len(self.game.inputs) <= 1:
+                raise IllegalInput("the deal cannot be undone (correct the cards with: roles 3=don,…)")
             undone = self.game.inputs[-1]
             self.game.pop()
             self._journal_splice(len(self.game.inputs), 1, [], f"undo {undone.kind}")

@@ -129,8 +129,8 @@ def _tallied(e: NominationsTallied, game: Game) -> Said:
 EVENT_LINES: dict[type[Event], Callable[[Any, Game], Said]] = {
     NightFell: _night,
     MorningCame: _morning,
-    DayBegan: lambda e, g: _one("day_opens", seat=e.opener) if e.opener and not (g.ruleset.name == "club" and e.day == 1)
-    else [],
+    DayBegan: lambda e, g: _one("day_opens", seat=e.opener)
+    if e.opener and not (g.ruleset.name == "club" and e.day == 1) else [],
     SpeechBegan: _speech,
     NominationAccepted: lambda e, g: _one("nomination_accepted", seat=e.target) if g.ruleset.name != "canonical"
     else _one("nominated", name=_names(g)(e.by), target=_names(g)(e.target)),
@@ -227,8 +227,9 @@ HOST_KEYS = frozenset({
     "mafia_hunts", "mafia_wakes", "yakuza_wakes", "mafia_acquaint", "sheriff_meets", "doctor_meets", "maniac_meets",
     "maniac_side", "don_searches", "sheriff_searches", "maniac_hunts", "doctor_saves", "doctor_no_victims",
     "doctor_wakes", "putana_wakes", "commissar_wakes", "mafia_sleeps", "don_wakes", "don_sleeps", "sheriff_sleeps",
-    "maniac_sleeps", "count", "name_call", "deal_open", "deal_close", "learn_role", "learn_close", "learn_failed", "thanks", "ten_seconds", "accepted", "fouls_status",
-    "status_nominated", "status_nobody_nominated", "vote_corrected", "vote_removed", "paused", "resumed", "status_time_left", "one_minute",
+    "maniac_sleeps", "count", "name_call", "deal_open", "deal_close", "learn_role", "learn_close", "learn_failed",
+    "thanks", "ten_seconds", "accepted", "fouls_status", "status_nominated", "status_nobody_nominated",
+    "vote_corrected", "vote_removed", "paused", "resumed", "status_time_left", "one_minute",
     *(f"refused_{r}" for r in ("seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
                                "self_nomination", "no_nominations_now")),
     *(f"victory_{w}" for w in ("red", "black", "maniac", "yakuza", "nobody")),

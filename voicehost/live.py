@@ -66,7 +66,8 @@ def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tupl
         journal = Journal(args.resume, header)
         if (cut := game.open_vote_inputs()):  # the power went off mid-vote: that vote is taken again
             game.splice(len(game.inputs) - cut, cut, [])
-            journal.splice(time.monotonic(), "host", len(game.inputs), cut, [], "resume: the interrupted vote is taken again")
+            journal.splice(time.monotonic(), "host", len(game.inputs), cut, [],
+                           "resume: the interrupted vote is taken again")
         return game, journal
     game = new_game(ruleset, options, seats)
     path = Path(args.journal or f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")

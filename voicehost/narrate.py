@@ -8,7 +8,8 @@ from typing import Any
 
 from .phrasebook import Phrasebook
 from .rules.events import (
-    PRIVATE_EVENTS, Acquitted, ActionTaken, AllStay, BloodNamed, HandRaised, MayorElected, NominationsTallied, RoleRevealed,
+    PRIVATE_EVENTS, Acquitted, ActionTaken, AllStay, BloodNamed, HandRaised, MayorElected, NominationsTallied,
+    RoleRevealed,
     Saved, SideChosen, CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, GameOver, LiftAsked, LiftCounted,
     MorningCame, NightFell, NominationAccepted, NominationRefused, NominationWithdrawn, NoVote,
     RolesDealt, ShootingResolved, SpeechBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
@@ -133,7 +134,8 @@ def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:
         text = book.line("log", f"action_{event.action}", role=role, by=label(event.by), target=label(event.target))
         return text if event.effective else text + book.line("log", "action_blocked")
     if isinstance(event, RoleRevealed):
-        return book.line("log", "role_revealed", seat=label(event.seat), role=book.line("log", f"role_{event.role.value}"))
+        role = book.line("log", f"role_{event.role.value}")
+        return book.line("log", "role_revealed", seat=label(event.seat), role=role)
     if isinstance(event, NominationsTallied):
         points = ", ".join(f"№{label(seat)} — {n}" for seat, n in event.points) or book.line("log", "nominations_none")
         return book.line("log", "nominations_tallied", list=points, ballot=label.fill({"b": event.ballot})["b"])

@@ -281,7 +281,8 @@ class _Reader:
                     raise InputError(f"{place}.at", f"{entry['at']!r} is not one of {', '.join(sorted(MOMENTS))}")
                 found.append(Timed(seat, place, at=entry["at"]))
             else:
-                found.append(Timed(seat, place, after_speech=self._target(entry["after_speech"], f"{place}.after_speech")))
+                speaker = self._target(entry["after_speech"], f"{place}.after_speech")
+                found.append(Timed(seat, place, after_speech=speaker))
             self.places.append(place)
         return found
 
