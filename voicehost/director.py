@@ -4,7 +4,8 @@ The director answers the engine's requests the way a judge would: it calls the n
 and counts the seats aloud while the seat panel records taps; gives the floor with a timer,
 the speaker's LED, the 10-second warning and «Спасибо»; hears nominations and confirms
 them; opens each candidate's vote window at the onset of the question and closes it at the
-onset of «Спасибо». Every input is journaled (fsynced) before it takes effect.
+onset of «Спасибо». Every input the game takes is journaled (fsynced) before the host says
+or shows anything that follows from it; one the game refuses never reaches the journal.
 
 It runs on asyncio: the seat panel and the ears hand their events to the loop thread-safely,
 a blocking voice speaks in an executor, and everything the director waits for is awaited

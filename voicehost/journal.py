@@ -1,5 +1,6 @@
 """The journal: every input (with its time and source) and decision is appended to a file
-and fsynced before it takes effect, so a crash or a power cut loses nothing.
+and fsynced before anything follows from it (a word said, an LED lit), so a crash or a
+power cut loses nothing anyone saw.
 
 One JSON object per line. The first is the game's header (ruleset, options, seats, the
 script it plays, if any); then one line per input, and a ``splice`` line wherever the human

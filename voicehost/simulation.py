@@ -60,7 +60,7 @@ Acts = Generator[list[Act], None, None]
 def simulate(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None) -> Simulation:
     """Play ``script`` through the engine.
 
-    With a ``journal`` every input is on disk before it takes effect. ``replayed`` (from a
+    With a ``journal`` every input is on disk before anything follows from it. ``replayed`` (from a
     journal being resumed) are the inputs already taken: the play is deterministic, so it
     runs again from the start, checks each input against the journal instead of writing
     it, and carries on writing after the last one — the exact state, bookkeeping included.
