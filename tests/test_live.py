@@ -1,0 +1,33 @@
+"""voicehost.live (``voicehost run``): resuming a live game from its journal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from test_game import voted_game
+from voicehost.config import load_ruleset
+from voicehost.journal import Journal, read_journal
+from voicehost.live import _game_and_journal
+
+
+def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None:
+    """The power went off after six thumbs were recorded: the resumed game takes the vote
+    again from its start, and the journal says so with a splice."""
+    game = voted_game()
+    game.pop()  # the vote had not closed
+    path = tmp_path / "live.jsonl"
+    journal = Journal(path, {"ruleset": "sport", "options": {}, "seats": 10, "level": "live"})
+    for i, item in enumerate(game.inputs):
+        journal.append(i, float(i), "seats", item)
+    journal.close()
+
+    ruleset = load_ruleset("sport")
+    args = argparse.Namespace(resume=str(path))
+    resumed, journal = _game_and_journal(args, ruleset, ruleset.resolve({}), 10)
+    journal.close()
+    assert resumed.inputs == game.inputs[:-6] and resumed.request == game.request
+    assert [e.input for e in read_journal(path)[1]] == resumed.inputs
+    splice = json.loads(path.read_text().splitlines()[-1])
+    assert (splice["type"], splice["remove"]) == ("splice", 6)
+    assert splice["why"] == "resume: the interrupted vote is taken again"
