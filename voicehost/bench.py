@@ -231,9 +231,9 @@ def bench_table(games: int = 50) -> dict[str, float]:
     import asyncio
     from pathlib import Path
 
-    from .parser import parse
     from .intents import EndIntent
-    from .script import load_script
+    from .parser import parse
+    from .script import load_script, script_from_data
     from .table import load_audio, table_path
     from .table_sim import TableRun, play_table
     from .vclock import run_virtual
@@ -246,7 +246,6 @@ def bench_table(games: int = 50) -> dict[str, float]:
         run_virtual(play_table(script))
     figures = {"table_game_ms": (time.perf_counter() - start) / games * 1000}
     voice = Voice(load_audio(table_path(None)), "null", log=lambda line: None)
-    from .script import script_from_data
     short = script_from_data({"ruleset": "sport", "roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"},
                               "days": [{"speeches": {str(seat): ["спасибо"] for seat in range(1, 11)}}]})
     try:

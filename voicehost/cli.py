@@ -58,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="with --audio off: seconds between printed lines")
     demo_cmd.add_argument("--audio", default=None,
                           help="default, device:NAME, file:OUT.wav, null, or off (no voice); default: the table's")
-    demo_cmd.add_argument("--table", default=None, help="the table file whose [audio] settings to use")
+    demo_cmd.add_argument("--table", default=None,
+                          help="the table file whose seat panel (on mock pins) and [audio] settings to use")
     demo_cmd.set_defaults(run=_demo)
 
     voice_cmd = commands.add_parser("voice", help="the host's voice: render lines ahead, or say one")
@@ -246,16 +247,15 @@ def _demo(args: argparse.Namespace) -> int:
 
     script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
-    if args.audio != "off":
-        print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
-              f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while (Ctrl+C ends it).",
-              flush=True)
     if args.audio == "off":
         def show(line: str) -> None:
             print(line, flush=True)
             time.sleep(args.pace)
         result = run_virtual(play_table(script, how=TableRun(show=show)))
     else:
+        print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
+              f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while (Ctrl+C ends it).",
+              flush=True)
         voice = _open_voice(args.table, args.audio)
         voice.renderer.warm(_fixed_lines(voice, script))
         how = TableRun(say=voice.say, night=voice.night, seats=mock_pin_seats(pinmap), speed=args.speed,
