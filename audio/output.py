@@ -162,7 +162,8 @@ class AudioOut:
         try:
             return DeviceOutput(self.mixer, device, self._lost)
         except Exception as err:  # PortAudioError, OSError (no libportaudio), ValueError (no such device)
-            self.log(f"voicehost: no audio device ({_short(err)}); the game goes on silently")
+            self.log(f"voicehost: no audio device ({_short(err)}); the game goes on silently "
+                     "(--audio file:OUT.wav records the voice instead)")
             return PacedOutput(self.mixer)
 
     def _lost(self, reason: str) -> None:

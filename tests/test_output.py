@@ -54,7 +54,8 @@ def test_no_audio_device_falls_back_to_silence_with_one_line(monkeypatch) -> Non
     mixer = Mixer()
     out = AudioOut(mixer, "default", log=logged.append)
     assert out.kind == "null" and logged == ["voicehost: no audio device (Error querying device -1); "
-                                             "the game goes on silently"]
+                                             "the game goes on silently (--audio file:OUT.wav records the voice "
+                                             "instead)"]
     assert mixer.say(np.zeros(10, dtype=np.float32)).result(2) > 0  # lines still get their onsets
     out.close()
     mixer.close()
