@@ -113,35 +113,36 @@ class Game:
         middle of a vote leaves. A resumed game takes that vote again from its start."""
         if not isinstance(self.request, (AwaitVotes, AwaitLift)):
             return 0
-        probe = type(self)(self.ruleset, self.options, self.seats)
-        open_since = 0
-        for index, item in enumerate(self.inputs):
-            before = probe.request
-            probe._apply(item)
-            probe.inputs.append(item)
-            if probe.request != before:
-                open_since = index + 1
-        return len(self.inputs) - open_since
+        answered = self._requests_answered()
+        return len(answered) - self._run_start(answered, len(answered))
 
     def _last_vote_round(self) -> tuple[int, int, AwaitVotes]:
-        """[start, close) of the inputs answering the last AwaitVotes, found by replaying."""
+        """[start, close) of the inputs answering the last AwaitVotes."""
+        answered = self._requests_answered()
+        for close in reversed(range(len(self.inputs))):
+            ballot = answered[close]
+            if isinstance(ballot, AwaitVotes) and isinstance(self.inputs[close], CloseVoting):
+                return self._run_start(answered, close), close, ballot
+        raise IllegalInput("there was no vote to correct")
+
+    def _requests_answered(self) -> list[Request | None]:
+        """The request each input answered, found by replaying the game."""
         probe = type(self)(self.ruleset, self.options, self.seats)
-        found: tuple[int, int, AwaitVotes] | None = None
-        start = 0
-        probe_before: Request | None = None
-        for index, item in enumerate(self.inputs):
-            request = probe.request
-            if isinstance(request, AwaitVotes):
-                if probe_before != request:
-                    start = index
-                if isinstance(item, CloseVoting):
-                    found = (start, index, request)
-            probe_before = request
+        answered = []
+        for item in self.inputs:
+            answered.append(probe.request)
             probe._apply(item)
             probe.inputs.append(item)
-        if found is None:
-            raise IllegalInput("there was no vote to correct")
-        return found
+        return answered
+
+    def _run_start(self, answered: list[Request | None], end: int) -> int:
+        """Where the inputs answering the same request as input ``end`` (or, at the end, the
+        current request) began."""
+        request = answered[end] if end < len(answered) else self.request
+        start = end
+        while start > 0 and answered[start - 1] == request:
+            start -= 1
+        return start
 
     def outcome(self) -> Outcome | None:
         return self._outcome
