@@ -31,7 +31,7 @@ class SeatPanel:
     def __init__(self, pinmap: PinMap, sink: Callable[[Edge], None], *, pin_factory: Any = None,
                  deliver: Deliver | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         try:
-            from gpiozero import Button, PWMLED
+            from gpiozero import PWMLED, Button
         except ImportError as err:  # pragma: no cover - gpiozero is a dependency
             raise GpioUnavailable(f"gpiozero is not installed ({err})") from None
         self.pinmap = pinmap

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from hw.pinmap import load_pinmap
-from voicehost.protocol import build_protocol
-from voicehost.script import script_from_data
-from voicehost.simulation import Simulation, simulate
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import Simulation, simulate
+from voicehost.simulation.script import script_from_data
 
 settings.register_profile("ci", max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -1,4 +1,8 @@
-"""The layout's promises: the rules core is pure and fully typed; adapters never import the host."""
+"""The layout's promises: one package per concern, each importing only the layers below it.
+
+rules → config → language → host → simulation → cli; audio and hw are adapters that never
+import voicehost; the web console, the records and the service use the host's public API only.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,68 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 IO_MODULES = {"os", "io", "sys", "pathlib", "socket", "threading", "asyncio", "time", "tomllib", "json",
               "subprocess", "random", "sounddevice", "gpiozero", "vosk", "pyttsx3", "audio", "hw", "datetime"}
+
+
+# What each package of voicehost may import of voicehost (besides itself).
+LAYERS = {
+    "rules": set(),
+    "config": {"rules"},
+    "language": {"rules", "config"},
+    "host": {"rules", "config", "language"},
+    "simulation": {"rules", "config", "language", "host"},
+}
+# Packages that reach the live host only through ``voicehost.host`` itself (its __all__).
+HOST_CLIENTS = ("web", "records", "service")
+
+
+def voicehost_imports(path: Path) -> set[str]:
+    """Every ``voicehost.…`` module ``path`` imports (absolute imports: the packages use no relative ones)."""
+    tree = ast.parse(path.read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("voicehost.")}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("voicehost"):
+            found.add(str(node.module))
+    return found
+
+
+def package_of(path: Path) -> str:
+    parts = path.relative_to(ROOT / "voicehost").with_suffix("").parts
+    return parts[0]
+
+
+VOICEHOST_MODULES = sorted((ROOT / "voicehost").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", VOICEHOST_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_each_package_imports_only_the_layers_below(path: Path) -> None:
+    package = package_of(path)
+    if package not in LAYERS:
+        return
+    allowed = LAYERS[package] | {package}
+    reached = {module.split(".")[1] for module in voicehost_imports(path) if module.count(".") >= 1}
+    assert reached <= allowed, f"{path.relative_to(ROOT)} imports {sorted(reached - allowed)} of voicehost"
+
+
+@pytest.mark.parametrize("path", VOICEHOST_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_web_records_and_service_use_the_hosts_public_api_only(path: Path) -> None:
+    if package_of(path) not in HOST_CLIENTS:
+        return
+    deep = {module for module in voicehost_imports(path) if module.startswith("voicehost.host.")}
+    assert not deep, f"{path.relative_to(ROOT)} reaches into {sorted(deep)}: import from voicehost.host"
+
+
+def test_only_the_command_line_imports_the_command_line() -> None:
+    offenders = [str(path.relative_to(ROOT)) for path in VOICEHOST_MODULES
+                 if package_of(path) != "cli" and path.name != "__main__.py"
+                 and any(module.startswith("voicehost.cli") for module in voicehost_imports(path))]
+    assert not offenders
+
+
+@pytest.mark.parametrize("path", VOICEHOST_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_module_says_its_place_in_a_docstring(path: Path) -> None:
+    assert ast.get_docstring(ast.parse(path.read_text())), f"{path.relative_to(ROOT)} has no module docstring"
 
 
 def imports(path: Path) -> set[str]:

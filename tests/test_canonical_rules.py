@@ -4,8 +4,8 @@ mafia 3 and 7 (1:4) unless a test says otherwise."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import kinds, run
+
 from voicehost.config import load_ruleset
 from voicehost.rules import InputError, Role
 from voicehost.rules.canonical import CanonicalGame

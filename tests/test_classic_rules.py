@@ -4,8 +4,8 @@ otherwise: mafia 3 and 5, Commissar 7, Doctor 2, Putana 8; the rest citizens."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import kinds, run
+
 from voicehost.config import load_ruleset
 from voicehost.rules import InputError, Role, new_game
 from voicehost.rules.requests import AwaitAction, AwaitShots

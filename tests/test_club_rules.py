@@ -4,8 +4,8 @@ Don 3, mafia 5 and 9, Sheriff 7, Doctor 2, Maniac 8; the rest citizens."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import kinds, run
+
 from voicehost.config import load_ruleset
 from voicehost.rules import InputError, Role
 from voicehost.rules.events import SpeechBegan

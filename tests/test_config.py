@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from voicehost import config
-from voicehost.cli import main
+from voicehost.cli.main import main
 from voicehost.config import load_ruleset
-from voicehost.phrasebook import phrasebook_from_mapping
+from voicehost.language.phrasebook import phrasebook_from_mapping
 from voicehost.rules import GAMES, InputError
 from voicehost.rules.ruleset import ruleset_from_mapping
 

@@ -12,17 +12,18 @@ import pytest
 from audio.listener import Heard
 from hw.panel import SeatPanel
 from voicehost.config import load_ruleset
-from voicehost.dealing import seeded_deal
-from voicehost.director import Director, EdgeLog, Ports, show_roles
-from voicehost.journal import Journal, read_journal
-from voicehost.protocol import build_protocol
+from voicehost.host.cards import show_roles
+from voicehost.host.dealing import seeded_deal
+from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.journal import Journal, read_journal
 from voicehost.rules import Role, new_game
 from voicehost.rules.inputs import Deal
+from voicehost.rules.protocol import build_protocol
 from voicehost.rules.requests import AwaitVotes
 
 DEAL = tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff", "citizen",
                                "mafia", "citizen"])
-from voicehost.numbers import CARDINALS as WORDS  # noqa: E402
+from voicehost.language.numbers import CARDINALS as WORDS  # noqa: E402
 
 
 class Table:
@@ -139,7 +140,7 @@ def test_the_host_deals_and_each_player_reads_his_card_on_his_own_led(table_game
         await show_roles(Director(table_game, ports, log=lambda line: None))
 
     asyncio.run(deal())
-    from voicehost.director import ROLE_BLINKS
+    from voicehost.host.cards import ROLE_BLINKS
     assert leds == [(seat, ROLE_BLINKS[table_game.roles[seat]]) for seat in range(1, 11)]
 
 
@@ -172,7 +173,7 @@ def test_voicehost_run_without_gpio_is_one_line(tmp_path) -> None:
 
 
 def test_the_host_learns_the_club_dealt_roles_from_taps_on_the_first_night(table_game, mock_factory, ten_seats) -> None:
-    from voicehost.director import learn_roles
+    from voicehost.host.cards import learn_roles
     holders = {"дон": [3], "мафия": [5, 9], "шериф": [7]}
 
     async def learn(taps: dict[str, list[int]]):
@@ -262,7 +263,7 @@ def test_a_canonical_nomination_is_heard_by_name(ten_seats) -> None:
 
 
 def test_a_forbidden_word_heard_in_a_speech_is_a_foul_and_the_console_raises_a_hand(table_game) -> None:
-    from voicehost.parser import forbidden_words
+    from voicehost.language.parser import forbidden_words
     from voicehost.rules.inputs import Dawn
     table_game.push(Deal(DEAL))
     table_game.push(Dawn())
@@ -325,7 +326,7 @@ def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victi
 
 
 def test_the_human_host_types_the_cards_at_the_console(table_game) -> None:
-    from voicehost.director import roles_from_console
+    from voicehost.host.cards import roles_from_console
     logged: list[str] = []
 
     async def typed():
@@ -339,7 +340,7 @@ def test_the_human_host_types_the_cards_at_the_console(table_game) -> None:
 
 
 def test_run_options_are_key_value_pairs_checked_by_the_ruleset() -> None:
-    from voicehost.live import parse_options
+    from voicehost.host.live import parse_options
     from voicehost.rules import InputError
     assert parse_options(["nomination=last", "last_word_s=30"]) == {"nomination": "last", "last_word_s": "30"}
     with pytest.raises(InputError, match="--option nomination: is not KEY=VALUE"):
@@ -384,8 +385,8 @@ def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_pat
     """«roles …» mid-game replaces the deal and replays; a Sheriff who already checked as
     seat 7 cannot become seat 8's card. Nothing about roles is said aloud."""
     from voicehost.rules.inputs import Check
-    from voicehost.script import load_script
-    from voicehost.simulation import simulate
+    from voicehost.simulation.engine_level import simulate
+    from voicehost.simulation.script import load_script
 
     inputs = simulate(load_script("examples/sport-sample.json")).game.inputs
     first_check = next(i for i, item in enumerate(inputs) if isinstance(item, Check) and item.by == 7)
@@ -422,8 +423,8 @@ def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_pat
 def test_a_pause_keeps_the_speakers_time(table_game) -> None:
     """«pause» at 5 s into a 60 s speech, «resume» at 100 s: the warning and «Спасибо» come
     55 s of speaking time later, not at 60 s (on the virtual clock)."""
+    from voicehost.host.vclock import run_virtual
     from voicehost.rules.inputs import Dawn
-    from voicehost.vclock import run_virtual
 
     table_game.push(Deal(DEAL))
     table_game.push(Dawn())

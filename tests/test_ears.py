@@ -8,11 +8,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from test_cli import cli
-from voicehost.ears import ears_from_mapping, install_model, load_ears
+
+from voicehost.host.ears import ears_from_mapping, install_model, load_ears
+from voicehost.host.table_file import table_path
 from voicehost.rules import InputError
-from voicehost.table import table_path
 
 REPLAYS = Path(__file__).parent / "replays"
 

@@ -4,8 +4,8 @@ corrections (``splice``, ``correct_vote``), which replay the game and refuse wha
 from __future__ import annotations
 
 import pytest
-
 from test_sport_rules import end_speeches, fresh, to_day
+
 from voicehost.rules import IllegalInput
 from voicehost.rules.events import Eliminated
 from voicehost.rules.inputs import CloseVoting, EndSpeech, Nominate, Vote

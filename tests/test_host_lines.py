@@ -7,13 +7,13 @@ import re
 
 import pytest
 
-from voicehost.bench import random_game
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.host_lines import HOST_KEYS, event_lines, request_lines, spoken
-from voicehost.phrasebook import load_phrasebook
+from voicehost.language.host_lines import HOST_KEYS, event_lines, request_lines, spoken
+from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import new_game
 from voicehost.rules.events import PRIVATE_EVENTS
 from voicehost.rules.roles import Role
+from voicehost.simulation.random_games import random_game
 
 SAMPLES = {"seat": range(1, 21), "n": range(0, 26), "name": ["Анна", "Пётр"], "target": ["Вера"],
            "list": [(1,), (2, 5), (3, 7, 10)], "names": [["Анна"], ["Анна", "Борис", "Вера"]],

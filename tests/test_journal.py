@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from voicehost.journal import Journal, read_journal
+from voicehost.host.journal import Journal, read_journal
 from voicehost.rules import InputError
 from voicehost.rules.inputs import Dawn, Vote
 
@@ -139,11 +139,11 @@ def test_simulate_will_not_overwrite_a_journal(tmp_path) -> None:
 def test_a_refused_foul_is_not_journaled_and_the_game_resumes(tmp_path, level) -> None:
     """The judge's foul for a seat already out is refused (reported under «ignored»); it never
     reaches the journal, so resuming from the journal lines up input by input."""
-    from voicehost.protocol import build_protocol
-    from voicehost.script import script_from_data
-    from voicehost.simulation import simulate
-    from voicehost.table_sim import play_table
-    from voicehost.vclock import run_virtual
+    from voicehost.host.vclock import run_virtual
+    from voicehost.rules.protocol import build_protocol
+    from voicehost.simulation.engine_level import simulate
+    from voicehost.simulation.script import script_from_data
+    from voicehost.simulation.table_level import play_table
 
     data = json.loads((ROOT / "examples" / "sport-sample.json").read_text())
     data["days"][1].setdefault("fouls", []).append({"seat": 1, "at": "morning"})  # seat 1 died on night 2

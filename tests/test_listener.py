@@ -20,11 +20,18 @@ import numpy as np
 import pytest
 
 from audio.listener import (
-    RATE, Gate, GatedRecognizer, ModelUnavailable, SpeechModel, apply_endpoint, check_model_folder, replay,
+    RATE,
+    Gate,
+    GatedRecognizer,
+    ModelUnavailable,
+    SpeechModel,
+    apply_endpoint,
+    check_model_folder,
+    replay,
 )
 from audio.tts import resample
-from voicehost.ears import grammar, words
-from voicehost.transcripts import understand
+from voicehost.host.ears import grammar, words
+from voicehost.host.transcripts import understand
 
 REPLAYS = Path(__file__).parent / "replays"
 THANKS_KO = "감사합니다"

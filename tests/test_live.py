@@ -1,4 +1,4 @@
-"""voicehost.live (``voicehost run``): resuming a live game from its journal."""
+"""voicehost.host.live (``voicehost run``): resuming a live game from its journal."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import argparse
 import json
 
 from test_game import voted_game
+
 from voicehost.config import load_ruleset
-from voicehost.journal import Journal, read_journal
-from voicehost.live import _game_and_journal
+from voicehost.host.journal import Journal, read_journal
+from voicehost.host.live import _game_and_journal
 
 
 def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from voicehost.intents import EndIntent, NominateIntent, WithdrawIntent
-from voicehost.numbers import cardinal_word, ordinal_word
-from voicehost.parser import normalize, parse
+from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
+from voicehost.language.numbers import cardinal_word, ordinal_word
+from voicehost.language.parser import normalize, parse
 
 
 def compact(text: str) -> str:
@@ -173,8 +173,8 @@ def test_normalize_folds_case_yo_numero_and_punctuation() -> None:
 
 
 def test_forbidden_words_are_reported_where_they_are_said() -> None:
-    from voicehost.intents import ForbiddenIntent
-    from voicehost.parser import forbidden_words
+    from voicehost.language.intents import ForbiddenIntent
+    from voicehost.language.parser import forbidden_words
     words = forbidden_words(["Честно", "клянусь"])
     intents = parse("честно говорю, выставляю пятого, клянусь. Спасибо", words)
     assert [i.to_dict() for i in intents] == [{"type": "forbidden", "word": "честно"}, {"type": "nominate", "seat": 5},

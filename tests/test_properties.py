@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
-from voicehost.bench import random_game, random_input
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.narrate import narrate
-from voicehost.phrasebook import load_phrasebook
-from voicehost.protocol import build_protocol
+from voicehost.language.narrate import narrate
+from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import Game
 from voicehost.rules.events import (
-    CheckAnswered, Eliminated, GameOver, NominationAccepted, ShootingResolved, SpeechBegan, VotesCounted,
+    CheckAnswered,
+    Eliminated,
+    GameOver,
+    NominationAccepted,
+    ShootingResolved,
+    SpeechBegan,
+    VotesCounted,
 )
-from voicehost.script import script_from_data
-from voicehost.simulation import simulate
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.random_games import random_game, random_input
+from voicehost.simulation.script import script_from_data
 
 WINNERS = {"red", "black", "maniac", "yakuza", "nobody"}
 REASONS = {"no_black_left", "black_parity", "only_mafia_left", "three_misses", "split_deadlock", "maniac_last_two",
@@ -150,7 +157,7 @@ BALLOT_KEYS = ("votes", "prevote", "revote", "mayor", "nominate", "blood_name")
 
 @given(data=st.data())
 def test_random_legal_scripts_of_every_ruleset_end_or_run_out_cleanly(data) -> None:
-    from voicehost.dealing import shuffled_deal
+    from voicehost.host.dealing import shuffled_deal
     from voicehost.rules import GAMES
 
     name = data.draw(st.sampled_from(ruleset_names()), label="ruleset")

@@ -11,6 +11,7 @@ from voicehost.rules.inputs import Input, input_from_dict
 from voicehost.rules.records import family
 from voicehost.rules.roles import Role
 
+
 def sample(cls):
     import dataclasses
     values = {}

@@ -6,11 +6,12 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from voicehost.rules import InputError
-from voicehost.script import load_script, script_from_data
-from voicehost.simulation import simulate
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.script import load_script, script_from_data
 
 ROLES = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}
 

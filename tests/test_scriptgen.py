@@ -1,4 +1,4 @@
-"""voicehost.scriptgen: an invented game is a valid script the engine plays the same way
+"""voicehost.simulation.scriptgen: an invented game is a valid script the engine plays the same way
 again, to the end, and the live director at the table level agrees with it."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from voicehost.protocol import build_protocol
-from voicehost.script import script_from_data
-from voicehost.scriptgen import random_script
-from voicehost.simulation import simulate
-from voicehost.table_sim import play_table
-from voicehost.vclock import run_virtual
+from voicehost.host.vclock import run_virtual
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.script import script_from_data
+from voicehost.simulation.scriptgen import random_script
+from voicehost.simulation.table_level import play_table
 
 
 @pytest.mark.parametrize("ruleset", ["sport", "club", "classic", "canonical"])

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from voicehost.protocol import build_protocol
-from voicehost.script import load_script
-from voicehost.simulation import simulate
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.script import load_script
 
 SCRIPTS = sorted(p for p in (Path(__file__).parent / "scripts").glob("*.json") if not p.name.endswith(".expect.json"))
 

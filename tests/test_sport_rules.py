@@ -6,13 +6,22 @@ Seating in every test unless it says otherwise: Don 3, mafia 5 and 9, Sheriff 7.
 from __future__ import annotations
 
 import pytest
-
 from conftest import kinds, play, run
+
 from voicehost.config import load_ruleset
 from voicehost.rules import IllegalInput, InputError, Role, new_game
 from voicehost.rules.events import NominationRefused, SpeechBegan
 from voicehost.rules.inputs import (
-    Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Nominate, Remove, Shots, Vote,
+    Check,
+    CloseVoting,
+    Dawn,
+    Deal,
+    EndSpeech,
+    Foul,
+    Nominate,
+    Remove,
+    Shots,
+    Vote,
 )
 from voicehost.rules.requests import AwaitAction, AwaitShots, AwaitSpeech, AwaitVotes
 

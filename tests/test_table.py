@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from voicehost.host.table_file import audio_from_mapping, load_audio, table_path
 from voicehost.rules import InputError
-from voicehost.table import audio_from_mapping, load_audio, table_path
 
 
 def test_shipped_tables_have_valid_audio_settings() -> None:

@@ -8,14 +8,15 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from voicehost.protocol import build_protocol
-from voicehost.script import load_script, script_from_data
-from voicehost.simulation import simulate
 from hw.leds import FOUL, HAND, LAST_SECONDS, NOMINEE, OFF, SPEAKER, VOTE_WINDOW
-from voicehost.table_sim import play_table
-from voicehost.vclock import run_virtual
+from voicehost.host.vclock import run_virtual
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.script import load_script, script_from_data
+from voicehost.simulation.table_level import play_table
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted([*ROOT.glob("examples/*.json"), *(p for p in ROOT.glob("tests/scripts/*.json")
@@ -75,11 +76,12 @@ from test_properties import OPTIONS_BY_RULESET  # noqa: E402 - the same random s
 
 @given(data=st.data())
 def test_random_scripts_give_identical_protocols_at_both_levels(data) -> None:
-    from test_properties import BALLOT_KEYS, speech, timed  # noqa: F401
     import random as _random
 
-    from voicehost.dealing import shuffled_deal
+    from test_properties import BALLOT_KEYS, speech, timed  # noqa: F401
+
     from voicehost.config import load_ruleset, ruleset_names
+    from voicehost.host.dealing import shuffled_deal
     from voicehost.rules import GAMES
 
     name = data.draw(st.sampled_from(ruleset_names()))

@@ -1,4 +1,4 @@
-"""voicehost.table_sim: the live director with simulated people — on the virtual clock (the
+"""voicehost.simulation.table_level: the live director with simulated people — on the virtual clock (the
 table level), and in real time on gpiozero's mock pins (``voicehost demo``)."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ import time
 
 import pytest
 
-from voicehost.protocol import build_protocol
+from voicehost.host.vclock import run_virtual
 from voicehost.rules.inputs import Vote
-from voicehost.script import script_from_data
-from voicehost.simulation import simulate
-from voicehost.table_sim import Divergence, People, TableRun, mock_pin_seats, play_table
-from voicehost.vclock import run_virtual
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.script import script_from_data
+from voicehost.simulation.table_level import Divergence, People, TableRun, mock_pin_seats, play_table
 
 ROLES = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}
 DAY = {"speeches": {"1": ["я выставляю игрока номер пять спасибо"], "2": ["выставляю девятого", "спасибо"],

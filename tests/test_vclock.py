@@ -1,4 +1,4 @@
-"""voicehost.vclock: asyncio on game time."""
+"""voicehost.host.vclock: asyncio on game time."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from voicehost.vclock import Stuck, run_virtual
+from voicehost.host.vclock import Stuck, run_virtual
 
 
 def test_an_hour_of_timers_passes_at_once_and_in_order() -> None:

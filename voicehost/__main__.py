@@ -1,5 +1,7 @@
+"""``python -m voicehost``: the same as the ``voicehost`` command."""
+
 import sys
 
-from .cli import main
+from voicehost.cli.main import main
 
 sys.exit(main())

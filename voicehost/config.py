@@ -11,7 +11,7 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-from .rules import GAMES, InputError, Ruleset, ruleset_from_mapping
+from voicehost.rules import GAMES, InputError, Ruleset, ruleset_from_mapping
 
 
 def config_dir() -> Path:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .canonical import CanonicalGame
+from .classic import ClassicGame
+from .club import ClubGame
 from .errors import IllegalInput, InputError
 from .game import Game, Outcome
 from .roles import Role, Team
 from .ruleset import Options, Ruleset, ruleset_from_mapping
-from .canonical import CanonicalGame
-from .classic import ClassicGame
-from .club import ClubGame
 from .sport import SportGame
 
 GAMES: Mapping[str, type[Game]] = {

@@ -8,8 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .events import (
-    AllStay, DayBegan, MorningCame, NominationAccepted, NominationRefused, NominationsTallied, RoleRevealed,
-    TieDeclared, VotesCounted,
+    AllStay,
+    DayBegan,
+    MorningCame,
+    NominationAccepted,
+    NominationRefused,
+    NominationsTallied,
+    RoleRevealed,
+    TieDeclared,
+    VotesCounted,
 )
 from .flow import Step, TableGame
 from .game import Outcome

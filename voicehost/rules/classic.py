@@ -13,7 +13,14 @@ from collections.abc import Mapping
 
 from .errors import IllegalInput, InputError
 from .events import (
-    ActionTaken, AllStay, BloodNamed, CheckAnswered, DayBegan, MayorElected, MorningCame, RoleRevealed,
+    ActionTaken,
+    AllStay,
+    BloodNamed,
+    CheckAnswered,
+    DayBegan,
+    MayorElected,
+    MorningCame,
+    RoleRevealed,
     VotesCounted,
 )
 from .flow import Step, TableGame

@@ -10,8 +10,18 @@ from __future__ import annotations
 
 from .errors import IllegalInput
 from .events import (
-    Acquitted, ActionTaken, AllStay, CheckAnswered, DayBegan, HandRaised, MorningCame, NoVote, Saved,
-    SideChosen, TieDeclared, VotesCounted,
+    Acquitted,
+    ActionTaken,
+    AllStay,
+    CheckAnswered,
+    DayBegan,
+    HandRaised,
+    MorningCame,
+    NoVote,
+    Saved,
+    SideChosen,
+    TieDeclared,
+    VotesCounted,
 )
 from .flow import Step, TableGame
 from .game import Outcome

@@ -139,3 +139,7 @@ class Remove(Input):
 
 def input_from_dict(data: dict[str, Any]) -> Input:
     return from_dict(Input, data)
+
+
+# A night action's name (a request's ``actions``, a script's night key) → the input it becomes.
+ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal": Heal, "visit": Visit, "kill": Kill}

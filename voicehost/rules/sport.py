@@ -7,17 +7,30 @@ speeches with nominations, voting) → night (shooting count, Don check, Sheriff
 
 from __future__ import annotations
 
+from .errors import IllegalInput
 from .events import (
-    AllStay, CheckAnswered, LiftAsked, LiftCounted, MorningCame, NominationAccepted, NominationRefused,
-    NominationWithdrawn, NoVote, DayBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
+    AllStay,
+    CheckAnswered,
+    DayBegan,
+    LiftAsked,
+    LiftCounted,
+    MorningCame,
+    NominationAccepted,
+    NominationRefused,
+    NominationWithdrawn,
+    NoVote,
+    TieDeclared,
+    VoteIgnored,
+    VotesCounted,
+    VotingBegan,
     WithdrawalRefused,
 )
-from .errors import IllegalInput
 from .flow import Step, TableGame
 from .game import Outcome
 from .inputs import Check, CloseVoting, Dawn, EndSpeech, Lift, Nominate, Shots, Vote, Withdraw
 from .requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
+
 
 class SportGame(TableGame):
     name = "sport"

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from .config import config_dir, read_toml
-from .rules import InputError
-from .russian import fill
+from voicehost.config import config_dir, read_toml
+from voicehost.language.russian import fill
+from voicehost.rules import InputError
 
 
 class Phrasebook:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import load_ruleset, read_toml
-from .rules import GAMES, InputError, Options, Role, Ruleset
-from .rules.game import validate_deal
+from voicehost.config import load_ruleset, read_toml
+from voicehost.rules import GAMES, InputError, Options, Role, Ruleset
+from voicehost.rules.game import validate_deal
 
 TOP_KEYS = {"ruleset", "options", "seats", "names", "roles", "nights", "days"}
 NIGHT_KEYS = {"shots", "check", "heal", "visit", "kill", "join", "fouls"}

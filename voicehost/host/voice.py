@@ -10,11 +10,10 @@ from audio.mixer import Mixer
 from audio.music import MusicFeed, MusicUnavailable
 from audio.output import AudioOut, AudioSpecError
 from audio.tts import SpeechRenderer, VoiceUnavailable
-
-from .host_lines import HOST_KEYS
-from .phrasebook import Phrasebook, load_phrasebook
-from .rules import InputError
-from .table import AudioConfig
+from voicehost.host.table_file import AudioConfig, load_audio, table_path
+from voicehost.language.host_lines import HOST_KEYS
+from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.rules import InputError
 
 Log = Callable[[str], None]
 
@@ -73,3 +72,8 @@ def fixed_lines(book: Phrasebook, ruleset: str, seats: Iterable[int]) -> list[st
         elif template.count("{") == 1 and "{seat}" in template:
             texts.extend(book.say(key, ruleset, seat=s) for s in seat_list)
     return texts
+
+
+def open_voice(table: str | None, output: str | None) -> Voice:
+    """The voice of the table file ``table`` (default: the bundled one), to ``output`` or the table's."""
+    return Voice(load_audio(table_path(table)), output)

@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .config import load_ruleset
-from .dealing import shuffled_deal
-from .rules import GAMES
-from .rules.requests import AwaitAction, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
-from .russian import cardinal
-from .script import Day, Night, Script, script_from_data
-from .simulation import ROUND_KEYS, SPOKEN_TURNS, Acts, ScriptPlayer
+from voicehost.config import load_ruleset
+from voicehost.host.dealing import shuffled_deal
+from voicehost.language.russian import cardinal
+from voicehost.rules import GAMES
+from voicehost.rules.requests import AwaitAction, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
+from voicehost.simulation.engine_level import ROUND_KEYS, SPOKEN_TURNS, Acts, ScriptPlayer
+from voicehost.simulation.script import Day, Night, Script, script_from_data
 
 NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл", "Лида", "Максим",
          "Нина", "Олег", "Полина", "Роман", "Софья", "Тимур", "Ульяна", "Филипп")

@@ -12,19 +12,19 @@ from pathlib import Path
 from typing import Any
 
 from hw.panel import GpioUnavailable, SeatPanel
-
-from .config import load_ruleset
-from .dealing import parse_pairs, seeded_deal, typed_deal
-from .director import Director, EdgeLog, Ports, learn_roles, roles_from_console, show_roles
-from .ears import grammar, load_ears, model_path
-from .hwcli import mock_factory, open_pinmap
-from .journal import Journal, read_journal, write_results
-from .narrate import narrate, public_log_printer
-from .phrasebook import load_phrasebook
-from .protocol import build_protocol
-from .rules import Game, IllegalInput, InputError, new_game
-from .table import load_audio, table_path
-from .voice import Voice
+from voicehost.config import load_ruleset
+from voicehost.host.cards import learn_roles, roles_from_console, show_roles
+from voicehost.host.dealing import parse_pairs, seeded_deal, typed_deal
+from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.ears import grammar, load_ears, model_path
+from voicehost.host.journal import Journal, read_journal, write_results
+from voicehost.host.seats import mock_factory, open_pinmap
+from voicehost.host.table_file import load_audio, table_path
+from voicehost.host.voice import Voice
+from voicehost.language.narrate import narrate, public_log_printer
+from voicehost.language.phrasebook import load_phrasebook
+from voicehost.rules import Game, IllegalInput, InputError, new_game
+from voicehost.rules.protocol import build_protocol
 
 
 def parse_options(items: list[str]) -> dict[str, str]:
@@ -89,7 +89,7 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     loop = asyncio.get_running_loop()
     log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     voice = Voice(load_audio(table), args.audio, log=log)
-    from .voice import fixed_lines
+    from voicehost.host.voice import fixed_lines
     voice.renderer.warm(fixed_lines(voice.book, game.ruleset.name, range(1, game.seats + 1)))  # no delay later
     edges = EdgeLog()
     try:
@@ -109,7 +109,7 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
     ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle)
     mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
     _read_console(loop, ports)
-    from .parser import forbidden_words
+    from voicehost.language.parser import forbidden_words
     director = Director(game, ports, journal, log=log, forbidden=forbidden_words(load_ears(table).forbidden_words))
     director.on_events = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
     director.on_events(list(game.events))  # the deal, or a resumed game so far

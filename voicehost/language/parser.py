@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .intents import EndIntent, ForbiddenIntent, Intent, NominateIntent, WithdrawIntent
-from .numbers import read_number
+from voicehost.language.intents import EndIntent, ForbiddenIntent, Intent, NominateIntent, WithdrawIntent
+from voicehost.language.numbers import read_number
 
 NOMINATE_VERBS = frozenset({"выставляю"})
 WITHDRAW_VERBS = frozenset({"отзываю"})

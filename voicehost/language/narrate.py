@@ -6,13 +6,40 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from .phrasebook import Phrasebook
-from .rules.events import (
-    PRIVATE_EVENTS, Acquitted, ActionTaken, AllStay, BloodNamed, HandRaised, MayorElected, NominationsTallied,
+from voicehost.language.phrasebook import Phrasebook
+from voicehost.rules.events import (
+    PRIVATE_EVENTS,
+    Acquitted,
+    ActionTaken,
+    AllStay,
+    BloodNamed,
+    CheckAnswered,
+    DayBegan,
+    Eliminated,
+    Event,
+    FoulGiven,
+    GameOver,
+    HandRaised,
+    LiftAsked,
+    LiftCounted,
+    MayorElected,
+    MorningCame,
+    NightFell,
+    NominationAccepted,
+    NominationRefused,
+    NominationsTallied,
+    NominationWithdrawn,
+    NoVote,
     RoleRevealed,
-    Saved, SideChosen, CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, GameOver, LiftAsked, LiftCounted,
-    MorningCame, NightFell, NominationAccepted, NominationRefused, NominationWithdrawn, NoVote,
-    RolesDealt, ShootingResolved, SpeechBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
+    RolesDealt,
+    Saved,
+    ShootingResolved,
+    SideChosen,
+    SpeechBegan,
+    TieDeclared,
+    VoteIgnored,
+    VotesCounted,
+    VotingBegan,
     WithdrawalRefused,
 )
 

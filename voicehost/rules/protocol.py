@@ -5,11 +5,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .rules import Game
-from .rules.events import (
-    Acquitted, ActionTaken, BloodNamed, CheckAnswered, DayBegan, Eliminated, Event, FoulGiven, HandRaised,
-    LiftCounted, MayorElected, MorningCame, NightFell, NominationAccepted, NominationsTallied,
-    NominationWithdrawn, NoVote, RoleRevealed, Saved, ShootingResolved, SideChosen, VotesCounted,
+from . import Game
+from .events import (
+    Acquitted,
+    ActionTaken,
+    BloodNamed,
+    CheckAnswered,
+    DayBegan,
+    Eliminated,
+    Event,
+    FoulGiven,
+    HandRaised,
+    LiftCounted,
+    MayorElected,
+    MorningCame,
+    NightFell,
+    NominationAccepted,
+    NominationsTallied,
+    NominationWithdrawn,
+    NoVote,
+    RoleRevealed,
+    Saved,
+    ShootingResolved,
+    SideChosen,
+    VotesCounted,
 )
 
 

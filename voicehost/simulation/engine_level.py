@@ -5,8 +5,8 @@ place.
 
 The acts come from one generator, :meth:`ScriptPlayer.acts`, and two drivers carry them out:
 :meth:`ScriptPlayer.play` pushes each act's input straight into the engine (the engine level);
-:mod:`voicehost.table_sim` makes the people at a simulated table do them — taps, presses,
-words — for the live :class:`~voicehost.director.Director` to capture (the table level).
+:mod:`voicehost.simulation.table_level` makes the people at a simulated table do them — taps, presses,
+words — for the live :class:`~voicehost.host.director.Director` to capture (the table level).
 """
 
 from __future__ import annotations
@@ -14,17 +14,31 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
-from .intents import EndIntent, NominateIntent, WithdrawIntent
-from .journal import Journal, JournalEntry
-from .parser import parse
-from .rules import Game, IllegalInput, InputError, new_game
-from .rules.flow import request_night
-from .rules.inputs import (
-    BloodName, Check, CloseVoting, Dawn, Deal, EndSpeech, Foul, Heal, Input, Join, Kill, Lift, Nominate,
-    RaiseHand, Remove, Shots, Visit, Vote, Withdraw,
+from voicehost.host.journal import Journal, JournalEntry
+from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
+from voicehost.language.parser import parse
+from voicehost.rules import Game, IllegalInput, InputError, new_game
+from voicehost.rules.flow import request_night
+from voicehost.rules.inputs import (
+    ACTIONS,
+    BloodName,
+    CloseVoting,
+    Dawn,
+    Deal,
+    EndSpeech,
+    Foul,
+    Input,
+    Join,
+    Lift,
+    Nominate,
+    RaiseHand,
+    Remove,
+    Shots,
+    Vote,
+    Withdraw,
 )
-from .rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
-from .script import Day, Night, Script, Timed
+from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
+from voicehost.simulation.script import Day, Night, Script, Timed
 
 
 @dataclass
@@ -34,7 +48,7 @@ class Simulation:
     script: Script
     game: Game
     ignored: list[dict[str, str]] = field(default_factory=list)
-    table: object = None   # the table level's record of public outputs (voicehost.table_sim.TableRecord)
+    table: object = None   # the table level's record of public outputs (voicehost.simulation.table_level.TableRecord)
 
 
 @dataclass(frozen=True)
@@ -81,8 +95,6 @@ SPOKEN_TURNS = frozenset({"speech", "silent", "short"})
 ROUND_KEYS = {"main": "votes", "final": "votes", "revote": "revote", "acquittal": "revote",
               "prevote": "prevote", "mayor": "mayor"}
 
-# A night action → the script key that answers it and the input it becomes.
-ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal": Heal, "visit": Visit, "kill": Kill}
 
 
 class ScriptPlayer:

@@ -2,7 +2,7 @@
 
 Only public events speak: roles, checks, saves and the maniac's side never become a
 spoken line (they go to the checker's own LED, or nowhere). Each function returns
-``(key, values)`` pairs; :class:`voicehost.phrasebook.Phrasebook` turns them into Russian
+``(key, values)`` pairs; :class:`voicehost.language.phrasebook.Phrasebook` turns them into Russian
 with the ruleset's own wording. :data:`HOST_KEYS` lists every key the code can ask for,
 so a test can check the phrasebook has them all.
 """
@@ -12,15 +12,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .rules import Game
-from .rules.events import (
-    Acquitted, AllStay, BloodNamed, DayBegan, Eliminated, Event, FoulGiven, GameOver, HandRaised, LiftAsked,
-    MayorElected, MorningCame, NightFell, NominationAccepted, NominationRefused, NominationsTallied,
-    NominationWithdrawn, NoVote, RoleRevealed, SpeechBegan, TieDeclared, VoteIgnored, VotesCounted, VotingBegan,
+from voicehost.rules import Game
+from voicehost.rules.events import (
+    Acquitted,
+    AllStay,
+    BloodNamed,
+    DayBegan,
+    Eliminated,
+    Event,
+    FoulGiven,
+    GameOver,
+    HandRaised,
+    LiftAsked,
+    MayorElected,
+    MorningCame,
+    NightFell,
+    NominationAccepted,
+    NominationRefused,
+    NominationsTallied,
+    NominationWithdrawn,
+    NoVote,
+    RoleRevealed,
+    SpeechBegan,
+    TieDeclared,
+    VoteIgnored,
+    VotesCounted,
+    VotingBegan,
     WithdrawalRefused,
 )
-from .rules.requests import AwaitAction, AwaitDawn, AwaitShots, Request
-from .rules.roles import Role
+from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitShots, Request
+from voicehost.rules.roles import Role
 
 Said = list[tuple[str, dict[str, Any]]]
 

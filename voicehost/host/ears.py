@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from audio.listener import ENDPOINT_RULES, ModelUnavailable, apply_endpoint, check_model_folder
-
-from .config import read_toml
-from .rules import InputError
-from .russian import cardinal, ordinal
+from voicehost.config import read_toml
+from voicehost.language.russian import cardinal, ordinal
+from voicehost.rules import InputError
 
 DEFAULT_MODEL_URL = "https://alphacephei.com/vosk/models/vosk-model-small-ru-0.22.zip"
 MODELS = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "voicehost" / "models"

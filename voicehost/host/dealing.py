@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import random
 
-from .rules import Game, InputError, Options, Role, Ruleset
-from .rules.game import validate_deal
-from .rules.inputs import Deal
+from voicehost.rules import Game, InputError, Options, Role, Ruleset
+from voicehost.rules.game import validate_deal
+from voicehost.rules.inputs import Deal
 
 
 def shuffled_deal(ruleset: Ruleset, options: Options, seats: int, rng: random.Random) -> tuple[Role, ...]:
     """Shuffle the ruleset's deck and deal ``seats`` cards (a spare card stays face down)."""
-    from .rules import GAMES
+    from voicehost.rules import GAMES
     cast, spare = GAMES[ruleset.name].deck(ruleset, options, seats)
     cards = [role for role, count in cast.items() for _ in range(count)]
     cards += [Role.CITIZEN] * (seats + spare - len(cards))

@@ -11,9 +11,8 @@ from typing import Any
 
 from audio.mixer import MixSettings
 from audio.tts import VoiceSettings
-
-from .config import config_dir, read_toml
-from .rules import InputError
+from voicehost.config import config_dir, read_toml
+from voicehost.rules import InputError
 
 DEFAULT_TABLE = "ten-seats.toml"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import queue
 import sys
@@ -9,12 +10,40 @@ import time
 from collections.abc import Iterator
 
 from audio.listener import Gate, Heard, MicListener, MicrophoneUnavailable, ModelUnavailable, SpeechModel
+from voicehost.cli.args import Commands, seat_count
+from voicehost.config import load_ruleset
+from voicehost.host.ears import DEFAULT_MODEL_URL, EarsConfig, grammar, install_model, load_ears, model_path, words
+from voicehost.host.table_file import table_path
+from voicehost.host.transcripts import console_source, queue_source, replay_source, understand
+from voicehost.rules import InputError
 
-from .config import load_ruleset
-from .ears import DEFAULT_MODEL_URL, EarsConfig, grammar, install_model, load_ears, model_path, words
-from .rules import InputError
-from .table import table_path
-from .transcripts import console_source, queue_source, replay_source, understand
+
+def add_commands(commands: Commands) -> None:
+    model_cmd = commands.add_parser("model", help="the speech model: install it, or check it against the grammar")
+    model_cmd.add_argument("action", choices=["install", "check"])
+    model_cmd.add_argument("source", nargs="?", default=None,
+                           help="install: a ZIP, a folder or a URL (default: vosk-model-small-ru-0.22)")
+    model_cmd.add_argument("--model", default=None, help="check: this model folder instead of the configured one")
+    model_cmd.add_argument("--rules", default="sport", help="check: the ruleset whose table size to use")
+    model_cmd.add_argument("--table", default=None, help="the table file whose [ears] settings to use")
+    model_cmd.set_defaults(run=_model)
+
+    listen_cmd = commands.add_parser("listen", help="print what the host understands: live, replayed or typed")
+    listen_cmd.add_argument("--replay", default=None, help="a JSONL file of vosk results")
+    listen_cmd.add_argument("--console", action="store_true", help="read typed lines from standard input")
+    listen_cmd.add_argument("--seats", type=seat_count, default=10)
+    listen_cmd.add_argument("--table", default=None, help="the table file whose [ears] settings to use")
+    listen_cmd.set_defaults(run=_listen)
+
+
+def _model(args: argparse.Namespace) -> int:
+    if args.action == "install":
+        return install(args.source, args.table)
+    return check_model(args.model, args.rules, args.table)
+
+
+def _listen(args: argparse.Namespace) -> int:
+    return listen(args.replay, args.console, args.seats, args.table)
 
 
 def _ears(table: str | None) -> EarsConfig:

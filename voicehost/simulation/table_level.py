@@ -1,8 +1,8 @@
-"""The table level: a script played by the live :class:`~voicehost.director.Director` itself,
+"""The table level: a script played by the live :class:`~voicehost.host.director.Director` itself,
 with simulated people at the table. The people do what the script says the way players do:
 they tap their buttons while the host counts, hold a thumb from a candidate's question to
 «Спасибо», say their speeches into the ears, and the judge types fouls at the console. The
-director captures all that exactly as at a real table. Under :func:`voicehost.vclock.run_virtual`
+director captures all that exactly as at a real table. Under :func:`voicehost.host.vclock.run_virtual`
 a game takes milliseconds; with the real voice and mock pins (``voicehost demo``) it is heard.
 
 The people know what to do from :meth:`ScriptPlayer.acts` — the same acts the engine level
@@ -25,18 +25,18 @@ from typing import Any, Protocol
 from audio.listener import Heard
 from hw.edges import Edge
 from hw.leds import NO, YES, Pattern
-
-from .director import POLL_S, Director, EdgeLog, Ports
-from .host_lines import question_key
-from .journal import Journal, JournalEntry
-from .narrate import public_lines, public_log_printer
-from .phrasebook import load_phrasebook
-from .rules import Game, IllegalInput, InputError, new_game
-from .rules.inputs import BloodName, Foul, Input, Join, Kill, Lift, Nominate, RaiseHand, Remove, Shots, Vote
-from .rules.requests import AwaitAction, AwaitSpeech, AwaitVotes
-from .russian import cardinal
-from .script import Script
-from .simulation import Act, Feed, ScriptPlayer, Simulation
+from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.journal import Journal, JournalEntry
+from voicehost.host.ports import POLL_S
+from voicehost.language.host_lines import question_key
+from voicehost.language.narrate import public_lines, public_log_printer
+from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.russian import cardinal
+from voicehost.rules import Game, IllegalInput, InputError, new_game
+from voicehost.rules.inputs import BloodName, Foul, Input, Join, Kill, Lift, Nominate, RaiseHand, Remove, Shots, Vote
+from voicehost.rules.requests import AwaitAction, AwaitSpeech, AwaitVotes
+from voicehost.simulation.engine_level import Act, Feed, ScriptPlayer, Simulation
+from voicehost.simulation.script import Script
 
 TAP_AFTER_S = 0.3       # a night tap lands this long after the onset of the number called
 TAP_GAP_S = 0.2         # between two taps (the club Sheriff's shot)
@@ -295,8 +295,7 @@ def mock_pin_seats(pinmap: Any) -> Callable[[Ports], tuple[Seats, Callable[[], N
     LEDs — the seat panel's whole code path, without a Pi."""
     def wire(ports: Ports) -> tuple[Seats, Callable[[], None]]:
         from hw.panel import SeatPanel
-
-        from .hwcli import mock_factory
+        from voicehost.host.seats import mock_factory
         factory = mock_factory()
         loop = asyncio.get_running_loop()
         panel = SeatPanel(pinmap, ports.edges.add, pin_factory=factory, deliver=loop.call_soon_threadsafe)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .rules import InputError
-from .rules.inputs import Input, input_from_dict
+from voicehost.rules import InputError
+from voicehost.rules.inputs import Input, input_from_dict
 
 
 @dataclass

@@ -1,0 +1,1 @@
+"""The command line: ``voicehost …``. See :mod:`voicehost.cli.main`."""

@@ -1,0 +1,51 @@
+"""What every command shares: argument types that refuse bad values in one line, and JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, NoReturn
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the program's one-line error: ``voicehost …: error: … (see --help)``, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+Commands = Any  # the subparsers action every command module adds its commands to
+
+
+def positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def seat_count(text: str) -> int:
+    value = positive(text)
+    if value > 99:
+        raise argparse.ArgumentTypeError(f"{value} seats is more than any table")
+    return value
+
+
+def number_between(low: float, high: float, unit: str = "") -> Any:
+    """An argparse type: a number from ``low`` to ``high`` (``unit`` names it in the error)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number{unit and ' of ' + unit}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not between {low:g} and {high:g}{unit and ' ' + unit}")
+        return value
+    return parse
+
+
+seconds = number_between(0, 600, "seconds")
+speed = number_between(0.1, 1000)
+
+
+def print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))

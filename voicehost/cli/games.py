@@ -1,0 +1,189 @@
+"""``voicehost simulate``, ``resume`` and ``demo``: table scripts played at the engine or the
+table level, resumed from their journals, or played aloud on a simulated table."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from voicehost.cli.args import Commands, print_json, seconds, speed
+from voicehost.config import ruleset_names
+from voicehost.host.voice import open_voice
+from voicehost.language.narrate import narrate
+from voicehost.language.phrasebook import load_phrasebook
+from voicehost.rules import InputError
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.script import load_script
+
+SAMPLE_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "sport-sample.json"
+
+
+def add_commands(commands: Commands) -> None:
+    simulate_cmd = commands.add_parser("simulate", help="play a table script, print the protocol")
+    simulate_cmd.add_argument("script", help="a table script (.json or .toml)")
+    simulate_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
+    simulate_cmd.add_argument("--level", choices=["engine", "table"], default="engine",
+                              help="engine: the rules alone; table: voice, seat buttons and ears, on a virtual clock")
+    simulate_cmd.add_argument("--journal", default=None,
+                              help="append every input to this file (fsynced); resume it after a crash")
+    simulate_cmd.set_defaults(run=_simulate)
+
+    resume_cmd = commands.add_parser("resume", help="rebuild a game from its journal and carry on")
+    resume_cmd.add_argument("journal", help="the journal file of the interrupted game")
+    resume_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
+    resume_cmd.set_defaults(run=_resume)
+
+    demo_cmd = commands.add_parser("demo", help="play the bundled sample game aloud, then its protocol")
+    demo_cmd.add_argument("script", nargs="?", default=None,
+                          help="a script to play (default: the bundled sport sample, or an invented game with --seed)")
+    demo_cmd.add_argument("--seed", type=int, default=None, help="invent a game from this seed instead of a script")
+    demo_cmd.add_argument("--rules", default="sport", help="with --seed: the ruleset of the invented game")
+    demo_cmd.add_argument("--speed", type=speed, default=8.0,
+                          help="timers run this many times faster (speech timers, vote windows); default 8")
+    demo_cmd.add_argument("--pace", type=seconds, default=0.15,
+                          help="with --audio off: seconds between printed lines")
+    demo_cmd.add_argument("--audio", default=None,
+                          help="default, device:NAME, file:OUT.wav, null, or off (no voice); default: the table's")
+    demo_cmd.add_argument("--table", default=None,
+                          help="the table file whose seat panel (on mock pins) and [audio] settings to use")
+    demo_cmd.set_defaults(run=_demo)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    script = load_script(args.script)
+    if args.journal is None:
+        return _report(_play(script, args.level), args.json)
+    from voicehost.host.journal import Journal
+
+    path = Path(args.journal)
+    if path.exists() and path.stat().st_size:
+        raise InputError(str(path), "the journal already exists: resume it with voicehost resume, or pick a new name")
+    journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
+                             "seats": script.seats, "options": dict(script.options), "level": args.level})
+    try:
+        return _report(_play(script, args.level, journal), args.json, path)
+    finally:
+        journal.close()
+
+
+def _play(script: Any, level: str | None, journal: Any = None, replayed: Any = None) -> Any:
+    """The engine level, or the table level: the live director with simulated people on game time."""
+    if level == "table":
+        from voicehost.host.vclock import run_virtual
+        from voicehost.simulation.table_level import play_table
+
+        return run_virtual(play_table(script, journal, replayed))
+    return simulate(script, journal=journal, replayed=replayed)
+
+
+def _resume(args: argparse.Namespace) -> int:
+    from voicehost.host.journal import Journal, read_journal
+
+    header, entries = read_journal(args.journal)
+    if "script" not in header:
+        raise InputError(args.journal, "this journal has no script to replay (a live game: voicehost run --resume)")
+    script = load_script(header["script"])
+    journal = Journal(args.journal, header)
+    try:
+        return _report(_play(script, header.get("level"), journal, entries), args.json, Path(args.journal))
+    finally:
+        journal.close()
+
+
+def _report(result: Any, as_json: bool, journal: Path | None = None) -> int:
+    """Print the protocol or the account; next to a journal, write both as files."""
+    protocol = build_protocol(result.game, result.ignored, result.script.names)
+    account = _account(result)
+    if journal is not None and result.game.is_over:
+        from voicehost.host.journal import write_results
+
+        write_results(journal, protocol, account)
+    if as_json:
+        print_json(protocol)
+    else:
+        for line in account:
+            print(line)
+    return 0
+
+
+def _account(result: Any) -> list[str]:
+    book = load_phrasebook()
+    lines = list(narrate(result.game.events, book, result.script.names))
+    if result.game.outcome() is None:
+        lines.append(book.line("log", "ran_out"))
+    for entry in result.ignored:
+        lines.append(f"(не учтено: {entry['at']} — {entry['why']})")
+    return lines
+
+
+def _demo(args: argparse.Namespace) -> int:
+    """The main job on any machine: a table script played by the live director at a simulated
+    table — gpiozero's mock pins for the seat panel, people who press and speak as the script
+    says — with the host's real voice and night music, timers sped up by ``--speed``, the
+    public log in the terminal and the protocol at the end. ``--audio off``: no voice, on
+    game time (instant; ``--pace`` spaces the printed lines)."""
+    import asyncio
+
+    from voicehost.host.vclock import run_virtual
+    from voicehost.simulation.table_level import TableRun, mock_pin_seats, play_table
+
+    script = _demo_script(args)
+    pinmap = _demo_pinmap(args.table, script.seats)
+    if args.audio == "off":
+        def show(line: str) -> None:
+            print(line, flush=True)
+            time.sleep(args.pace)
+        result = run_virtual(play_table(script, how=TableRun(show=show)))
+    else:
+        print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
+              f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while (Ctrl+C ends it).",
+              flush=True)
+        voice = open_voice(args.table, args.audio)
+        voice.renderer.warm(_fixed_lines(voice, script))
+        how = TableRun(say=voice.say, night=voice.night, seats=mock_pin_seats(pinmap), speed=args.speed,
+                       show=lambda line: print(line, flush=True))
+        try:
+            result = asyncio.run(play_table(script, how=how))
+        finally:
+            voice.close()
+    if result.game.outcome() is None:
+        print(load_phrasebook().line("log", "ran_out"))
+    print()
+    print_json(build_protocol(result.game, result.ignored, result.script.names))
+    return 0
+
+
+def _demo_script(args: argparse.Namespace) -> Any:
+    """The script given, a game invented from ``--seed``, or the bundled sample."""
+    if args.seed is None:
+        return load_script(args.script or SAMPLE_SCRIPT)
+    if args.script is not None:
+        raise InputError("demo", "give a script or --seed, not both")
+    from voicehost.simulation.script import script_from_data
+    from voicehost.simulation.scriptgen import random_script
+
+    if args.rules not in ruleset_names():
+        raise InputError("--rules", f"unknown ruleset {args.rules!r} (known: {', '.join(ruleset_names())})")
+    print(f"An invented {args.rules} game, seed {args.seed}.", flush=True)
+    return script_from_data(random_script(args.rules, args.seed))
+
+
+def _demo_pinmap(table: str | None, seats: int) -> Any:
+    """The demo's seat panel: the given table, or the bundled one with enough seats."""
+    from voicehost.host.seats import open_pinmap
+    from voicehost.host.table_file import table_path
+
+    name = table or ("ten-seats" if seats <= 10 else "twelve-seats")
+    pinmap = open_pinmap(str(table_path(name)))
+    if pinmap.size < seats:
+        raise InputError(str(table_path(name)), f"has {pinmap.size} seats; the script needs {seats}")
+    return pinmap
+
+
+def _fixed_lines(voice: Any, script: Any) -> list[str]:
+    from voicehost.host.voice import fixed_lines
+
+    return list(fixed_lines(voice.book, script.ruleset.name, range(1, script.seats + 1)))

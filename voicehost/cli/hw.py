@@ -1,0 +1,64 @@
+"""``voicehost hw test``: walk every seat of the panel from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import time
+
+from hw.edges import Edge
+from hw.panel import GpioUnavailable, SeatPanel, walk_seats
+from voicehost.cli.args import Commands, seconds
+from voicehost.host.seats import mock_factory, open_pinmap
+from voicehost.rules import InputError
+
+
+def add_commands(commands: Commands) -> None:
+    hw_cmd = commands.add_parser("hw", help="the seat panel: walk every seat after soldering")
+    hw_cmd.add_argument("action", choices=["test"], help="test: light each LED, wait for its button")
+    hw_cmd.add_argument("--table", required=True, help="the pin map, e.g. config/tables/ten-seats.toml")
+    hw_cmd.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each press")
+    hw_cmd.add_argument("--rules", default=None, help="check the seat count against this ruleset")
+    hw_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins and simulated presses")
+    hw_cmd.set_defaults(run=_hw)
+
+
+def _hw(args: argparse.Namespace) -> int:
+    return hw_test(args.table, args.timeout, args.mock, args.rules)
+
+
+def hw_test(table: str, timeout: float, mock: bool, ruleset: str | None) -> int:
+    """Walk every seat: light its LED, wait for its press. With ``mock``, simulated players
+    press the lit seat's button (a dry run of the walk on gpiozero's mock pins)."""
+    pinmap = open_pinmap(table, ruleset)
+    edges: queue.Queue[Edge] = queue.Queue()
+    factory = mock_factory() if mock else None
+    try:
+        panel = SeatPanel(pinmap, edges.put, pin_factory=factory)
+    except GpioUnavailable as err:
+        raise InputError("hw test", f"{err}; on a machine without GPIO try --mock") from None
+    print(f"{pinmap.name}: {pinmap.size} seats. Press each seat's button when its LED lights up.")
+    seats = iter(pinmap.seats)
+
+    def wait_press(limit: float) -> Edge | None:
+        seat = next(seats)
+        print(f"  seat {seat.seat}: LED GPIO{seat.led} on, waiting for button GPIO{seat.button}…", flush=True)
+        if factory is not None:
+            factory.pin(seat.button).drive_low()
+            factory.pin(seat.button).drive_high()
+        deadline = time.monotonic() + limit
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                edge = edges.get(timeout=left)
+            except queue.Empty:
+                break
+            if edge.pressed:
+                return edge
+        return None
+
+    with panel:
+        problems = walk_seats(panel, wait_press, timeout)
+    for line in problems:
+        print(f"PROBLEM {line}")
+    print("all seats answer on their own pins" if not problems else f"{len(problems)} seat(s) to fix")
+    return 0 if not problems else 1

@@ -1,0 +1,60 @@
+"""``voicehost parse`` and ``voicehost rules``: what the host understands in a phrase, and the
+rulesets it plays with their options."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from voicehost.cli.args import Commands, print_json, seat_count
+from voicehost.config import load_ruleset, ruleset_names
+from voicehost.language.parser import forbidden_words, parse
+from voicehost.rules import InputError
+
+
+def add_commands(commands: Commands) -> None:
+    parse_cmd = commands.add_parser("parse", help="what the host understands in a phrase")
+    parse_cmd.add_argument("text", nargs="+", help="the words, as the recognizer writes them")
+    parse_cmd.add_argument("--seats", type=seat_count, default=None, help="table size: flags numbers that are no seat")
+    parse_cmd.add_argument("--forbidden", nargs="*", default=[], help="the club's forbidden words to report")
+    parse_cmd.set_defaults(run=_parse)
+
+
+    rules_cmd = commands.add_parser("rules", help="list rulesets, or show one's options")
+    rules_cmd.add_argument("action", nargs="?", choices=["show"], help="show NAME")
+    rules_cmd.add_argument("name", nargs="?", help="a ruleset name")
+    rules_cmd.set_defaults(run=_rules)
+
+
+def _parse(args: argparse.Namespace) -> int:
+    intents = []
+    for intent in parse(" ".join(args.text), forbidden_words(args.forbidden)):
+        body = intent.to_dict()
+        if args.seats is not None and "seat" in body and not 1 <= body["seat"] <= args.seats:
+            body["not_a_seat"] = True
+        intents.append(body)
+    print_json({"intents": intents})
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.action is None:
+        for name in ruleset_names():
+            ruleset = load_ruleset(name)
+            print(f"{name:10} {ruleset.title} (мест: {ruleset.describe_sizes()})")
+        return 0
+    if args.name is None:
+        raise InputError("rules show", "name a ruleset (voicehost rules)")
+    ruleset = load_ruleset(args.name)
+    print(f"{ruleset.name}: {ruleset.title}")
+    print(f"  seats: {ruleset.describe_sizes()}")
+    for size, cast in ruleset.cast.items():
+        print(f"  cast at {size}: " + ", ".join(f"{n} {role.value}" for role, n in cast.items()))
+    print("  timers: " + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
+    print("  options:")
+    for spec in ruleset.options.values():
+        default = json.dumps(spec.default)
+        print(f"  {spec.name} = {default}  [{spec.describe_values()}]  source: {spec.source}")
+        if spec.doc:
+            print(f"      {spec.doc}")
+    return 0

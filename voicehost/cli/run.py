@@ -1,0 +1,32 @@
+"""``voicehost run``: host a game at the real table (the wiring lives in :mod:`voicehost.host.live`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from voicehost.cli.args import Commands, speed
+
+
+def add_commands(commands: Commands) -> None:
+    run_cmd = commands.add_parser("run", help="host a game at the real table (seat panel, speaker, microphone)")
+    run_cmd.add_argument("--table", default=None, help="the table file (pins, [audio], [ears])")
+    run_cmd.add_argument("--rules", default="sport", help="the ruleset")
+    run_cmd.add_argument("--option", action="append", default=None, help="k=v, a ruleset option (repeatable)")
+    run_cmd.add_argument("--roles", default=None,
+                         help="3=don,5=mafia,…: the cards the club dealt; taps: learn them from taps on the first "
+                              "night; unset: the host deals")
+    run_cmd.add_argument("--deal", type=int, default=None, help="the seed when the host deals")
+    run_cmd.add_argument("--names", default=None, help="1=Анна,2=Борис,…: the roster")
+    run_cmd.add_argument("--journal", default=None, help="the journal file (default: game-DATE.jsonl)")
+    run_cmd.add_argument("--resume", default=None, help="continue the game of this journal")
+    run_cmd.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
+    run_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins (no real buttons)")
+    run_cmd.add_argument("--no-ears", action="store_true", help="no microphone: buttons and the console only")
+    run_cmd.add_argument("--speed", type=speed, default=1.0, help="timers run this many times faster")
+    run_cmd.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from voicehost.host.live import run
+
+    return run(args)

@@ -1,0 +1,18 @@
+"""The live host: a game run in real time by voice, seat buttons, ears and the console.
+
+The :class:`~voicehost.host.director.Director` answers the engine's requests the way a judge
+would and talks only to its :class:`~voicehost.host.ports.Ports`, so one director runs the real
+table (:mod:`~voicehost.host.live`), the demo on mock pins and the table level on a virtual
+clock (:mod:`~voicehost.host.vclock`). Beside it: the journal that survives a power cut, the
+deal, the ears (vosk), the voice (espeak-ng and the mixer), the table file and the seat panel.
+
+It stands on rules, config and the language, and on the ``audio`` and ``hw`` adapters; it
+never imports the simulation or the command line. The names below are its public API: the
+web console, the club records and the service use these and nothing deeper.
+"""
+
+from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.journal import Journal, JournalEntry, read_journal, write_results
+from voicehost.host.vclock import run_virtual
+
+__all__ = ["Director", "EdgeLog", "Journal", "JournalEntry", "Ports", "read_journal", "run_virtual", "write_results"]

@@ -1,0 +1,52 @@
+"""The night at a live table: the host counts the seats aloud and a tap belongs to the number
+being called (the shooting, the checks, the Doctor, the maniac's choice of side)."""
+
+from __future__ import annotations
+
+from hw.capture import Call, read_taps
+from voicehost.host.stage import Stage
+from voicehost.language.host_lines import count_lines
+from voicehost.rules.inputs import ACTIONS, Join, Shots
+from voicehost.rules.requests import AwaitAction, AwaitShots
+
+CALL_GAP_S = 1.0        # one number of the night count
+LAST_CALL_TAIL_S = 0.5  # after the last number, before the count closes
+JOIN_WINDOW_S = 3.0     # the maniac taps within this time to join the mafia
+
+
+class NightSteps(Stage):
+    """Mixed into :class:`~voicehost.host.director.Director`."""
+
+    async def count(self, seats: tuple[int, ...]) -> tuple[list[Call], float]:
+        """The host counts the seats aloud; a tap belongs to the number being called."""
+        calls = []
+        for seat in seats:
+            started = self.ports.clock()
+            onset = (await self.say(count_lines((seat,), self.game)))[0]
+            calls.append(Call(seat, onset))
+            await self.wait(CALL_GAP_S - (self.ports.clock() - started) * self.ports.speed)
+        await self.wait(LAST_CALL_TAIL_S)  # the last number gets time to be tapped, whatever its length
+        return calls, self.ports.clock()
+
+    async def shots(self, request: AwaitShots) -> None:
+        calls, ends = await self.count(request.called)
+        read = read_taps(calls, ends, self.ports.presses(calls[0].t, ends), request.shooters)
+        await self.push(Shots(tuple(sorted(read.taps.items()))), "seats")
+
+    async def action(self, request: AwaitAction) -> None:
+        if "join" in request.actions:
+            opens = self.ports.clock()
+            await self.wait(JOIN_WINDOW_S)
+            tapped = request.by is not None and any(p.seat == request.by for p in
+                                                     self.ports.presses(opens, self.ports.clock()))
+            await self.push(Join(request.by, "black" if tapped else "solo"), "seats")
+            return
+        calls, ends = await self.count(tuple(range(1, self.game.seats + 1)))
+        actors = [request.by] if request.by is not None else []
+        taps = read_taps(calls, ends, self.ports.presses(calls[0].t, ends), actors).taps.get(request.by or 0, ())
+        target = taps[0] if taps else None
+        if target is not None and request.targets is not None and target not in request.targets:
+            target = None  # the Doctor pointed at someone who is no victim tonight: nobody is saved
+        # The club Sheriff checks with one tap and shoots with two taps on the same number.
+        shoots = "kill" in request.actions and len(taps) >= 2 and taps[0] == taps[1]
+        await self.push(ACTIONS["kill" if shoots else request.actions[0]](request.by, target), "seats")

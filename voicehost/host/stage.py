@@ -1,0 +1,69 @@
+"""What every part of the live host stands on: the game, the ports, and the one way an input
+goes in — into the game (which may refuse it), on disk, and only then said and shown."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from hw.leds import Pattern
+from voicehost.host.journal import Journal
+from voicehost.host.lights import Lights
+from voicehost.host.ports import Ports
+from voicehost.language.host_lines import event_lines, spoken
+from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.rules import Game, IllegalInput
+from voicehost.rules.events import Event, MorningCame, NightFell
+from voicehost.rules.inputs import Input
+
+
+class Stage(Lights):
+    """The state the director's parts share and the three things they all do: say, push, wait."""
+
+    def __init__(self, game: Game, ports: Ports, journal: Journal | None = None,
+                 book: Phrasebook | None = None, log: Callable[[str], None] = print,
+                 forbidden: frozenset[str] = frozenset()) -> None:
+        self.game = game
+        self.ports = ports
+        self.journal = journal
+        self.book = book or load_phrasebook()
+        self.log = log
+        self.last_line = ""
+        self.onsets: dict[str, float] = {}
+        self.hands: dict[int, set[int]] = {}  # day → seats that raised a hand (once a day)
+        self.forbidden = forbidden  # the club's forbidden words: heard in a speech, a foul
+        self.deadline: float | None = None
+        self.refusals: list[IllegalInput] = []  # console commands the game refused
+        self.progress = asyncio.Event()         # set on every input taken or refused (a simulated table waits)
+        self.on_events: Callable[[list[Event]], None] = lambda events: None  # e.g. the public log in a terminal
+        self.leds: dict[int, Pattern] = {}      # each seat's steady LED state (nominated today, out)
+        self.speaking: int | None = None
+
+    async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
+        onsets = []
+        for (key, values), text in zip(said, spoken(said, self.book, self.game.ruleset.name), strict=True):
+            self.last_line = text
+            onsets.append(await self.ports.utter(text))
+            self.onsets[key] = onsets[-1]
+            self.ports.on_line(key, values, text, onsets[-1])
+        return onsets
+
+    async def push(self, item: Input, source: str) -> list[Event]:
+        """Into the game (which may refuse it), on disk, and only then said and shown."""
+        events = self.game.push(item)
+        if self.journal is not None:
+            self.journal.append(len(self.game.inputs) - 1, self.ports.clock(), source, item)
+        self.progress.set()
+        self.on_events(events)
+        for event in events:
+            if isinstance(event, MorningCame):
+                self.ports.night(False)
+            self._show(event)
+            await self.say(event_lines(event, self.game))
+            if isinstance(event, NightFell):
+                self.ports.night(True)
+        return events
+
+    async def wait(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds) / self.ports.speed)

@@ -1,0 +1,54 @@
+"""A vote at a live table: a window per candidate opened at the onset of the question and
+closed at the onset of «Спасибо», thumbs read from the seat buttons, the lift vote."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hw.capture import Window, count_votes
+from hw.leds import VOTE_WINDOW
+from voicehost.host.stage import Stage
+from voicehost.language.host_lines import question_key
+from voicehost.rules.inputs import CloseVoting, Foul, Lift, Vote
+from voicehost.rules.requests import AwaitLift, AwaitVotes
+
+
+class Voting(Stage):
+    """Mixed into :class:`~voicehost.host.director.Director`."""
+
+    async def window(self, key: str, **values: Any) -> Window:
+        """One candidate's window; his LED pulses while it is open."""
+        candidate = int(values.get("seat", 0))
+        self.ports.led(candidate, VOTE_WINDOW)
+        opens = (await self.say([(key, values)]))[0]
+        await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
+        closes = (await self.say([("thanks", {})]))[0]
+        self._restore(candidate)
+        return Window(candidate, opens, closes)
+
+    async def votes(self, request: AwaitVotes) -> None:
+        """A window per candidate the ruleset asks about (sport: all but the last)."""
+        question = question_key(request.round)
+        windows = [await self.window(question, seat=c, name=self.game.names.get(c, str(c)))
+                   for c in self.game.windowed(request)]
+        if windows:
+            result = count_votes(windows, self.ports.presses(windows[0].opens, windows[-1].closes),
+                                 request.voters)
+            for voter, candidate in result.votes.items():
+                await self.push(Vote(voter, candidate), "seats")
+            for seat, reason in result.fouls:
+                if self.game.is_alive(seat) and self.game.request is not None:
+                    await self.push(Foul(seat, reason), "seats")
+        if self.game.request == request:
+            await self.push(CloseVoting(), "host")
+
+    async def lift(self, request: AwaitLift) -> None:
+        """«Кто за то, чтобы все голосуемые покинули игру?» opened the window as it began."""
+        opens = self.onsets.get("all_leave_question", self.ports.clock())
+        await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
+        closes = (await self.say([("thanks", {})]))[0]
+        result = count_votes([Window(0, opens, closes)], self.ports.presses(opens, closes), request.voters)
+        for voter in result.votes:
+            await self.push(Lift(voter), "seats")
+        if self.game.request == request:
+            await self.push(CloseVoting(), "host")
