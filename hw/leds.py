@@ -33,8 +33,11 @@ FOUL = Pattern("foul", on=0.08, off=0.08, n=3)                    # a short flas
 HAND = Pattern("hand", on=0.15, off=0.15, n=2, then=0.0)          # a raised hand is acknowledged
 YES = Pattern("yes", on=0.8, off=0.4, n=3)                        # private: the check found it
 NO = Pattern("no", on=0.1, off=0.1, n=12)                         # private: it did not
+READY = Pattern("ready", on=0.1, off=2.9)                         # the idle table: a blip every 3 s
+JOURNAL_FAILED = Pattern("journal_failed", on=1.0, off=1.0)       # every seat: the game stopped, card full
 
-PATTERNS = {p.name: p for p in (OFF, SPEAKER, LAST_SECONDS, NOMINEE, VOTE_WINDOW, FOUL, HAND, YES, NO)}
+PATTERNS = {p.name: p for p in (OFF, SPEAKER, LAST_SECONDS, NOMINEE, VOTE_WINDOW, FOUL, HAND, YES, NO, READY,
+                               JOURNAL_FAILED)}
 
 
 def show(led: Any, pattern: Pattern) -> None:

@@ -73,7 +73,8 @@ def load_pinmap(path: str | Path) -> PinMap:
 
 
 def pinmap_from_mapping(data: Mapping[str, Any], place: str) -> PinMap:
-    allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat", "audio", "ears"}  # the last two: not pins
+    # the last three are not pins: the table's sound, ears and default game
+    allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat", "audio", "ears", "game"}
     for key in data:
         if key not in allowed:
             raise PinMapError(f"{place}: {key}", f"unknown key (known: {', '.join(sorted(allowed))})")

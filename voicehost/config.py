@@ -1,22 +1,108 @@
-"""Reading the data in ``config/``: rulesets (and, later, phrases and tables).
+"""Where voicehost finds its data files and where it keeps what it writes.
 
-The directory is ``$VOICEHOST_CONFIG`` when set, else the ``config/`` folder of this
-checkout (the package is installed in editable mode by the setup command).
+The data (rulesets, phrases, tables, the lexicon …) is looked up file by file in layers, the
+first that has the file wins:
+
+1. ``$VOICEHOST_CONFIG`` — a folder given for this run (tests, a second table on one machine);
+2. the user's config folder (platformdirs: ``~/.config/voicehost`` on Linux);
+3. ``/etc/voicehost`` — the machine's, where ``voicehost service install`` points a club;
+4. the defaults shipped inside the package (``voicehost/defaults/config``, read through
+   importlib.resources, so a wheel installed anywhere finds them).
+
+So a club's folder holds only what it changes — its own table file, a reworded phrase file —
+and everything else comes from the layers below. What voicehost writes (journals, protocols)
+goes to the platform's data folder and the TTS cache to its cache folder, never to the
+current directory unless a command is given a path: ``$VOICEHOST_DATA`` and
+``$VOICEHOST_CACHE`` override them (the systemd unit sets them to /var/lib and /var/cache).
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterator
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
+
+from platformdirs import user_cache_path, user_config_path, user_data_path
 
 from voicehost.rules import GAMES, InputError, Ruleset, ruleset_from_mapping
 
+APP = "voicehost"
+SYSTEM_CONFIG = Path("/etc/voicehost")
+# The folders of the layers a club may fill; each one mirrors the packaged config/ folder.
+CONFIG_FOLDERS = ("rules", "phrases", "tables")
+
+
+def packaged_config() -> Path:
+    """The defaults shipped in the package (a real folder: pip installs packages unzipped)."""
+    return Path(str(files("voicehost") / "defaults" / "config"))
+
+
+def packaged_examples() -> Path:
+    """The sample table scripts shipped in the package."""
+    return Path(str(files("voicehost") / "defaults" / "examples"))
+
+
+def user_config_dir() -> Path:
+    """The user's own layer: ``~/.config/voicehost`` on Linux (platformdirs)."""
+    return user_config_path(APP)
+
+
+def config_layers() -> list[Path]:
+    """The folders a data file is looked for in, first wins (see the module's docstring)."""
+    layers = []
+    override = os.environ.get("VOICEHOST_CONFIG")
+    if override:
+        layers.append(Path(override))
+    layers += [user_config_dir(), SYSTEM_CONFIG, packaged_config()]
+    return layers
+
+
+def config_file(relative: str | Path) -> Path:
+    """The first layer's copy of ``relative`` (e.g. ``rules/sport.toml``); the packaged path
+    when no layer has it, so the error names where the default should have been."""
+    for layer in config_layers():
+        candidate = layer / relative
+        if candidate.is_file():
+            return candidate
+    return packaged_config() / relative
+
+
+def config_files(folder: str, suffix: str = ".toml") -> Iterator[Path]:
+    """Every file of ``folder`` across the layers, each name once (the first layer's copy)."""
+    seen: set[str] = set()
+    for layer in config_layers():
+        for path in sorted((layer / folder).glob(f"*{suffix}")) if (layer / folder).is_dir() else ():
+            if path.name not in seen:
+                seen.add(path.name)
+                yield path
+
 
 def config_dir() -> Path:
+    """The top layer's folder (``$VOICEHOST_CONFIG`` or the packaged defaults): kept for
+    callers that name a whole folder; single files should use :func:`config_file`."""
     override = os.environ.get("VOICEHOST_CONFIG")
-    return Path(override) if override else Path(__file__).resolve().parent.parent / "config"
+    return Path(override) if override else packaged_config()
+
+
+def data_dir() -> Path:
+    """Journals and protocols: ``$VOICEHOST_DATA``, else the platform's user data folder."""
+    override = os.environ.get("VOICEHOST_DATA")
+    return Path(override) if override else user_data_path(APP)
+
+
+def journals_dir() -> Path:
+    path = data_dir() / "journals"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def cache_dir() -> Path:
+    """The TTS cache: ``$VOICEHOST_CACHE``, else the platform's user cache folder."""
+    override = os.environ.get("VOICEHOST_CACHE")
+    return Path(override) if override else user_cache_path(APP)
 
 
 def read_toml(path: Path) -> dict[str, object]:
@@ -38,10 +124,13 @@ def ruleset_names() -> list[str]:
 
 @lru_cache(maxsize=None)
 def load_ruleset(name: str) -> Ruleset:
-    """The named ruleset from ``config/rules/NAME.toml``, validated."""
+    """The named ruleset from ``rules/NAME.toml`` of the first layer that has it, validated."""
     if name not in GAMES:
         raise InputError("ruleset", f"unknown ruleset {name!r} (known: {', '.join(ruleset_names())})")
-    path = config_dir() / "rules" / f"{name}.toml"
+    return ruleset_from_file(name, config_file(f"rules/{name}.toml"))
+
+
+def ruleset_from_file(name: str, path: Path) -> Ruleset:
     ruleset = ruleset_from_mapping(name, read_toml(path), GAMES[name].required_timers, str(path))
     scoring = ruleset.options.get("scoring")
     for scheme in scoring.values if scoring else ():

@@ -208,8 +208,8 @@ def bench_table(games: int = 50) -> dict[str, float]:
     («спасибо» reaching the director) to the onset of the host's next line (voice on the null
     output, recognizer excluded)."""
     import asyncio
-    from pathlib import Path
 
+    from voicehost.config import packaged_examples
     from voicehost.host.table_file import load_audio, table_path
     from voicehost.host.vclock import run_virtual
     from voicehost.host.voice import Voice
@@ -217,9 +217,7 @@ def bench_table(games: int = 50) -> dict[str, float]:
     from voicehost.language.parser import parse
     from voicehost.simulation.script import load_script, script_from_data
     from voicehost.simulation.table_level import TableRun, play_table
-
-    root = Path(__file__).resolve().parents[2]
-    script = load_script(root / "examples" / "sport-sample.json")
+    script = load_script(packaged_examples() / "sport-sample.json")
     start = time.perf_counter()
     for _ in range(games):
         run_virtual(play_table(script))

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.cli.args import Commands, print_json, seconds, speed
-from voicehost.config import ruleset_names
+from voicehost.config import packaged_examples, ruleset_names
 from voicehost.host.voice import open_voice
 from voicehost.language.narrate import narrate
 from voicehost.language.phrasebook import load_phrasebook
@@ -17,8 +17,6 @@ from voicehost.rules import InputError
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.engine_level import simulate
 from voicehost.simulation.script import load_script
-
-SAMPLE_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "sport-sample.json"
 
 
 def add_commands(commands: Commands) -> None:
@@ -159,7 +157,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _demo_script(args: argparse.Namespace) -> Any:
     """The script given, a game invented from ``--seed``, or the bundled sample."""
     if args.seed is None:
-        return load_script(args.script or SAMPLE_SCRIPT)
+        return load_script(args.script or packaged_examples() / "sport-sample.json")
     if args.script is not None:
         raise InputError("demo", "give a script or --seed, not both")
     from voicehost.simulation.script import script_from_data

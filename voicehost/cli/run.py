@@ -17,7 +17,7 @@ def add_commands(commands: Commands) -> None:
                               "night; unset: the host deals")
     run_cmd.add_argument("--deal", type=int, default=None, help="the seed when the host deals")
     run_cmd.add_argument("--names", default=None, help="1=Анна,2=Борис,…: the roster")
-    run_cmd.add_argument("--journal", default=None, help="the journal file (default: game-DATE.jsonl)")
+    run_cmd.add_argument("--journal", default=None, help="the journal (default: game-DATE.jsonl in the data folder)")
     run_cmd.add_argument("--resume", default=None, help="continue the game of this journal")
     run_cmd.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
     run_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins (no real buttons)")

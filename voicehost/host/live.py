@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from hw.panel import GpioUnavailable, SeatPanel
-from voicehost.config import load_ruleset
+from voicehost.config import journals_dir, load_ruleset
 from voicehost.host.cards import learn_roles, roles_from_console, show_roles
 from voicehost.host.dealing import parse_pairs, seeded_deal, typed_deal
 from voicehost.host.director import Director, EdgeLog, Ports
@@ -56,21 +56,9 @@ def run(args: Any) -> int:
 
 def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, Journal]:
     if args.resume:
-        header, entries = read_journal(args.resume)
-        game = new_game(ruleset, ruleset.resolve(header.get("options", {})), header.get("seats", seats))
-        for entry in entries:
-            try:
-                game.push(entry.input)
-            except IllegalInput:  # it was refused the first time too: the game is deterministic
-                continue
-        journal = Journal(args.resume, header)
-        if (cut := game.open_vote_inputs()):  # the power went off mid-vote: that vote is taken again
-            game.splice(len(game.inputs) - cut, cut, [])
-            journal.splice(time.monotonic(), "host", len(game.inputs), cut, [],
-                           "resume: the interrupted vote is taken again")
-        return game, journal
+        return resume_game(args.resume, ruleset, seats)
     game = new_game(ruleset, options, seats)
-    path = Path(args.journal or f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+    path = Path(args.journal) if args.journal else journals_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
     if path.exists() and path.stat().st_size:
         raise InputError(str(path), "the journal already exists: continue it with --resume")
     journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live"})
@@ -82,6 +70,26 @@ def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tupl
         deal = seeded_deal(game, args.deal if args.deal is not None else int(time.time()))
     journal.append(0, time.monotonic(), "host" if args.roles else "deal", deal)
     game.push(deal)
+    return game, journal
+
+
+def resume_game(path: str | Path, ruleset: Any = None, seats: int = 0,
+                journal_type: type[Journal] = Journal) -> tuple[Game, Journal]:
+    """The game of an interrupted journal, rebuilt, and its journal open to go on. ``ruleset``:
+    the one the journal names when not given."""
+    header, entries = read_journal(path)
+    ruleset = ruleset or load_ruleset(str(header.get("ruleset")))
+    game = new_game(ruleset, ruleset.resolve(header.get("options", {})), header.get("seats", seats))
+    for entry in entries:
+        try:
+            game.push(entry.input)
+        except IllegalInput:  # it was refused the first time too: the game is deterministic
+            continue
+    journal = journal_type(path, header)
+    if (cut := game.open_vote_inputs()):  # the power went off mid-vote: that vote is taken again
+        game.splice(len(game.inputs) - cut, cut, [])
+        journal.splice(time.monotonic(), "host", len(game.inputs), cut, [],
+                       "resume: the interrupted vote is taken again")
     return game, journal
 
 

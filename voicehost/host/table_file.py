@@ -11,7 +11,7 @@ from typing import Any
 
 from audio.mixer import MixSettings
 from audio.tts import VoiceSettings
-from voicehost.config import config_dir, read_toml
+from voicehost.config import config_file, read_toml
 from voicehost.rules import InputError
 
 DEFAULT_TABLE = "ten-seats.toml"
@@ -33,9 +33,9 @@ _OTHER = {"music_folder": str, "output": str}
 
 def table_path(name: str | None) -> Path:
     if name is None:
-        return config_dir() / "tables" / DEFAULT_TABLE
+        return config_file(f"tables/{DEFAULT_TABLE}")
     path = Path(name)
-    return path if path.suffix == ".toml" or path.exists() else config_dir() / "tables" / f"{name}.toml"
+    return path if path.suffix == ".toml" or path.exists() else config_file(f"tables/{name}.toml")
 
 
 def load_audio(path: Path) -> AudioConfig:

@@ -237,6 +237,7 @@ def _names(game: Game) -> Callable[[int], str]:
 
 
 HOST_KEYS = frozenset({
+    "table_ready", "game_resumed", "no_room", "journal_failed", "game_discarded",  # the appliance (service)
     "night_falls", "night_one", "morning", "morning_killed", "morning_killed_many", "morning_missed", "morning_quiet",
     "introduction", "last_word", "last_word_short", "testament", "day_opens", *TURN_KEYS.values(),
     "nomination_accepted", "nominated", "withdrawn", "withdraw_refused", "voting_starts", "candidates",

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from voicehost.config import config_dir, read_toml
+from voicehost.config import config_file, read_toml
 from voicehost.language.russian import fill
 from voicehost.rules import InputError
 
@@ -68,5 +68,5 @@ def _collect(table: Mapping[str, Any], prefix: str, lines: dict[str, str], place
 
 @lru_cache(maxsize=None)
 def load_phrasebook(language: str = "ru") -> Phrasebook:
-    path = config_dir() / "phrases" / f"{language}.toml"
+    path = config_file(f"phrases/{language}.toml")
     return phrasebook_from_mapping(read_toml(path), str(path))

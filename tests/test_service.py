@@ -1,0 +1,248 @@
+"""The appliance's idle table, whole cycles on gpiozero's mock pins and the virtual clock with a
+silent voice: ready → chord → a game with the host's deal → protocol → ready again; a power cut
+resumed or discarded; no game without room for its journal; a full disk mid-game halts it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+from hw.panel import SeatPanel
+from voicehost.config import load_ruleset
+from voicehost.host import EdgeLog, Ports, open_pinmap, read_journal, run_virtual
+from voicehost.service.notify import Notifier
+from voicehost.service.table import CHORD_S, DISCARD_WINDOW_S, IdleTable, TableSetup, held_since
+
+TEN = Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml"
+READY, RESUMED, NO_ROOM, FAILED, DISCARDED = ("Стол готов.", "Продолжаем игру.", "Нет места для журнала",
+                                              "Журнал игры не записывается", "Прерванная игра отложена.")
+
+
+class Bench:
+    """One idle table on mock pins: what it said, showed and printed, and hands on its buttons."""
+
+    def __init__(self, factory, journals: Path, room: int = 1 << 20) -> None:
+        self.factory, self.journals, self.room = factory, journals, room
+        self.said: list[str] = []
+        self.leds: list[tuple[int, str]] = []
+        self.printed: list[str] = []
+
+    async def start(self) -> IdleTable:
+        loop = asyncio.get_running_loop()
+        pinmap = open_pinmap(str(TEN), "sport")
+        self.pins = pinmap
+        edges = EdgeLog()
+        self.panel = SeatPanel(pinmap, edges.add, pin_factory=self.factory, clock=loop.time)
+
+        async def speak(text: str) -> float:
+            onset = loop.time()
+            self.said.append(text)
+            await asyncio.sleep(0.3 + 0.06 * len(text))
+            return onset
+
+        ports = Ports(night=lambda on: None, led=lambda seat, pattern: self.leds.append((seat, pattern.name)),
+                      edges=edges, speak=speak, clock=loop.time, poll_s=None, settle=self.panel.settle)
+        ruleset = load_ruleset("sport")
+        setup = TableSetup(ruleset, ruleset.resolve({}), 10, self.journals, deal_seed=lambda: 7, room=self.room)
+        self.table = IdleTable(setup, ports, log=self.printed.append, notify=Notifier(""))
+        self.task = asyncio.create_task(self.table.serve())
+        return self.table
+
+    async def chord(self, held_s: float = CHORD_S + 0.5) -> None:
+        first, last = (self.factory.pin(self.pins.pins_of(seat).button) for seat in (1, 10))
+        first.drive_low()
+        last.drive_low()
+        await asyncio.sleep(held_s)
+        first.drive_high()
+        last.drive_high()
+
+    async def until(self, condition, limit_s: float = 20000.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit_s
+        while not condition():
+            assert loop.time() < deadline, f"not reached; said last: {self.said[-5:]}; printed: {self.printed[-3:]}"
+            assert not self.task.done() or self.task.exception() is None, self.task.exception()
+            await asyncio.sleep(1.0)
+
+    async def finish(self) -> None:
+        self.table.stop()
+        await self.task
+        self.panel.close()
+
+
+def test_ready_chord_game_protocol_and_ready_again(mock_factory, tmp_path) -> None:
+    bench = Bench(mock_factory, tmp_path)
+
+    async def main() -> None:
+        table = await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        assert {seat for seat, name in bench.leds if name == "ready"} == set(range(1, 11))
+        await bench.chord(held_s=2.0)  # too short: nothing starts
+        await asyncio.sleep(5)
+        assert not list(tmp_path.glob("*.jsonl"))
+        await bench.chord()
+        await bench.until(lambda: table.played)
+        await bench.until(lambda: bench.said.count(READY) == 2)
+        await bench.finish()
+
+    run_virtual(main())
+    assert bench.said.count(READY) == 2
+    journal = next(tmp_path.glob("*.jsonl"))
+    header, entries = read_journal(journal)
+    assert header["ruleset"] == "sport" and entries[0].source == "deal"
+    protocol = json.loads(journal.with_suffix(".protocol.json").read_text())
+    assert protocol["winner"] == "red"
+    assert "Игрок номер один, откройте глаза и посмотрите на свою лампу." in bench.said  # the host's deal shown
+    assert any(name == "role" for _, name in bench.leds)
+
+
+def test_chord_needs_both_seats_held_together() -> None:
+    from hw.edges import Edge
+    edges = [Edge(1, True, 0.0), Edge(10, True, 1.0), Edge(1, False, 2.0), Edge(1, True, 2.5)]
+    assert held_since(edges) == {10: 1.0, 1: 2.5}
+
+
+def _interrupted_game(mock_factory, journals: Path, after_inputs: int = 12) -> Path:
+    """A game cut off (as by a power cut) after some inputs: its journal has no protocol."""
+    bench = Bench(mock_factory, journals)
+
+    async def main() -> None:
+        await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: any(journals.glob("*.jsonl")) and
+                          len(read_journal(next(journals.glob("*.jsonl")))[1]) >= after_inputs)
+        await bench.finish()
+
+    run_virtual(main())
+    mock_factory.reset()
+    journal = next(journals.glob("*.jsonl"))
+    assert not journal.with_suffix(".protocol.json").exists()
+    return journal
+
+
+def test_an_unfinished_game_is_resumed_at_start(mock_factory, tmp_path) -> None:
+    journal = _interrupted_game(mock_factory, tmp_path)
+    before = len(read_journal(journal)[1])
+    bench = Bench(mock_factory, tmp_path)
+
+    async def main() -> None:
+        table = await bench.start()
+        await bench.until(lambda: table.played)
+        await bench.until(lambda: READY in bench.said)
+        await bench.finish()
+
+    run_virtual(main())
+    assert bench.said[0] == RESUMED and bench.said.index(RESUMED) < bench.said.index(READY)
+    header, entries = read_journal(journal)
+    assert len(entries) > before
+    assert json.loads(journal.with_suffix(".protocol.json").read_text())["winner"] == "red"
+
+
+def test_the_judge_discards_an_unfinished_game_and_it_is_kept(mock_factory, tmp_path) -> None:
+    journal = _interrupted_game(mock_factory, tmp_path)
+    content = journal.read_text()
+    bench = Bench(mock_factory, tmp_path)
+
+    async def main() -> None:
+        table = await bench.start()
+        await asyncio.sleep(DISCARD_WINDOW_S / 2)
+        table.type("discard")
+        await bench.until(lambda: READY in bench.said)
+        await bench.finish()
+
+    run_virtual(main())
+    kept = journal.with_name(journal.stem + ".discarded.jsonl")
+    assert not journal.exists() and kept.read_text() == content
+    assert bench.said[:2] == [DISCARDED, READY] and RESUMED not in bench.said
+
+
+def test_no_game_starts_without_room_for_its_journal(mock_factory, tmp_path) -> None:
+    bench = Bench(mock_factory, tmp_path, room=1 << 60)
+
+    async def main() -> None:
+        await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: any(NO_ROOM in line for line in bench.said))
+        await bench.finish()
+
+    run_virtual(main())
+    assert not list(tmp_path.glob("*.jsonl"))
+    assert any("not starting" in line for line in bench.printed)
+
+
+@pytest.fixture
+def tiny_fs(tmp_path):
+    """A 128 KB tmpfs (root only: ``mount -t tmpfs -o size=``), unmounted afterwards."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tiny tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()})")
+    yield mount
+    subprocess.run(["umount", "--lazy", str(mount)], check=True)
+
+
+def fill(folder: Path) -> None:
+    """Write until the filesystem refuses another byte."""
+    descriptor = os.open(folder / f"filler-{uuid.uuid4().hex}", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(descriptor, b"\0" * 1024):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, tiny_fs) -> None:
+    journals = tiny_fs / "journals"
+    bench = Bench(mock_factory, journals, room=16 * 1024)
+
+    async def main() -> None:
+        table = await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: any(journals.glob("*.jsonl")))
+        fill(tiny_fs)
+        await bench.until(lambda: table.halted)
+        taken = len(read_journal(next(journals.glob("*.jsonl")))[1])
+        said = len(bench.said)
+        await bench.chord()  # nobody is listening any more
+        await asyncio.sleep(600)
+        assert len(read_journal(next(journals.glob("*.jsonl")))[1]) == taken
+        assert len(bench.said) == said
+        await bench.finish()
+
+    run_virtual(main())
+    assert any(FAILED in line for line in bench.said)
+    assert any("the journal cannot be written" in line and "No space left" in line for line in bench.printed)
+    assert {name for _, name in bench.leds[-10:]} == {"journal_failed"}
+    journal = next(journals.glob("*.jsonl"))
+    assert not journal.with_suffix(".protocol.json").exists()
+    read_journal(journal)  # what is on disk reads back: the game resumes once the card has room
+
+
+def test_no_game_starts_on_a_full_disk(mock_factory, tiny_fs) -> None:
+    fill(tiny_fs)
+    bench = Bench(mock_factory, tiny_fs / "journals", room=16 * 1024)
+
+    async def main() -> None:
+        await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: any(NO_ROOM in line for line in bench.said))
+        await bench.finish()
+
+    run_virtual(main())
+    assert not list((tiny_fs / "journals").glob("*.jsonl"))

@@ -1,0 +1,110 @@
+"""``voicehost config``: where the data comes from (``paths``), a club's own copy of the
+defaults to edit (``init``), and a check of a club's folder (``check``) with the usual
+one-line errors — before the table is switched on, not in the middle of a game."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from hw.pinmap import PinMapError, load_pinmap
+from voicehost.cli.args import Commands
+from voicehost.config import (
+    CONFIG_FOLDERS,
+    cache_dir,
+    config_layers,
+    data_dir,
+    packaged_config,
+    read_toml,
+    ruleset_from_file,
+    user_config_dir,
+)
+from voicehost.host.ears import ears_from_mapping
+from voicehost.host.table_file import audio_from_mapping
+from voicehost.language.phrasebook import phrasebook_from_mapping
+from voicehost.rules import GAMES, InputError
+
+
+def add_commands(commands: Commands) -> None:
+    config_cmd = commands.add_parser("config", help="the data files: paths, a club's own copy, a check")
+    actions = config_cmd.add_subparsers(dest="action", required=True, parser_class=type(config_cmd))
+    paths = actions.add_parser("paths", help="the config layers (first wins) and the data and cache folders")
+    paths.set_defaults(run=_paths)
+    init = actions.add_parser("init", help="copy the default config into DIR for a club to edit")
+    init.add_argument("dir", nargs="?", default=None, help="default: the user's config folder (first layer)")
+    init.set_defaults(run=_init)
+    check = actions.add_parser("check", help="validate every file of a club's config folder")
+    check.add_argument("dir", nargs="?", default=None, help="default: every layer, as voicehost reads them")
+    check.set_defaults(run=_check)
+
+
+def _paths(args: argparse.Namespace) -> int:
+    for number, layer in enumerate(config_layers(), start=1):
+        print(f"config {number}: {layer}{'' if layer.is_dir() else '  (absent)'}")
+    print(f"data: {data_dir()}")
+    print(f"cache: {cache_dir()}")
+    return 0
+
+
+def _init(args: argparse.Namespace) -> int:
+    target = Path(args.dir) if args.dir else user_config_dir()
+    copied, kept = init_config(target)
+    print(f"{target}: {copied} file(s) copied" + (f", {kept} already there kept" if kept else ""))
+    return 0
+
+
+def init_config(target: Path) -> tuple[int, int]:
+    """Copy the packaged defaults into ``target``; a file already there is the club's and is kept."""
+    source = packaged_config()
+    copied = kept = 0
+    for folder in CONFIG_FOLDERS:
+        for path in sorted((source / folder).glob("*.toml")):
+            destination = target / folder / path.name
+            if destination.exists():
+                kept += 1
+                continue
+            try:
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, destination)
+            except OSError as err:
+                raise InputError(str(destination), err.strerror or str(err)) from None
+            copied += 1
+    return copied, kept
+
+
+def _check(args: argparse.Namespace) -> int:
+    folders = [Path(args.dir)] if args.dir else config_layers()
+    if args.dir and not folders[0].is_dir():
+        raise InputError(args.dir, "no such folder")
+    checked = sum(check_folder(folder) for folder in folders if folder.is_dir())
+    print(f"ok: {checked} file(s) checked")
+    return 0
+
+
+def check_folder(folder: Path) -> int:
+    """Validate every data file of ``folder`` as voicehost would load it; the first mistake
+    raises :class:`InputError` naming the file and key. Returns how many files were checked."""
+    checked = 0
+    for path in sorted((folder / "rules").glob("*.toml")):
+        if path.stem not in GAMES:
+            raise InputError(str(path), f"no ruleset is called {path.stem!r} (known: {', '.join(sorted(GAMES))})")
+        ruleset_from_file(path.stem, path)
+        checked += 1
+    for path in sorted((folder / "phrases").glob("*.toml")):
+        phrasebook_from_mapping(read_toml(path), str(path))
+        checked += 1
+    for path in sorted((folder / "tables").glob("*.toml")):
+        check_table(path)
+        checked += 1
+    return checked
+
+
+def check_table(path: Path) -> None:
+    try:
+        load_pinmap(str(path))
+    except PinMapError as err:
+        raise InputError(err.place, str(err).removeprefix(f"{err.place}: ")) from None
+    data = read_toml(path)
+    audio_from_mapping(data.get("audio", {}), f"{path}: audio")
+    ears_from_mapping(data.get("ears", {}), f"{path}: ears")

@@ -1,0 +1,141 @@
+"""``voicehost serve`` (what the systemd unit runs: the idle table), ``voicehost service unit``
+(print the unit) and ``voicehost service install`` (write and enable it)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import stat
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from hw.panel import GpioUnavailable, SeatPanel
+from voicehost.cli.args import Commands
+from voicehost.config import journals_dir, load_ruleset, read_toml
+from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory, open_pinmap, table_path
+from voicehost.rules import InputError
+from voicehost.service.notify import Notifier, watchdog_interval
+from voicehost.service.table import IdleTable, TableSetup
+from voicehost.service.unit import DEFAULT_USER, install, unit_text
+
+
+def add_commands(commands: Commands) -> None:
+    serve = commands.add_parser("serve", help="the appliance: an idle table that starts games from a button chord")
+    serve.add_argument("--table", default=None, help="the table file or name (default: ten-seats)")
+    serve.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
+    serve.add_argument("--mock", action="store_true", help="gpiozero mock pins (no header: a trial run)")
+    serve.add_argument("--journals", default=None, help="the journals folder (default: the data folder's)")
+    serve.set_defaults(run=_serve)
+    service = commands.add_parser("service", help="the systemd unit that boots a Pi into a ready table")
+    service.add_argument("action", choices=["unit", "install"], help="unit: print it; install: write and enable it")
+    service.add_argument("--table", default=None, help="the table file or name the service serves")
+    service.add_argument("--user", default=DEFAULT_USER, help=f"the system user it runs as (default {DEFAULT_USER})")
+    service.set_defaults(run=_service)
+
+
+def _service(args: argparse.Namespace) -> int:
+    if args.table:
+        table_setup(args.table)  # a table that does not load is refused now, not at boot
+    if args.action == "unit":
+        print(unit_text(args.table, args.user), end="")
+        return 0
+    path = install(args.table, args.user)
+    print(f"{path}: written and enabled; start it now with: sudo systemctl start voicehost")
+    return 0
+
+
+def table_setup(table: str | None, journals: str | None = None) -> tuple[Path, Any, TableSetup]:
+    """The table file's pins and its ``[game]`` (ruleset, options), checked together."""
+    path = table_path(table)
+    game = read_toml(path).get("game", {})
+    if not isinstance(game, dict):
+        raise InputError(f"{path}: game", "must be a table")
+    name = str(game.get("ruleset", "sport"))
+    pinmap = open_pinmap(str(path), name)
+    ruleset = load_ruleset(name)
+    options = ruleset.resolve(game.get("options", {}), f"{path}: game.options")
+    folder = Path(journals) if journals else journals_dir()
+    return path, pinmap, TableSetup(ruleset, options, pinmap.size, folder)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    path, pinmap, setup = table_setup(args.table, args.journals)
+    asyncio.run(_serve_table(args, path, pinmap, setup))
+    return 0
+
+
+def _log(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup: TableSetup) -> None:
+    loop = asyncio.get_running_loop()
+    voice = Voice(load_audio(path), args.audio, log=_log)
+    try:
+        voice.renderer.warm(fixed_lines(voice.book, setup.ruleset.name, range(1, setup.seats + 1)))
+        edges = EdgeLog()
+        try:
+            panel = SeatPanel(pinmap, edges.add, pin_factory=mock_factory() if args.mock else None,
+                              deliver=loop.call_soon_threadsafe)
+        except GpioUnavailable as err:
+            raise InputError("serve", f"{err}; on a machine without GPIO try --mock") from None
+        ports = Ports(say=voice.say, night=voice.night, led=panel.show, edges=edges, settle=panel.settle)
+        notify = Notifier()
+        table = IdleTable(setup, ports, log=_log, notify=notify, on_line=lambda line: print(line, flush=True))
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, table.stop)
+        _read_console(loop, table)
+        watchdog = _keep_watchdog(notify)
+        try:
+            await table.serve()
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+            panel.close()
+    finally:
+        voice.close()
+
+
+def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:
+    """``WATCHDOG=1`` from the loop itself: if the loop hangs, systemd restarts the table."""
+    interval = watchdog_interval()
+    if interval is None:
+        return None
+
+    async def beat() -> None:
+        while True:
+            notify.watchdog()
+            await asyncio.sleep(interval)
+    return asyncio.create_task(beat())
+
+
+def _read_console(loop: asyncio.AbstractEventLoop, table: IdleTable) -> None:
+    """The judge's console: the terminal when there is one, and the FIFO ``$VOICEHOST_CONSOLE``
+    (the service's: ``echo discard | sudo tee /run/voicehost/console``)."""
+    def feed(lines: Any) -> None:
+        for line in lines:
+            loop.call_soon_threadsafe(table.type, line.strip())
+
+    if sys.stdin is not None and sys.stdin.isatty():
+        threading.Thread(target=feed, args=(sys.stdin,), name="voicehost-console", daemon=True).start()
+    fifo = os.environ.get("VOICEHOST_CONSOLE")
+    if not fifo:
+        return
+    try:
+        if not Path(fifo).exists():
+            os.mkfifo(fifo, 0o620)
+        if not stat.S_ISFIFO(os.stat(fifo).st_mode):
+            raise OSError(f"{fifo} is not a FIFO")
+    except OSError as err:
+        _log(f"voicehost: no console FIFO ({err})")
+        return
+
+    def read_fifo() -> None:
+        while True:  # each writer's lines, then the next writer
+            with open(fifo, encoding="utf-8") as handle:
+                feed(handle)
+    threading.Thread(target=read_fifo, name="voicehost-console-fifo", daemon=True).start()

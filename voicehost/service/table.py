@@ -1,0 +1,318 @@
+"""The idle table: what a Pi with voicehost as a service does between games.
+
+It shows the ready pattern on every LED and says «Стол готов» once; a game starts when the
+first and the last seat hold their buttons together for :data:`CHORD_S` (or the judge types
+``start``), with the table's default ruleset and options and the host's own deal shown on
+each player's LED. After the game its protocol is written next to the journal and the table
+is idle again.
+
+A power cut costs nothing: at start an unfinished journal (one without a protocol) is
+resumed — «Продолжаем игру» and the state so far — unless the judge types ``discard``
+(within :data:`DISCARD_WINDOW_S`, or at any time during the game): the journal is then kept,
+renamed ``*.discarded.jsonl``, and the table is idle.
+
+The journal is the game's memory, so the table never plays without one: no game starts
+without :data:`JOURNAL_ROOM` bytes free for it, and when a write or fsync fails during a game
+the host says so, prints it, and takes no more inputs (:class:`Halted`) — the journal on disk
+ends at the last input anyone saw acted on, ready to resume once the card is fixed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hw.leds import JOURNAL_FAILED, OFF, READY
+from voicehost.host import Director, Journal, Ports, resume_game, seeded_deal, show_roles, write_results
+from voicehost.language.narrate import narrate, public_log_printer
+from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.rules import Game, InputError, Ruleset, new_game
+from voicehost.rules.protocol import build_protocol
+from voicehost.service.notify import Notifier
+
+CHORD_S = 3.0            # the first and the last seat held together this long start a game
+CHORD_POLL_S = 0.1
+DISCARD_WINDOW_S = 10.0  # after a restart, the judge has this long to type «discard»
+JOURNAL_ROOM = 1 << 20   # bytes free before a game starts (a game's journal is a few dozen KB)
+DISCARDED = ".discarded"
+READY_LINE = "voicehost: the table is ready (hold the first and the last seat's buttons 3 s to start a game)"
+
+Log = Callable[[str], None]
+
+
+class JournalFailed(RuntimeError):
+    """A journal write or fsync failed: the game cannot go on unjournaled."""
+
+
+class WatchedJournal(Journal):
+    """A journal whose failures are told apart from any other error of the director."""
+
+    def append(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().append(*args, **kwargs)
+        except OSError as err:
+            raise JournalFailed(f"{self.path}: {err.strerror or err}") from err
+
+    def splice(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().splice(*args, **kwargs)
+        except OSError as err:
+            raise JournalFailed(f"{self.path}: {err.strerror or err}") from err
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except OSError:
+            pass  # the buffered tail that could not be written (it was never acted on)
+
+
+@dataclass
+class TableSetup:
+    """What the table plays and where it keeps the journals."""
+
+    ruleset: Ruleset
+    options: Any   # the ruleset's resolved options
+    seats: int
+    journals: Path
+    deal_seed: Callable[[], int] = lambda: time.time_ns()
+    room: int = JOURNAL_ROOM
+
+
+@dataclass
+class IdleTable:
+    """The service's table: idle → a game → idle, over one set of ports for its whole life."""
+
+    setup: TableSetup
+    ports: Ports
+    log: Log = print
+    notify: Notifier = field(default_factory=Notifier)
+    book: Phrasebook = field(default_factory=load_phrasebook)
+    on_line: Log = lambda line: None   # the public log, printed
+    halted: str | None = None          # why the table stopped taking inputs (a journal failure)
+    played: list[Path] = field(default_factory=list)   # protocols written
+    _stop: asyncio.Event = field(default_factory=asyncio.Event)
+    _game: asyncio.Task[None] | None = None
+    _discard: bool = False
+    _start_typed: bool = False
+
+    # ---- the console (typed lines: start, discard; anything else goes to the director) ---------
+
+    def type(self, line: str) -> None:
+        words = line.strip()
+        if words == "discard":
+            self._discard = True
+            if self._game is not None:
+                self._game.cancel()
+            self.ports.stirred.set()
+        elif words == "start" and self._game is None:
+            self._start_typed = True
+            self.ports.stirred.set()
+        else:
+            self.ports.type(line)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._game is not None:
+            self._game.cancel()
+
+    # ---- the life of the table ---------------------------------------------------------------
+
+    async def serve(self, games: int | None = None) -> None:
+        """Resume what a power cut interrupted, then idle → game → idle until stopped (or
+        ``games`` games are over). A journal failure halts the table until it is restarted."""
+        await self._resume_unfinished()
+        finished = 0
+        first = True
+        while not self._stop.is_set() and not self.halted and (games is None or finished < games):
+            await self._idle(announce=True, ready=first)
+            first = False
+            if self._stop.is_set():
+                break
+            if await self._new_game():
+                finished += 1
+        if self.halted:
+            await self._stop.wait()
+
+    async def _idle(self, announce: bool, ready: bool) -> None:
+        """The ready pattern and «Стол готов»; returns when a game should start (chord or
+        ``start``) and there is room for its journal."""
+        self._show_all(READY)
+        if announce:
+            await self._say("table_ready")
+        if ready:
+            self.notify.ready("idle: waiting for the start chord")
+            self.log(READY_LINE)
+        else:
+            self.notify.status("idle: waiting for the start chord")
+        while not self._stop.is_set():
+            if await self._chord_or_start():
+                if self._room():
+                    return
+                self.log(f"voicehost: not starting: less than {self.setup.room // 1024} KB free "
+                         f"for the journal in {self.setup.journals}")
+                await self._say("no_room")
+                self._show_all(READY)
+
+    async def _chord_or_start(self) -> bool:
+        """Wait until the first and last seats have been held together for CHORD_S, or the
+        judge typed ``start``. Presses made for the chord never reach a game."""
+        first, last = 1, self.setup.seats
+        while not self._stop.is_set():
+            if self._start_typed:
+                self._start_typed = False
+                return True
+            held = held_since(self.ports.edges.edges)
+            if first in held and last in held and self.ports.clock() - max(held[first], held[last]) >= CHORD_S:
+                await self._released(first, last)
+                return True
+            await asyncio.sleep(CHORD_POLL_S)
+        return False
+
+    async def _released(self, *seats: int) -> None:
+        """The chord's thumbs come up before the game starts, so they count as nobody's vote."""
+        self._show_all(OFF)
+        while set(seats) & set(held_since(self.ports.edges.edges)) and not self._stop.is_set():
+            await asyncio.sleep(CHORD_POLL_S)
+
+    def _room(self) -> bool:
+        try:
+            self.setup.journals.mkdir(parents=True, exist_ok=True)
+            return shutil.disk_usage(self.setup.journals).free >= self.setup.room
+        except OSError:
+            return False
+
+    async def _new_game(self) -> bool:
+        game = new_game(self.setup.ruleset, self.setup.options, self.setup.seats)
+        path = self.setup.journals / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+        while path.exists():
+            path = path.with_name(path.stem + "-1.jsonl")
+        deal = seeded_deal(game, self.setup.deal_seed())
+        try:
+            journal = WatchedJournal(path, {"ruleset": game.ruleset.name, "options": dict(game.options),
+                                            "seats": game.seats, "level": "live", "service": True})
+            journal.append(0, self.ports.clock(), "deal", deal)
+        except (OSError, JournalFailed) as err:
+            self.log(f"voicehost: cannot start a game: the journal {path}: {err}")
+            await self._say("no_room")
+            return False
+        game.push(deal)
+        self.log(f"voicehost: a new game of {game.ruleset.name}, journal {path}")
+        return await self._play(game, journal, fresh=True)
+
+    async def _resume_unfinished(self) -> None:
+        path = unfinished_journal(self.setup.journals)
+        if path is None:
+            return
+        self.log(f"voicehost: an unfinished game in {path}: resuming in {DISCARD_WINDOW_S:g} s "
+                 "(type «discard» to set it aside)")
+        self.notify.ready(f"resuming {path.name}")
+        deadline = self.ports.clock() + DISCARD_WINDOW_S
+        while self.ports.clock() < deadline and not self._discard and not self._stop.is_set():
+            await asyncio.sleep(CHORD_POLL_S)
+        if self._discard:
+            await self._set_aside(path)
+            return
+        try:
+            game, journal = resume_game(path, journal_type=WatchedJournal)
+        except (InputError, OSError) as err:
+            self.log(f"voicehost: cannot resume {path} ({err}); it is set aside")
+            await self._set_aside(path)
+            return
+        await self._play(game, journal, fresh=False)
+
+    async def _set_aside(self, path: Path) -> None:
+        self._discard = False
+        kept = path.with_name(path.stem + DISCARDED + path.suffix)
+        path.rename(kept)
+        self.log(f"voicehost: the unfinished game is kept as {kept}")
+        await self._say("game_discarded")
+
+    async def _play(self, game: Game, journal: Journal, fresh: bool) -> bool:
+        """One game to its end, in its own task (so ``discard`` can cancel it); True when its
+        protocol is written."""
+        director = Director(game, self.ports, journal, book=self.book, log=self.log)
+        director.on_events = public_log_printer(self.book, game.names, self.on_line)
+        self.notify.status(f"playing {game.ruleset.name}: {Path(journal.path).name}")
+        self._show_all(OFF)
+        self._game = asyncio.create_task(self._direct(director, fresh))
+        try:
+            await asyncio.wait([self._game])
+        finally:
+            task, self._game = self._game, None
+            if not task.done():
+                task.cancel()
+            journal.close()
+        if task.cancelled():
+            if self._discard:
+                await self._set_aside(Path(journal.path))
+            return False
+        failure = task.exception()
+        if isinstance(failure, JournalFailed):
+            await self._halt(str(failure))
+            return False
+        if failure is not None:
+            raise failure
+        self._write_protocol(game, Path(journal.path))
+        return True
+
+    @staticmethod
+    async def _direct(director: Director, fresh: bool) -> None:
+        if fresh:
+            await show_roles(director)
+        else:  # after a power cut: the state so far, then the game goes on where it stopped
+            director.on_events(list(director.game.events))
+            await director.say([("game_resumed", {}), *director.status()])
+        await director.run()
+
+    async def _halt(self, why: str) -> None:
+        """A journal failure: said, printed, and no more inputs — the table waits for a restart."""
+        self.halted = why
+        self.log(f"voicehost: error: the journal cannot be written ({why}); the game is stopped, "
+                 "no more inputs are taken; free the card and restart voicehost to resume")
+        self.notify.status(f"halted: journal failed ({why})")
+        self._show_all(JOURNAL_FAILED)
+        await self._say("journal_failed")
+
+    def _write_protocol(self, game: Game, journal: Path) -> None:
+        log = list(narrate(game.events, self.book, game.names))
+        try:
+            path = write_results(journal, build_protocol(game, None, game.names), log)
+        except OSError as err:
+            self.log(f"voicehost: error: the protocol of {journal} cannot be written ({err}); "
+                     "the journal has the whole game")
+            return
+        self.played.append(path)
+        outcome = game.outcome()
+        self.log(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else ""))
+
+    async def _say(self, key: str) -> None:
+        await self.ports.utter(self.book.say(key, self.setup.ruleset.name))
+
+    def _show_all(self, pattern: Any) -> None:
+        for seat in range(1, self.setup.seats + 1):
+            self.ports.led(seat, pattern)
+
+
+def held_since(edges: list[Any]) -> dict[int, float]:
+    """Seats whose button is down now, with the time it went down (from the panel's edges)."""
+    held: dict[int, float] = {}
+    for edge in edges:
+        if edge.pressed:
+            held[edge.seat] = edge.t
+        else:
+            held.pop(edge.seat, None)
+    return held
+
+
+def unfinished_journal(folder: Path) -> Path | None:
+    """The newest journal of a game that has no protocol (a power cut), if any."""
+    if not folder.is_dir():
+        return None
+    candidates = [path for path in folder.glob("*.jsonl")
+                  if not path.stem.endswith(DISCARDED) and not path.with_suffix(".protocol.json").exists()]
+    return max(candidates, key=lambda path: path.stat().st_mtime, default=None)

@@ -1,0 +1,134 @@
+"""The systemd unit that boots a Pi into a ready table, and its installation.
+
+The unit runs ``voicehost serve`` as a dedicated system user in the ``gpio`` and ``audio``
+groups (the seat pins and the sound card, nothing else), tells systemd when the table is
+ready (``Type=notify``) and keeps telling it the loop is alive (``WatchdogSec``: a hung
+host is restarted, and a restart resumes the game from its journal). Journals go to
+``/var/lib/voicehost``, the TTS cache to ``/var/cache/voicehost``, a club's config to
+``/etc/voicehost``; output goes to journald (``journalctl -u voicehost``).
+"""
+
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from voicehost.rules import InputError
+
+UNIT_NAME = "voicehost.service"
+UNIT_DIR = Path("/etc/systemd/system")
+DEFAULT_USER = "voicehost"
+GROUPS = ("gpio", "audio")
+WATCHDOG_S = 30
+
+Run = Callable[[list[str]], None]
+
+
+def voicehost_command() -> str:
+    """The ``voicehost`` script of this installation (the unit must name an absolute path)."""
+    beside = Path(sys.executable).with_name("voicehost")
+    found = str(beside) if beside.exists() else shutil.which("voicehost")
+    return str(Path(found).resolve()) if found else f"{sys.executable} -m voicehost.cli.main"
+
+
+def unit_text(table: str | None = None, user: str = DEFAULT_USER, command: str | None = None) -> str:
+    """The unit file for ``table`` (a name in the config layers or a path) run as ``user``."""
+    serve = f"{command or voicehost_command()} serve"
+    if table:
+        serve += f" --table {_table_argument(table)}"
+    return f"""\
+# voicehost: the Mafia host as an appliance (written by `voicehost service install`).
+[Unit]
+Description=voicehost: a voice host for Mafia at this table
+After=sound.target
+Wants=sound.target
+
+[Service]
+Type=notify
+NotifyAccess=main
+ExecStart={serve}
+User={user}
+Group={user}
+SupplementaryGroups={" ".join(GROUPS)}
+WatchdogSec={WATCHDOG_S}
+Restart=on-failure
+RestartSec=2
+TimeoutStartSec=300
+StateDirectory=voicehost
+CacheDirectory=voicehost
+ConfigurationDirectory=voicehost
+RuntimeDirectory=voicehost
+Environment=VOICEHOST_DATA=/var/lib/voicehost VOICEHOST_CACHE=/var/cache/voicehost
+Environment=VOICEHOST_CONSOLE=/run/voicehost/console PYTHONUNBUFFERED=1
+StandardOutput=journal
+StandardError=journal
+SyslogIdentifier=voicehost
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def _table_argument(table: str) -> str:
+    """A path is made absolute (the service does not start in the caller's folder); a name
+    stays a name, found in /etc/voicehost/tables or the packaged ones."""
+    path = Path(table)
+    if path.suffix == ".toml" or path.exists():
+        return str(path.resolve())
+    return table
+
+
+def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | None = None) -> Path:
+    """Create the user (if needed) in the gpio and audio groups, write the unit, enable it."""
+    run = run or _run
+    if os.geteuid() != 0 and unit_dir == UNIT_DIR:
+        raise InputError("service install", "needs root: run it with sudo")
+    groups = [group for group in GROUPS if _group_exists(group)]
+    missing = sorted(set(GROUPS) - set(groups))
+    if missing:
+        print(f"voicehost: no group {', '.join(missing)} on this machine (on a Raspberry Pi there is); skipped")
+    if _user_exists(user):
+        if groups:
+            run(["usermod", "--append", "--groups", ",".join(groups), user])
+    else:
+        run(["useradd", "--system", "--home-dir", "/var/lib/voicehost", "--no-create-home",
+             "--shell", "/usr/sbin/nologin", *(["--groups", ",".join(groups)] if groups else []), user])
+    path = unit_dir / UNIT_NAME
+    try:
+        path.write_text(unit_text(table, user))
+    except OSError as err:
+        raise InputError(str(path), err.strerror or str(err)) from None
+    run(["systemctl", "daemon-reload"])
+    run(["systemctl", "enable", UNIT_NAME])
+    return path
+
+
+def _run(command: list[str]) -> None:
+    try:
+        subprocess.run(command, check=True)
+    except FileNotFoundError:
+        raise InputError("service install", f"{command[0]} is not installed") from None
+    except subprocess.CalledProcessError as err:
+        raise InputError("service install", f"{' '.join(command)} failed (exit {err.returncode})") from None
+
+
+def _user_exists(user: str) -> bool:
+    try:
+        pwd.getpwnam(user)
+        return True
+    except KeyError:
+        return False
+
+
+def _group_exists(group: str) -> bool:
+    try:
+        grp.getgrnam(group)
+        return True
+    except KeyError:
+        return False
