@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,13 @@ settings.register_profile("dev", max_examples=60, deadline=None)
 settings.register_profile("deep", max_examples=3000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+# The tests never read this user's config layer nor write journals into this user's data folder
+# (subprocesses inherit it too); the TTS cache stays shared, so a warm cache keeps them fast.
+_ISOLATED = tempfile.mkdtemp(prefix="voicehost-tests-")
+atexit.register(shutil.rmtree, _ISOLATED, True)
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_ISOLATED, "config")
+os.environ["VOICEHOST_DATA"] = os.path.join(_ISOLATED, "data")
 
 # The seating most tests use: Don 3, mafia 5 and 9, Sheriff 7, the rest citizens.
 ROLES = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}

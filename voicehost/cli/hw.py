@@ -5,32 +5,53 @@ from __future__ import annotations
 import argparse
 import queue
 import time
+from pathlib import Path
 
+from hw.diagram import diagram_svg
 from hw.edges import Edge
 from hw.panel import GpioUnavailable, SeatPanel, walk_seats
 from voicehost.cli.args import Commands, seconds
 from voicehost.host.seats import mock_factory, open_pinmap
+from voicehost.host.table_file import table_path
 from voicehost.rules import InputError
 
 
 def add_commands(commands: Commands) -> None:
-    hw_cmd = commands.add_parser("hw", help="the seat panel: walk every seat after soldering")
-    hw_cmd.add_argument("action", choices=["test"], help="test: light each LED, wait for its button")
-    hw_cmd.add_argument("--table", required=True, help="the pin map, e.g. config/tables/ten-seats.toml")
-    hw_cmd.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each press")
-    hw_cmd.add_argument("--rules", default=None, help="check the seat count against this ruleset")
-    hw_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins and simulated presses")
-    hw_cmd.set_defaults(run=_hw)
+    hw_cmd = commands.add_parser("hw", help="the seat panel: walk every seat after soldering, draw the wiring")
+    actions = hw_cmd.add_subparsers(dest="action", required=True, parser_class=type(hw_cmd))
+    test = actions.add_parser("test", help="light each LED, wait for its button")
+    test.add_argument("--table", required=True, help="the pin map, e.g. config/tables/ten-seats.toml")
+    test.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each press")
+    test.add_argument("--rules", default=None, help="check the seat count against this ruleset")
+    test.add_argument("--mock", action="store_true", help="gpiozero mock pins and simulated presses")
+    test.set_defaults(run=_hw)
+    diagram = actions.add_parser("diagram", help="draw the table's wiring (header, buttons, LEDs, resistors) as SVG")
+    diagram.add_argument("--table", required=True, help="the table file or name")
+    diagram.add_argument("out", help="the SVG file to write")
+    diagram.set_defaults(run=_hw)
 
 
 def _hw(args: argparse.Namespace) -> int:
+    if args.action == "diagram":
+        return hw_diagram(args.table, args.out)
     return hw_test(args.table, args.timeout, args.mock, args.rules)
+
+
+def hw_diagram(table: str, out: str) -> int:
+    """The wiring diagram of ``table`` (a path or a name in the config layers) as SVG."""
+    pinmap = open_pinmap(str(table_path(table)))
+    try:
+        Path(out).write_text(diagram_svg(pinmap), encoding="utf-8")
+    except OSError as err:
+        raise InputError(out, err.strerror or str(err)) from None
+    print(f"{out}: {pinmap.size} seats, {2 * pinmap.size} pins")
+    return 0
 
 
 def hw_test(table: str, timeout: float, mock: bool, ruleset: str | None) -> int:
     """Walk every seat: light its LED, wait for its press. With ``mock``, simulated players
     press the lit seat's button (a dry run of the walk on gpiozero's mock pins)."""
-    pinmap = open_pinmap(table, ruleset)
+    pinmap = open_pinmap(str(table_path(table)), ruleset)
     edges: queue.Queue[Edge] = queue.Queue()
     factory = mock_factory() if mock else None
     try:
