@@ -18,11 +18,12 @@ from voicehost.simulation.random_games import random_game
 
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
-    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table"],
+    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
-                                "table: a table-level game under the virtual clock, end of speech → next line")
+                                "table: a table-level game under the virtual clock, end of speech → next line; "
+                                "start: `voicehost serve` to «Стол готов» (warm cache), idle RSS and CPU, TTS cache")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=positive, default=2000, help="games (engine) or presses (gpio)")
@@ -32,6 +33,10 @@ def add_commands(commands: Commands) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.what == "start":
+        for key, value in bench_start().items():
+            print(f"start: {key} = {value:.3f}")
+        return 0
     if args.what == "table":
 
         for key, value in bench_table().items():
@@ -262,3 +267,60 @@ def bench_gpio(presses: int) -> dict[str, float]:
     errors.sort()
     return {"presses": presses, "p50_ms": statistics.median(errors),
             "p95_ms": errors[int(0.95 * (len(errors) - 1))], "max_ms": errors[-1]}
+
+
+def bench_start(idle_s: float = 10.0) -> dict[str, float]:
+    """The appliance's budgets: ``voicehost serve`` (mock pins, null audio, no model) from the
+    process start to «Стол готов» with a warm TTS cache (a first run warms it, untimed); then
+    the idle table's RSS and CPU over ``idle_s``; and the size of the TTS cache."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+
+    from voicehost.config import cache_dir
+    from voicehost.service.table import READY_LINE
+
+    def start(journals: str) -> tuple[subprocess.Popen[str], float]:
+        began = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "voicehost.cli.main", "serve", "--mock", "--audio", "null",
+                                    "--journals", journals], stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, text=True)
+        assert process.stderr is not None
+        for line in process.stderr:
+            if line.strip() == READY_LINE:
+                return process, time.perf_counter() - began
+        raise RuntimeError(f"voicehost serve ended before it was ready (exit {process.wait()})")
+
+    def stop(process: subprocess.Popen[str]) -> None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    with tempfile.TemporaryDirectory() as journals:
+        warm, _ = start(journals)
+        stop(warm)
+        process, ready_s = start(journals)
+        try:
+            ticks = os.sysconf("SC_CLK_TCK")
+
+            def cpu_s() -> float:
+                fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
+                return (int(fields[11]) + int(fields[12])) / ticks
+
+            time.sleep(1.0)  # past the start-up's last work
+            before, began = cpu_s(), time.perf_counter()
+            time.sleep(idle_s)
+            cpu_percent = 100 * (cpu_s() - before) / (time.perf_counter() - began)
+            rss_kb = next(int(line.split()[1]) for line in open(f"/proc/{process.pid}/status")
+                          if line.startswith("VmRSS:"))
+        finally:
+            stop(process)
+    cache = cache_dir() / "tts"
+    size = sum(path.stat().st_size for path in cache.glob("*.wav")) if cache.is_dir() else 0
+    return {"ready_s": ready_s, "idle_rss_mb": rss_kb / 1024, "idle_cpu_percent": cpu_percent,
+            "tts_cache_mb": size / 2**20, "tts_cache_lines": float(len(list(cache.glob("*.wav"))))}
