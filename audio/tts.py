@@ -4,7 +4,9 @@ Why rendering and not ``say()``: on Linux the espeak driver plays ``say()`` thro
 ``aplay`` (so it cannot be mixed under music), and of several queued utterances only the
 last is rendered. So every line is one ``save_to_file`` + ``runAndWait()`` on one worker
 thread (pyttsx3 engines are not thread-safe), cached on disk by text + voice + rate +
-volume + sample rate, and resampled to the mixer's rate.
+volume + sample rate, and resampled to the mixer's rate. Only the most recent clips stay in
+memory (:data:`MEMORY_CLIPS`): a game's fixed lines are hundreds of seconds of audio (over
+200 MB as float32 at 48 kHz), and a line read back from the disk cache takes a millisecond.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import tempfile
 import threading
 import time
 import wave
+from collections import OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "voicehost" / "tts"
+MEMORY_CLIPS = 48   # clips kept in memory, most recently used first (a few dozen MB)
 
 
 class VoiceUnavailable(RuntimeError):
@@ -44,12 +48,15 @@ class VoiceSettings:
 class SpeechRenderer:
     """Renders lines to float32 mono clips at ``settings.samplerate``, cached on disk."""
 
-    def __init__(self, settings: VoiceSettings = VoiceSettings(), cache_dir: Path = DEFAULT_CACHE) -> None:
+    def __init__(self, settings: VoiceSettings = VoiceSettings(), cache_dir: Path = DEFAULT_CACHE,
+                 memory_clips: int = MEMORY_CLIPS) -> None:
         self.settings = settings
         self.cache_dir = Path(cache_dir)
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         self._jobs: queue.Queue[tuple[str, Future[np.ndarray]] | None] = queue.Queue()
-        self._memory: dict[str, np.ndarray] = {}
+        self._memory: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._memory_clips = memory_clips
+        self._memory_lock = threading.Lock()
         self._ready: Future[None] = Future()
         self._thread = threading.Thread(target=self._work, name="voicehost-tts", daemon=True)
         self._thread.start()
@@ -57,10 +64,10 @@ class SpeechRenderer:
 
     def render(self, text: str) -> Future[np.ndarray]:
         """The clip for ``text`` (from memory, disk, or rendered now on the worker)."""
-        key = self.settings.key(text)
         future: Future[np.ndarray] = Future()
-        if key in self._memory:
-            future.set_result(self._memory[key])
+        clip = self._recall(self.settings.key(text))
+        if clip is not None:
+            future.set_result(clip)
             return future
         self._jobs.put((text, future))
         return future
@@ -69,11 +76,17 @@ class SpeechRenderer:
         return self.render(text).result()
 
     def warm(self, texts: list[str]) -> int:
-        """Render (or load) every line now; returns how many there were."""
-        futures = [self.render(text) for text in dict.fromkeys(texts)]
+        """Render every line not yet in the disk cache now (so none is rendered mid-game);
+        returns how many distinct lines there were."""
+        lines = list(dict.fromkeys(texts))
+        futures = [self.render(text) for text in lines if not self._on_disk(self.settings.key(text))]
         for future in futures:
             future.result()
-        return len(futures)
+        return len(lines)
+
+    def _on_disk(self, key: str) -> bool:
+        path = self.cache_dir / f"{key}.wav"
+        return path.exists() and path.stat().st_size > 44  # more than a bare WAV header
 
     def close(self) -> None:
         self._jobs.put(None)
@@ -118,19 +131,32 @@ class SpeechRenderer:
         engine.setProperty("volume", self.settings.volume)
         return engine
 
+    def _recall(self, key: str) -> np.ndarray | None:
+        with self._memory_lock:
+            clip = self._memory.get(key)
+            if clip is not None:
+                self._memory.move_to_end(key)
+            return clip
+
+    def _remember(self, key: str, clip: np.ndarray) -> None:
+        with self._memory_lock:
+            self._memory[key] = clip
+            while len(self._memory) > self._memory_clips:
+                self._memory.popitem(last=False)
+
     def _load_or_render(self, engine: object, text: str) -> np.ndarray:
         key = self.settings.key(text)
-        if key in self._memory:
-            return self._memory[key]
+        if (known := self._recall(key)) is not None:
+            return known
         path = self.cache_dir / f"{key}.wav"
-        if path.exists() and path.stat().st_size > 44:  # more than a bare WAV header
+        if self._on_disk(key):
             clip = read_wav(path)
         else:
             write_wav(path, resample(self._synthesize(engine, text), 22050, self.settings.samplerate),
                       self.settings.samplerate)
             clip = read_wav(path)  # the same samples a later run will read from the cache
         clip.setflags(write=False)
-        self._memory[key] = clip
+        self._remember(key, clip)
         return clip
 
     def _synthesize(self, engine: object, text: str) -> np.ndarray:

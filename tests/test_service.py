@@ -246,3 +246,51 @@ def test_no_game_starts_on_a_full_disk(mock_factory, tiny_fs) -> None:
 
     run_virtual(main())
     assert not list((tiny_fs / "journals").glob("*.jsonl"))
+
+
+# ---- systemd's side: the notification socket, and `voicehost serve` as the unit runs it -------
+
+def test_notifier_speaks_sd_notify_on_a_real_socket(tmp_path, monkeypatch) -> None:
+    import socket
+
+    from voicehost.service.notify import watchdog_interval
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(address)
+        Notifier(address).ready("idle")
+        Notifier(address).watchdog()
+        assert server.recv(256).decode() == "READY=1\nSTATUS=idle"
+        assert server.recv(256).decode() == "WATCHDOG=1"
+    monkeypatch.setenv("WATCHDOG_USEC", "30000000")
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    assert watchdog_interval() == 15.0
+    monkeypatch.setenv("WATCHDOG_PID", "1")
+    assert watchdog_interval() is None
+    Notifier("").ready("outside systemd: nothing is sent, nothing fails")
+
+
+def test_serve_tells_systemd_it_is_ready_and_stops_on_sigterm(tmp_path) -> None:
+    """``voicehost serve`` as the unit starts it: READY=1 on $NOTIFY_SOCKET once the table is
+    idle, WATCHDOG=1 while it runs, a clean exit on SIGTERM (mock pins, null audio)."""
+    import signal
+    import socket
+    import sys
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(address)
+        server.settimeout(300)  # a cold TTS cache renders the game's fixed lines first
+        env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "1000000"}
+        env.pop("WATCHDOG_PID", None)
+        process = subprocess.Popen([sys.executable, "-m", "voicehost.cli.main", "serve", "--mock", "--audio", "null",
+                                    "--no-ears", "--journals", str(tmp_path / "journals")],
+                                   env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        try:
+            messages = [server.recv(256).decode() for _ in range(3)]
+        finally:
+            process.send_signal(signal.SIGTERM)
+            out, err = process.communicate(timeout=30)
+    assert any(m.startswith("READY=1") for m in messages), (messages, err)
+    assert "WATCHDOG=1" in messages
+    assert process.returncode == 0, err
+    assert "the table is ready" in err

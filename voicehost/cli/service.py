@@ -10,13 +10,17 @@ import signal
 import stat
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
+from audio.listener import Gate
 from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.cli.args import Commands
 from voicehost.config import journals_dir, load_ruleset, read_toml
 from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory, open_pinmap, table_path
+from voicehost.host.ears import load_ears
+from voicehost.host.live import _open_ears as open_ears  # the same ears as `voicehost run`
 from voicehost.rules import InputError
 from voicehost.service.notify import Notifier, watchdog_interval
 from voicehost.service.table import IdleTable, TableSetup
@@ -28,6 +32,7 @@ def add_commands(commands: Commands) -> None:
     serve.add_argument("--table", default=None, help="the table file or name (default: ten-seats)")
     serve.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
     serve.add_argument("--mock", action="store_true", help="gpiozero mock pins (no header: a trial run)")
+    serve.add_argument("--no-ears", action="store_true", help="no microphone: speeches end by button or console")
     serve.add_argument("--journals", default=None, help="the journals folder (default: the data folder's)")
     serve.set_defaults(run=_serve)
     service = commands.add_parser("service", help="the systemd unit that boots a Pi into a ready table")
@@ -83,7 +88,15 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
                               deliver=loop.call_soon_threadsafe)
         except GpioUnavailable as err:
             raise InputError("serve", f"{err}; on a machine without GPIO try --mock") from None
-        ports = Ports(say=voice.say, night=voice.night, led=panel.show, edges=edges, settle=panel.settle)
+        gate = Gate(load_ears(path).hold_off_s)
+
+        def say(text: str) -> float:
+            onset = voice.say(text)
+            gate.host_speaks(onset, time.monotonic())  # the ears ignore the host's own voice
+            return onset
+
+        ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, settle=panel.settle)
+        mic = None if args.no_ears else open_ears(path, setup.seats, gate, loop, ports, _log)
         notify = Notifier()
         table = IdleTable(setup, ports, log=_log, notify=notify, on_line=lambda line: print(line, flush=True))
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -95,6 +108,8 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         finally:
             if watchdog is not None:
                 watchdog.cancel()
+            if mic is not None:
+                mic.close()
             panel.close()
     finally:
         voice.close()

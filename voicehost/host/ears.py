@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from audio.listener import ENDPOINT_RULES, ModelUnavailable, apply_endpoint, check_model_folder
-from voicehost.config import read_toml
+from voicehost.config import data_dir, read_toml
 from voicehost.language.russian import cardinal, ordinal
 from voicehost.rules import InputError
 
 DEFAULT_MODEL_URL = "https://alphacephei.com/vosk/models/vosk-model-small-ru-0.22.zip"
-MODELS = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "voicehost" / "models"
+MODELS = data_dir() / "models"   # ~/.local/share/voicehost/models, or $VOICEHOST_DATA/models (the service)
 
 # The wordings a player uses (RULES.md §1, seeds 000/001), with {n} a seat as a cardinal
 # («номер семь») and {o} as an ordinal in the genitive («седьмого»).

@@ -109,9 +109,12 @@ class IdleTable:
             if self._game is not None:
                 self._game.cancel()
             self.ports.stirred.set()
-        elif words == "start" and self._game is None:
-            self._start_typed = True
-            self.ports.stirred.set()
+        elif self._game is None:
+            if words == "start":
+                self._start_typed = True
+                self.ports.stirred.set()
+            elif words:
+                self.log(f"console: {words}: no game is running (start one with «start» or the chord)")
         else:
             self.ports.type(line)
 
@@ -142,13 +145,13 @@ class IdleTable:
         """The ready pattern and «Стол готов»; returns when a game should start (chord or
         ``start``) and there is room for its journal."""
         self._show_all(READY)
-        if announce:
-            await self._say("table_ready")
-        if ready:
+        if ready:  # from here a chord is taken: ready, as «Стол готов» begins
             self.notify.ready("idle: waiting for the start chord")
             self.log(READY_LINE)
         else:
             self.notify.status("idle: waiting for the start chord")
+        if announce:
+            await self._say("table_ready")
         while not self._stop.is_set():
             if await self._chord_or_start():
                 if self._room():
@@ -239,6 +242,8 @@ class IdleTable:
         director.on_events = public_log_printer(self.book, game.names, self.on_line)
         self.notify.status(f"playing {game.ruleset.name}: {Path(journal.path).name}")
         self._show_all(OFF)
+        while not self.ports.heard.empty():  # words heard while the table was idle are nobody's
+            self.ports.heard.get_nowait()
         self._game = asyncio.create_task(self._direct(director, fresh))
         try:
             await asyncio.wait([self._game])
