@@ -14,7 +14,6 @@ from __future__ import annotations
 import collections
 import math
 import threading
-import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol
@@ -64,6 +63,7 @@ class Mixer:
         self._ramp = (np.arange(1, n + 1, dtype=np.float32))
         self.subtitles: collections.deque[tuple[float, str]] = collections.deque(maxlen=1000)
         self._stop = threading.Event()
+        self._line_started = threading.Event()   # wakes the notifier: no polling while the table is idle
         self._notifier = threading.Thread(target=self._notify, name="voicehost-onsets", daemon=True)
         self._notifier.start()
 
@@ -81,6 +81,7 @@ class Mixer:
 
     def close(self) -> None:
         self._stop.set()
+        self._line_started.set()
         self._notifier.join(timeout=2)
 
     # ---- the callback side -------------------------------------------------------------------
@@ -127,6 +128,7 @@ class Mixer:
                     return
                 line = self._current = self._pending.popleft()
                 self._started.append((line, dac_time + written / self.settings.samplerate))
+                self._line_started.set()
             take = min(frames - written, len(line.clip) - line.position)
             chunk = line.clip[line.position:line.position + take]
             if self.settings.voice_level == 1.0:
@@ -140,11 +142,12 @@ class Mixer:
 
     def _notify(self) -> None:
         while not self._stop.is_set():
+            self._line_started.wait()
+            self._line_started.clear()
             while self._started:
                 line, onset = self._started.popleft()
                 self.subtitles.append((onset, line.text))
                 line.onset.set_result(onset)
-            time.sleep(0.002)
 
 
 def _toward(value: float, target: float, step: float) -> float:

@@ -16,7 +16,7 @@ def test_a_russian_line_renders_to_speech_at_the_mixer_rate(renderer) -> None:
 
 def test_lines_are_cached_on_disk_by_text_voice_and_rate(renderer, tmp_path) -> None:
     renderer.clip("Спасибо.")
-    cached = list(renderer.cache_dir.glob("*.wav"))
+    cached = list(renderer.cache_dir.glob("*.ogg"))
     assert any(p.stem == renderer.settings.key("Спасибо.") for p in cached)
     other = VoiceSettings(rate=120)
     assert other.key("Спасибо.") != renderer.settings.key("Спасибо.")

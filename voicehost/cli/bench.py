@@ -6,6 +6,7 @@ import argparse
 import random
 import statistics
 import time
+from pathlib import Path
 
 from hw.edges import Edge
 from hw.panel import SeatPanel
@@ -321,6 +322,21 @@ def bench_start(idle_s: float = 10.0) -> dict[str, float]:
         finally:
             stop(process)
     cache = cache_dir() / "tts"
-    size = sum(path.stat().st_size for path in cache.glob("*.wav")) if cache.is_dir() else 0
     return {"ready_s": ready_s, "idle_rss_mb": rss_kb / 1024, "idle_cpu_percent": cpu_percent,
-            "tts_cache_mb": size / 2**20, "tts_cache_lines": float(len(list(cache.glob("*.wav"))))}
+            **fixed_lines_cache(cache)}
+
+
+def fixed_lines_cache(cache: Path) -> dict[str, float]:
+    """The disk cache of every fixed line of all four rulesets at their largest tables (the
+    lines ``voicehost voice warm`` renders): how many, how many are cached, their size."""
+    from voicehost.host import fixed_lines, load_audio, table_path
+    from voicehost.language.phrasebook import load_phrasebook
+
+    settings = load_audio(table_path(None)).voice
+    book = load_phrasebook()
+    texts = {text for name in ruleset_names()
+             for text in fixed_lines(book, name, range(1, max(load_ruleset(name).seats) + 1))}
+    files = [cache / f"{settings.key(text)}.ogg" for text in texts]
+    cached = [path for path in files if path.exists()]
+    return {"fixed_lines": float(len(texts)), "fixed_lines_cached": float(len(cached)),
+            "fixed_lines_cache_mb": sum(path.stat().st_size for path in cached) / 2**20}

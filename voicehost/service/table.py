@@ -120,6 +120,7 @@ class IdleTable:
 
     def stop(self) -> None:
         self._stop.set()
+        self.ports.stirred.set()
         if self._game is not None:
             self._game.cancel()
 
@@ -163,17 +164,25 @@ class IdleTable:
 
     async def _chord_or_start(self) -> bool:
         """Wait until the first and last seats have been held together for CHORD_S, or the
-        judge typed ``start``. Presses made for the chord never reach a game."""
+        judge typed ``start``. Nothing polls: an edge, a typed line or the chord's own
+        deadline wakes the table (an idle table costs no CPU of its own)."""
         first, last = 1, self.setup.seats
         while not self._stop.is_set():
             if self._start_typed:
                 self._start_typed = False
                 return True
+            self.ports.stirred.clear()
             held = held_since(self.ports.edges.edges)
-            if first in held and last in held and self.ports.clock() - max(held[first], held[last]) >= CHORD_S:
-                await self._released(first, last)
-                return True
-            await asyncio.sleep(CHORD_POLL_S)
+            timeout = None
+            if first in held and last in held:
+                timeout = max(held[first], held[last]) + CHORD_S - self.ports.clock()
+                if timeout <= 0:
+                    await self._released(first, last)
+                    return True
+            try:
+                await asyncio.wait_for(self.ports.stirred.wait(), timeout)
+            except TimeoutError:
+                pass
         return False
 
     async def _released(self, *seats: int) -> None:
