@@ -83,6 +83,8 @@ def test_ready_chord_game_protocol_and_ready_again(mock_factory, tmp_path) -> No
         table = await bench.start()
         await bench.until(lambda: READY in bench.said)
         assert {seat for seat, name in bench.leds if name == "ready"} == set(range(1, 11))
+        table.type("discard")  # nothing to discard: said so, and no later game is affected
+        table.type("foul 3")   # no game: refused
         await bench.chord(held_s=2.0)  # too short: nothing starts
         await asyncio.sleep(5)
         assert not list(tmp_path.glob("*.jsonl"))
@@ -93,6 +95,8 @@ def test_ready_chord_game_protocol_and_ready_again(mock_factory, tmp_path) -> No
 
     run_virtual(main())
     assert bench.said.count(READY) == 2
+    assert any("no unfinished game" in line for line in bench.printed)
+    assert any("foul 3: no game is running" in line for line in bench.printed)
     journal = next(tmp_path.glob("*.jsonl"))
     header, entries = read_journal(journal)
     assert header["ruleset"] == "sport" and entries[0].source == "deal"
@@ -161,6 +165,25 @@ def test_the_judge_discards_an_unfinished_game_and_it_is_kept(mock_factory, tmp_
     kept = journal.with_name(journal.stem + ".discarded.jsonl")
     assert not journal.exists() and kept.read_text() == content
     assert bench.said[:2] == [DISCARDED, READY] and RESUMED not in bench.said
+
+
+def test_discard_during_a_game_keeps_its_journal_and_the_table_is_idle_again(mock_factory, tmp_path) -> None:
+    bench = Bench(mock_factory, tmp_path)
+
+    async def main() -> None:
+        table = await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: any(tmp_path.glob("*.jsonl")) and
+                          len(read_journal(next(tmp_path.glob("*.jsonl")))[1]) >= 5)
+        table.type("discard")
+        await bench.until(lambda: bench.said.count(READY) == 2)
+        await bench.finish()
+
+    run_virtual(main())
+    [kept] = tmp_path.glob("*.jsonl")
+    assert kept.name.endswith(".discarded.jsonl") and len(read_journal(kept)[1]) >= 5
+    assert bench.said[-2:] == [DISCARDED, READY]
 
 
 def test_no_game_starts_without_room_for_its_journal(mock_factory, tmp_path) -> None:

@@ -310,14 +310,14 @@ def bench_start(idle_s: float = 10.0) -> dict[str, float]:
             ticks = os.sysconf("SC_CLK_TCK")
 
             def cpu_s() -> float:
-                fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
+                fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
                 return (int(fields[11]) + int(fields[12])) / ticks
 
             time.sleep(1.0)  # past the start-up's last work
             before, began = cpu_s(), time.perf_counter()
             time.sleep(idle_s)
             cpu_percent = 100 * (cpu_s() - before) / (time.perf_counter() - began)
-            rss_kb = next(int(line.split()[1]) for line in open(f"/proc/{process.pid}/status")
+            rss_kb = next(int(line.split()[1]) for line in Path(f"/proc/{process.pid}/status").read_text().split("\n")
                           if line.startswith("VmRSS:"))
         finally:
             stop(process)

@@ -98,6 +98,7 @@ class IdleTable:
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _game: asyncio.Task[None] | None = None
     _discard: bool = False
+    _may_discard: bool = False   # the window after a restart, before the unfinished game resumes
     _start_typed: bool = False
 
     # ---- the console (typed lines: start, discard; anything else goes to the director) ---------
@@ -105,6 +106,9 @@ class IdleTable:
     def type(self, line: str) -> None:
         words = line.strip()
         if words == "discard":
+            if self._game is None and not self._may_discard:
+                self.log("console: discard: there is no unfinished game to set aside")
+                return
             self._discard = True
             if self._game is not None:
                 self._game.cancel()
@@ -126,33 +130,29 @@ class IdleTable:
 
     # ---- the life of the table ---------------------------------------------------------------
 
-    async def serve(self, games: int | None = None) -> None:
-        """Resume what a power cut interrupted, then idle → game → idle until stopped (or
-        ``games`` games are over). A journal failure halts the table until it is restarted."""
+    async def serve(self) -> None:
+        """Resume what a power cut interrupted, then idle → game → idle until stopped. A
+        journal failure halts the table (no inputs taken) until it is restarted."""
         await self._resume_unfinished()
-        finished = 0
-        first = True
-        while not self._stop.is_set() and not self.halted and (games is None or finished < games):
-            await self._idle(announce=True, ready=first)
-            first = False
-            if self._stop.is_set():
-                break
-            if await self._new_game():
-                finished += 1
+        ready_told = False
+        while not self._stop.is_set() and not self.halted:
+            await self._idle(tell_systemd=not ready_told)
+            ready_told = True
+            if not self._stop.is_set():
+                await self._new_game()
         if self.halted:
             await self._stop.wait()
 
-    async def _idle(self, announce: bool, ready: bool) -> None:
+    async def _idle(self, tell_systemd: bool) -> None:
         """The ready pattern and «Стол готов»; returns when a game should start (chord or
-        ``start``) and there is room for its journal."""
+        ``start``) and there is room for its journal, or the table is stopped."""
         self._show_all(READY)
-        if ready:  # from here a chord is taken: ready, as «Стол готов» begins
+        if tell_systemd:  # from here a chord is taken: ready, as «Стол готов» begins
             self.notify.ready("idle: waiting for the start chord")
             self.log(READY_LINE)
         else:
             self.notify.status("idle: waiting for the start chord")
-        if announce:
-            await self._say("table_ready")
+        await self._say("table_ready")
         while not self._stop.is_set():
             if await self._chord_or_start():
                 if self._room():
@@ -224,8 +224,10 @@ class IdleTable:
                  "(type «discard» to set it aside)")
         self.notify.ready(f"resuming {path.name}")
         deadline = self.ports.clock() + DISCARD_WINDOW_S
+        self._may_discard = True
         while self.ports.clock() < deadline and not self._discard and not self._stop.is_set():
             await asyncio.sleep(CHORD_POLL_S)
+        self._may_discard = False
         if self._discard:
             await self._set_aside(path)
             return
