@@ -14,9 +14,10 @@ HEADER: tuple[int | str, ...] = (
     9, 25, 11, 8, "GND", 7, 0, 1, 5, "GND", 6, 12, 13, "GND", 19, 16, 26, 20, "GND", 21)
 RESISTOR_OHMS = 330   # an LED's series resistor at 3.3 V (about 4 mA for a red 5 mm LED)
 
-PIN_W, PIN_H = 96, 22
+PIN_W, PIN_H = 140, 22
+BUTTON_FILL, LED_FILL, FREE_FILL = "#9fd3ff", "#ffd27f", "#eeeeee"
 HEADER_X, HEADER_Y = 30, 70
-SEATS_X, ROW_H = 330, 44
+SEATS_X, ROW_H = 330 + 88, 44
 
 
 def physical_pin(bcm: int) -> int:
@@ -26,10 +27,10 @@ def physical_pin(bcm: int) -> int:
 
 def diagram_svg(pinmap: PinMap) -> str:
     """The whole drawing as SVG text (every GPIO of the map appears as «GPIO<n>»)."""
-    used = {p.button: f"seat {p.seat} button" for p in pinmap.seats} | {p.led: f"seat {p.seat} LED"
-                                                                          for p in pinmap.seats}
+    used = {p.button: (f"seat {p.seat} button", BUTTON_FILL) for p in pinmap.seats} | {
+        p.led: (f"seat {p.seat} LED", LED_FILL) for p in pinmap.seats}
     height = max(HEADER_Y + 20 * PIN_H + 60, HEADER_Y + len(pinmap.seats) * ROW_H + 60)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="{height}" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="{height}" '
              f'font-family="sans-serif" font-size="11">',
              f'<text x="{HEADER_X}" y="30" font-size="16">{escape(pinmap.name)}: {pinmap.size} seats</text>',
              f'<text x="{HEADER_X}" y="50">Raspberry Pi 40-pin header (BCM numbers). Buttons: pin → button → GND '
@@ -40,13 +41,15 @@ def diagram_svg(pinmap: PinMap) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _header(used: dict[int, str]) -> list[str]:
+def _header(used: dict[int, tuple[str, str]]) -> list[str]:
     shapes = []
     for position, pin in enumerate(HEADER, start=1):
         column, row = (position - 1) % 2, (position - 1) // 2
         x, y = HEADER_X + column * (PIN_W + 8), HEADER_Y + row * PIN_H
         label = f"GPIO{pin}" if isinstance(pin, int) else pin
-        fill = "#ffd27f" if isinstance(pin, int) and pin in used else "#eeeeee"
+        role, fill = used.get(pin, ("", FREE_FILL)) if isinstance(pin, int) else ("", FREE_FILL)
+        if role:
+            label += f" · {role.removeprefix('seat ')}"
         ident = f' id="header-gpio{pin}"' if isinstance(pin, int) else ""
         shapes.append(f'<g{ident}><rect x="{x}" y="{y}" width="{PIN_W}" height="{PIN_H - 2}" fill="{fill}" '
                       f'stroke="#555"/><text x="{x + 4}" y="{y + 15}">{position}: {label}</text></g>')
@@ -60,10 +63,11 @@ def _seat(pinmap: PinMap, index: int) -> str:
     return (f'<g id="seat-{pins.seat}">'
             f'<text x="{x}" y="{y + 15}" font-weight="bold">Seat {pins.seat}</text>'
             f'<text x="{x + 55}" y="{y + 15}" id="seat-{pins.seat}-button">button: GPIO{pins.button} '
-            f'(pin {physical_pin(pins.button)}) → ⏺ → GND</text>'
-            f'<circle cx="{x + 290}" cy="{y + 11}" r="7" fill="#c33"/>'
+            f'(pin {physical_pin(pins.button)}) → button → GND</text>'
+            f'<circle cx="{x + 300}" cy="{y + 11}" r="7" fill="{BUTTON_FILL}" stroke="#555"/>'
             f'<text x="{x + 55}" y="{y + 32}" id="seat-{pins.seat}-led">LED: GPIO{pins.led} '
             f'(pin {physical_pin(pins.led)}) → </text>'
             f'<rect x="{x + 205}" y="{y + 24}" width="40" height="10" fill="#d9b38c" stroke="#555"/>'
             f'<text x="{x + 250}" y="{y + 32}" id="seat-{pins.seat}-resistor">{RESISTOR_OHMS} Ω → LED → GND</text>'
+            f'<circle cx="{x + 370}" cy="{y + 28}" r="5" fill="#c33"/>'
             f'</g>')
