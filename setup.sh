@@ -23,6 +23,7 @@ TEST_PACKAGES=(pulseaudio-utils)
 # On a Raspberry Pi the seat pins go through lgpio (Pi 5 and older alike); Debian packages it,
 # and the venv then sees the system's site-packages so gpiozero can find it.
 PI_PACKAGES=(python3-lgpio)
+APT_LOCK_TIMEOUT_S=${APT_LOCK_TIMEOUT_S:-600}   # how long to wait for another apt to finish
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'setup.sh: %s\n' "$*" >&2; exit 2; }
@@ -41,8 +42,12 @@ install_apt_packages() {
     done
     [ ${#missing[@]} -eq 0 ] && return
     say "installing ${missing[*]}"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Another apt (unattended-upgrades on a fresh Pi, a second setup) may hold the dpkg lock:
+    # apt's own lock timeout waits for it instead of failing at once.
+    local wait_for_lock=(-o "DPkg::Lock::Timeout=$APT_LOCK_TIMEOUT_S")
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get "${wait_for_lock[@]}" update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get "${wait_for_lock[@]}" install -y -qq \
+        --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 pick_python() {

@@ -120,7 +120,8 @@ def pulse_loop():
     import subprocess
     if not shutil.which("pulseaudio") or not shutil.which("pactl"):
         pytest.skip("PulseAudio is not installed (./setup.sh test installs pulseaudio and pulseaudio-utils)")
-    if _run("pactl", "info") != 0:
+    started_here = _run("pactl", "info") != 0  # a daemon already running is the user's: left as it is
+    if started_here:
         _run("pulseaudio", "--start", "--exit-idle-time=-1")
         for _ in range(50):
             if _run("pactl", "info") == 0:
@@ -143,6 +144,19 @@ def pulse_loop():
         _run("pactl", "set-default-source", previous["Default Source"])
     if module.isdigit():
         _run("pactl", "unload-module", module)
+    if started_here:
+        stop_pulseaudio()
+
+
+def stop_pulseaudio() -> None:
+    """Stop the daemon this session started (tests stop what they start: a daemon left behind
+    would make the next demo play into the test's null sink)."""
+    import time
+    _run("pulseaudio", "--kill")
+    for _ in range(50):
+        if _run("pulseaudio", "--check") != 0:
+            return
+        time.sleep(0.1)
 
 
 @pytest.fixture(scope="session")

@@ -171,3 +171,23 @@ def test_demo_invents_a_game_from_a_seed(capsys) -> None:
 def test_voice_errors_are_one_line(capsys, argv, message, renderer) -> None:
     code, _, err = cli(capsys, *argv)
     assert code == 2 and err.startswith(message) and err.count("\n") == 1
+
+
+def test_parse_takes_forbidden_words_before_the_text_as_documented(capsys) -> None:
+    code, out, _ = cli(capsys, "parse", "--forbidden", "честно", "выставляю", "пятого", "честно")
+    assert code == 0 and json.loads(out)["intents"] == [{"type": "nominate", "seat": 5},
+                                                        {"type": "forbidden", "word": "честно"}]
+    code, out, _ = cli(capsys, "parse", "--forbidden", "честно,клянусь", "--forbidden", "мамой", "клянусь", "мамой")
+    assert [i["word"] for i in json.loads(out)["intents"]] == ["клянусь", "мамой"]
+
+
+def test_voice_say_without_an_audio_device_fails(capsys, renderer) -> None:
+    """A speaker check that reaches no speaker must not look like a success."""
+    code, _, err = cli(capsys, "voice", "say", "проверка", "--audio", "device:no-such-card-here")
+    assert code != 0 and err.startswith("voicehost: error: voice say: no audio device") and err.count("\n") == 1
+
+
+def test_bench_prints_counts_as_whole_numbers() -> None:
+    from voicehost.cli.bench import figure
+    assert figure(9) == "9" and figure(1234) == "1234"
+    assert figure(9.0) == "9.000" and figure(0.12345) == "0.123"

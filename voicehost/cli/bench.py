@@ -41,17 +41,17 @@ def _bench(args: argparse.Namespace) -> int:
     if args.what == "table":
 
         for key, value in bench_table().items():
-            print(f"table: {key} = {value:.3f}")
+            print(f"table: {key} = {figure(value)}")
         return 0
     if args.what == "ears":
 
         for key, value in bench_ears(args.model).items():
-            print(f"ears: {key} = {value:.3f}")
+            print(f"ears: {key} = {figure(value)}")
         return 0
     if args.what == "voice":
 
         for key, value in bench_voice(args.audio).items():
-            print(f"voice: {key} = {value:.3f}")
+            print(f"voice: {key} = {figure(value)}")
         return 0
     if args.what == "gpio":
 
@@ -67,6 +67,11 @@ def _bench(args: argparse.Namespace) -> int:
               f"{figures['games_per_second']:.0f} games/s on one core "
               f"({figures['inputs_per_game']:.0f} inputs/game, {figures['finished']} finished)")
     return 0
+
+
+def figure(value: float) -> str:
+    """A count as a whole number (``reactions = 9``), a measurement to three decimals."""
+    return str(value) if isinstance(value, int) else f"{value:.3f}"
 
 
 def bench_engine(ruleset: Ruleset, games: int, seed: int) -> dict[str, float]:

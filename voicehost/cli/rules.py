@@ -16,9 +16,11 @@ def add_commands(commands: Commands) -> None:
     parse_cmd = commands.add_parser("parse", help="what the host understands in a phrase")
     parse_cmd.add_argument("text", nargs="+", help="the words, as the recognizer writes them")
     parse_cmd.add_argument("--seats", type=seat_count, default=None, help="table size: flags numbers that are no seat")
-    parse_cmd.add_argument("--forbidden", nargs="*", default=[], help="the club's forbidden words to report")
+    # One word (or a comma-separated list) per --forbidden, so the text can follow it:
+    # «voicehost parse --forbidden честно выставляю пятого».
+    parse_cmd.add_argument("--forbidden", action="append", default=[], metavar="WORD[,WORD…]",
+                           help="a club's forbidden word to report (repeatable, or comma-separated)")
     parse_cmd.set_defaults(run=_parse)
-
 
     rules_cmd = commands.add_parser("rules", help="list rulesets, or show one's options")
     rules_cmd.add_argument("action", nargs="?", choices=["show"], help="show NAME")
@@ -28,7 +30,7 @@ def add_commands(commands: Commands) -> None:
 
 def _parse(args: argparse.Namespace) -> int:
     intents = []
-    for intent in parse(" ".join(args.text), forbidden_words(args.forbidden)):
+    for intent in parse(" ".join(args.text), forbidden_words([w for item in args.forbidden for w in item.split(',')])):
         body = intent.to_dict()
         if args.seats is not None and "seat" in body and not 1 <= body["seat"] <= args.seats:
             body["not_a_seat"] = True

@@ -24,11 +24,15 @@ def add_commands(commands: Commands) -> None:
 def _voice(args: argparse.Namespace) -> int:
     from voicehost.host.voice import fixed_lines
 
-    voice = open_voice(args.table, args.audio or ("null" if args.action == "warm" else None))
+    if args.action == "say" and not args.text:
+        raise InputError("voice say", "give the words to say")
+    notes: list[str] = []
+    voice = open_voice(args.table, args.audio or ("null" if args.action == "warm" else None), log=notes.append)
     try:
         if args.action == "say":
-            if not args.text:
-                raise InputError("voice say", "give the words to say")
+            if voice.speaker_missing:  # a speaker check that reaches no speaker has failed
+                reason = notes[0].removeprefix("voicehost: ") if notes else "no audio device"
+                raise InputError("voice say", f"{reason.split(';')[0]}; nothing was said")
             voice.say(" ".join(args.text))
             return 0
         for name in args.rules or ruleset_names():

@@ -40,6 +40,13 @@ class Voice:
             self.close()
             raise InputError("--audio", str(err)) from None
         self.book: Phrasebook = load_phrasebook()
+        self.wanted = output or audio.output
+
+    @property
+    def speaker_missing(self) -> bool:
+        """A sound card was asked for (``default``, ``device:NAME``) but none could be opened:
+        the voice goes nowhere (the game would go on silently)."""
+        return self.wanted.partition(":")[0] in ("default", "device") and self.out.kind == "null"
 
     def say(self, text: str, wait: bool = True) -> float:
         """Speak ``text``; returns its onset (monotonic). With ``wait``, returns after it ends."""
@@ -75,6 +82,6 @@ def fixed_lines(book: Phrasebook, ruleset: str, seats: Iterable[int]) -> list[st
     return texts
 
 
-def open_voice(table: str | None, output: str | None) -> Voice:
+def open_voice(table: str | None, output: str | None, log: Log | None = None) -> Voice:
     """The voice of the table file ``table`` (default: the bundled one), to ``output`` or the table's."""
-    return Voice(load_audio(table_path(table)), output)
+    return Voice(load_audio(table_path(table)), output, log)
