@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from voicehost.cli.args import Commands, print_json, seconds, speed
 from voicehost.config import packaged_examples, ruleset_names
+from voicehost.host.subtitles import Transcript
 from voicehost.host.voice import open_voice
 from voicehost.language.narrate import narrate
 from voicehost.language.phrasebook import load_phrasebook
@@ -27,6 +30,9 @@ def add_commands(commands: Commands) -> None:
                               help="engine: the rules alone; table: voice, seat buttons and ears, on a virtual clock")
     simulate_cmd.add_argument("--journal", default=None,
                               help="append every input to this file (fsynced); resume it after a crash")
+    simulate_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
+                          help="(--level table) write every spoken line and music change as JSON lines, "
+                               "timed on the table's clock")
     simulate_cmd.set_defaults(run=_simulate)
 
     resume_cmd = commands.add_parser("resume", help="rebuild a game from its journal and carry on")
@@ -47,13 +53,18 @@ def add_commands(commands: Commands) -> None:
                           help="default, device:NAME, file:OUT.wav, null, or off (no voice); default: the table's")
     demo_cmd.add_argument("--table", default=None,
                           help="the table file whose seat panel (on mock pins) and [audio] settings to use")
+    demo_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
+                          help="write every spoken line and music change as JSON lines, timed on the table's clock")
     demo_cmd.set_defaults(run=_demo)
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.transcript is not None and args.level != "table":
+        raise InputError("--transcript", "only the table level speaks (add --level table)")
     script = load_script(args.script)
     if args.journal is None:
-        return _report(_play(script, args.level), args.json)
+        with _transcript(args) as transcript:
+            return _report(_play(script, args.level, transcript=transcript), args.json)
     from voicehost.host.journal import Journal
 
     path = Path(args.journal)
@@ -62,18 +73,33 @@ def _simulate(args: argparse.Namespace) -> int:
     journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
                              "seats": script.seats, "options": dict(script.options), "level": args.level})
     try:
-        return _report(_play(script, args.level, journal), args.json, path)
+        with _transcript(args) as transcript:
+            return _report(_play(script, args.level, journal, transcript=transcript), args.json, path)
     finally:
         journal.close()
 
 
-def _play(script: Any, level: str | None, journal: Any = None, replayed: Any = None) -> Any:
+@contextmanager
+def _transcript(args: argparse.Namespace) -> Iterator[Transcript | None]:
+    """The ``--transcript`` file, if asked for (opened before the game, so a bad path costs nothing)."""
+    if getattr(args, "transcript", None) is None:
+        yield None
+        return
+    transcript = Transcript(args.transcript)
+    try:
+        yield transcript
+    finally:
+        transcript.close()
+
+
+def _play(script: Any, level: str | None, journal: Any = None, replayed: Any = None,
+          transcript: Transcript | None = None) -> Any:
     """The engine level, or the table level: the live director with simulated people on game time."""
     if level == "table":
         from voicehost.host.vclock import run_virtual
-        from voicehost.simulation.table_level import play_table
+        from voicehost.simulation.table_level import TableRun, play_table
 
-        return run_virtual(play_table(script, journal, replayed))
+        return run_virtual(play_table(script, journal, replayed, TableRun(transcript=transcript)))
     return simulate(script, journal=journal, replayed=replayed)
 
 
@@ -130,23 +156,24 @@ def _demo(args: argparse.Namespace) -> int:
 
     script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
-    if args.audio == "off":
-        def show(line: str) -> None:
-            print(line, flush=True)
-            time.sleep(args.pace)
-        result = run_virtual(play_table(script, how=TableRun(show=show)))
-    else:
-        print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
-              f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while (Ctrl+C ends it).",
-              flush=True)
-        voice = open_voice(args.table, args.audio)
-        voice.renderer.warm(_fixed_lines(voice, script))
-        how = TableRun(say=voice.say, night=voice.night, seats=mock_pin_seats(pinmap), speed=args.speed,
-                       show=lambda line: print(line, flush=True))
-        try:
-            result = asyncio.run(play_table(script, how=how))
-        finally:
-            voice.close()
+    with _transcript(args) as transcript:
+        if args.audio == "off":
+            def show(line: str) -> None:
+                print(line, flush=True)
+                time.sleep(args.pace)
+            result = run_virtual(play_table(script, how=TableRun(show=show, transcript=transcript)))
+        else:
+            print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
+                  f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while "
+                  "(Ctrl+C ends it).", flush=True)
+            voice = open_voice(args.table, args.audio)
+            voice.renderer.warm(_fixed_lines(voice, script))
+            how = TableRun(say=voice.say, night=voice.night, seats=mock_pin_seats(pinmap), speed=args.speed,
+                           show=lambda line: print(line, flush=True), transcript=transcript)
+            try:
+                result = asyncio.run(play_table(script, how=how))
+            finally:
+                voice.close()
     if result.game.outcome() is None:
         print(load_phrasebook().line("log", "ran_out"))
     print()

@@ -25,6 +25,7 @@ from voicehost.host.ports import EdgeLog, Ports
 from voicehost.host.speeches import Speeches
 from voicehost.host.voting import Voting
 from voicehost.language.host_lines import request_lines
+from voicehost.rules.flow import request_night
 from voicehost.rules.inputs import Dawn
 from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
 
@@ -38,12 +39,14 @@ class Director(NightSteps, Speeches, Voting):
     the cards are dealt or learned by :mod:`~voicehost.host.cards`."""
 
     async def run(self) -> None:
+        if (night := request_night(self.game.request)) is not None:
+            await self.nightfall(night)  # night 1 opens like every night (and a resumed night too)
         while (request := self.game.request) is not None:
             await asyncio.sleep(0)  # anyone waiting on the last input acts before the next step
             await self.console()
             if self.game.request is not request:
                 continue
-            await self.say(request_lines(request, self.game))
+            await self.call(request_lines(request, self.game))
             await self.answer(request)
 
     async def answer(self, request: Any) -> None:
@@ -52,7 +55,6 @@ class Director(NightSteps, Speeches, Voting):
         elif isinstance(request, AwaitAction):
             await self.action(request)
         elif isinstance(request, AwaitDawn):
-            await self.wait(self.game.ruleset.timers.get("acquaintance_s", 0) if request.night == 1 else 0)
             await self.push(Dawn(), "host")
         elif isinstance(request, AwaitSpeech):
             await self.speech(request)

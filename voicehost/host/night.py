@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hw.capture import Call, read_taps
 from voicehost.host.stage import Stage
-from voicehost.language.host_lines import count_lines
+from voicehost.language.host_lines import TIMED_WAKES, Said, count_lines
 from voicehost.rules.inputs import ACTIONS, Join, Shots
 from voicehost.rules.requests import AwaitAction, AwaitShots
 
@@ -16,6 +16,16 @@ JOIN_WINDOW_S = 3.0     # the maniac taps within this time to join the mafia
 
 class NightSteps(Stage):
     """Mixed into :class:`~voicehost.host.director.Director`."""
+
+    async def call(self, said: Said) -> None:
+        """A night step's lines; a timed wake-up (the sport acquaintance minute, the club
+        mafia's ten seconds to agree) waits its time after its «wakes» line, before the
+        «sleeps» line or the count that follows."""
+        for line in said:
+            await self.say([line])
+            timer = TIMED_WAKES.get(line[0])
+            if timer is not None:
+                await self.wait(self.game.ruleset.timers.get(timer, 0))
 
     async def count(self, seats: tuple[int, ...]) -> tuple[list[Call], float]:
         """The host counts the seats aloud; a tap belongs to the number being called."""

@@ -11,6 +11,7 @@ from hw.leds import Pattern
 from voicehost.host.journal import Journal
 from voicehost.host.lights import Lights
 from voicehost.host.ports import Ports
+from voicehost.host.subtitles import Transcript
 from voicehost.language.host_lines import event_lines, spoken
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game, IllegalInput
@@ -23,7 +24,7 @@ class Stage(Lights):
 
     def __init__(self, game: Game, ports: Ports, journal: Journal | None = None,
                  book: Phrasebook | None = None, log: Callable[[str], None] = print,
-                 forbidden: frozenset[str] = frozenset()) -> None:
+                 forbidden: frozenset[str] = frozenset(), transcript: Transcript | None = None) -> None:
         self.game = game
         self.ports = ports
         self.journal = journal
@@ -39,6 +40,10 @@ class Stage(Lights):
         self.on_events: Callable[[list[Event]], None] = lambda events: None  # e.g. the public log in a terminal
         self.leds: dict[int, Pattern] = {}      # each seat's steady LED state (nominated today, out)
         self.speaking: int | None = None
+        self.transcript = transcript
+        self.started_at = ports.clock()   # the table clock's zero (see table_time)
+        self.music_on = False
+        self.night_opened = 0              # the last night whose «Наступает ночь» was said
 
     async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
         onsets = []
@@ -47,7 +52,31 @@ class Stage(Lights):
             onsets.append(await self.ports.utter(text))
             self.onsets[key] = onsets[-1]
             self.ports.on_line(key, values, text, onsets[-1])
+            if self.transcript is not None:
+                self.transcript.line(self.table_time(onsets[-1]), key, text)
         return onsets
+
+    def table_time(self, at: float) -> float:
+        """Seconds on the table's clock, as the timers count them (``--speed`` undone)."""
+        return (at - self.started_at) * self.ports.speed
+
+    def music(self, on: bool) -> None:
+        """The night music, on from «Наступает ночь» until the morning line."""
+        if on == self.music_on:
+            return
+        self.music_on = on
+        self.ports.night(on)
+        if self.transcript is not None:
+            self.transcript.music(self.table_time(self.ports.clock()), on)
+
+    async def nightfall(self, night: int) -> None:
+        """«Наступает ночь» and the music — once a night, whether the night fell from an input
+        the host took or before the host took the table (night 1, a resumed night)."""
+        if self.night_opened >= night:
+            return
+        self.night_opened = night
+        await self.say(event_lines(NightFell(night), self.game))
+        self.music(True)
 
     async def push(self, item: Input, source: str) -> list[Event]:
         """Into the game (which may refuse it), on disk, and only then said and shown."""
@@ -58,11 +87,12 @@ class Stage(Lights):
         self.on_events(events)
         for event in events:
             if isinstance(event, MorningCame):
-                self.ports.night(False)
+                self.music(False)
             self._show(event)
-            await self.say(event_lines(event, self.game))
             if isinstance(event, NightFell):
-                self.ports.night(True)
+                await self.nightfall(event.night)
+            else:
+                await self.say(event_lines(event, self.game))
         return events
 
     async def wait(self, seconds: float) -> None:

@@ -225,6 +225,11 @@ def _dawn_lines(request: AwaitDawn, game: Game) -> Said:
     return []
 
 
+# A wake-up with a time of its own: after its line the host waits the ruleset's timer (a
+# ruleset without that timer waits nothing).
+TIMED_WAKES = {"mafia_acquaint": "acquaintance_s", "mafia_wakes": "mafia_agree_s"}
+
+
 def count_lines(seats: tuple[int, ...], game: Game) -> Said:
     """The shooting count: numbers (or names, in canonical) called one by one."""
     if game.ruleset.name == "canonical":

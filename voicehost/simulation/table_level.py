@@ -28,6 +28,7 @@ from hw.leds import NO, YES, Pattern
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.journal import Journal, JournalEntry
 from voicehost.host.ports import POLL_S
+from voicehost.host.subtitles import Transcript
 from voicehost.language.host_lines import question_key
 from voicehost.language.narrate import public_lines, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
@@ -313,13 +314,15 @@ def mock_pin_seats(pinmap: Any) -> Callable[[Ports], tuple[Seats, Callable[[], N
 @dataclass
 class TableRun:
     """How the table is run: the voice (``say`` blocks and returns the onset; None: the virtual
-    voice), the night music, the seats, the timers' speed, and each public log line as it comes."""
+    voice), the night music, the seats, the timers' speed, each public log line as it comes,
+    and the spoken transcript."""
 
     say: Callable[[str], float] | None = None
     night: Callable[[bool], None] = lambda on: None
     seats: Callable[[Ports], tuple[Seats, Callable[[], None]]] = virtual_seats
     speed: float = 1.0
     show: Callable[[str], None] | None = None
+    transcript: Transcript | None = None
 
 
 async def play_table(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
@@ -338,7 +341,7 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     player = ScriptPlayer(script)   # the engine level, in step with the table
     table = new_game(script.ruleset, script.options, script.seats)
     table.names = dict(script.names)
-    director = Director(table, ports, journal, log=lambda line: None)
+    director = Director(table, ports, journal, log=lambda line: None, transcript=how.transcript)
     if how.show is not None:
         director.on_events = public_log_printer(load_phrasebook(), table.names, how.show)
     try:
