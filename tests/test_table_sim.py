@@ -78,3 +78,39 @@ def test_the_led_language_at_the_table() -> None:
     assert "foul" in four and four[four.index("foul") + 1] == "off"       # the flash, then back as before
     nine = [pattern for seat, pattern in leds if seat == 9]
     assert nine[0] == "nominee" and nine[-1] == "off"                      # night ends «nominated today»
+
+
+def test_a_divergence_is_one_clear_line_never_a_traceback(monkeypatch, capsys) -> None:
+    from pathlib import Path
+
+    from voicehost.cli.main import main
+
+    async def misread(self, item, refusals=None):
+        raise Divergence(f"input {self.cursor}: the people did {item}, the host took something else")
+
+    monkeypatch.setattr(People, "taken", misread)
+    sample = Path(__file__).resolve().parent.parent / "examples" / "sport-sample.json"
+    code = main(["simulate", str(sample), "--level", "table"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith("voicehost: error: table level: input 1: the people did") and "Traceback" not in err
+
+
+def test_taps_listed_high_to_low_or_twice_are_read_as_the_engine_judges_them() -> None:
+    """[6, 4] is two taps (a miss) whatever the order they are listed in; [4, 4] is two taps on
+    one number (a miss for the engine), not one."""
+    for shots in ({"3": [6, 4], "5": 4, "9": 4}, {"3": [4, 4], "5": 4, "9": 4}, {"3": 4, "5": [6, 4], "9": [4, 6]}):
+        script = script_from_data({"ruleset": "sport", "roles": ROLES, "nights": [{}, {"shots": shots}],
+                                   "days": [{}, {}]})
+        table, engine = protocols(run_virtual(play_table(script)))
+        assert table == engine and engine["nights"][1]["killed"] == []
+
+
+def test_a_seat_listed_twice_in_lift_is_a_second_vote_at_both_levels() -> None:
+    everyone = {str(s): 2 if s <= 5 else 3 for s in range(1, 11)}
+    day = {"speeches": {"1": ["выставляю второго"], "2": ["выставляю третьего"]}, "votes": everyone,
+           "revote": everyone, "lift": [1, 1, 2, 4, 4, 5, 6, 7]}
+    script = script_from_data({"ruleset": "sport", "roles": ROLES, "days": [day]})
+    table, engine = protocols(run_virtual(play_table(script)))
+    assert table == engine and engine["days"][0]["eliminated"] == [2, 3]
+    assert engine["days"][0]["fouls"] == [{"seat": 1, "count": 1}, {"seat": 4, "count": 1}]

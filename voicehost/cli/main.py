@@ -12,6 +12,7 @@ from voicehost import __version__
 from voicehost.cli import bench, config, ears, games, hw, rules, run, service, voice
 from voicehost.cli.args import Parser
 from voicehost.rules import InputError
+from voicehost.simulation.table_level import Divergence
 
 COMMAND_GROUPS = (games, voice, rules, run, ears, hw, bench, config, service)
 
@@ -32,6 +33,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as err:
         print(f"voicehost: error: {err}", file=sys.stderr)
         return 2
+    except Divergence as err:  # a bug in the live host, not in the input: said in one line all the same
+        print(f"voicehost: error: table level: {err} (the live host and the rules engine disagree; "
+              "please report it with the script)", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

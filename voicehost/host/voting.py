@@ -34,8 +34,9 @@ class Voting(Stage):
         if windows:
             result = count_votes(windows, self.ports.presses(windows[0].opens, windows[-1].closes),
                                  request.voters)
-            for voter, candidate in result.votes.items():
-                await self.push(Vote(voter, candidate), "seats")
+            window_of = {w.candidate: k for k, w in enumerate(windows)}
+            for voter, candidate in sorted(result.votes.items(), key=lambda vote: (window_of[vote[1]], vote[0])):
+                await self.push(Vote(voter, candidate), "seats")  # window by window, seat by seat
             for seat, reason in result.fouls:
                 if self.game.is_alive(seat) and self.game.request is not None:
                     await self.push(Foul(seat, reason), "seats")
@@ -47,8 +48,16 @@ class Voting(Stage):
         opens = self.onsets.get("all_leave_question", self.ports.clock())
         await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
         closes = (await self.say([("thanks", {})]))[0]
-        result = count_votes([Window(0, opens, closes)], self.ports.presses(opens, closes), request.voters)
-        for voter in result.votes:
+        # Every press in the window is a thumb, in the order pressed; the game judges a
+        # seat's second thumb (ignored, a foul) as it judges every second vote.
+        thumbs: dict[int, int] = {}
+        for press in self.ports.presses(opens, closes):
+            if press.seat in request.voters:
+                thumbs[press.seat] = thumbs.get(press.seat, 0) + 1
+        # Seat by seat (presses that land together have no order of their own), second thumbs last.
+        for _, voter in sorted((k, seat) for seat, n in thumbs.items() for k in range(n)):
+            if self.game.request != request:
+                return  # a foul removed a player and the vote is gone
             await self.push(Lift(voter), "seats")
         if self.game.request == request:
             await self.push(CloseVoting(), "host")

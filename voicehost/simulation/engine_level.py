@@ -202,7 +202,9 @@ class ScriptPlayer:
         taps = []
         for shooter, targets in night.shots.items():
             place = f"nights[{request.night - 1}].shots.{shooter}"
-            called = tuple(t for t in targets if t in request.called)  # a tap lands on a number the host calls
+            # A tap lands on a number the host calls, and the host calls in order: taps listed
+            # high-to-low (or twice on one number) are the taps a table would read.
+            called = tuple(sorted((t for t in targets if t in request.called), key=request.called.index))
             if shooter not in request.shooters:
                 self.reasons[place] = f"seat {shooter} is out"
             elif not called:
@@ -239,10 +241,15 @@ class ScriptPlayer:
         if request.turn == "speech" and self.game.day not in self.hands_raised:
             self.hands_raised.add(self.game.day)
             yield from self._raise_hands(day)  # hands go up as the discussion round begins
-        if request.turn == "nominate":
-            yield from self._answer_with(request, day.nominate, "nominate", Nominate)
-        elif request.turn == "blood_name":
-            yield from self._answer_with(request, day.blood_name, "blood_name", BloodName)
+        if request.turn in ("nominate", "blood_name"):
+            # One name answers the question and ends the turn (the host moves on as he hears
+            # it); a judge's foul «after_speech» comes after it.
+            entries, make = (day.nominate, Nominate) if request.turn == "nominate" else (day.blood_name, BloodName)
+            yield from self._answer_with(request, entries, request.turn, make)
+            if self.game.request == request:
+                yield [Act("host", EndSpeech(request.seat), "ears")]
+            yield from self._timed(day, lambda t: t.after_speech == seat)
+            return
         elif seat in day.speeches and request.turn in SPOKEN_TURNS and not request.seconds:
             self.used.add(f"days[{self.game.day - 1}].speeches.{seat}")  # a turn without time: no words
         elif seat in day.speeches and request.turn in SPOKEN_TURNS:
@@ -314,12 +321,17 @@ class ScriptPlayer:
         yield from self._ballot(request, in_window_order(self.game.windowed(request), wanted))
 
     def _lift(self, request: AwaitLift, day: Day) -> Acts:
+        """Thumbs in the lift's one window, in the order the seat panel sees them: every
+        voter's first press seat by seat, then the second presses of seats listed twice
+        (a second vote: the game ignores it and gives a foul)."""
         yes = []
+        presses: dict[int, int] = {}
         for j, voter in enumerate(day.lift):
             if voter in request.voters and self.game.is_alive(voter):
-                yes.append(Act("lift", Lift(voter), "seats"))
+                presses[voter] = presses.get(voter, 0) + 1
+                yes.append((presses[voter], voter))
                 self.used.add(f"days[{self.game.day - 1}].lift[{j}]")
-        yield from self._ballot(request, sorted(yes, key=lambda act: act.item.voter))  # type: ignore[union-attr]
+        yield from self._ballot(request, [Act("lift", Lift(voter), "seats") for _, voter in sorted(yes)])
 
     def _ballot(self, request: Request, thumbs: list[Act]) -> Acts:
         if thumbs:

@@ -27,6 +27,7 @@ from hw.edges import Edge
 from hw.leds import NO, YES, Pattern
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.journal import Journal, JournalEntry
+from voicehost.host.night import CALL_GAP_S
 from voicehost.host.ports import POLL_S
 from voicehost.host.subtitles import Transcript
 from voicehost.language.host_lines import question_key
@@ -41,6 +42,7 @@ from voicehost.simulation.script import Script
 
 TAP_AFTER_S = 0.3       # a night tap lands this long after the onset of the number called
 TAP_GAP_S = 0.2         # between two taps (the club Sheriff's shot)
+TAP_ROOM_S = CALL_GAP_S - TAP_AFTER_S - 0.15  # many taps on one number all land before the next is called
 TAP_S = 0.08            # how long a tap holds the button
 HAND_MIN_S = 0.03       # hands move in real time: a tap or a gap is never shorter than the
 GAP_MIN_S = 0.06        # … button's debounce window, however fast the timers run
@@ -136,6 +138,7 @@ class People:
         self.on_question: dict[tuple[str, int], list[int]] = {}  # (line key, candidate) → thumbs
         self.on_asked: dict[str, list[int]] = {}   # line key → who taps once it is said (the maniac's «yes»)
         self.held: set[int] = set()
+        self.open_window_thumbs: list[int] = []   # lift thumbs for a window already open
         self.said_since_taken: set[str] = set()   # line keys said since the people's last input was taken
         director.ports.on_line = self.hear_line
 
@@ -151,13 +154,12 @@ class People:
             called = values.get("seat") or {n: s for s, n in self.game.names.items()}.get(values.get("name", ""))
             base = onset + TAP_AFTER_S / self.speed  # while the number is said (the pins clamp to now)
             for tapper, taps in self.on_count.pop(int(called or 0), []):
+                gap = min(self.tap_gap_s, max(TAP_ROOM_S / self.speed / taps, GAP_MIN_S))  # all before the next
                 for k in range(taps):
-                    down = base + k * self.tap_gap_s
+                    down = base + k * gap
                     self.seats.press(tapper, down, down + self.tap_s)
         elif (key, int(values.get("seat", 0))) in self.on_question:
-            for voter in self.on_question.pop((key, int(values.get("seat", 0)))):
-                self.seats.press(voter, self.now() + PRESS_AFTER_S / self.speed, None)
-                self.held.add(voter)
+            self.thumbs(self.on_question.pop((key, int(values.get("seat", 0)))))
         elif key in self.on_asked:
             for seat in self.on_asked.pop(key):
                 down = self.now() + JOIN_AFTER_S / self.speed
@@ -166,6 +168,19 @@ class People:
             for voter in sorted(self.held):
                 self.seats.release(voter, self.now() + HOLD_PAST_S / self.speed)
             self.held.clear()
+
+    def thumbs(self, voters: list[int]) -> None:
+        """Thumbs down a moment after the question, held until «Спасибо»; a voter listed twice
+        presses, lets go and presses again (all first presses come first)."""
+        down = self.now() + PRESS_AFTER_S / self.speed
+        times = {voter: voters.count(voter) for voter in voters}
+        for k in range(max(times.values(), default=0)):
+            for voter in sorted(v for v, n in times.items() if n > k):
+                last = k == times[voter] - 1
+                self.seats.press(voter, down, None if last else down + self.tap_s)
+                if last:
+                    self.held.add(voter)
+            down += self.tap_s + self.tap_gap_s
 
     # ---- what the people do ------------------------------------------------------------------------
 
@@ -181,8 +196,10 @@ class People:
         request = self.player.game.request
         self.on_count.clear()     # a plan whose line never came (a window not opened) is void
         self.on_question.clear()
+        self.open_window_thumbs.clear()
         for act in batch:
             self.plan(act, request)
+        self.thumbs(self.open_window_thumbs)
         for act in batch:
             if act.via == "words":
                 await self.speak(request, act.words)
@@ -205,8 +222,8 @@ class People:
         item = act.item
         if isinstance(item, Shots):
             for shooter, targets in item.taps:
-                for target in targets:
-                    self.on_count.setdefault(target, []).append((shooter, 1))
+                for target in dict.fromkeys(targets):  # each number once, tapped as often as listed
+                    self.on_count.setdefault(target, []).append((shooter, targets.count(target)))
         elif act.via == "taps" and isinstance(item, Join):
             if item.side == "black" and item.by is not None:
                 self.on_asked.setdefault("maniac_side", []).append(item.by)
@@ -219,8 +236,7 @@ class People:
         elif isinstance(item, Lift) and "all_leave_question" not in self.said_since_taken:
             self.on_question.setdefault(("all_leave_question", 0), []).append(item.voter)
         elif isinstance(item, Lift):  # «… покинули игру?» came with the result: its window is open
-            self.seats.press(item.voter, self.now() + PRESS_AFTER_S / self.speed, None)
-            self.held.add(item.voter)
+            self.open_window_thumbs.append(item.voter)
 
     async def raise_hand(self, item: RaiseHand, request: Any) -> None:
         """A hand is a button held for ``raise_hand_s`` once the speaker has the floor; the
