@@ -140,8 +140,13 @@ TABLE = [
     ("спасибо за игру", ""),
     ("спасибо седьмому за проверку я мирный", ""),
     ("спасибо выставляю пятого", "N5"),
-    ("всё", ""),
-    ("у меня всё", ""),
+    ("всё", "E"),
+    ("у меня всё", "E"),
+    ("всё, спасибо", "E"),
+    ("выставляю пятого всё", "N5 E"),
+    ("все тут мирные", ""),
+    ("все покидают", ""),
+    ("я думаю все голосуем за пятого", ""),
     ("", ""),
     ("   ", ""),
     ("...", ""),
@@ -180,3 +185,14 @@ def test_forbidden_words_are_reported_where_they_are_said() -> None:
     assert [i.to_dict() for i in intents] == [{"type": "forbidden", "word": "честно"}, {"type": "nominate", "seat": 5},
                                               {"type": "forbidden", "word": "клянусь"}, {"type": "end"}]
     assert not any(isinstance(i, ForbiddenIntent) for i in parse("честно говорю"))  # only when the club lists them
+
+
+@pytest.mark.parametrize("text", ["всё", "у меня всё", "всё, спасибо", "Выставляю игрока номер пять. Всё."])
+def test_vsyo_ends_a_speech(text: str) -> None:
+    """README: «спасибо», «всё», «пас» end a speech — «всё» too, as the last word."""
+    assert compact(text).endswith("E")
+
+
+@pytest.mark.parametrize("text", ["все тут мирные", "все покидают", "думаю, все против пятого"])
+def test_vse_inside_a_sentence_ends_nothing(text: str) -> None:
+    assert "E" not in compact(text)

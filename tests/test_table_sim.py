@@ -114,3 +114,16 @@ def test_a_seat_listed_twice_in_lift_is_a_second_vote_at_both_levels() -> None:
     table, engine = protocols(run_virtual(play_table(script)))
     assert table == engine and engine["days"][0]["eliminated"] == [2, 3]
     assert engine["days"][0]["fouls"] == [{"seat": 1, "count": 1}, {"seat": 4, "count": 1}]
+
+
+def test_vsyo_ends_a_speech_at_the_table() -> None:
+    """«у меня всё» and a nomination followed by «всё» give up the floor at once; «все» inside
+    a sentence does not."""
+    day = {"speeches": {"1": ["выставляю игрока номер пять всё"], "2": ["у меня всё"],
+                        "3": ["все тут мирные"]}, "votes": {}}
+    result = run_virtual(play_table(script_from_data({"ruleset": "sport", "roles": ROLES, "days": [day]})))
+    table, engine = protocols(result)
+    assert table == engine and table["days"][0]["nominations"] == [[1, 5]]
+    floors = [t for t, text in result.table.lines if text.endswith(", ваше слово.")]
+    assert floors[1] - floors[0] < 10 and floors[2] - floors[1] < 10  # ended by «всё», not by the minute
+    assert floors[3] - floors[2] >= 60                                   # «все тут мирные» ends nothing

@@ -3,8 +3,8 @@
 vosk's grammar mode can produce word salad, so this is the guard and it is strict:
 only the present tense nominates («выставляю»; not «выставлю», «выставил бы», «не
 выставляю»), a nomination needs a seat number right after the verb and its fillers
-(«выставляю его» is nothing), and «спасибо» ends a speech only at the end of an
-utterance.
+(«выставляю его» is nothing), and «спасибо», «пас» or «всё» ends a speech only at the end of
+an utterance.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ FILLERS = frozenset({
     "на", "голосование", "кандидатуру", "кандидатура", "игрока", "игрок", "номер",
     "номером", "под", "с", "голосования",
 })
-END_WORDS = frozenset({"спасибо", "пас"})
-TRAILING = frozenset({"все"})
+END_WORDS = frozenset({"спасибо", "пас", "все"})  # «все» is «всё» once ё is folded
 
 _PUNCTUATION = re.compile(r"[^\w\s-]|_")
 _LOOSE_HYPHEN = re.compile(r"(?<!\d)-|-(?!\w)")
@@ -70,11 +69,10 @@ def _read_target(tokens: list[str], start: int) -> tuple[int, int] | None:
 
 
 def _ends_speech(tokens: list[str]) -> bool:
-    """«спасибо», «спасибо всё», «всё, спасибо», «пас», «я пас» — at the end only."""
-    tail = list(tokens)
-    while tail and tail[-1] in TRAILING:
-        tail.pop()
-    return bool(tail) and tail[-1] in END_WORDS
+    """«спасибо», «пас», «всё» as the last word of an utterance: «у меня всё», «всё, спасибо»,
+    «спасибо, всё», «я пас», «выставляю пятого, всё». Inside a sentence they end nothing
+    («все тут мирные», «все покидают», «спасибо за игру»)."""
+    return bool(tokens) and tokens[-1] in END_WORDS
 
 
 def parse_seat_answer(text: str, names: dict[int, str] | None = None) -> int | None:
