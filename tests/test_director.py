@@ -279,7 +279,7 @@ def test_a_forbidden_word_heard_in_a_speech_is_a_foul_and_the_console_raises_a_h
     director = asyncio.run(turn())
     assert table_game.fouls[1] == 1 and table_game.request.seat == 2
     assert [e.reason for e in table_game.events if e.kind == "foul_given"] == ["forbidden:клянусь"]
-    assert asyncio.run(director.command(["status"])) is False
+    assert asyncio.run(director.command("status")) is False
 
 
 def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victim(mock_factory, ten_seats) -> None:
@@ -366,7 +366,7 @@ def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_p
     director = Director(game, ports, journal, log=lambda line: None)
 
     async def correct():
-        for command in (["vote", "1", "9"], ["vote", "2", "9"], ["undo"]):
+        for command in ("vote 1 9", "vote 2 9", "undo"):
             await director.command(command)
 
     asyncio.run(correct())

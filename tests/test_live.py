@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 
 from test_game import voted_game
 
 from voicehost.config import load_ruleset
 from voicehost.host.journal import Journal, read_journal
-from voicehost.host.live import _game_and_journal
+from voicehost.host.live import resume_game
 
 
 def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None:
@@ -24,8 +23,7 @@ def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None
     journal.close()
 
     ruleset = load_ruleset("sport")
-    args = argparse.Namespace(resume=str(path))
-    resumed, journal = _game_and_journal(args, ruleset, ruleset.resolve({}), 10)
+    resumed, journal = resume_game(path, ruleset, 10)
     journal.close()
     assert resumed.inputs == game.inputs[:-6] and resumed.request == game.request
     assert [e.input for e in read_journal(path)[1]] == resumed.inputs

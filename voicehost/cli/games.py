@@ -13,7 +13,7 @@ from typing import Any
 from voicehost.cli.args import Commands, print_json, seconds, speed
 from voicehost.config import packaged_examples, ruleset_names
 from voicehost.host.subtitles import Transcript
-from voicehost.host.voice import open_voice
+from voicehost.host.voice import AUDIO_CHOICES, open_voice
 from voicehost.language.narrate import narrate
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
@@ -50,7 +50,7 @@ def add_commands(commands: Commands) -> None:
     demo_cmd.add_argument("--pace", type=seconds, default=0.15,
                           help="with --audio off: seconds between printed lines")
     demo_cmd.add_argument("--audio", default=None,
-                          help="default, device:NAME, file:OUT.wav, null, or off (no voice); default: the table's")
+                          help=f"{AUDIO_CHOICES}; default: the table's")
     demo_cmd.add_argument("--table", default=None,
                           help="the table file whose seat panel (on mock pins) and [audio] settings to use")
     demo_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",

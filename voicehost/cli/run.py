@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from voicehost.cli.args import Commands, speed
+from voicehost.host.voice import AUDIO_CHOICES
 
 
 def add_commands(commands: Commands) -> None:
@@ -19,7 +20,9 @@ def add_commands(commands: Commands) -> None:
     run_cmd.add_argument("--names", default=None, help="1=Анна,2=Борис,…: the roster")
     run_cmd.add_argument("--journal", default=None, help="the journal (default: game-DATE.jsonl in the data folder)")
     run_cmd.add_argument("--resume", default=None, help="continue the game of this journal")
-    run_cmd.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
+    run_cmd.add_argument("--audio", default=None, help=f"{AUDIO_CHOICES}; default: the table's")
+    run_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
+                         help="write every spoken line and music change as JSON lines, timed on the table's clock")
     run_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins (no real buttons)")
     run_cmd.add_argument("--no-ears", action="store_true", help="no microphone: buttons and the console only")
     run_cmd.add_argument("--speed", type=speed, default=1.0, help="timers run this many times faster")

@@ -1,51 +1,141 @@
 """The human host's console at a live table: typed commands that foul, remove, correct a vote
 or the cards, undo, pause, repeat and report — each checked by the game and journaled (a
-correction as a splice) before anything is said about it."""
+correction as a splice) before anything is said about it.
+
+The console is typed by people in a hurry, on a Pi's keyboard or (later) from the web, so a
+line is read strictly: the command's exact arguments, ASCII digits only, printable text only.
+Anything else is refused with a sentence about the game and the command's usage, and a
+refused line changes nothing. What the host says in answer (``status``, ``vote``, ``repeat``,
+``pause``/``resume``) is printed on the terminal too, for a table without a speaker.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import re
+import unicodedata
 from typing import Any
 
 from voicehost.host.dealing import typed_deal
 from voicehost.host.stage import Stage
-from voicehost.language.host_lines import event_lines
-from voicehost.rules import IllegalInput
+from voicehost.language.host_lines import event_lines, spoken
+from voicehost.rules import IllegalInput, InputError
 from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Withdraw
+from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitDeal, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+
+# Every command, its usage and what it does: the one list the help, the checks and the docs use.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "foul": ("foul N", "a foul for seat N"),
+    "remove": ("remove N", "seat N is removed from the game"),
+    "end": ("end", "the current speech ends"),
+    "nominate": ("nominate A B", "seat A nominates seat B (a misheard nomination)"),
+    "withdraw": ("withdraw A B", "seat A withdraws his nomination of seat B"),
+    "blood": ("blood A B", "seat A, killed, names seat B (classic blood name)"),
+    "hand": ("hand N", "seat N raised his hand (club: 30 more seconds)"),
+    "vote": ("vote V C", "in the last round seat V voted for seat C (C = 0: for nobody)"),
+    "roles": ("roles 3=don,5=mafia,…", "the cards were learned wrong: the deal corrected (never said aloud)"),
+    "undo": ("undo", "the last input is taken back"),
+    "repeat": ("repeat", "the host says his last line again"),
+    "status": ("status", "the host says who is nominated, the fouls and the time left"),
+    "pause": ("pause", "everything waits (a speech keeps its time) until resume"),
+    "resume": ("resume", "the game goes on after a pause"),
+}
+SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "blood": 2, "hand": 1, "vote": 2,
+             "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0}
+MAX_LINE = 200
+_SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no seat number
+
+WAITING_FOR = {AwaitDeal: "the cards are not dealt yet", AwaitShots: "the mafia is shooting",
+               AwaitAction: "a night role is awake", AwaitDawn: "the night is ending",
+               AwaitSpeech: "a player has the floor", AwaitVotes: "the vote is on", AwaitLift: "the lift vote is on"}
+
+
+class Refused(Exception):
+    """A typed line the console does not carry out; the message is a sentence for the judge."""
+
+
+def help_line() -> str:
+    return "commands: " + "; ".join(usage for usage, _ in COMMANDS.values())
+
+
+def shown(line: str) -> str:
+    """A typed line as it can be printed back: control characters (an arrow key's escape
+    sequence) made visible instead of echoed raw."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else "?" for c in line)[:MAX_LINE]
+
+
+def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
+    """A typed line → (command, seat arguments, the rest for ``roles``), or :class:`Refused`."""
+    if len(line) > MAX_LINE:
+        raise Refused(f"the line is longer than {MAX_LINE} characters")
+    if any(not c.isprintable() and c not in " \t" or c == "\ufffd" for c in line):
+        raise Refused("the line has characters that are not text (an arrow key, a broken byte): type it again")
+    words = line.split()
+    name = unicodedata.normalize("NFKC", words[0]).lower() if words else ""
+    if name not in COMMANDS:
+        raise Refused(f"unknown command; {help_line()}")
+    usage = COMMANDS[name][0]
+    if name == "roles":
+        if len(words) < 2:
+            raise Refused(f"usage: {usage}")
+        return name, [], " ".join(words[1:])
+    args = words[1:]
+    if len(args) != SEAT_ARGS[name] or not all(_SEAT.fullmatch(a) for a in args):
+        raise Refused(f"usage: {usage}" if args or SEAT_ARGS[name] else f"{name} takes nothing after it")
+    numbers = [int(a) for a in args]
+    for k, number in enumerate(numbers):
+        nobody_allowed = name == "vote" and k == 1
+        if not 1 <= number <= seats and not (nobody_allowed and number == 0):
+            raise Refused(f"there is no seat {number} at this table (seats 1–{seats}); usage: {usage}")
+    return name, numbers, ""
+
+
+def why_not_now(err: IllegalInput, request: Any) -> str:
+    """The game's refusal as a sentence about the game (never a request class's name)."""
+    message = str(err)
+    if "does not answer" in message:
+        if request is None:
+            return "the game is over"
+        return f"not now: {WAITING_FOR.get(type(request), 'the game waits for something else')}"
+    return message
 
 
 class Console(Stage):
     """Mixed into :class:`~voicehost.host.director.Director`."""
 
     async def console(self, in_speech: bool = False) -> bool:
-        """Commands typed by a human host: ``foul N``, ``remove N``, ``end``, ``nominate A B``,
-        ``withdraw A B``, ``blood A B``, ``hand N``, ``vote V C`` (V voted for C in the last
-        round; ``vote V 0``: for nobody), ``roles 3=don,…`` (the cards corrected), ``undo``,
-        ``pause``/``resume``, ``repeat``, ``status``. Returns True when the current speech was
-        ended from the console."""
+        """Carry out the typed lines waiting (see :data:`COMMANDS`). Returns True when the
+        current speech was ended from the console. A line is refused — with a sentence and
+        the usage, the game unchanged — rather than guessed at, and nothing typed kills it."""
         ended = False
-        while not self.ports.console.empty():
-            words = self.ports.console.get_nowait().split()
-            if not words:
+        while self.held or not self.ports.console.empty():
+            line = self.held.pop(0) if self.held else self.ports.console.get_nowait()
+            if not line.strip():
                 continue
             try:
-                ended = await self.command(words) or ended
-            except (IllegalInput, ValueError, IndexError) as err:
-                self.log(f"console: {' '.join(words)}: {err}")
-                if isinstance(err, IllegalInput):
-                    self.refusals.append(err)
-                    self.progress.set()
+                ended = await self.command(line) or ended
+            except Refused as err:
+                self._refuse(line, str(err))
+            except IllegalInput as err:
+                self._refuse(line, why_not_now(err, self.game.request))
+                self.refusals.append(err)
+                self.progress.set()
+            except InputError as err:  # roles that do not fit the cast
+                self._refuse(line, str(err))
             await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
-    async def command(self, words: list[str]) -> bool:
-        name, args = words[0], [int(w) for w in words[1:] if w.isdigit()]
+    def _refuse(self, line: str, why: str) -> None:
+        self.console_refused.append((line, why))
+        self.log(f"console: «{shown(line.strip())}» refused: {why}")
+
+    async def command(self, line: str) -> bool:
+        name, args, rest = read_command(line.strip(), self.game.seats)
         if name == "end":
             return True
         if name == "roles":
-            self._set_roles(" ".join(words[1:]))
-            return False
-        if name in ("foul", "remove"):
+            self._set_roles(rest)
+        elif name in ("foul", "remove"):
             await self.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
         elif name in ("nominate", "withdraw", "blood"):
             make = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName}[name]
@@ -53,29 +143,42 @@ class Console(Stage):
         elif name == "hand":
             await self.push(RaiseHand(args[0]), "console")
         elif name == "undo":
-            if len(self.game.inputs) <= 1:
-                raise IllegalInput("the deal cannot be undone (correct the cards with: roles 3=don,…)")
-            undone = self.game.inputs[-1]
-            self.game.pop()
-            self._journal_splice(len(self.game.inputs), 1, [], f"undo {undone.kind}")
-            self._relight()
+            self._undo()
         elif name == "vote":
-            voter, candidate = args[0], args[1] if len(args) > 1 else 0
-            at, removed, new = self.game.correct_vote(voter, candidate)
-            self._journal_splice(at, removed, new, f"vote {voter} {candidate}")
-            await self.say([("vote_corrected", {"seat": voter, "target": candidate}) if candidate
-                            else ("vote_removed", {"seat": voter})])
-            await self._announce_since(at + len(new))
+            await self._correct_vote(args[0], args[1])
         elif name == "repeat":
+            if not self.last_line:
+                raise Refused("the host has said nothing yet")
             await self.say_text(self.last_line)
         elif name == "status":
-            await self.say(self.status())
+            await self.reply(self.status())
         elif name == "pause":
             await self.pause()
-        else:
-            raise ValueError("unknown command (foul, remove, end, nominate, withdraw, blood, hand, vote, roles, "
-                             "undo, repeat, status, pause)")
+        elif name == "resume":
+            raise Refused("the game is not paused")
         return False
+
+    def _undo(self) -> None:
+        if len(self.game.inputs) <= 1:
+            raise Refused("the deal cannot be undone (correct the cards with: roles 3=don,…)")
+        undone = self.game.inputs[-1]
+        self.game.pop()
+        self._journal_splice(len(self.game.inputs), 1, [], f"undo {undone.kind}")
+        self._relight()
+
+    async def _correct_vote(self, voter: int, candidate: int) -> None:
+        at, removed, new = self.game.correct_vote(voter, candidate)
+        self._journal_splice(at, removed, new, f"vote {voter} {candidate}")
+        await self.reply([("vote_corrected", {"seat": voter, "target": candidate}) if candidate
+                           else ("vote_removed", {"seat": voter})])
+        await self._announce_since(at + len(new))
+
+    async def reply(self, said: list[tuple[str, dict[str, Any]]]) -> None:
+        """Said aloud and printed on the terminal (a table may have no speaker)."""
+        if self.echo_replies:
+            for text in spoken(said, self.book, self.game.ruleset.name):
+                self.log(f"host: {text}")
+        await self.say(said)
 
     async def _announce_since(self, index: int) -> None:
         """The corrected vote's result, said again from the count on, and the LEDs relit."""
@@ -84,14 +187,14 @@ class Console(Stage):
             probe.push(item)
         self._relight()
         for event in self.game.events[len(probe.events):]:
-            await self.say(event_lines(event, self.game))
+            await self.reply(event_lines(event, self.game))
 
     def _set_roles(self, typed: str) -> None:
         """«roles 3=don,5=mafia,…» in the middle of a game: the cards were learned wrong. The
         deal is replaced and the game replayed (refused if what followed no longer fits).
         Nothing is said: the roles are secret."""
         if not self.game.inputs:
-            raise IllegalInput("no cards are dealt yet")
+            raise Refused("no cards are dealt yet")
         deal = typed_deal(typed, self.game, "roles")
         self.game.splice(0, 1, [deal])
         self._journal_splice(0, 1, [deal], "roles corrected")
@@ -99,14 +202,18 @@ class Console(Stage):
 
     async def pause(self) -> None:
         """Everything waits until the console types ``resume``; a running speech keeps the
-        time it had left."""
+        time it had left. Lines typed meanwhile are held and carried out after ``resume``."""
         paused_at = self.ports.clock()
-        await self.say([("paused", {})])
-        while (await self.ports.console.get()).strip() != "resume":
-            self.log("console: paused — type resume")
+        await self.reply([("paused", {})])
+        while (line := await self.ports.console.get()).strip().lower() != "resume":
+            if line.strip().lower() == "pause":
+                self._refuse(line, "the game is already paused")
+            elif line.strip():
+                self.held.append(line)
+                self.log(f"console: «{shown(line.strip())}» held until resume")
         if self.deadline is not None:
             self.deadline += self.ports.clock() - paused_at
-        await self.say([("resumed", {})])
+        await self.reply([("resumed", {})])
 
     def _journal_splice(self, at: int, removed: int, new: list[Input], why: str) -> None:
         """A correction is checked against the whole game first (the splice replays it), then
@@ -116,6 +223,8 @@ class Console(Stage):
             self.journal.splice(self.ports.clock(), "console", at, removed, new, why)
 
     async def say_text(self, text: str) -> None:
+        if self.echo_replies:
+            self.log(f"host: {text}")
         await self.ports.utter(text)
 
     def status(self) -> list[tuple[str, dict[str, Any]]]:

@@ -24,16 +24,28 @@ def seeded_deal(game: Game, seed: int) -> Deal:
     return Deal(shuffled_deal(game.ruleset, game.options, game.seats, random.Random(seed)))
 
 
-def parse_pairs(text: str | None, place: str) -> dict[int, str]:
-    """``3=don,5=mafia`` → {3: "don", 5: "mafia"}."""
-    pairs: dict[int, str] = {}
+def typed_pairs(text: str | None, place: str) -> list[tuple[str, str]]:
+    """``3=don,5=mafia`` → [("3", "don"), ("5", "mafia")], as typed (a seat twice stays twice)."""
+    pairs = []
     for item in (text or "").split(","):
         if not item.strip():
             continue
-        seat, _, value = item.partition("=")
-        if not seat.strip().isdigit() or not value.strip():
+        seat, equals, value = item.partition("=")
+        if not equals or not seat.strip() or not value.strip():
             raise InputError(place, f"{item!r} is not SEAT=VALUE")
-        pairs[int(seat)] = value.strip()
+        pairs.append((seat.strip(), value.strip()))
+    return pairs
+
+
+def parse_pairs(text: str | None, place: str) -> dict[int, str]:
+    """``3=don,5=mafia`` → {3: "don", 5: "mafia"}; a seat is ASCII digits, and listed once."""
+    pairs: dict[int, str] = {}
+    for seat, value in typed_pairs(text, place):
+        if not seat.isascii() or not seat.isdigit():
+            raise InputError(place, f"{seat!r} is not a seat number")
+        if int(seat) in pairs:
+            raise InputError(place, f"seat {int(seat)} is listed twice")
+        pairs[int(seat)] = value
     return pairs
 
 

@@ -8,23 +8,27 @@ import asyncio
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.config import journals_dir, load_ruleset
 from voicehost.host.cards import learn_roles, roles_from_console, show_roles
-from voicehost.host.dealing import parse_pairs, seeded_deal, typed_deal
+from voicehost.host.dealing import seeded_deal, typed_deal, typed_pairs
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import grammar, load_ears, model_path
 from voicehost.host.journal import Journal, read_journal, write_results
 from voicehost.host.seats import mock_factory, open_pinmap
-from voicehost.host.table_file import load_audio, table_path
-from voicehost.host.voice import Voice
+from voicehost.host.subtitles import Transcript
+from voicehost.host.table_file import table_path
+from voicehost.host.voice import TerminalVoice, open_live_voice
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
-from voicehost.rules import Game, IllegalInput, InputError, new_game
+from voicehost.rules import GAMES, Game, IllegalInput, InputError, new_game
+from voicehost.rules.flow import request_night
 from voicehost.rules.protocol import build_protocol
+from voicehost.rules.roster import roster
 
 
 def parse_options(items: list[str]) -> dict[str, str]:
@@ -39,38 +43,48 @@ def parse_options(items: list[str]) -> dict[str, str]:
 
 
 def run(args: Any) -> int:
+    """Everything the command line gives is checked first (table, pins, ruleset, options,
+    roster, cards, journal name); the sound card and the seat panel are opened next; the
+    journal — which holds the secret deal — is created last, just before the game starts."""
     table = table_path(args.table)
     pinmap = open_pinmap(str(table), args.rules)
     ruleset = load_ruleset(args.rules)
     options = ruleset.resolve(parse_options(args.option or []), "--option")
-    game, journal = _game_and_journal(args, ruleset, options, pinmap.size)
-    names = {seat: name for seat, name in parse_pairs(args.names, "--names").items()}
+    names = roster(typed_pairs(args.names, "--names"), pinmap.size, bool(args.names) and
+                   GAMES[ruleset.name].requires_names, "--names ")
+    if args.resume:
+        game, journal = resume_game(args.resume, ruleset, pinmap.size)
+        open_journal = lambda: journal  # noqa: E731 - the journal being resumed already exists
+    else:
+        game, open_journal = _new_game(args, ruleset, options, pinmap.size)
     game.names = names
-    try:
-        asyncio.run(_play(args, game, journal, pinmap, table))
-    finally:
-        journal.close()
+    journal = asyncio.run(_play(args, game, open_journal, pinmap, table))
     _write_results(game, names, Path(journal.path))
     return 0
 
 
-def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, Journal]:
-    if args.resume:
-        return resume_game(args.resume, ruleset, seats)
+def _new_game(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, Callable[[], Journal]]:
+    """A fresh game with its deal (typed, seeded, or learned from taps later), and how to
+    create its journal once nothing more can be refused."""
     game = new_game(ruleset, options, seats)
     path = Path(args.journal) if args.journal else journals_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
     if path.exists() and path.stat().st_size:
         raise InputError(str(path), "the journal already exists: continue it with --resume")
-    journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live"})
-    if args.roles == "taps":
-        return game, journal  # learned at the table on the first night (see _play)
-    if args.roles:
+    if not path.parent.is_dir():
+        raise InputError(str(path), f"there is no folder {path.parent}")
+    deal = None
+    if args.roles and args.roles != "taps":
         deal = typed_deal(args.roles, game, "--roles")
-    else:
+    elif not args.roles:
         deal = seeded_deal(game, args.deal if args.deal is not None else int(time.time()))
-    journal.append(0, time.monotonic(), "host" if args.roles else "deal", deal)
-    game.push(deal)
-    return game, journal
+
+    def open_journal() -> Journal:
+        journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live"})
+        if deal is not None:
+            journal.append(0, time.monotonic(), "host" if args.roles else "deal", deal)
+            game.push(deal)
+        return journal
+    return game, open_journal
 
 
 def resume_game(path: str | Path, ruleset: Any = None, seats: int = 0,
@@ -93,12 +107,10 @@ def resume_game(path: str | Path, ruleset: Any = None, seats: int = 0,
     return game, journal
 
 
-async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Path) -> None:
+async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinmap: Any, table: Path) -> Journal:
     loop = asyncio.get_running_loop()
     log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
-    voice = Voice(load_audio(table), args.audio, log=log)
-    from voicehost.host.voice import fixed_lines
-    voice.renderer.warm(fixed_lines(voice.book, game.ruleset.name, range(1, game.seats + 1)))  # no delay later
+    voice = open_live_voice(table, args.audio, game, log)
     edges = EdgeLog()
     try:
         panel = SeatPanel(pinmap, edges.add, pin_factory=mock_factory() if args.mock else None,
@@ -114,14 +126,25 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
         gate.host_speaks(onset, time.monotonic())
         return onset
 
+    try:
+        transcript = Transcript(args.transcript) if getattr(args, "transcript", None) else None
+    except InputError:
+        panel.close()
+        voice.close()
+        raise
+    journal = open_journal()  # nothing can be refused any more: the journal (and the deal) on disk
     ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle)
     mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
-    _read_console(loop, ports)
+    _read_console(loop, ports, sys.stdin.buffer)
     from voicehost.language.parser import forbidden_words
-    director = Director(game, ports, journal, log=log, forbidden=forbidden_words(load_ears(table).forbidden_words))
+    director = Director(game, ports, journal, log=log, forbidden=forbidden_words(load_ears(table).forbidden_words),
+                        transcript=transcript)
+    director.echo_replies = not isinstance(voice, TerminalVoice)  # --audio off prints every line anyway
     director.on_events = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
     director.on_events(list(game.events))  # the deal, or a resumed game so far
     try:
+        if (night := request_night(game.request)) is not None or not game.inputs:
+            await director.nightfall(night or 1)  # «Наступает ночь», then the cards
         if args.roles == "taps" and not game.inputs:
             deal = await learn_roles(director, dict(game.cast))
             source = "seats"
@@ -137,6 +160,10 @@ async def _play(args: Any, game: Game, journal: Journal, pinmap: Any, table: Pat
             mic.close()
         panel.close()
         voice.close()
+        journal.close()
+        if transcript is not None:
+            transcript.close()
+    return journal
 
 
 def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any) -> Any:
@@ -153,11 +180,17 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
         return None
 
 
-def _read_console(loop: Any, ports: Ports) -> None:
+def _read_console(loop: Any, ports: Ports, stdin: BinaryIO) -> None:
+    """The console thread: each typed line, decoded leniently (a broken byte becomes U+FFFD
+    and the console refuses that line); nothing typed ends the thread."""
     def read() -> None:
-        for line in sys.stdin:
-            loop.call_soon_threadsafe(ports.type, line.strip())
+        for raw in stdin:
+            loop.call_soon_threadsafe(ports.type, decode_console_line(raw))
     threading.Thread(target=read, name="voicehost-console", daemon=True).start()
+
+
+def decode_console_line(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
 def _write_results(game: Game, names: dict[int, str], journal: Path) -> None:

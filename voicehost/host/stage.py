@@ -36,6 +36,9 @@ class Stage(Lights):
         self.forbidden = forbidden  # the club's forbidden words: heard in a speech, a foul
         self.deadline: float | None = None
         self.refusals: list[IllegalInput] = []  # console commands the game refused
+        self.console_refused: list[tuple[str, str]] = []  # every typed line refused, and why
+        self.held: list[str] = []               # lines typed during a pause, carried out after resume
+        self.echo_replies = True                # console answers printed too (off when every line is)
         self.progress = asyncio.Event()         # set on every input taken or refused (a simulated table waits)
         self.on_events: Callable[[list[Event]], None] = lambda events: None  # e.g. the public log in a terminal
         self.leds: dict[int, Pattern] = {}      # each seat's steady LED state (nominated today, out)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
 
 from audio.mixer import Mixer
 from audio.music import MusicFeed, MusicUnavailable
@@ -85,3 +87,42 @@ def fixed_lines(book: Phrasebook, ruleset: str, seats: Iterable[int]) -> list[st
 def open_voice(table: str | None, output: str | None, log: Log | None = None) -> Voice:
     """The voice of the table file ``table`` (default: the bundled one), to ``output`` or the table's."""
     return Voice(load_audio(table_path(table)), output, log)
+
+
+class TerminalVoice:
+    """``--audio off`` at a live table: no sound at all — each line is printed for the
+    organizer to read out, and takes the time it would take to say."""
+
+    def __init__(self, log: Log) -> None:
+        self.log = log
+
+    def say(self, text: str, wait: bool = True) -> float:
+        onset = time.monotonic()
+        self.log(f"host: {text}")
+        if wait:
+            time.sleep(spoken_length_s(text))
+        return onset
+
+    def night(self, on: bool) -> None:
+        self.log("(night music on)" if on else "(night music off)")
+
+    def close(self) -> None:
+        pass
+
+
+def spoken_length_s(text: str) -> float:
+    """About how long a line takes to say aloud (the virtual voice of the table level too)."""
+    return 0.3 + 0.065 * len(text)
+
+
+AUDIO_CHOICES = "default, device:NAME, file:OUT.wav, null, or off (no voice)"
+
+
+def open_live_voice(table: Path, output: str | None, game: Any, log: Log) -> Voice | TerminalVoice:
+    """The voice for ``voicehost run``: the table's sound (every fixed line rendered up front,
+    so no line waits for the synthesizer later), or ``off``: the lines on the terminal."""
+    if output == "off":
+        return TerminalVoice(log)
+    voice = Voice(load_audio(table), output, log=log)
+    voice.renderer.warm(fixed_lines(voice.book, game.ruleset.name, range(1, game.seats + 1)))
+    return voice

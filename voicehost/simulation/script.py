@@ -16,6 +16,7 @@ from typing import Any
 from voicehost.config import load_ruleset, read_toml
 from voicehost.rules import GAMES, InputError, Options, Role, Ruleset
 from voicehost.rules.game import validate_deal
+from voicehost.rules.roster import roster
 
 TOP_KEYS = {"ruleset", "options", "seats", "names", "roles", "nights", "days"}
 NIGHT_KEYS = {"shots", "check", "heal", "visit", "kill", "join", "fouls"}
@@ -153,21 +154,8 @@ class _Reader:
         return value
 
     def _names(self, raw: Any) -> dict[int, str]:
-        """The roster. Rulesets that call players by name need every seat named, once."""
-        names: dict[int, str] = {}
-        for key, value in _mapping(raw, "names").items():
-            seat = self._seat(key, f"names.{key}")
-            if not isinstance(value, str) or not value.strip():
-                raise InputError(f"names.{key}", "must be a non-empty name")
-            twin = next((s for s, n in names.items() if n.casefold() == value.strip().casefold()), None)
-            if twin is not None:
-                raise InputError(f"names.{key}", f"{value!r} is already seat {twin}'s name")
-            names[seat] = value.strip()
-        missing = [str(s) for s in range(1, self.seats + 1) if s not in names]
-        if self.game.requires_names and missing:
-            raise InputError("names", f"{self.game.name} calls players by name: the roster has no name "
-                                      f"for seat {', '.join(missing)}")
-        return names
+        """The roster (the same check as ``voicehost run --names``)."""
+        return roster(_mapping(raw, "names").items(), self.seats, self.game.requires_names, "names.")
 
     def _roles(self, ruleset: Ruleset, options: Options, raw: Any) -> tuple[Role, ...]:
         dealt = [Role.CITIZEN] * self.seats

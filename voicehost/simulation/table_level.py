@@ -30,6 +30,7 @@ from voicehost.host.journal import Journal, JournalEntry
 from voicehost.host.night import CALL_GAP_S
 from voicehost.host.ports import POLL_S
 from voicehost.host.subtitles import Transcript
+from voicehost.host.voice import spoken_length_s
 from voicehost.language.host_lines import question_key
 from voicehost.language.narrate import public_lines, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
@@ -119,7 +120,7 @@ class VirtualVoice:
 
     async def speak(self, text: str) -> float:
         onset = asyncio.get_running_loop().time()
-        await asyncio.sleep(0.3 + 0.065 * len(text))
+        await asyncio.sleep(spoken_length_s(text))
         return onset
 
 

@@ -1,0 +1,39 @@
+"""The roster — who sits where, by name — checked the one way for a script's ``names`` and
+``voicehost run --names``: every entry a seat of the table, named once, with a name of its own."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .errors import InputError
+
+_SEAT = re.compile(r"[0-9]+")  # ASCII digits only
+
+
+def roster(entries: Iterable[tuple[object, object]], seats: int, by_name: bool, place: str) -> dict[int, str]:
+    """(seat, name) pairs → {seat: name}. ``place`` prefixes each entry's place in an error
+    (``names.`` → ``names.3``); ``by_name``: the ruleset calls players by name, so every seat
+    needs one."""
+    names: dict[int, str] = {}
+    for key, value in entries:
+        where = f"{place}{key}"
+        text = str(key).strip()
+        if isinstance(key, bool) or not _SEAT.fullmatch(text):
+            raise InputError(where, f"{key!r} is not a seat number")
+        seat = int(text)
+        if not 1 <= seat <= seats:
+            raise InputError(where, f"there is no seat {seat} at a {seats}-seat table")
+        if seat in names:
+            raise InputError(where, f"seat {seat} is named twice")
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(where, "must be a non-empty name")
+        twin = next((s for s, n in names.items() if n.casefold() == value.strip().casefold()), None)
+        if twin is not None:
+            raise InputError(where, f"{value!r} is already seat {twin}'s name")
+        names[seat] = value.strip()
+    missing = [str(s) for s in range(1, seats + 1) if s not in names]
+    if by_name and missing:
+        raise InputError(place.rstrip(". "), f"this ruleset calls players by name: the roster has no name "
+                                             f"for seat {', '.join(missing)}")
+    return names
