@@ -30,3 +30,45 @@ def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None
     splice = json.loads(path.read_text().splitlines()[-1])
     assert (splice["type"], splice["remove"]) == ("splice", 6)
     assert splice["why"] == "resume: the interrupted vote is taken again"
+
+
+def run_cli(tmp_path, *argv: str, stdin: bytes = b"", timeout: float = 120):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "voicehost", "run", "--mock", "--no-ears", *argv],
+                          input=stdin, capture_output=True, timeout=timeout, cwd=tmp_path)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--names", "1=Анна,1=Борис"], "voicehost: error: --names 1: seat 1 is named twice"),
+    (["--names", "99=Икс"], "voicehost: error: --names 99: there is no seat 99 at a 10-seat table"),
+    (["--names", "1=Анна,2=анна"], "voicehost: error: --names 2: 'анна' is already seat 1's name"),
+    (["--names", "１=Анна"], "voicehost: error: --names １: '１' is not a seat number"),
+    (["--roles", "3=don,5=mafia"], "voicehost: error: --roles"),
+    (["--audio", "speaker"], "voicehost: error: --audio"),
+    (["--transcript", "no/such/folder/t.jsonl"], "voicehost: error: --transcript no/such/folder/t.jsonl"),
+    (["--option", "nomination=sideways"], "voicehost: error: --option"),
+])
+def test_run_checks_everything_before_it_creates_the_journal(tmp_path, argv, message) -> None:
+    """A refused command line leaves no journal behind (it would hold the secret deal)."""
+    done = run_cli(tmp_path, "--audio", "null", "--journal", "game.jsonl", *argv)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.startswith(message) and "Traceback" not in err, err
+    assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_run_takes_audio_off_as_demo_does(tmp_path) -> None:
+    """``--audio off``: no sound; every line on the terminal; the console ends the game here."""
+    done = run_cli(tmp_path, "--audio", "off", "--speed", "100", "--roles", "3=don,5=mafia,9=mafia,7=sheriff",
+                   "--journal", "game.jsonl", "--transcript", "t.jsonl",
+                   stdin="remove 3\nremove 5\nfoul 3 4\nremove 9\n".encode())
+    err = done.stderr.decode()
+    assert done.returncode == 0, err
+    assert "host: Наступает ночь." in err and "console: «foul 3 4» refused: usage: foul N" in err
+    assert "(red, no_black_left)" in done.stdout.decode()
+    records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert records[0]["key"] == "night_falls" and {"t", "music"} <= set(records[1])
+    assert [e.input.kind for e in read_journal(tmp_path / "game.jsonl")[1]][-1] == "remove"

@@ -81,7 +81,7 @@ def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
         return name, [], " ".join(words[1:])
     args = words[1:]
     if len(args) != SEAT_ARGS[name] or not all(_SEAT.fullmatch(a) for a in args):
-        raise Refused(f"usage: {usage}" if args or SEAT_ARGS[name] else f"{name} takes nothing after it")
+        raise Refused(f"usage: {usage}" if SEAT_ARGS[name] else f"{name} takes nothing after it")
     numbers = [int(a) for a in args]
     for k, number in enumerate(numbers):
         nobody_allowed = name == "vote" and k == 1

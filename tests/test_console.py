@@ -1,0 +1,179 @@
+"""The human host's console: strict commands, answers on the terminal, pauses that hold what
+is typed, and a console that survives anything typed at it with the game unchanged by every
+line it refuses."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_game import voted_game
+
+from voicehost.config import load_ruleset
+from voicehost.host.console import COMMANDS, help_line
+from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.live import _read_console, decode_console_line
+from voicehost.host.vclock import run_virtual
+from voicehost.rules import Role, new_game
+from voicehost.rules.inputs import Dawn, Deal, Foul, Nominate
+
+DEAL = Deal(tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff",
+                                    "citizen", "mafia", "citizen"]))
+
+
+def day_one():
+    ruleset = load_ruleset("sport")
+    game = new_game(ruleset, ruleset.resolve({}), 10)
+    game.push(DEAL)
+    game.push(Dawn())
+    return game
+
+
+def console_at(game, lines: list[str]) -> tuple[Director, list[str], list[str]]:
+    """Type ``lines`` at a director of ``game`` (on the virtual clock); returns the director,
+    what it said aloud and what it printed."""
+    said: list[str] = []
+    printed: list[str] = []
+
+    async def session() -> Director:
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            said.append(text)
+            return loop.time()
+
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(game, ports, log=printed.append)
+        for line in lines:
+            ports.type(line)
+        await director.console()
+        return director
+
+    return run_virtual(session()), said, printed
+
+
+def test_each_command_takes_exactly_its_arguments_in_ascii_digits() -> None:
+    bad = ["vote 3 abc", "vote 4", "foul 3 4", "nominate 1 abc 5", "foul ５", "foul ٣", "remove", "hand 0",
+           "foul 11", "undo 3", "status now", "nominate 1", "roles", "foul -3", "foul 3.0", "voet 1 2"]
+    game = day_one()
+    before = list(game.inputs)
+    director, said, printed = console_at(game, bad)
+    assert game.inputs == before and said == []
+    assert [line for line, _ in director.console_refused] == bad
+    reasons = dict(director.console_refused)
+    assert reasons["vote 3 abc"] == "usage: vote V C" and reasons["foul 3 4"] == "usage: foul N"
+    assert reasons["foul 11"].startswith("there is no seat 11 at this table")
+    assert reasons["undo 3"] == "undo takes nothing after it"
+    assert all("index" not in why and "Await" not in why for _, why in director.console_refused)
+
+
+def test_the_unknown_command_help_lists_every_command() -> None:
+    director, _, printed = console_at(day_one(), ["help"])
+    assert printed == [f"console: «help» refused: unknown command; {help_line()}"]
+    assert all(f"; {usage}" in help_line() or help_line().startswith(f"commands: {usage}")
+               for usage, _ in COMMANDS.values())
+
+
+def test_a_refusal_by_the_game_is_a_sentence_about_the_game() -> None:
+    game = day_one()
+    director, _, printed = console_at(game, ["blood 1 2", "foul 3", "remove 3", "foul 3"])
+    reasons = dict(director.console_refused)
+    assert reasons["blood 1 2"] == "not now: a player has the floor"
+    assert reasons["foul 3"] == "seat 3 is not at the table"  # after «remove 3»
+
+
+def test_escape_sequences_are_shown_not_echoed_raw() -> None:
+    director, _, printed = console_at(day_one(), ["foul \x1b[A3"])
+    assert director.console_refused and "\x1b" not in printed[0] and "\\x1b[A3" in printed[0]
+
+
+def test_the_console_answers_on_the_terminal_too() -> None:
+    """status, vote V C (the corrected count), repeat, pause/resume print what the host says."""
+    game = day_one()
+    game.push(Nominate(1, 5))
+    game.push(Foul(4, "host"))
+    _, said, printed = console_at(game, ["status", "repeat", "pause", "resume"])
+    host = [line.removeprefix("host: ") for line in printed if line.startswith("host: ")]
+    assert host == said and said[:2] == ["Выставлены игроки номер пять.", "У игрока номер четыре одно замечание."]
+    assert said[-3:] == [said[-4], "Пауза.", "Продолжаем."]  # repeat said the last line again
+
+    _, said, printed = console_at(voted_game(), ["vote 1 9"])
+    host = [line.removeprefix("host: ") for line in printed if line.startswith("host: ")]
+    assert host == said and said[0] == "Исправление: игрок номер один голосовал против игрока номер девять."
+    assert any(line.startswith("За игрока номер") for line in host)  # the corrected count
+
+
+def test_lines_typed_during_a_pause_are_held_until_resume() -> None:
+    game = day_one()
+    director, said, printed = console_at(game, ["pause", "foul 4", "pause", "status", "resume"])
+    assert said[0] == "Пауза." and said[1] == "Продолжаем."                   # nothing carried out while paused
+    assert said[2].startswith("Игрок номер четыре, замечание.") and game.fouls[4] == 1  # then in order
+    assert said[3] == "Кандидатур пока нет."
+    assert "console: «foul 4» held until resume" in printed
+    assert director.console_refused == [("pause", "the game is already paused")]
+
+
+def test_a_broken_byte_never_kills_the_console_thread() -> None:
+    """Under a UTF-8 locale an invalid byte raised UnicodeDecodeError in the reading thread:
+    every later command was lost. Now the line is refused and the next one is read."""
+    typed: list[str] = []
+    done = threading.Event()
+
+    class Loop:
+        def call_soon_threadsafe(self, callback, line):
+            callback(line)
+
+    class Sink:
+        def type(self, line: str) -> None:
+            typed.append(line)
+            if line == "status":
+                done.set()
+
+    _read_console(Loop(), Sink(), io.BytesIO(b"foul 3\n\xff\xfe\xc3\n\x80status\nstatus\n"))
+    assert done.wait(5)
+    assert typed == ["foul 3", "\ufffd\ufffd\ufffd", "\ufffdstatus", "status"]
+    assert decode_console_line(b"vote 1 2\r\n") == "vote 1 2"
+
+
+typed_line = st.one_of(
+    st.binary(max_size=80).map(decode_console_line),
+    st.text(max_size=300),
+    st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=30),
+    st.tuples(st.sampled_from(sorted(COMMANDS)), st.lists(st.one_of(
+        st.integers(-3, 14).map(str), st.sampled_from(["abc", "５", "3.0", "\x1b[A", "٣", "", "3=don"])),
+        max_size=3)).map(lambda parts: " ".join([parts[0], *parts[1]])),
+)
+
+
+@settings(max_examples=min(settings.default.max_examples, 100), deadline=None)
+@given(lines=st.lists(typed_line, min_size=1, max_size=12))
+def test_the_console_survives_any_typed_lines_and_refused_ones_change_nothing(lines) -> None:
+    """A fuzz of typed lines — bytes, lengths, control characters, near-commands: the console
+    never dies, and every line it refuses leaves the game exactly as it was."""
+    game = voted_game()
+    said: list[str] = []
+
+    async def session() -> None:
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            said.append(text)
+            return loop.time()
+
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(game, ports, log=lambda line: None)
+        for line in lines:
+            state, inputs, refused = game.state(), list(game.inputs), len(director.console_refused)
+            ports.type(line)
+            if line.strip().lower() == "pause":
+                ports.type("resume")
+            await director.console()
+            if len(director.console_refused) > refused and line.strip():
+                assert game.state() == state and game.inputs == inputs, line
+
+    run_virtual(session())
