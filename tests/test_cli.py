@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,25 @@ def test_bench_prints_counts_as_whole_numbers() -> None:
     from voicehost.cli.bench import figure
     assert figure(9) == "9" and figure(1234) == "1234"
     assert figure(9.0) == "9.000" and figure(0.12345) == "0.123"
+
+
+def test_demo_to_a_file_runs_on_the_virtual_clock(capsys, tmp_path, renderer) -> None:
+    """``--audio file:OUT.wav`` renders as fast as the machine can, not in real time: here a
+    game whose night 1 alone lasts more than a minute of audio, at --speed 1."""
+    import soundfile
+
+    script = tmp_path / "short.json"
+    script.write_text(json.dumps({"ruleset": "sport", "roles": {"3": "don", "5": "mafia", "9": "mafia",
+                                                                 "7": "sheriff"}, "days": [{}]}))
+    out, transcript = tmp_path / "demo.wav", tmp_path / "t.jsonl"
+    started = time.monotonic()
+    code, stdout, _ = cli(capsys, "demo", str(script), "--audio", f"file:{out}", "--speed", "1",
+                          "--transcript", str(transcript))
+    elapsed = time.monotonic() - started
+    data, rate = soundfile.read(out)
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert code == 0 and len(data) / rate > 60 and elapsed < len(data) / rate  # faster than real time
+    assert abs(len(data) / rate - records[-1]["t"]) < 10  # the file is the game's own time
+    minute = next(r["t"] for r in records if r.get("key") == "mafia_acquaint")
+    only_music = data[int((minute + 10) * rate):int((minute + 20) * rate)]  # inside the acquaintance minute
+    assert records[1] == {"t": records[1]["t"], "music": "on"} and abs(only_music).max() > 0.01

@@ -162,6 +162,8 @@ def _demo(args: argparse.Namespace) -> int:
                 print(line, flush=True)
                 time.sleep(args.pace)
             result = run_virtual(play_table(script, how=TableRun(show=show, transcript=transcript)))
+        elif args.audio and args.audio.startswith("file:"):
+            result = _demo_to_file(args, script, transcript)
         else:
             print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
                   f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while "
@@ -180,6 +182,24 @@ def _demo(args: argparse.Namespace) -> int:
     print_json(build_protocol(result.game, result.ignored, result.script.names))
     return 0
 
+
+def _demo_to_file(args: argparse.Namespace, script: Any, transcript: Transcript | None) -> Any:
+    """``--audio file:OUT.wav``: the game on the virtual clock, rendered to the file as fast as
+    the machine can (the timers at ``--speed``, as the demo would be heard)."""
+    from voicehost.host.table_file import load_audio, table_path
+    from voicehost.host.vclock import run_virtual
+    from voicehost.host.voice import FileVoice, fixed_lines
+    from voicehost.simulation.table_level import TableRun, play_table
+
+    voice = FileVoice(load_audio(table_path(args.table)), args.audio.removeprefix("file:"))
+    try:
+        voice.renderer.warm(fixed_lines(voice.book, script.ruleset.name, range(1, script.seats + 1)))
+        how = TableRun(speak=voice.speak, night=voice.night, speed=args.speed, transcript=transcript,
+                       show=lambda line: print(line, flush=True))
+        return run_virtual(play_table(script, how=how))
+    finally:
+        voice.close()
+    
 
 def _demo_script(args: argparse.Namespace) -> Any:
     """The script given, a game invented from ``--seed``, or the bundled sample."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from audio.mixer import Mixer
 from audio.music import MusicFeed, MusicUnavailable
@@ -87,6 +90,90 @@ def fixed_lines(book: Phrasebook, ruleset: str, seats: Iterable[int]) -> list[st
 def open_voice(table: str | None, output: str | None, log: Log | None = None) -> Voice:
     """The voice of the table file ``table`` (default: the bundled one), to ``output`` or the table's."""
     return Voice(load_audio(table_path(table)), output, log)
+
+
+MUSIC_AHEAD = 1024   # music blocks decoded ahead when rendering faster than real time
+
+
+class _Patient:
+    """The music feed for a render faster than real time: each read waits (briefly) for the
+    feed's worker to have decoded the block, instead of playing a gap of silence."""
+
+    def __init__(self, feed: MusicFeed) -> None:
+        self.feed = feed
+
+    def read(self, out: np.ndarray) -> None:
+        waited = 0
+        while len(self.feed.blocks) < 2 and waited < 2000:
+            time.sleep(0.0005)
+            waited += 1
+        self.feed.read(out)
+
+
+class FileVoice:
+    """``--audio file:OUT.wav`` for a game on the virtual clock: the mix — the voice over the
+    night music, ducked — is rendered block by block up to the game's own time, so a whole
+    game goes to the file as fast as the machine renders it, timed exactly as it would be heard."""
+
+    BLOCK = 480
+
+    def __init__(self, audio: AudioConfig, path: str, log: Log | None = None) -> None:
+        import soundfile
+        self.log = log or (lambda line: print(line, file=sys.stderr))
+        try:
+            self.renderer = SpeechRenderer(audio.voice)
+        except VoiceUnavailable as err:
+            raise InputError("voice", str(err)) from None
+        try:
+            self.music = MusicFeed(audio.mix.samplerate, audio.music_folder, ahead=MUSIC_AHEAD)
+        except MusicUnavailable as err:
+            self.log(f"voicehost: {err}; playing the built-in ambient music")
+            self.music = MusicFeed(audio.mix.samplerate, ahead=MUSIC_AHEAD)
+        self.mixer = Mixer(audio.mix, _Patient(self.music))
+        self.rate = audio.mix.samplerate
+        try:
+            self.file = soundfile.SoundFile(path, "w", samplerate=self.rate, channels=1, subtype="PCM_16")
+        except Exception as err:  # soundfile's LibsndfileError, OSError: a path it cannot write
+            self.close()
+            raise InputError(f"--audio file:{path}", f"cannot write it ({err})") from None
+        self.book: Phrasebook = load_phrasebook()
+        self._block = np.zeros(self.BLOCK, dtype=np.float32)
+        self.rendered = 0.0   # the game time the file has reached
+
+    def _render_until(self, t: float) -> None:
+        while self.rendered < t:
+            self._render_block()
+
+    def _render_block(self) -> None:
+        self.mixer.render(self._block, self.rendered)
+        self.file.write(self._block)
+        self.rendered += self.BLOCK / self.rate
+
+    async def speak(self, text: str) -> float:
+        """The line into the mix at the game's present; returns its onset once it has been said."""
+        loop = asyncio.get_running_loop()
+        self._render_until(loop.time())
+        clip = self.renderer.clip(text)
+        started = self.mixer.say(clip, text)
+        limit = self.rendered + 10.0 + len(clip) / self.rate
+        while not started.done() and self.rendered < limit:
+            self._render_block()
+            if not started.done():
+                time.sleep(0.0005)  # the mixer's onset thread reports the first sample
+        onset = started.result(timeout=5)
+        self._render_until(onset + len(clip) / self.rate)
+        await asyncio.sleep(max(0.0, self.rendered - loop.time()))
+        return onset
+
+    def night(self, on: bool) -> None:
+        self._render_until(asyncio.get_running_loop().time())
+        self.mixer.night(on)
+
+    def close(self) -> None:
+        for part in ("file", "mixer", "music", "renderer"):
+            thing = getattr(self, part, None)
+            if thing is not None:
+                thing.close()
 
 
 class TerminalVoice:

@@ -18,7 +18,7 @@ private things (a check's answer, a card) go only to one player's own LED.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -330,11 +330,13 @@ def mock_pin_seats(pinmap: Any) -> Callable[[Ports], tuple[Seats, Callable[[], N
 
 @dataclass
 class TableRun:
-    """How the table is run: the voice (``say`` blocks and returns the onset; None: the virtual
-    voice), the night music, the seats, the timers' speed, each public log line as it comes,
-    and the spoken transcript."""
+    """How the table is run: the voice (``say`` blocks and returns the onset; ``speak`` is a
+    voice on the virtual clock, such as a file render; neither: the virtual voice), the night
+    music, the seats, the timers' speed, each public log line as it comes, and the spoken
+    transcript."""
 
     say: Callable[[str], float] | None = None
+    speak: Callable[[str], Awaitable[float]] | None = None   # a voice on the loop's own clock
     night: Callable[[bool], None] = lambda on: None
     seats: Callable[[Ports], tuple[Seats, Callable[[], None]]] = virtual_seats
     speed: float = 1.0
@@ -352,7 +354,8 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     edges = EdgeLog()
     loop = asyncio.get_running_loop()
     ports = Ports(night=how.night, led=lambda seat, pattern: _led(record, loop, seat, pattern), edges=edges,
-                  say=how.say, speak=None if how.say else VirtualVoice().speak, clock=loop.time, speed=how.speed,
+                  say=how.say, speak=None if how.say else how.speak or VirtualVoice().speak, clock=loop.time,
+                  speed=how.speed,
                   poll_s=None if how.say is None else POLL_S)
     seats, close_seats = how.seats(ports)
     player = ScriptPlayer(script)   # the engine level, in step with the table
