@@ -50,8 +50,8 @@ def run(args: Any) -> int:
     pinmap = open_pinmap(str(table), args.rules)
     ruleset = load_ruleset(args.rules)
     options = ruleset.resolve(parse_options(args.option or []), "--option")
-    names = roster(typed_pairs(args.names, "--names"), pinmap.size, bool(args.names) and
-                   GAMES[ruleset.name].requires_names, "--names ")
+    by_name = ruleset.name if args.names and GAMES[ruleset.name].requires_names else None  # a roster, if any, whole
+    names = roster(typed_pairs(args.names, "--names"), pinmap.size, by_name, "--names ")
     if args.resume:
         game, journal = resume_game(args.resume, ruleset, pinmap.size)
         open_journal = lambda: journal  # noqa: E731 - the journal being resumed already exists

@@ -11,10 +11,10 @@ from .errors import InputError
 _SEAT = re.compile(r"[0-9]+")  # ASCII digits only
 
 
-def roster(entries: Iterable[tuple[object, object]], seats: int, by_name: bool, place: str) -> dict[int, str]:
+def roster(entries: Iterable[tuple[object, object]], seats: int, by_name: str | None, place: str) -> dict[int, str]:
     """(seat, name) pairs → {seat: name}. ``place`` prefixes each entry's place in an error
-    (``names.`` → ``names.3``); ``by_name``: the ruleset calls players by name, so every seat
-    needs one."""
+    (``names.`` → ``names.3``); ``by_name``: the ruleset that calls players by name (so every
+    seat needs one), or None."""
     names: dict[int, str] = {}
     for key, value in entries:
         where = f"{place}{key}"
@@ -34,6 +34,6 @@ def roster(entries: Iterable[tuple[object, object]], seats: int, by_name: bool, 
         names[seat] = value.strip()
     missing = [str(s) for s in range(1, seats + 1) if s not in names]
     if by_name and missing:
-        raise InputError(place.rstrip(". "), f"this ruleset calls players by name: the roster has no name "
+        raise InputError(place.rstrip(". "), f"{by_name} calls players by name: the roster has no name "
                                              f"for seat {', '.join(missing)}")
     return names

@@ -155,7 +155,8 @@ class _Reader:
 
     def _names(self, raw: Any) -> dict[int, str]:
         """The roster (the same check as ``voicehost run --names``)."""
-        return roster(_mapping(raw, "names").items(), self.seats, self.game.requires_names, "names.")
+        by_name = self.game.name if self.game.requires_names else None
+        return roster(_mapping(raw, "names").items(), self.seats, by_name, "names.")
 
     def _roles(self, ruleset: Ruleset, options: Options, raw: Any) -> tuple[Role, ...]:
         dealt = [Role.CITIZEN] * self.seats
