@@ -50,7 +50,8 @@ def run(args: Any) -> int:
     pinmap = open_pinmap(str(table), args.rules)
     ruleset = load_ruleset(args.rules)
     options = ruleset.resolve(parse_options(args.option or []), "--option")
-    by_name = ruleset.name if args.names and GAMES[ruleset.name].requires_names else None  # a roster, if any, whole
+    # A roster, if one is given, names every seat where the ruleset calls players by name.
+    by_name = ruleset.name if args.names and GAMES[ruleset.name].requires_names else None
     names = roster(typed_pairs(args.names, "--names"), pinmap.size, by_name, "--names ")
     if args.resume:
         game, journal = resume_game(args.resume, ruleset, pinmap.size)
