@@ -4,6 +4,7 @@ or learns a club-dealt deal from taps on the first night, or the human host type
 from __future__ import annotations
 
 from hw.leds import Pattern
+from voicehost.host.console import shown
 from voicehost.host.dealing import typed_deal
 from voicehost.host.director import Director
 from voicehost.rules import InputError, Role
@@ -58,11 +59,12 @@ async def roles_from_console(director: Director) -> Deal:
     """A human host types the cards: ``roles 3=don,5=mafia,9=mafia,7=sheriff`` (unlisted seats
     are citizens). A line that does not fit the table's cast is refused with the reason."""
     while True:
-        words = (await director.ports.console.get()).split(maxsplit=1)
+        line = await director.ports.console.get()
+        words = line.split(maxsplit=1)
         if len(words) != 2 or words[0] != "roles":
-            director.log("console: type the cards as: roles 3=don,5=mafia,…")
+            director.log(f"console: «{shown(line.strip())}» refused: type the cards as: roles 3=don,5=mafia,…")
             continue
         try:
             return typed_deal(words[1], director.game, "roles")
         except InputError as err:
-            director.log(f"console: {words[1]}: {err}")
+            director.log(f"console: «{shown(words[1])}» refused: {err}")
