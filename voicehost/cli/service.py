@@ -21,6 +21,7 @@ from voicehost.config import journals_dir, load_ruleset, read_toml
 from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory, open_pinmap, table_path
 from voicehost.host.ears import load_ears
 from voicehost.host.live import _open_ears as open_ears  # the same ears as `voicehost run`
+from voicehost.host.live import decode_console_line
 from voicehost.rules import InputError
 from voicehost.service.notify import Notifier, watchdog_interval
 from voicehost.service.table import IdleTable, TableSetup
@@ -131,12 +132,12 @@ def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:
 def _read_console(loop: asyncio.AbstractEventLoop, table: IdleTable) -> None:
     """The judge's console: the terminal when there is one, and the FIFO ``$VOICEHOST_CONSOLE``
     (the service's: ``echo discard | sudo tee /run/voicehost/console``)."""
-    def feed(lines: Any) -> None:
+    def feed(lines: Any) -> None:  # bytes, decoded leniently: a broken byte never ends the thread
         for line in lines:
-            loop.call_soon_threadsafe(table.type, line.strip())
+            loop.call_soon_threadsafe(table.type, decode_console_line(line).strip())
 
     if sys.stdin is not None and sys.stdin.isatty():
-        threading.Thread(target=feed, args=(sys.stdin,), name="voicehost-console", daemon=True).start()
+        threading.Thread(target=feed, args=(sys.stdin.buffer,), name="voicehost-console", daemon=True).start()
     fifo = os.environ.get("VOICEHOST_CONSOLE")
     if not fifo:
         return
@@ -151,6 +152,6 @@ def _read_console(loop: asyncio.AbstractEventLoop, table: IdleTable) -> None:
 
     def read_fifo() -> None:
         while True:  # each writer's lines, then the next writer
-            with open(fifo, encoding="utf-8") as handle:
+            with open(fifo, "rb") as handle:
                 feed(handle)
     threading.Thread(target=read_fifo, name="voicehost-console-fifo", daemon=True).start()

@@ -279,6 +279,7 @@ class IdleTable:
     @staticmethod
     async def _direct(director: Director, fresh: bool) -> None:
         if fresh:
+            await director.nightfall(1)  # «Наступает ночь» and the music, then the cards
             await show_roles(director)
         else:  # after a power cut: the state so far, then the game goes on where it stopped
             director.on_events(list(director.game.events))
