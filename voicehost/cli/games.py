@@ -27,6 +27,7 @@ def add_commands(commands: Commands) -> None:
                               help="engine: the rules alone; table: voice, seat buttons and ears, on a virtual clock")
     simulate_cmd.add_argument("--journal", default=None,
                               help="append every input to this file (fsynced); resume it after a crash")
+    _record_options(simulate_cmd)
     simulate_cmd.set_defaults(run=_simulate)
 
     resume_cmd = commands.add_parser("resume", help="rebuild a game from its journal and carry on")
@@ -47,13 +48,27 @@ def add_commands(commands: Commands) -> None:
                           help="default, device:NAME, file:OUT.wav, null, or off (no voice); default: the table's")
     demo_cmd.add_argument("--table", default=None,
                           help="the table file whose seat panel (on mock pins) and [audio] settings to use")
+    _record_options(demo_cmd)
     demo_cmd.set_defaults(run=_demo)
+
+
+def _record_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--record", action="store_true", help="store the finished game in the club records")
+    parser.add_argument("--db", default=None, metavar="URL", help="with --record: the records database")
+
+
+def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str) -> None:
+    """``--record``: the finished game into the records (a simulated table's, so table "simulation")."""
+    if getattr(args, "record", False) and protocol.get("winner") is not None:
+        from voicehost.records.table import record_finished_game
+
+        record_finished_game(protocol, name, db=args.db)
 
 
 def _simulate(args: argparse.Namespace) -> int:
     script = load_script(args.script)
     if args.journal is None:
-        return _report(_play(script, args.level), args.json)
+        return _report(_play(script, args.level), args.json, record=args if args.record else None)
     from voicehost.host.journal import Journal
 
     path = Path(args.journal)
@@ -62,7 +77,7 @@ def _simulate(args: argparse.Namespace) -> int:
     journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
                              "seats": script.seats, "options": dict(script.options), "level": args.level})
     try:
-        return _report(_play(script, args.level, journal), args.json, path)
+        return _report(_play(script, args.level, journal), args.json, path, args if args.record else None)
     finally:
         journal.close()
 
@@ -91,7 +106,7 @@ def _resume(args: argparse.Namespace) -> int:
         journal.close()
 
 
-def _report(result: Any, as_json: bool, journal: Path | None = None) -> int:
+def _report(result: Any, as_json: bool, journal: Path | None = None, record: argparse.Namespace | None = None) -> int:
     """Print the protocol or the account; next to a journal, write both as files."""
     protocol = build_protocol(result.game, result.ignored, result.script.names)
     account = _account(result)
@@ -104,6 +119,8 @@ def _report(result: Any, as_json: bool, journal: Path | None = None) -> int:
     else:
         for line in account:
             print(line)
+    if record is not None:
+        _record(record, protocol, journal.name if journal is not None else Path(record.script).name)
     return 0
 
 
@@ -150,7 +167,9 @@ def _demo(args: argparse.Namespace) -> int:
     if result.game.outcome() is None:
         print(load_phrasebook().line("log", "ran_out"))
     print()
-    print_json(build_protocol(result.game, result.ignored, result.script.names))
+    protocol = build_protocol(result.game, result.ignored, result.script.names)
+    print_json(protocol)
+    _record(args, protocol, f"demo-{time.strftime('%Y%m%d-%H%M%S')}")
     return 0
 
 

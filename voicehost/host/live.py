@@ -8,6 +8,7 @@ import asyncio
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,8 @@ def parse_options(items: list[str]) -> dict[str, str]:
     return options
 
 
-def run(args: Any) -> int:
+def run(args: Any, on_results: Callable[[Path, dict[str, Any]], None] | None = None) -> int:
+    """Host one game; ``on_results`` (the club records) gets each finished game's protocol."""
     table = table_path(args.table)
     pinmap = open_pinmap(str(table), args.rules)
     ruleset = load_ruleset(args.rules)
@@ -50,7 +52,7 @@ def run(args: Any) -> int:
         asyncio.run(_play(args, game, journal, pinmap, table))
     finally:
         journal.close()
-    _write_results(game, names, Path(journal.path))
+    _write_results(game, names, Path(journal.path), on_results)
     return 0
 
 
@@ -160,8 +162,12 @@ def _read_console(loop: Any, ports: Ports) -> None:
     threading.Thread(target=read, name="voicehost-console", daemon=True).start()
 
 
-def _write_results(game: Game, names: dict[int, str], journal: Path) -> None:
+def _write_results(game: Game, names: dict[int, str], journal: Path,
+                   on_results: Callable[[Path, dict[str, Any]], None] | None = None) -> None:
     log = list(narrate(game.events, load_phrasebook(), names))
-    path = write_results(journal, build_protocol(game, None, names), log)
+    protocol = build_protocol(game, None, names)
+    path = write_results(journal, protocol, log)
     outcome = game.outcome()
     print(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"))
+    if outcome is not None and on_results is not None:
+        on_results(path, protocol)

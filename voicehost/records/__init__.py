@@ -1,0 +1,20 @@
+"""The club's records: every finished game, the players by nickname, and their ratings.
+
+- :mod:`~voicehost.records.schema` — the tables (SQLAlchemy Core); :mod:`~voicehost.records.migrations`
+  — their Alembic history, run on every open so an old file or a club server catches up by itself;
+- :mod:`~voicehost.records.games` — a protocol or a journal made into a :class:`GameRecord`;
+- :mod:`~voicehost.records.store` — the database: SQLite in the data dir by default, PostgreSQL
+  for a club server (``postgresql://…``);
+- :mod:`~voicehost.records.ratings` — per-player figures under the ruleset's scoring schemes;
+- :mod:`~voicehost.records.outbox` — a table's finished games pushed to the club server, retried
+  with backoff, idempotent by game id;
+- :mod:`~voicehost.records.chart` — the season's points as a picture.
+
+It stands on rules, config and the live host's public API (:mod:`voicehost.host`); only the
+command line imports it.
+"""
+
+from voicehost.records.games import GameRecord, SeatRecord, record_from_journal, record_from_protocol
+from voicehost.records.store import Records, open_records
+
+__all__ = ["GameRecord", "Records", "SeatRecord", "open_records", "record_from_journal", "record_from_protocol"]
