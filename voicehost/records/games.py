@@ -8,6 +8,7 @@ protocol was imported, or its journal was — that is what makes every import id
 
 from __future__ import annotations
 
+import _strptime  # noqa: F401 - imported once here: its lazy first import in datetime.strptime is not thread-safe
 import json
 import re
 import uuid
@@ -66,8 +67,11 @@ def played_at_from(path: Path) -> datetime:
     """When the game was played: the ``YYYYmmdd-HHMMSS`` stamp of its file name (local time), or
     else the file's modification time."""
     if match := _STAMP.search(path.name):
-        local = datetime.strptime("".join(match.groups()), "%Y%m%d%H%M%S").astimezone()
-        return local.astimezone(timezone.utc).replace(tzinfo=None)
+        try:
+            local = datetime.strptime("".join(match.groups()), "%Y%m%d%H%M%S").astimezone()
+            return local.astimezone(timezone.utc).replace(tzinfo=None)
+        except ValueError:
+            pass  # digits that are no time of day: the file's own time then
     return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).replace(tzinfo=None)
 
 

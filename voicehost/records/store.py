@@ -8,6 +8,7 @@ so an import run twice, a retried push and two tables pushing at once never dupl
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
@@ -28,6 +29,7 @@ from voicehost.rules import InputError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 CONNECT_TIMEOUT_S = 5
 BATCH = 500  # games per INSERT … VALUES when importing many
+_MIGRATING = threading.Lock()
 
 
 def engine_for(url: str | None, place: str = "--db") -> Engine:
@@ -59,11 +61,12 @@ def _create(url: sa.URL, place: str, **kwargs: Any) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision. On PostgreSQL an advisory lock makes tables
-    that open the club server at the same moment take turns."""
+    """Bring the schema to the newest revision. Alembic's environment is one global per process,
+    so threads take turns (a lock); on PostgreSQL an advisory lock makes tables that open the
+    club server at the same moment take turns too."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
+    with _MIGRATING, engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(2015)"))
         config.attributes["connection"] = connection
@@ -152,7 +155,7 @@ class Records:
                            .on_conflict_do_nothing(index_elements=["nickname"]))
         found = connection.execute(sa.select(players.c.nickname, players.c.id)
                                    .where(players.c.nickname.in_(nicknames)))
-        return {nickname: player_id for nickname, player_id in found.tuples()}
+        return {nickname: player_id for nickname, player_id in found}
 
     @staticmethod
     def _take_best(connection: Connection, record: GameRecord) -> None:
@@ -168,7 +171,7 @@ class Records:
             game_uuid = self._find_game(connection, game)
             seats = connection.execute(sa.select(game_seats.c.seat, players.c.nickname)
                                        .select_from(game_seats.outerjoin(players))
-                                       .where(game_seats.c.game_id == game_uuid)).tuples().all()
+                                       .where(game_seats.c.game_id == game_uuid)).all()
             chosen = [seat for seat, nick in seats if str(seat) == who or (nick and nick == who)]
             if not chosen:
                 raise InputError(who, "no such seat or player in that game")
