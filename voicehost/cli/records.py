@@ -11,15 +11,21 @@ import json
 import sys
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
-from voicehost.records import GameRecord, open_records
-from voicehost.records.chart import draw_season
-from voicehost.records.games import read_record
-from voicehost.records.outbox import push, push_until_empty, table_records
-from voicehost.records.ratings import check_scoring, ratings
 from voicehost.rules import InputError
+
+if TYPE_CHECKING:
+    from voicehost.records import GameRecord, Records
+
+# SQLAlchemy, Alembic and matplotlib load only when a records command runs (the other commands start fast).
+
+
+def open_records(url: str | None) -> Records:
+    from voicehost.records import open_records as open_db
+
+    return open_db(url)
 
 
 def add_commands(commands: Commands) -> None:
@@ -99,6 +105,8 @@ def season(text: str) -> tuple[datetime | None, datetime | None]:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from voicehost.records.games import read_record
+
     records = [read_record(Path(name), args.table) for name in args.files]  # all parsed before anything is written
     with open_records(args.db) as db:
         added = db.add(records)
@@ -129,6 +137,8 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
 
 
 def _ratings(args: argparse.Namespace) -> int:
+    from voicehost.records.ratings import check_scoring, ratings
+
     check_scoring(args.scoring)
     with open_records(args.db) as db:
         table = ratings(db.seat_rows(*args.season), args.scoring)
@@ -178,6 +188,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _chart(args: argparse.Namespace) -> int:
+    from voicehost.records.chart import draw_season
+    from voicehost.records.ratings import check_scoring
+
     check_scoring(args.scoring)
     with open_records(args.db) as db:
         rows = db.seat_rows(*args.season)
@@ -187,6 +200,8 @@ def _chart(args: argparse.Namespace) -> int:
 
 
 def _push(args: argparse.Namespace) -> int:
+    from voicehost.records.outbox import push, push_until_empty, table_records
+
     club = args.to
     if args.table is not None:
         from voicehost.host.table_file import table_path
@@ -206,6 +221,7 @@ def _best(args: argparse.Namespace) -> int:
     queue = False
     if args.table is not None:
         from voicehost.host.table_file import table_path
+        from voicehost.records.outbox import table_records
 
         queue = table_records(table_path(args.table)).club_url is not None
     with open_records(args.db) as db:
