@@ -352,3 +352,37 @@ def test_two_tables_push_through_a_server_stopped_mid_push(pg_cluster, tmp_path)
     assert {g.table for g in games} == {"A", "B"}
     assert {name: {k: r[k] for k in ("games", "wins", "points", "fouls")} for name, r in rated.items()} \
         == expected_ratings(everything)
+
+
+def test_records_push_sends_the_outbox_once_and_says_when_it_cannot(pg_cluster, tmp_path, capsys) -> None:
+    club = pg_cluster.create_database(f"club_{uuid.uuid4().hex[:8]}")
+    table = tmp_path / "table.toml"
+    table.write_text('[records]\ntable = "Стол 3"\nurl = "postgresql://nobody@127.0.0.1:9/club"\n')
+    local = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    hook = protocol_hook(table, local, log=lambda line: None)
+    for path in protocol_files(tmp_path / "games", 3):
+        hook(path, json.loads(path.read_text()))
+    code, out, _ = cli(capsys, "records", "push", "--table", str(table), "--db", local)
+    assert code == 0 and "3 game(s) wait for their next try" in out  # the backoff: not due yet
+    code, _, err = cli(capsys, "records", "push", "--table", str(table), "--db", local, "--all")
+    assert code == 2 and err.count("\n") == 1 and "3 game(s) stay queued" in err
+    code, out, _ = cli(capsys, "records", "push", "--to", club, "--db", local, "--all")
+    assert code == 0 and "pushed 3 game(s)" in out
+    with open_records(local) as records:
+        assert records.waiting() == []
+        records.add(records.games(), queue=True)  # queued again, as after a lost answer
+    code, out, _ = cli(capsys, "records", "push", "--to", club, "--db", local)
+    assert code == 0 and "pushed 0 game(s), 3 already on the server" in out
+    with open_records(club) as records:
+        assert records.count() == 3 and {g.table for g in records.games()} == {"Стол 3"}
+
+
+def test_a_bad_records_section_is_refused_before_the_game(tmp_path) -> None:
+    from voicehost.rules import InputError
+
+    table = tmp_path / "table.toml"
+    for section, says in (('url = "mysql://x/y"', "must be a postgresql:// URL"),
+                          ("colour = 1", "unknown setting"), ('table = ""', "non-empty string")):
+        table.write_text(f"[records]\n{section}\n")
+        with pytest.raises(InputError, match=says):
+            protocol_hook(table, f"sqlite:///{tmp_path / 'x.sqlite'}")

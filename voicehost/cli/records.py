@@ -213,8 +213,15 @@ def _push(args: argparse.Namespace) -> int:
         if args.watch:
             return 0 if push_until_empty(local, club) else 1
         result = push(local, club, everything=args.all)
-        print(f"records: {result.line}")
-        return 0 if not result.failed else 1
+        waiting = local.waiting()
+    if result.failed:
+        raise InputError("records push", f"{result.errors[-1]}; {result.failed} game(s) stay queued")
+    print(f"records: {result.line}")
+    if waiting:
+        earliest = min(row["next_try_at"] for row in waiting)
+        print(f"records: {len(waiting)} game(s) wait for their next try (the first at {earliest:%H:%M:%S} UTC); "
+              "--all sends them now")
+    return 0
 
 
 def _best(args: argparse.Namespace) -> int:

@@ -63,7 +63,7 @@ def check_scoring(scoring: str | None) -> None:
 def points_of(row: Mapping[str, Any], scoring: str | None = None) -> float:
     """One seat's points: as played (the protocol's plus the best-player vote), or under ``scoring``."""
     if scoring is None:
-        as_played = _schemes()[1].get((row["ruleset"], str(row["options"].get("scoring"))), {})
+        as_played = _schemes()[1].get((row["ruleset"], row["scoring"]), {})
         return float(row["points"]) + (as_played.get("best_player", 0.0) if row["best_player"] else 0.0)
     return seat_points(scoring_schemes()[scoring], Role(row["role"]), bool(row["alive"]), row["winner"],
                        bool(row["best_player"]))

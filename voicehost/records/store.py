@@ -130,29 +130,30 @@ class Records:
 
     def _add_batch(self, connection: Connection, batch: list[GameRecord], queue: bool, now: datetime | None) -> int:
         unique = list({record.id: record for record in batch}.values())
-        ids = self._player_ids(connection, {s.player for r in unique for s in r.seats if s.player})
-        rows = [_game_row(record) for record in unique]
-        new = set(connection.execute(
-            self._insert(games).values(rows).on_conflict_do_nothing(index_elements=["id"]).returning(games.c.id)
-        ).scalars())
-        seat_rows = [_seat_row(r.id, s, ids) for r in unique if r.id in new for s in r.seats]
-        if seat_rows:
-            connection.execute(game_seats.insert(), seat_rows)
+        known = set(connection.execute(sa.select(games.c.id).where(games.c.id.in_([r.id for r in unique]))).scalars())
+        fresh = [record for record in unique if record.id not in known]
+        new = {record.id for record in fresh}
+        if fresh:  # executemany; ON CONFLICT guards against another writer between the SELECT and here
+            ids = self._player_ids(connection, {s.player for r in fresh for s in r.seats if s.player})
+            connection.execute(self._insert(games).on_conflict_do_nothing(index_elements=["id"]),
+                               [_game_row(record) for record in fresh])
+            connection.execute(self._insert(game_seats).on_conflict_do_nothing(index_elements=["game_id", "seat"]),
+                               [_seat_row(r.id, s, ids) for r in fresh for s in r.seats])
         for record in unique:
             if record.id not in new and any(s.best_player for s in record.seats):
                 self._take_best(connection, record)
         if queue:
             when = now or _utcnow()
-            connection.execute(self._insert(outbox).values(
-                [{"game_id": r.id, "queued_at": when, "attempts": 0, "next_try_at": when} for r in unique]
-            ).on_conflict_do_nothing(index_elements=["game_id"]))
+            connection.execute(self._insert(outbox).on_conflict_do_nothing(index_elements=["game_id"]),
+                               [{"game_id": r.id, "queued_at": when, "attempts": 0, "next_try_at": when}
+                                for r in unique])
         return len(new)
 
     def _player_ids(self, connection: Connection, nicknames: set[str]) -> dict[str, int]:
         if not nicknames:
             return {}
-        connection.execute(self._insert(players).values([{"nickname": n} for n in sorted(nicknames)])
-                           .on_conflict_do_nothing(index_elements=["nickname"]))
+        connection.execute(self._insert(players).on_conflict_do_nothing(index_elements=["nickname"]),
+                           [{"nickname": n} for n in sorted(nicknames)])
         found = connection.execute(sa.select(players.c.nickname, players.c.id)
                                    .where(players.c.nickname.in_(nicknames)))
         return {nickname: player_id for nickname, player_id in found}
@@ -234,7 +235,8 @@ class Records:
 
     def seat_rows(self, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
         """Every named player's seat in the games of a season: what the ratings are made of."""
-        query = (sa.select(players.c.nickname, games.c.played_at, games.c.ruleset, games.c.options, games.c.winner,
+        scoring = games.c.options["scoring"].as_string().label("scoring")  # the scheme played, if the ruleset has one
+        query = (sa.select(players.c.nickname, games.c.played_at, games.c.ruleset, scoring, games.c.winner,
                            game_seats.c.role, game_seats.c.team, game_seats.c.alive, game_seats.c.won,
                            game_seats.c.fouls, game_seats.c.points, game_seats.c.best_player)
                  .select_from(game_seats.join(players).join(games))

@@ -24,10 +24,11 @@ def _stderr(line: str) -> None:
 
 def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: Path | None = None,
                          table: str | None = None, db: str | None = None, played_at: datetime | None = None,
-                         log: Callable[[str], None] = _stderr) -> bool:
+                         log: Callable[[str], None] = _stderr, where: TableRecords | None = None) -> bool:
     """Store one finished game (and push it if the table has a club server); True if stored."""
     try:
-        where = table_records(table_file) if table_file is not None else TableRecords(table or "simulation")
+        if where is None:
+            where = table_records(table_file) if table_file is not None else TableRecords(table or "simulation")
         when = played_at or datetime.now(timezone.utc).replace(tzinfo=None)
         record = record_from_protocol(dict(protocol), name, when, table or where.table, name)
         with open_records(db) as local:
@@ -43,8 +44,12 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
 
 def protocol_hook(table_file: Path | None, db: str | None,
                   log: Callable[[str], None] = _stderr) -> Callable[[Path, Mapping[str, Any]], None]:
-    """What ``voicehost run`` calls after writing a protocol: the game into the records."""
+    """What ``voicehost run`` calls after writing a protocol: the game into the records. The
+    table file's ``[records]`` and the database are checked now, before the game, so a typo
+    is one line at the start rather than a lost record at the end."""
+    where = table_records(table_file) if table_file is not None else TableRecords("table")
+    open_records(db).close()
+
     def store(path: Path, protocol: Mapping[str, Any]) -> None:
-        record_finished_game(protocol, path.name, table_file=table_file, db=db, played_at=played_at_from(path),
-                             log=log)
+        record_finished_game(protocol, path.name, db=db, played_at=played_at_from(path), log=log, where=where)
     return store
