@@ -3,7 +3,7 @@ matplotlib's Agg backend (no display needed on a Pi or a server)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,7 @@ from voicehost.records.ratings import points_of, ratings
 from voicehost.rules import InputError
 
 
-def draw_season(rows: list[Mapping[str, Any]], out: Path, top: int = 8, scoring: str | None = None,
+def draw_season(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8, scoring: str | None = None,
                 title: str = "Season points") -> list[str]:
     """Draw the cumulative points of the ``top`` players to ``out`` (PNG); returns their names."""
     import matplotlib

@@ -8,7 +8,7 @@ protocol was imported, or its journal was — that is what makes every import id
 
 from __future__ import annotations
 
-import _strptime  # noqa: F401 - imported once here: its lazy first import in datetime.strptime is not thread-safe
+import _strptime  # type: ignore[import-not-found]  # noqa: F401 - its lazy first import (strptime) is not thread-safe
 import json
 import re
 import uuid

@@ -33,7 +33,8 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
         record = record_from_protocol(dict(protocol), name, when, table or where.table, name)
         with open_records(db) as local:
             new = local.add([record], queue=where.club_url is not None)
-            log(f"records: game {str(record.id)[:8]} {'stored in' if new else 'already in'} {local.url}")
+            log(f"records: game {str(record.id)[:8]} {'stored in' if new else 'already in'} {local.url}; the table's "
+                f"best player: voicehost records best {str(record.id)[:8]} NICK|SEAT")
             if where.club_url is not None:
                 log(f"records: club server: {push(local, where.club_url).line}")
         return True
