@@ -386,3 +386,27 @@ def test_a_bad_records_section_is_refused_before_the_game(tmp_path) -> None:
         table.write_text(f"[records]\n{section}\n")
         with pytest.raises(InputError, match=says):
             protocol_hook(table, f"sqlite:///{tmp_path / 'x.sqlite'}")
+
+
+def test_simulate_and_demo_record_when_asked(tmp_path, capsys) -> None:
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    script = tmp_path / "evening.json"
+    data = random_script("sport", 11)
+    data["names"] = {str(s): CLUB[s - 1] for s in range(1, 11)}
+    script.write_text(json.dumps(data, ensure_ascii=False))
+    assert cli(capsys, "simulate", str(script), "--db", db)[0] == 0
+    assert not (tmp_path / "records.sqlite").exists()  # not asked
+    assert cli(capsys, "simulate", str(script), "--record", "--db", db, "--json")[0] == 0
+    code, out, err = cli(capsys, "demo", "--seed", "5", "--audio", "off", "--pace", "0", "--record", "--db", db)
+    assert code == 0 and "records: game" in err
+    with open_records(db) as records:
+        games = records.games()
+    assert len(games) == 2 and {g.table for g in games} == {"simulation"}
+    assert {s.player for s in games[0].seats} == set(CLUB[:10])
+
+
+def test_run_refuses_a_bad_records_database_before_the_game(tmp_path, capsys) -> None:
+    code, _, err = cli(capsys, "run", "--mock", "--no-ears", "--audio", "null", "--db", "mysql://x/y",
+                       "--journal", str(tmp_path / "game.jsonl"))
+    assert code == 2 and err.count("\n") == 1 and "'mysql' databases are not supported" in err
+    assert not (tmp_path / "game.jsonl").exists()
