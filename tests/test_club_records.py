@@ -410,3 +410,21 @@ def test_run_refuses_a_bad_records_database_before_the_game(tmp_path, capsys) ->
                        "--journal", str(tmp_path / "game.jsonl"))
     assert code == 2 and err.count("\n") == 1 and "'mysql' databases are not supported" in err
     assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_a_live_journal_brings_its_roster(tmp_path, capsys) -> None:
+    from voicehost.host import Journal
+
+    result = simulate(named_script(21))
+    names = {str(s): CLUB[-s] for s in range(1, 11)}
+    path = tmp_path / "game-20261103-190000.jsonl"
+    journal = Journal(path, {"ruleset": "sport", "options": {}, "seats": 10, "level": "live", "names": names})
+    for i, item in enumerate(result.game.inputs):
+        journal.append(i, float(i), "seats", item)
+    journal.close()
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    assert cli(capsys, "records", "import", str(path), "--db", db)[0] == 0
+    with open_records(db) as records:
+        (game,) = records.games()
+    assert {str(s.seat): s.player for s in game.seats} == names
+    assert game.winner == result.game.outcome().winner

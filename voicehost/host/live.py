@@ -63,7 +63,9 @@ def _game_and_journal(args: Any, ruleset: Any, options: Any, seats: int) -> tupl
     path = Path(args.journal) if args.journal else journals_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
     if path.exists() and path.stat().st_size:
         raise InputError(str(path), "the journal already exists: continue it with --resume")
-    journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live"})
+    roster = {str(seat): name for seat, name in parse_pairs(args.names, "--names").items()}  # the records read it
+    journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live",
+                             **({"names": roster} if roster else {})})
     if args.roles == "taps":
         return game, journal  # learned at the table on the first night (see _play)
     if args.roles:

@@ -50,8 +50,7 @@ class PushResult:
         return text
 
 
-def push(local: Records, club_url: str, now: datetime | None = None, everything: bool = False,
-         connect: Callable[[str], Records] | None = None) -> PushResult:
+def push(local: Records, club_url: str, now: datetime | None = None, everything: bool = False) -> PushResult:
     """Copy the outbox's due games (``everything``: all, whatever their schedule) to the club
     server; stop at the first failure, since the next game would meet the same server."""
     now = now or datetime.now(timezone.utc).replace(tzinfo=None)
@@ -60,7 +59,7 @@ def push(local: Records, club_url: str, now: datetime | None = None, everything:
     if not queued:
         return result
     try:
-        club = (connect or open_records)(club_url)
+        club = open_records(club_url)
     except InputError as err:
         for game_id in queued:
             local.failed(game_id, err.message, now, backoff)

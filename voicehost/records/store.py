@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -275,7 +275,6 @@ class Records:
 
 
 def _utcnow() -> datetime:
-    from datetime import timezone
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
