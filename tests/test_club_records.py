@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from voicehost.cli.main import main
 from voicehost.host import write_results
 from voicehost.records import open_records
+from voicehost.records.games import read_record
 from voicehost.records.outbox import push
 from voicehost.records.pgcluster import Cluster, postgres_bin
 from voicehost.records.table import protocol_hook
@@ -428,3 +429,28 @@ def test_a_live_journal_brings_its_roster(tmp_path, capsys) -> None:
         (game,) = records.games()
     assert {str(s.seat): s.player for s in game.seats} == names
     assert game.winner == result.game.outcome().winner
+
+
+def test_push_watch_retries_with_backoff_until_the_server_is_back(pg_cluster, tmp_path, monkeypatch) -> None:
+    from voicehost.records import outbox
+
+    monkeypatch.setattr(outbox, "FIRST_RETRY_S", 0.2)
+    club = pg_cluster.create_database(f"club_{uuid.uuid4().hex[:8]}")
+    local = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    with open_records(local) as records:
+        records.add([read_record(p) for p in protocol_files(tmp_path / "games", 3)], queue=True)
+    pg_cluster.stop()
+    back = threading.Timer(2.0, pg_cluster.start)
+    lines: list[str] = []
+    try:
+        back.start()
+        with open_records(local) as records:
+            assert outbox.push_until_empty(records, club, give_up_after_s=90, log=lines.append)
+            attempts = [line for line in lines if "still queued" in line]
+    finally:
+        back.join()
+        if not pg_cluster.running():
+            pg_cluster.start()
+    assert attempts and lines[-1] == "records: pushed 3 game(s)"
+    with open_records(club) as records:
+        assert records.count() == 3
