@@ -167,7 +167,11 @@ def test_a_season_and_a_player_narrow_the_history(db_url, tmp_path, capsys) -> N
     nick = json.loads(paths[0].read_text())["seats"]["1"]["name"]
     played = sum(nick in {e["name"] for e in json.loads(p.read_text())["seats"].values()} for p in paths)
     code, out, _ = cli(capsys, "records", "games", "--db", db_url, "--player", nick, "--json")
-    assert len(json.loads(out)) == played
+    history = json.loads(out)
+    assert len(history) == played
+    for game in history:  # both of sport's schemes, the one played equal to the protocol's scores
+        assert set(game["scores"]) == {"seed001", "showtime"}
+        assert game["scores"][game["options"]["scoring"]] == {seat: e["points"] for seat, e in game["roster"].items()}
     code, out, _ = cli(capsys, "records", "ratings", "--db", db_url, "--json", "--season", "2026-10-01..2026-10-03")
     assert max(r["games"] for r in json.loads(out)) <= 4
 

@@ -129,8 +129,11 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def game_summary(game: GameRecord) -> dict[str, Any]:
+    from voicehost.records.ratings import scores_by_scheme
+
     return {"id": str(game.id), "played_at": game.played_at.isoformat(), "table": game.table,
             "ruleset": game.ruleset, "options": game.options, "winner": game.winner, "reason": game.reason,
+            "scores": scores_by_scheme(game.ruleset, game.winner, game.seats),
             "roster": {str(s.seat): {"player": s.player, "role": s.role, "team": s.team, "alive": s.alive,
                                      "won": s.won, "fouls": s.fouls, "out": s.out_cause, "points": s.points,
                                      "best_player": s.best_player} for s in game.seats}}

@@ -69,6 +69,13 @@ def points_of(row: Mapping[str, Any], scoring: str | None = None) -> float:
                        bool(row["best_player"]))
 
 
+def scores_by_scheme(ruleset: str, winner: str | None, seats: Iterable[Any]) -> dict[str, dict[str, float]]:
+    """A game's points under every scheme of its ruleset, seat by seat (``seats``: SeatRecords)."""
+    seats = list(seats)
+    return {scheme: {str(s.seat): seat_points(points, Role(s.role), s.alive, winner, s.best_player) for s in seats}
+            for (name, scheme), points in _schemes()[1].items() if name == ruleset}
+
+
 def ratings(rows: Iterable[Mapping[str, Any]], scoring: str | None = None) -> list[Rating]:
     """The season's table from :meth:`Records.seat_rows`; best first (points, then wins, then name)."""
     check_scoring(scoring)
