@@ -17,10 +17,10 @@ import sqlalchemy as sa
 
 from voicehost.cli.main import main
 from voicehost.host import write_results
-from voicehost.records import open_records
 from voicehost.records.games import read_record
 from voicehost.records.outbox import push
 from voicehost.records.pgcluster import Cluster, postgres_bin
+from voicehost.records.store import open_records
 from voicehost.records.table import protocol_hook
 from voicehost.rules import Role
 from voicehost.rules.protocol import build_protocol
@@ -458,3 +458,34 @@ def test_push_watch_retries_with_backoff_until_the_server_is_back(pg_cluster, tm
     assert attempts and lines[-1] == "records: pushed 3 game(s)"
     with open_records(club) as records:
         assert records.count() == 3
+
+
+def test_the_appliance_stores_each_finished_game_off_its_loop(mock_factory, tmp_path) -> None:
+    """``voicehost serve``: the idle table's game ends, its protocol is written, and the game
+    reaches the records from a worker thread while the table is ready again."""
+    import time
+
+    from test_service import READY, Bench
+
+    from voicehost.host import run_virtual
+
+    db = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    bench = Bench(mock_factory, tmp_path)
+    printed: list[str] = []
+
+    async def main() -> None:
+        table = await bench.start()
+        table.on_results = protocol_hook(None, db, log=printed.append, check_db=False)
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: bench.said.count(READY) == 2)
+        await bench.finish()
+
+    run_virtual(main())
+    deadline = time.monotonic() + 60
+    while not any(line.startswith("records: game") for line in printed) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    with open_records(db) as records:
+        (game,) = records.games()
+    protocol = json.loads(bench.table.played[0].read_text())
+    assert game.winner == protocol["winner"] and game.table == "table"

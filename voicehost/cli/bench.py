@@ -359,9 +359,9 @@ def bench_records(games: int, seed: int, urls: list[str] | None) -> Iterator[str
     import json
     import tempfile
 
-    from voicehost.records import open_records
     from voicehost.records.games import read_record
     from voicehost.records.ratings import ratings
+    from voicehost.records.store import open_records
     from voicehost.rules.protocol import build_protocol
 
     ruleset = load_ruleset("sport")

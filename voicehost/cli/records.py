@@ -17,13 +17,14 @@ from voicehost.cli.args import Commands, positive, print_json
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
-    from voicehost.records import GameRecord, Records
+    from voicehost.records.games import GameRecord
+    from voicehost.records.store import Records
 
 # SQLAlchemy, Alembic and matplotlib load only when a records command runs (the other commands start fast).
 
 
 def open_records(url: str | None) -> Records:
-    from voicehost.records import open_records as open_db
+    from voicehost.records.store import open_records as open_db
 
     return open_db(url)
 
@@ -203,7 +204,8 @@ def _chart(args: argparse.Namespace) -> int:
 
 
 def _push(args: argparse.Namespace) -> int:
-    from voicehost.records.outbox import push, push_until_empty, table_records
+    from voicehost.records.outbox import push, push_until_empty
+    from voicehost.records.table import table_records
 
     club = args.to
     if args.table is not None:
@@ -231,7 +233,7 @@ def _best(args: argparse.Namespace) -> int:
     queue = False
     if args.table is not None:
         from voicehost.host.table_file import table_path
-        from voicehost.records.outbox import table_records
+        from voicehost.records.table import table_records
 
         queue = table_records(table_path(args.table)).club_url is not None
     with open_records(args.db) as db:

@@ -10,11 +10,7 @@
   with backoff, idempotent by game id;
 - :mod:`~voicehost.records.chart` — the season's points as a picture.
 
-It stands on rules, config and the live host's public API (:mod:`voicehost.host`); only the
-command line imports it.
+It stands on rules, config and the live host's public API (:mod:`voicehost.host`); the
+command line and the appliance use it. Nothing is imported here, so a table that only checks
+its ``[records]`` at start (:mod:`~voicehost.records.table`) does not load SQLAlchemy.
 """
-
-from voicehost.records.games import GameRecord, SeatRecord, record_from_journal, record_from_protocol
-from voicehost.records.store import Records, open_records
-
-__all__ = ["GameRecord", "Records", "SeatRecord", "open_records", "record_from_journal", "record_from_protocol"]

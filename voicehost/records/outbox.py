@@ -15,12 +15,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any
 
 import sqlalchemy as sa
 
-from voicehost.config import read_toml
 from voicehost.records.store import Records, open_records
 from voicehost.rules import InputError
 
@@ -107,29 +104,3 @@ def push_until_empty(local: Records, club_url: str, give_up_after_s: float | Non
         if give_up_after_s is not None and time.monotonic() - started + pause > give_up_after_s:
             return False
         time.sleep(pause)
-
-
-@dataclass(frozen=True)
-class TableRecords:
-    """A table file's ``[records]``: ``url`` of the club server (optional) and the ``table`` name
-    its games carry (default: the file's name)."""
-
-    table: str
-    club_url: str | None = None
-
-
-def table_records(path: Path) -> TableRecords:
-    data: Any = read_toml(path).get("records", {})
-    place = f"{path}: records"
-    if not isinstance(data, dict):
-        raise InputError(place, "must be a table")
-    unknown = set(data) - {"url", "table"}
-    if unknown:
-        raise InputError(f"{place}.{sorted(unknown)[0]}", "unknown setting (known: table, url)")
-    for key in ("url", "table"):
-        if key in data and (not isinstance(data[key], str) or not data[key].strip()):
-            raise InputError(f"{place}.{key}", "must be a non-empty string")
-    url = data.get("url")
-    if url is not None and not url.startswith("postgresql"):
-        raise InputError(f"{place}.url", "the club server must be a postgresql:// URL")
-    return TableRecords(data.get("table", path.stem), url)

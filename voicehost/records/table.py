@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from voicehost.records.games import played_at_from, record_from_protocol
-from voicehost.records.outbox import TableRecords, push, table_records
-from voicehost.records.store import open_records
+from voicehost.config import read_toml
 from voicehost.rules import InputError
+
+# SQLAlchemy and Alembic load when the first game is stored, not when the table starts.
 
 
 def _stderr(line: str) -> None:
@@ -26,6 +27,10 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
                          table: str | None = None, db: str | None = None, played_at: datetime | None = None,
                          log: Callable[[str], None] = _stderr, where: TableRecords | None = None) -> bool:
     """Store one finished game (and push it if the table has a club server); True if stored."""
+    from voicehost.records.games import record_from_protocol
+    from voicehost.records.outbox import push
+    from voicehost.records.store import open_records
+
     try:
         if where is None:
             where = table_records(table_file) if table_file is not None else TableRecords(table or "simulation")
@@ -43,14 +48,46 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
         return False
 
 
-def protocol_hook(table_file: Path | None, db: str | None,
-                  log: Callable[[str], None] = _stderr) -> Callable[[Path, Mapping[str, Any]], None]:
-    """What ``voicehost run`` calls after writing a protocol: the game into the records. The
-    table file's ``[records]`` and the database are checked now, before the game, so a typo
-    is one line at the start rather than a lost record at the end."""
+def protocol_hook(table_file: Path | None, db: str | None, log: Callable[[str], None] = _stderr,
+                  check_db: bool = True) -> Callable[[Path, Mapping[str, Any]], None]:
+    """What ``voicehost run`` and ``serve`` call after writing a protocol: the game into the
+    records. The table file's ``[records]`` is checked now, before any game, and (``check_db``)
+    the database too, so a typo is one line at the start rather than a lost record at the end;
+    the appliance skips the database check to keep its start quick."""
+    from voicehost.records.games import played_at_from
+
     where = table_records(table_file) if table_file is not None else TableRecords("table")
-    open_records(db).close()
+    if check_db:
+        from voicehost.records.store import open_records
+
+        open_records(db).close()
 
     def store(path: Path, protocol: Mapping[str, Any]) -> None:
         record_finished_game(protocol, path.name, db=db, played_at=played_at_from(path), log=log, where=where)
     return store
+
+
+@dataclass(frozen=True)
+class TableRecords:
+    """A table file's ``[records]``: ``url`` of the club server (optional) and the ``table`` name
+    its games carry (default: the file's name)."""
+
+    table: str
+    club_url: str | None = None
+
+
+def table_records(path: Path) -> TableRecords:
+    data: Any = read_toml(path).get("records", {})
+    place = f"{path}: records"
+    if not isinstance(data, dict):
+        raise InputError(place, "must be a table")
+    unknown = set(data) - {"url", "table"}
+    if unknown:
+        raise InputError(f"{place}.{sorted(unknown)[0]}", "unknown setting (known: table, url)")
+    for key in ("url", "table"):
+        if key in data and (not isinstance(data[key], str) or not data[key].strip()):
+            raise InputError(f"{place}.{key}", "must be a non-empty string")
+    url = data.get("url")
+    if url is not None and not url.startswith("postgresql"):
+        raise InputError(f"{place}.url", "the club server must be a postgresql:// URL")
+    return TableRecords(data.get("table", path.stem), url)
