@@ -73,8 +73,8 @@ def load_pinmap(path: str | Path) -> PinMap:
 
 
 def pinmap_from_mapping(data: Mapping[str, Any], place: str) -> PinMap:
-    # the last three are not pins: the table's sound, ears and default game
-    allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat", "audio", "ears", "game"}
+    not_pins = {"audio", "ears", "game", "records"}  # the table's sound, ears, default game and club records
+    allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat"} | not_pins
     for key in data:
         if key not in allowed:
             raise PinMapError(f"{place}: {key}", f"unknown key (known: {', '.join(sorted(allowed))})")

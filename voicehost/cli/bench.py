@@ -6,30 +6,36 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from hw.edges import Edge
 from hw.panel import SeatPanel
 from voicehost.cli.args import Commands, positive
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.host.seats import mock_factory
-from voicehost.rules import Ruleset
+from voicehost.rules import InputError, Ruleset
 from voicehost.simulation.random_games import random_game
 
 
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
-    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start"],
+    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
                                 "table: a table-level game under the virtual clock, end of speech → next line; "
-                                "start: `voicehost serve` to «Стол готов» (warm cache), idle RSS and CPU, TTS cache")
+                                "start: `voicehost serve` to «Стол готов» (warm cache), idle RSS and CPU, TTS cache; "
+                                "records: import protocols into SQLite and PostgreSQL, ratings, size per game")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=positive, default=2000, help="games (engine) or presses (gpio)")
     bench_cmd.add_argument("--seed", type=int, default=1)
     bench_cmd.add_argument("--ruleset", default=None, help="one ruleset (default: all)")
+    bench_cmd.add_argument("--db", action="append", default=None, metavar="URL",
+                           help="records: the databases to fill (repeatable; default: a temporary SQLite file and "
+                                "a throwaway PostgreSQL cluster); each must be empty")
     bench_cmd.set_defaults(run=_bench)
 
 
@@ -37,6 +43,11 @@ def _bench(args: argparse.Namespace) -> int:
     if args.what == "start":
         for key, value in bench_start().items():
             print(f"start: {key} = {value:.3f}")
+        return 0
+    if args.what == "records":
+        games = 10_000 if args.games == 2000 else args.games  # the default --games is the engine's
+        for line in bench_records(games, args.seed, args.db):
+            print(line, flush=True)
         return 0
     if args.what == "table":
 
@@ -345,3 +356,95 @@ def fixed_lines_cache(cache: Path) -> dict[str, float]:
     cached = [path for path in files if path.exists()]
     return {"fixed_lines": float(len(texts)), "fixed_lines_cached": float(len(cached)),
             "fixed_lines_cache_mb": sum(path.stat().st_size for path in cached) / 2**20}
+
+
+def bench_records(games: int, seed: int, urls: list[str] | None) -> Iterator[str]:
+    """Import ``games`` protocol files (random finished sport games, a club of 60 players) into
+    each database, then the ratings over all of them, and the size on disk per game."""
+    import json
+    import tempfile
+
+    from voicehost.records.games import read_record
+    from voicehost.records.ratings import ratings
+    from voicehost.records.store import open_records
+    from voicehost.rules.protocol import build_protocol
+
+    ruleset = load_ruleset("sport")
+    options = ruleset.resolve({})
+    rng = random.Random(seed)
+    club = [f"Игрок-{k:02d}" for k in range(1, 61)]
+    with tempfile.TemporaryDirectory(prefix="voicehost-bench-") as folder:
+        paths = []
+        start = time.perf_counter()
+        while len(paths) < games:
+            game = random_game(ruleset, options, rng)
+            if not game.is_over:
+                continue
+            names = dict(enumerate(rng.sample(club, game.seats), start=1))
+            k = len(paths)
+            stamp = f"2026{k // 2800 % 12 + 1:02d}{k // 100 % 28 + 1:02d}-{k % 100:06d}"
+            path = Path(folder) / f"game-{stamp}.protocol.json"
+            path.write_text(json.dumps(build_protocol(game, None, names), ensure_ascii=False))
+            paths.append(path)
+        protocol_kb = sum(p.stat().st_size for p in paths) / games / 1024
+        yield f"records: {games} protocols made in {time.perf_counter() - start:.1f} s ({protocol_kb:.1f} KiB each)"
+        for url, size, stop in _bench_databases(urls, Path(folder)):
+            try:
+                with open_records(url) as db:
+                    if db.count():
+                        raise InputError(url, "the benchmark needs an empty database")
+                    empty = size()
+                    start = time.perf_counter()
+                    added = db.add(read_record(path) for path in paths)
+                    imported = time.perf_counter() - start
+                    start = time.perf_counter()
+                    table = ratings(db.seat_rows())
+                    rated = time.perf_counter() - start
+                    again, sample = time.perf_counter(), paths[:1000]
+                    db.add(read_record(path) for path in sample)
+                    reimport = (time.perf_counter() - again) / len(sample) * 1000
+                used = (size() - empty) / added
+                yield (f"records: {db.engine.dialect.name}: import {added} games in {imported:.1f} s "
+                       f"({added / imported:.0f} games/s); ratings over {added} games ({len(table)} players) in "
+                       f"{rated:.2f} s; re-import {reimport:.2f} ms per game already there; "
+                       f"{used / 1024:.1f} KiB per game on disk")
+            finally:
+                stop()
+
+
+Size = Callable[[], float]
+
+
+def _bench_databases(urls: list[str] | None, folder: Any) -> Iterator[tuple[str, Size, Callable[[], None]]]:
+    """(url, size on disk in bytes, cleanup) for each database to fill."""
+    import sqlalchemy as sa
+
+    def sqlite_size(path: Any) -> Callable[[], float]:
+        return lambda: float(path.stat().st_size) if path.exists() else 0.0
+
+    def pg_size(url: str) -> Callable[[], float]:
+        def size() -> float:
+            engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+            with engine.connect() as connection:
+                value = connection.execute(sa.text("SELECT pg_database_size(current_database())")).scalar_one()
+            engine.dispose()
+            return float(value)
+        return size
+
+    if urls:
+        for url in urls:
+            if url.startswith("sqlite:///"):
+                yield url, sqlite_size(Path(url[len("sqlite:///"):])), lambda: None
+            else:
+                yield url, pg_size(url), lambda: None
+        return
+    yield f"sqlite:///{folder / 'records.sqlite'}", sqlite_size(folder / "records.sqlite"), lambda: None
+    from voicehost.records.pgcluster import Cluster, postgres_bin
+
+    if postgres_bin() is None:
+        print("records: PostgreSQL skipped: no server binaries in /usr/lib/postgresql/*/bin", flush=True)
+        return
+    cluster = Cluster()
+    cluster.start()
+    url = cluster.create_database("bench")
+    yield url, pg_size(url), cluster.remove

@@ -33,6 +33,7 @@ def add_commands(commands: Commands) -> None:
     simulate_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
                           help="(--level table) write every spoken line and music change as JSON lines, "
                                "timed on the table's clock")
+    _record_options(simulate_cmd)
     simulate_cmd.set_defaults(run=_simulate)
 
     resume_cmd = commands.add_parser("resume", help="rebuild a game from its journal and carry on")
@@ -55,7 +56,21 @@ def add_commands(commands: Commands) -> None:
                           help="the table file whose seat panel (on mock pins) and [audio] settings to use")
     demo_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
                           help="write every spoken line and music change as JSON lines, timed on the table's clock")
+    _record_options(demo_cmd)
     demo_cmd.set_defaults(run=_demo)
+
+
+def _record_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--record", action="store_true", help="store the finished game in the club records")
+    parser.add_argument("--db", default=None, metavar="URL", help="with --record: the records database")
+
+
+def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str) -> None:
+    """``--record``: the finished game into the records (a simulated table's, so table "simulation")."""
+    if getattr(args, "record", False) and protocol.get("winner") is not None:
+        from voicehost.records.table import record_finished_game
+
+        record_finished_game(protocol, name, db=args.db)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -64,7 +79,8 @@ def _simulate(args: argparse.Namespace) -> int:
     script = load_script(args.script)
     if args.journal is None:
         with _transcript(args) as transcript:
-            return _report(_play(script, args.level, transcript=transcript), args.json)
+            return _report(_play(script, args.level, transcript=transcript), args.json,
+                           record=args if args.record else None)
     from voicehost.host.journal import Journal
 
     path = Path(args.journal)
@@ -74,7 +90,8 @@ def _simulate(args: argparse.Namespace) -> int:
                              "seats": script.seats, "options": dict(script.options), "level": args.level})
     try:
         with _transcript(args) as transcript:
-            return _report(_play(script, args.level, journal, transcript=transcript), args.json, path)
+            return _report(_play(script, args.level, journal, transcript=transcript), args.json, path,
+                           args if args.record else None)
     finally:
         journal.close()
 
@@ -117,7 +134,7 @@ def _resume(args: argparse.Namespace) -> int:
         journal.close()
 
 
-def _report(result: Any, as_json: bool, journal: Path | None = None) -> int:
+def _report(result: Any, as_json: bool, journal: Path | None = None, record: argparse.Namespace | None = None) -> int:
     """Print the protocol or the account; next to a journal, write both as files."""
     protocol = build_protocol(result.game, result.ignored, result.script.names)
     account = _account(result)
@@ -130,6 +147,8 @@ def _report(result: Any, as_json: bool, journal: Path | None = None) -> int:
     else:
         for line in account:
             print(line)
+    if record is not None:
+        _record(record, protocol, journal.name if journal is not None else Path(record.script).name)
     return 0
 
 
@@ -179,7 +198,9 @@ def _demo(args: argparse.Namespace) -> int:
     if result.game.outcome() is None:
         print(load_phrasebook().line("log", "ran_out"))
     print()
-    print_json(build_protocol(result.game, result.ignored, result.script.names))
+    protocol = build_protocol(result.game, result.ignored, result.script.names)
+    print_json(protocol)
+    _record(args, protocol, f"demo-{time.strftime('%Y%m%d-%H%M%S')}")
     return 0
 
 

@@ -9,12 +9,12 @@ import sys
 from collections.abc import Sequence
 
 from voicehost import __version__
-from voicehost.cli import bench, config, ears, games, hw, rules, run, service, voice
+from voicehost.cli import bench, config, ears, games, hw, records, rules, run, service, voice
 from voicehost.cli.args import Parser
 from voicehost.rules import InputError
 from voicehost.simulation.table_level import Divergence
 
-COMMAND_GROUPS = (games, voice, rules, run, ears, hw, bench, config, service)
+COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, bench, config, service)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,10 +26,15 @@ def add_commands(commands: Commands) -> None:
     run_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins (no real buttons)")
     run_cmd.add_argument("--no-ears", action="store_true", help="no microphone: buttons and the console only")
     run_cmd.add_argument("--speed", type=speed, default=1.0, help="timers run this many times faster")
+    run_cmd.add_argument("--db", default=None, metavar="URL",
+                         help="the table's records (default: records.sqlite in the data dir); the table file's "
+                              "[records] url is the club server the finished game is pushed to")
     run_cmd.set_defaults(run=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from voicehost.host.live import run
+    from voicehost.host.table_file import table_path
+    from voicehost.records.table import protocol_hook
 
-    return run(args)
+    return run(args, on_results=protocol_hook(table_path(args.table), args.db))

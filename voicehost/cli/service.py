@@ -79,6 +79,8 @@ def _log(line: str) -> None:
 
 
 async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup: TableSetup) -> None:
+    from voicehost.records.table import protocol_hook
+
     loop = asyncio.get_running_loop()
     voice = Voice(load_audio(path), args.audio, log=_log)
     try:
@@ -99,7 +101,8 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, settle=panel.settle)
         mic = None if args.no_ears else open_ears(path, setup.seats, gate, loop, ports, _log)
         notify = Notifier()
-        table = IdleTable(setup, ports, log=_log, notify=notify, on_line=lambda line: print(line, flush=True))
+        table = IdleTable(setup, ports, log=_log, notify=notify, on_line=lambda line: print(line, flush=True),
+                          on_results=protocol_hook(path, None, _log, check_db=False))
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, table.stop)
         _read_console(loop, table)

@@ -42,8 +42,9 @@ def parse_options(items: list[str]) -> dict[str, str]:
     return options
 
 
-def run(args: Any) -> int:
-    """Everything the command line gives is checked first (table, pins, ruleset, options,
+def run(args: Any, on_results: Callable[[Path, dict[str, Any]], None] | None = None) -> int:
+    """Host one game; ``on_results`` (the club records) gets each finished game's protocol.
+    Everything the command line gives is checked first (table, pins, ruleset, options,
     roster, cards, journal name); the sound card and the seat panel are opened next; the
     journal — which holds the secret deal — is created last, just before the game starts."""
     table = table_path(args.table)
@@ -60,7 +61,7 @@ def run(args: Any) -> int:
         game, open_journal = _new_game(args, ruleset, options, pinmap.size)
     game.names = names
     journal = asyncio.run(_play(args, game, open_journal, pinmap, table))
-    _write_results(game, names, Path(journal.path))
+    _write_results(game, names, Path(journal.path), on_results)
     return 0
 
 
@@ -80,7 +81,9 @@ def _new_game(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, 
         deal = seeded_deal(game, args.deal if args.deal is not None else int(time.time()))
 
     def open_journal() -> Journal:
-        journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live"})
+        roster = {str(seat): name for seat, name in typed_pairs(args.names, "--names").items()}  # the records read it
+        journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live",
+                                 **({"names": roster} if roster else {})})
         if deal is not None:
             journal.append(0, time.monotonic(), "host" if args.roles else "deal", deal)
             game.push(deal)
@@ -194,8 +197,12 @@ def decode_console_line(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def _write_results(game: Game, names: dict[int, str], journal: Path) -> None:
+def _write_results(game: Game, names: dict[int, str], journal: Path,
+                   on_results: Callable[[Path, dict[str, Any]], None] | None = None) -> None:
     log = list(narrate(game.events, load_phrasebook(), names))
-    path = write_results(journal, build_protocol(game, None, names), log)
+    protocol = build_protocol(game, None, names)
+    path = write_results(journal, protocol, log)
     outcome = game.outcome()
     print(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"))
+    if outcome is not None and on_results is not None:
+        on_results(path, protocol)

@@ -7,6 +7,8 @@ speeches with nominations, voting) → night (shooting count, Don check, Sheriff
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .errors import IllegalInput
 from .events import (
     AllStay,
@@ -323,21 +325,27 @@ class SportGame(TableGame):
         return None
 
     def scores(self) -> dict[int, float]:
-        """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive) or «SHOWTIME»."""
+        """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive) or «SHOWTIME».
+        The table's best-player vote (seed 001, +2) comes after the game: the club records add it."""
         points = self.ruleset.scoring[self.options.text("scoring")]
         outcome = self._outcome
-        result: dict[int, float] = {}
-        for seat in range(1, self.seats + 1):
-            role = self.roles.get(seat, Role.CITIZEN)
-            total = 0.0
-            if outcome is not None:
-                alive = seat in self.alive
-                won = role.team.value == outcome.winner
-                total += points.get("alive", 0.0) if alive else 0.0
-                total += points.get("won", 0.0) + points.get(f"won_{role.team.value}", 0.0) if won else 0.0
-                total += points.get(f"{role.value}_alive", 0.0) if alive else 0.0
-            result[seat] = total
-        return result
+        winner = outcome.winner if outcome is not None else None
+        return {seat: seat_points(points, self.roles.get(seat, Role.CITIZEN), seat in self.alive, winner)
+                for seat in range(1, self.seats + 1)}
+
+
+def seat_points(points: Mapping[str, float], role: Role, alive: bool, winner: str | None,
+                best_player: bool = False) -> float:
+    """One seat's points under a scoring scheme (RULES.md §1 "Scores"): ``alive``, ``won``,
+    ``won_<team>``, ``<role>_alive`` and ``best_player`` (the table's vote). Nothing before the end."""
+    if winner is None:
+        return 0.0
+    won = role.team.value == winner
+    total = points.get("alive", 0.0) if alive else 0.0
+    total += points.get("won", 0.0) + points.get(f"won_{role.team.value}", 0.0) if won else 0.0
+    total += points.get(f"{role.value}_alive", 0.0) if alive else 0.0
+    total += points.get("best_player", 0.0) if best_player else 0.0
+    return total
 
 
 SportGame.handlers = {

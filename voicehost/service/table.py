@@ -95,6 +95,7 @@ class IdleTable:
     on_line: Log = lambda line: None   # the public log, printed
     halted: str | None = None          # why the table stopped taking inputs (a journal failure)
     played: list[Path] = field(default_factory=list)   # protocols written
+    on_results: Callable[[Path, dict[str, Any]], None] | None = None   # the club records, off the loop
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _game: asyncio.Task[None] | None = None
     _discard: bool = False
@@ -297,8 +298,9 @@ class IdleTable:
 
     def _write_protocol(self, game: Game, journal: Path) -> None:
         log = list(narrate(game.events, self.book, game.names))
+        protocol = build_protocol(game, None, game.names)
         try:
-            path = write_results(journal, build_protocol(game, None, game.names), log)
+            path = write_results(journal, protocol, log)
         except OSError as err:
             self.log(f"voicehost: error: the protocol of {journal} cannot be written ({err}); "
                      "the journal has the whole game")
@@ -306,6 +308,8 @@ class IdleTable:
         self.played.append(path)
         outcome = game.outcome()
         self.log(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else ""))
+        if outcome is not None and self.on_results is not None:  # stored and pushed in a worker thread
+            asyncio.get_running_loop().run_in_executor(None, self.on_results, path, protocol)
 
     async def _say(self, key: str) -> None:
         await self.ports.utter(self.book.say(key, self.setup.ruleset.name))

@@ -1,0 +1,491 @@
+"""The club records (voicehost.records, ``voicehost records …``): the same tests on SQLite and
+on a real PostgreSQL — a throwaway cluster this module starts in a temp dir and stops after —
+plus two simulated tables pushing to the club server while it is stopped and started again."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import uuid
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from voicehost.cli.main import main
+from voicehost.host import write_results
+from voicehost.records.games import read_record
+from voicehost.records.outbox import push
+from voicehost.records.pgcluster import Cluster, postgres_bin
+from voicehost.records.store import open_records
+from voicehost.records.table import protocol_hook
+from voicehost.rules import Role
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.script import script_from_data
+from voicehost.simulation.scriptgen import random_script
+
+CLUB = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл", "Лена", "Марк"]
+
+
+def named_script(seed: int, ruleset: str = "sport", options: dict[str, Any] | None = None) -> Any:
+    data = random_script(ruleset, seed, options=options)
+    data["names"] = {str(seat): name for seat, name in
+                     enumerate(random.Random(seed).sample(CLUB, data["seats"]), start=1)}
+    return script_from_data(data)
+
+
+def finished_protocol(seed: int, **kwargs: Any) -> dict[str, Any]:
+    """A finished game invented from ``seed`` and played at the engine level (seeds that run
+    out of script are skipped onwards)."""
+    while True:
+        script = named_script(seed, **kwargs)
+        result = simulate(script)
+        if result.game.is_over:
+            return build_protocol(result.game, result.ignored, script.names)
+        seed += 1000
+
+
+def protocol_files(folder: Path, count: int, first_seed: int = 1, **kwargs: Any) -> list[Path]:
+    """``count`` protocol files, one game a day from 2026-10-01 at 20:00."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k in range(count):
+        path = folder / f"game-202610{k % 28 + 1:02d}-20{k // 28:02d}00.protocol.json"
+        path.write_text(json.dumps(finished_protocol(first_seed + k, **kwargs), ensure_ascii=False))
+        paths.append(path)
+    return paths
+
+
+def expected_ratings(paths: list[Path], scheme: dict[str, float] | None = None) -> dict[str, dict[str, Any]]:
+    """The ratings worked out from the protocol files alone, as a club's spreadsheet would."""
+    table: dict[str, dict[str, Any]] = defaultdict(lambda: {"games": 0, "wins": 0, "points": 0.0, "fouls": 0})
+    for path in paths:
+        protocol = json.loads(path.read_text())
+        for seat, entry in protocol["seats"].items():
+            row = table[entry["name"]]
+            won = Role(entry["role"]).team.value == protocol["winner"]
+            row["games"] += 1
+            row["wins"] += won
+            row["fouls"] += entry["fouls"]
+            if scheme is None:
+                row["points"] += protocol["scores"][seat]
+            else:
+                team = Role(entry["role"]).team.value
+                row["points"] += scheme.get(f"won_{team}", 0.0) if won else 0.0
+    return {name: {**row, "points": round(row["points"], 2)} for name, row in table.items()}
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---- the databases -------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    if postgres_bin() is None:
+        pytest.skip("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (setup.sh test installs them)")
+    cluster = Cluster()
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.remove()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'records.sqlite'}"
+    cluster = request.getfixturevalue("pg_cluster")
+    return cluster.create_database(f"t_{uuid.uuid4().hex[:12]}")
+
+
+# ---- the same tests on both ------------------------------------------------------------
+
+def test_import_stores_each_game_once(db_url, tmp_path, capsys) -> None:
+    paths = protocol_files(tmp_path / "games", 6)
+    assert cli(capsys, "records", "import", *map(str, paths), "--db", db_url, "--table", "Стол 1")[0] == 0
+    code, out, _ = cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
+    assert code == 0 and out.startswith("imported 0 new game(s) of 6")
+    with open_records(db_url) as db:
+        assert db.count() == 6
+        game = db.games()[0]
+    assert game.table == "Стол 1" and game.ruleset == "sport" and len(game.seats) == 10
+    first = json.loads(paths[0].read_text())
+    assert {str(s.seat): s.player for s in game.seats} == {k: v["name"] for k, v in first["seats"].items()}
+    assert game.winner == first["winner"] and game.reason == first["reason"]
+    assert [s.seat for s in game.seats if not s.alive] == sorted(e["seat"] for e in first["eliminations"])
+
+
+def test_a_journal_and_its_protocol_are_one_game(db_url, tmp_path, capsys) -> None:
+    script = tmp_path / "game.json"
+    data = random_script("sport", 7)
+    data["names"] = {str(s): CLUB[s - 1] for s in range(1, 11)}
+    script.write_text(json.dumps(data, ensure_ascii=False))
+    journal = tmp_path / "game-20261005-200000.jsonl"
+    assert cli(capsys, "simulate", str(script), "--journal", str(journal))[0] == 0
+    protocol = journal.with_suffix(".protocol.json")
+    code, out, _ = cli(capsys, "records", "import", str(journal), str(protocol), "--db", db_url)
+    assert code == 0 and out.startswith("imported 1 new game(s) of 2"), out
+    with open_records(db_url) as db:
+        (game,) = db.games()
+    assert game.played_at.date().isoformat() in ("2026-10-05", "2026-10-06")  # local time → UTC
+    assert {s.player for s in game.seats} == set(CLUB[:10])
+
+
+def test_ratings_equal_those_worked_out_from_the_protocols(db_url, tmp_path, capsys) -> None:
+    paths = protocol_files(tmp_path / "games", 12)
+    cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
+    code, out, _ = cli(capsys, "records", "ratings", "--db", db_url, "--json")
+    rated = json.loads(out)
+    assert code == 0
+    assert {r["player"]: {k: r[k] for k in ("games", "wins", "points", "fouls")} for r in rated} \
+        == expected_ratings(paths)
+    assert [r["points"] for r in rated] == sorted((r["points"] for r in rated), reverse=True)
+    for r in rated:
+        assert sum(v["games"] for k, v in r["by_role"].items() if k in ("red", "black")) == r["games"]
+        assert r["by_role"].get("red", {"wins": 0})["wins"] + r["by_role"].get("black", {"wins": 0})["wins"] \
+            == r["wins"]
+    code, out, _ = cli(capsys, "records", "ratings", "--db", db_url, "--json", "--scoring", "showtime")
+    showtime = {r["player"]: r["points"] for r in json.loads(out)}
+    assert showtime == {name: row["points"] for name, row in
+                        expected_ratings(paths, {"won_red": 4, "won_black": 5}).items()}
+
+
+def test_a_season_and_a_player_narrow_the_history(db_url, tmp_path, capsys) -> None:
+    paths = protocol_files(tmp_path / "games", 10)
+    cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
+    code, out, _ = cli(capsys, "records", "games", "--db", db_url, "--since", "2026-10-06", "--json")
+    assert code == 0 and len(json.loads(out)) in (5, 6)  # the 5th evening at 20:00 local may be the 6th in UTC
+    nick = json.loads(paths[0].read_text())["seats"]["1"]["name"]
+    played = sum(nick in {e["name"] for e in json.loads(p.read_text())["seats"].values()} for p in paths)
+    code, out, _ = cli(capsys, "records", "games", "--db", db_url, "--player", nick, "--json")
+    history = json.loads(out)
+    assert len(history) == played
+    for game in history:  # both of sport's schemes, the one played equal to the protocol's scores
+        assert set(game["scores"]) == {"seed001", "showtime"}
+        assert game["scores"][game["options"]["scoring"]] == {seat: e["points"] for seat, e in game["roster"].items()}
+    code, out, _ = cli(capsys, "records", "ratings", "--db", db_url, "--json", "--season", "2026-10-01..2026-10-03")
+    assert max(r["games"] for r in json.loads(out)) <= 4
+
+
+def test_the_best_player_vote_adds_its_points(db_url, tmp_path, capsys) -> None:
+    paths = protocol_files(tmp_path / "games", 2)
+    cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
+    with open_records(db_url) as db:
+        game = db.games()[0]
+    nick = game.seats[4].player
+    before = {r["player"]: r for r in json.loads(cli(capsys, "records", "ratings", "--db", db_url, "--json")[1])}
+    assert cli(capsys, "records", "best", str(game.id)[:8], nick, "--db", db_url)[0] == 0
+    after = {r["player"]: r for r in json.loads(cli(capsys, "records", "ratings", "--db", db_url, "--json")[1])}
+    assert after[nick]["points"] == before[nick]["points"] + 2 and after[nick]["best_player"] == 1
+    assert cli(capsys, "records", "best", str(game.id)[:8], "1", "--db", db_url)[0] == 0  # the vote corrected
+    again = {r["player"]: r for r in json.loads(cli(capsys, "records", "ratings", "--db", db_url, "--json")[1])}
+    assert again[nick]["points"] == before[nick]["points"]
+    assert sum(r["best_player"] for r in again.values()) == 1
+
+
+def test_export_and_chart(db_url, tmp_path, capsys) -> None:
+    paths = protocol_files(tmp_path / "games", 5)
+    cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
+    code, out, _ = cli(capsys, "records", "export", "--format", "csv", "--db", db_url)
+    lines = out.strip().splitlines()
+    assert code == 0 and lines[0].startswith("game_id,played_at,table") and len(lines) == 1 + 5 * 10
+    code, out, _ = cli(capsys, "records", "export", "--format", "json", "--db", db_url)
+    exported = json.loads(out)
+    assert [g["protocol"] for g in exported] == [json.loads(p.read_text()) for p in paths]
+    picture = tmp_path / "season.png"
+    code, out, _ = cli(capsys, "records", "chart", str(picture), "--db", db_url, "--top", "5")
+    assert code == 0 and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 10_000
+
+
+def test_malformed_files_are_one_line_and_nothing_is_stored(db_url, tmp_path, capsys) -> None:
+    good = protocol_files(tmp_path / "games", 2)
+    bad = tmp_path / "bad.protocol.json"
+    bad.write_text('{"seats": {"1": {"role": "wizard"}}, "winner": "red"}')
+    unfinished = tmp_path / "open.protocol.json"
+    unfinished.write_text(json.dumps({**json.loads(good[0].read_text()), "winner": None}))
+    for broken in (bad, unfinished):
+        code, out, err = cli(capsys, "records", "import", *map(str, good), str(broken), "--db", db_url)
+        assert code == 2 and err.count("\n") == 1 and err.startswith(f"voicehost: error: {broken}")
+    with open_records(db_url) as db:
+        assert db.count() == 0
+    code, _, err = cli(capsys, "records", "ratings", "--db", db_url, "--scoring", "nonsense")
+    assert code == 2 and "unknown scheme 'nonsense'" in err
+
+
+def test_the_schema_is_alembics_head(db_url) -> None:
+    with open_records(db_url) as db:
+        with db.engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0001"
+    with open_records(db_url) as db:  # opening again migrates nothing and keeps the data
+        assert db.count() == 0
+
+
+# ---- errors that need no database --------------------------------------------------------
+
+@pytest.mark.parametrize("url, says", [
+    ("not a url", "is not a database URL"),
+    ("mysql://x@localhost/club", "'mysql' databases are not supported"),
+    ("postgresql://nobody@127.0.0.1:9/club", "cannot reach"),
+    ("sqlite:////no/such/folder/r.sqlite", "no such folder"),
+])
+def test_bad_urls_and_unreachable_servers_are_one_line(url, says, capsys) -> None:
+    code, _, err = cli(capsys, "records", "games", "--db", url)
+    assert code == 2 and err.count("\n") == 1 and says in err and "Traceback" not in err
+
+
+# ---- the table: the live hook and the outbox -------------------------------------------
+
+def test_the_live_hook_stores_a_finished_game(tmp_path) -> None:
+    from voicehost.host.live import _write_results
+
+    script = named_script(3)
+    result = simulate(script)
+    table = tmp_path / "table.toml"
+    table.write_text('[records]\ntable = "Стол 2"\n')
+    db = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    _write_results(result.game, dict(script.names), tmp_path / "game-20261101-190000.jsonl",
+                   protocol_hook(table, db))
+    with open_records(db) as records:
+        (game,) = records.games()
+        assert game.table == "Стол 2" and records.waiting() == []
+    code = main(["records", "import", str(tmp_path / "game-20261101-190000.protocol.json"), "--db", db])
+    with open_records(db) as records:
+        assert code == 0 and records.count() == 1
+
+
+def test_a_table_keeps_its_games_while_the_club_server_is_unreachable(tmp_path) -> None:
+    table = tmp_path / "table.toml"
+    table.write_text('[records]\nurl = "postgresql://nobody@127.0.0.1:9/club"\n')
+    db = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    hook = protocol_hook(table, db, log=lambda line: None)
+    for path in protocol_files(tmp_path / "games", 2):
+        hook(path, json.loads(path.read_text()))
+    with open_records(db) as records:
+        waiting = records.waiting()
+        assert records.count() == 2 and len(waiting) == 2
+        assert waiting[0]["attempts"] == 1 and "Connection refused" in waiting[0]["last_error"]
+        assert waiting[0]["next_try_at"] > waiting[0]["queued_at"]
+
+
+def test_two_tables_push_through_a_server_stopped_mid_push(pg_cluster, tmp_path) -> None:
+    """Two tables play at the table level at once, each into its own SQLite and outbox; the
+    club server is stopped in the middle of a push (between the inserts and the commit) and
+    started again. Every game reaches the club exactly once, and the club's ratings equal the
+    ones worked out from the protocol files."""
+    from voicehost.host.vclock import run_virtual
+    from voicehost.simulation.table_level import play_table
+
+    club = pg_cluster.create_database(f"club_{uuid.uuid4().hex[:8]}")
+    open_records(club).close()
+    stopped, resume = threading.Event(), threading.Event()
+    commits = {"n": 0}
+
+    def stop_on_the_third_commit(connection: Any) -> None:
+        if connection.engine.dialect.name == "postgresql" and not stopped.is_set():
+            commits["n"] += 1
+            if commits["n"] == 3:
+                stopped.set()
+                pg_cluster.stop("immediate")  # the COMMIT that follows meets a dead server
+
+    sa.event.listen(sa.engine.Engine, "commit", stop_on_the_third_commit)
+    protocols: dict[str, list[Path]] = {"A": [], "B": []}
+    errors: list[BaseException] = []
+
+    def table(name: str, first_seed: int) -> None:
+        try:
+            table_file = tmp_path / f"{name}.toml"
+            table_file.write_text(f'[records]\ntable = "{name}"\nurl = "{club}"\n')
+            hook = protocol_hook(table_file, f"sqlite:///{tmp_path / name}.sqlite", log=lambda line: None)
+            seed = first_seed
+            while len(protocols[name]) < 6:
+                script = named_script(seed)
+                seed += 1
+                result = run_virtual(play_table(script))
+                if not result.game.is_over:
+                    continue
+                journal = tmp_path / name / f"game-20261102-{12 + len(protocols[name]):02d}0000.jsonl"
+                journal.parent.mkdir(exist_ok=True)
+                path = write_results(journal, build_protocol(result.game, None, script.names), [])
+                hook(path, json.loads(path.read_text()))
+                protocols[name].append(path)
+                if name == "A" and len(protocols[name]) == 4:
+                    resume.wait(60)  # table A's later games meet the server back up
+        except BaseException as err:  # noqa: B036 - handed to the test's thread
+            errors.append(err)
+
+    threads = [threading.Thread(target=table, args=(name, seed)) for name, seed in (("A", 100), ("B", 200))]
+    try:
+        for thread in threads:
+            thread.start()
+        assert stopped.wait(120), f"no push reached the server {errors}"
+        threads[1].join(120)
+        pg_cluster.start()
+        resume.set()
+        for thread in threads:
+            thread.join(120)
+    finally:
+        sa.event.remove(sa.engine.Engine, "commit", stop_on_the_third_commit)
+        resume.set()
+        if not pg_cluster.running():
+            pg_cluster.start()
+    assert not errors, errors
+    queued = 0
+    for name in "AB":
+        with open_records(f"sqlite:///{tmp_path / name}.sqlite") as local:
+            queued += len(local.waiting())
+            assert local.count() == 6
+            result = push(local, club, everything=True)  # what ``records push --all`` does
+            assert result.failed == 0 and local.waiting() == []
+    assert queued >= 1, "the stop did not leave any game in an outbox"
+    with open_records(club) as records:
+        games = records.games()
+        with records.engine.connect() as connection:
+            seat_rows = connection.execute(sa.text("SELECT count(*) FROM game_seats")).scalar_one()
+        from voicehost.records.ratings import ratings
+        rated = {r.player: r.as_dict() for r in ratings(records.seat_rows())}
+    everything = protocols["A"] + protocols["B"]
+    assert len(games) == len({g.id for g in games}) == 12 and seat_rows == 120
+    assert {g.table for g in games} == {"A", "B"}
+    assert {name: {k: r[k] for k in ("games", "wins", "points", "fouls")} for name, r in rated.items()} \
+        == expected_ratings(everything)
+
+
+def test_records_push_sends_the_outbox_once_and_says_when_it_cannot(pg_cluster, tmp_path, capsys) -> None:
+    club = pg_cluster.create_database(f"club_{uuid.uuid4().hex[:8]}")
+    table = tmp_path / "table.toml"
+    table.write_text('[records]\ntable = "Стол 3"\nurl = "postgresql://nobody@127.0.0.1:9/club"\n')
+    local = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    hook = protocol_hook(table, local, log=lambda line: None)
+    for path in protocol_files(tmp_path / "games", 3):
+        hook(path, json.loads(path.read_text()))
+    code, out, _ = cli(capsys, "records", "push", "--table", str(table), "--db", local)
+    assert code == 0 and "3 game(s) wait for their next try" in out  # the backoff: not due yet
+    code, _, err = cli(capsys, "records", "push", "--table", str(table), "--db", local, "--all")
+    assert code == 2 and err.count("\n") == 1 and "3 game(s) stay queued" in err
+    code, out, _ = cli(capsys, "records", "push", "--to", club, "--db", local, "--all")
+    assert code == 0 and "pushed 3 game(s)" in out
+    with open_records(local) as records:
+        assert records.waiting() == []
+        records.add(records.games(), queue=True)  # queued again, as after a lost answer
+    code, out, _ = cli(capsys, "records", "push", "--to", club, "--db", local)
+    assert code == 0 and "pushed 0 game(s), 3 already on the server" in out
+    with open_records(club) as records:
+        assert records.count() == 3 and {g.table for g in records.games()} == {"Стол 3"}
+
+
+def test_a_bad_records_section_is_refused_before_the_game(tmp_path) -> None:
+    from voicehost.rules import InputError
+
+    table = tmp_path / "table.toml"
+    for section, says in (('url = "mysql://x/y"', "must be a postgresql:// URL"),
+                          ("colour = 1", "unknown setting"), ('table = ""', "non-empty string")):
+        table.write_text(f"[records]\n{section}\n")
+        with pytest.raises(InputError, match=says):
+            protocol_hook(table, f"sqlite:///{tmp_path / 'x.sqlite'}")
+
+
+def test_simulate_and_demo_record_when_asked(tmp_path, capsys) -> None:
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    script = tmp_path / "evening.json"
+    data = random_script("sport", 11)
+    data["names"] = {str(s): CLUB[s - 1] for s in range(1, 11)}
+    script.write_text(json.dumps(data, ensure_ascii=False))
+    assert cli(capsys, "simulate", str(script), "--db", db)[0] == 0
+    assert not (tmp_path / "records.sqlite").exists()  # not asked
+    assert cli(capsys, "simulate", str(script), "--record", "--db", db, "--json")[0] == 0
+    code, out, err = cli(capsys, "demo", "--seed", "5", "--audio", "off", "--pace", "0", "--record", "--db", db)
+    assert code == 0 and "records: game" in err
+    with open_records(db) as records:
+        games = records.games()
+    assert len(games) == 2 and {g.table for g in games} == {"simulation"}
+    assert {s.player for s in games[0].seats} == set(CLUB[:10])
+
+
+def test_run_refuses_a_bad_records_database_before_the_game(tmp_path, capsys) -> None:
+    code, _, err = cli(capsys, "run", "--mock", "--no-ears", "--audio", "null", "--db", "mysql://x/y",
+                       "--journal", str(tmp_path / "game.jsonl"))
+    assert code == 2 and err.count("\n") == 1 and "'mysql' databases are not supported" in err
+    assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_a_live_journal_brings_its_roster(tmp_path, capsys) -> None:
+    from voicehost.host import Journal
+
+    result = simulate(named_script(21))
+    names = {str(s): CLUB[-s] for s in range(1, 11)}
+    path = tmp_path / "game-20261103-190000.jsonl"
+    journal = Journal(path, {"ruleset": "sport", "options": {}, "seats": 10, "level": "live", "names": names})
+    for i, item in enumerate(result.game.inputs):
+        journal.append(i, float(i), "seats", item)
+    journal.close()
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    assert cli(capsys, "records", "import", str(path), "--db", db)[0] == 0
+    with open_records(db) as records:
+        (game,) = records.games()
+    assert {str(s.seat): s.player for s in game.seats} == names
+    assert game.winner == result.game.outcome().winner
+
+
+def test_push_watch_retries_with_backoff_until_the_server_is_back(pg_cluster, tmp_path, monkeypatch) -> None:
+    from voicehost.records import outbox
+
+    monkeypatch.setattr(outbox, "FIRST_RETRY_S", 0.2)
+    club = pg_cluster.create_database(f"club_{uuid.uuid4().hex[:8]}")
+    local = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    with open_records(local) as records:
+        records.add([read_record(p) for p in protocol_files(tmp_path / "games", 3)], queue=True)
+    pg_cluster.stop()
+    back = threading.Timer(2.0, pg_cluster.start)
+    lines: list[str] = []
+    try:
+        back.start()
+        with open_records(local) as records:
+            assert outbox.push_until_empty(records, club, give_up_after_s=90, log=lines.append)
+            attempts = [line for line in lines if "still queued" in line]
+    finally:
+        back.join()
+        if not pg_cluster.running():
+            pg_cluster.start()
+    assert attempts and lines[-1] == "records: pushed 3 game(s)"
+    with open_records(club) as records:
+        assert records.count() == 3
+
+
+def test_the_appliance_stores_each_finished_game_off_its_loop(mock_factory, tmp_path) -> None:
+    """``voicehost serve``: the idle table's game ends, its protocol is written, and the game
+    reaches the records from a worker thread while the table is ready again."""
+    import time
+
+    from test_service import READY, Bench
+
+    from voicehost.host import run_virtual
+
+    db = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    bench = Bench(mock_factory, tmp_path)
+    printed: list[str] = []
+
+    async def main() -> None:
+        table = await bench.start()
+        table.on_results = protocol_hook(None, db, log=printed.append, check_db=False)
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: bench.said.count(READY) == 2)
+        await bench.finish()
+
+    run_virtual(main())
+    deadline = time.monotonic() + 60
+    while not any(line.startswith("records: game") for line in printed) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    with open_records(db) as records:
+        (game,) = records.games()
+    protocol = json.loads(bench.table.played[0].read_text())
+    assert game.winner == protocol["winner"] and game.table == "table"

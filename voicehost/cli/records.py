@@ -1,0 +1,242 @@
+"""``voicehost records …``: the club's game history, players and ratings (see
+:mod:`voicehost.records`). Every command takes ``--db URL`` (default: the SQLite file in the
+data dir); bad URLs, unreachable servers and malformed files end in one line and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from voicehost.cli.args import Commands, positive, print_json
+from voicehost.rules import InputError
+
+if TYPE_CHECKING:
+    from voicehost.records.games import GameRecord
+    from voicehost.records.store import Records
+
+# SQLAlchemy, Alembic and matplotlib load only when a records command runs (the other commands start fast).
+
+
+def open_records(url: str | None) -> Records:
+    from voicehost.records.store import open_records as open_db
+
+    return open_db(url)
+
+
+def add_commands(commands: Commands) -> None:
+    records = commands.add_parser("records", help="the club's games, players and ratings (SQLite or PostgreSQL)")
+    sub = records.add_subparsers(dest="records_command", required=True, parser_class=type(records))
+
+    imp = _with_db(sub.add_parser("import", help="protocols (*.json) and journals (*.jsonl) into the records"))
+    imp.add_argument("files", nargs="+", metavar="FILE")
+    imp.add_argument("--table", default=None, help="the table name the games carry")
+    imp.set_defaults(run=_import)
+
+    history = _with_db(sub.add_parser("games", help="the game history, oldest first"))
+    history.add_argument("--player", default=None, metavar="NICK", help="only games this player played")
+    history.add_argument("--since", type=day, default=None, metavar="DATE", help="YYYY-MM-DD")
+    history.add_argument("--json", action="store_true")
+    history.set_defaults(run=_games)
+
+    table = _with_db(sub.add_parser("ratings", help="per player: games, wins, win rate by role, points, fouls"))
+    _season(table)
+    table.add_argument("--json", action="store_true")
+    table.set_defaults(run=_ratings)
+
+    export = _with_db(sub.add_parser("export", help="every game seat by seat (csv) or whole (json)"))
+    export.add_argument("--format", choices=["csv", "json"], required=True)
+    export.add_argument("--out", default=None, help="a file (default: standard output)")
+    _season(export, scoring=False)
+    export.set_defaults(run=_export)
+
+    chart = _with_db(sub.add_parser("chart", help="the top players' points over the season, as a PNG"))
+    chart.add_argument("out", metavar="OUT.png")
+    chart.add_argument("--top", type=positive, default=8, help="how many players (default 8)")
+    _season(chart)
+    chart.set_defaults(run=_chart)
+
+    send = _with_db(sub.add_parser("push", help="send this table's finished games to the club server"))
+    target = send.add_mutually_exclusive_group(required=True)
+    target.add_argument("--table", default=None, help="the table file whose [records] url is the club server")
+    target.add_argument("--to", default=None, metavar="URL", help="the club server (postgresql://…)")
+    send.add_argument("--all", action="store_true", help="every queued game now, whatever its retry time")
+    send.add_argument("--watch", action="store_true", help="keep retrying with backoff until the outbox is empty")
+    send.set_defaults(run=_push)
+
+    best = _with_db(sub.add_parser("best", help="the table's best-player vote of a game (seed 001: +2)"))
+    best.add_argument("game", help="the game id (its first characters are enough)")
+    best.add_argument("who", help="the seat number or the nickname")
+    best.add_argument("--table", default=None, help="queue the change for this table file's club server")
+    best.set_defaults(run=_best)
+
+
+def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)")
+    return parser
+
+
+def _season(parser: argparse.ArgumentParser, scoring: bool = True) -> None:
+    parser.add_argument("--season", type=season, default=(None, None), metavar="FROM..TO",
+                        help="dates YYYY-MM-DD, both included; either side may be left out")
+    if scoring:
+        parser.add_argument("--scoring", default=None, metavar="NAME",
+                            help="rate every game under one scheme (seed001, showtime); default: as played")
+
+
+def day(text: str) -> datetime:
+    try:
+        return datetime.strptime(text, "%Y-%m-%d")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date YYYY-MM-DD") from None
+
+
+def season(text: str) -> tuple[datetime | None, datetime | None]:
+    """``FROM..TO`` → [FROM, TO + 1 day): the last day counts whole."""
+    start, dots, end = text.partition("..")
+    if not dots:
+        raise argparse.ArgumentTypeError(f"{text!r} is not FROM..TO (e.g. 2026-09-01..2026-12-31)")
+    return (day(start) if start else None), (day(end) + timedelta(days=1) if end else None)
+
+
+def _import(args: argparse.Namespace) -> int:
+    from voicehost.records.games import read_record
+
+    records = [read_record(Path(name), args.table) for name in args.files]  # all parsed before anything is written
+    with open_records(args.db) as db:
+        added = db.add(records)
+        print(f"imported {added} new game(s) of {len(records)} into {db.url}")
+    return 0
+
+
+def _games(args: argparse.Namespace) -> int:
+    with open_records(args.db) as db:
+        history = db.games(args.player, args.since)
+    if args.json:
+        print_json([game_summary(game) for game in history])
+        return 0
+    for game in history:
+        roster = " ".join(f"{s.seat}:{s.player or '-'}({s.role})" for s in game.seats)
+        print(f"{game.played_at:%Y-%m-%d %H:%M}  {str(game.id)[:8]}  {game.table or '-'}  {game.ruleset}  "
+              f"{game.winner} ({game.reason})  {roster}")
+    print(f"{len(history)} game(s)")
+    return 0
+
+
+def game_summary(game: GameRecord) -> dict[str, Any]:
+    from voicehost.records.ratings import scores_by_scheme
+
+    return {"id": str(game.id), "played_at": game.played_at.isoformat(), "table": game.table,
+            "ruleset": game.ruleset, "options": game.options, "winner": game.winner, "reason": game.reason,
+            "scores": scores_by_scheme(game.ruleset, game.winner, game.seats),
+            "roster": {str(s.seat): {"player": s.player, "role": s.role, "team": s.team, "alive": s.alive,
+                                     "won": s.won, "fouls": s.fouls, "out": s.out_cause, "points": s.points,
+                                     "best_player": s.best_player} for s in game.seats}}
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    from voicehost.records.ratings import check_scoring, ratings
+
+    check_scoring(args.scoring)
+    with open_records(args.db) as db:
+        table = ratings(db.seat_rows(*args.season), args.scoring)
+    if args.json:
+        print_json([rating.as_dict() for rating in table])
+        return 0
+    print(f"{'#':>3}  {'player':<20} {'games':>5} {'wins':>5} {'win%':>5} {'points':>7} {'fouls':>5} {'best':>4}  "
+          "by role (wins/games)")
+    for place, rating in enumerate(table, start=1):
+        roles = " ".join(f"{key} {w}/{g}" for key, (g, w) in sorted(rating.by_role.items()))
+        print(f"{place:>3}  {rating.player:<20} {rating.games:>5} {rating.wins:>5} "
+              f"{100 * rating.wins / rating.games:>5.1f} {rating.points:>7.1f} {rating.fouls:>5} "
+              f"{rating.best_player:>4}  {roles}")
+    return 0
+
+
+EXPORT_COLUMNS = ["game_id", "played_at", "table", "ruleset", "winner", "reason", "seat", "player", "role", "team",
+                  "alive", "won", "fouls", "out_cause", "out_day", "out_night", "points", "best_player"]
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_records(args.db) as db:
+        history = db.games(since=args.season[0], until=args.season[1])
+    if args.format == "json":
+        text = json.dumps([{**game_summary(g), "protocol": g.protocol} for g in history], ensure_ascii=False,
+                          indent=2) + "\n"
+    else:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(EXPORT_COLUMNS)
+        for game in history:
+            for s in game.seats:
+                writer.writerow([game.id, game.played_at.isoformat(), game.table or "", game.ruleset, game.winner,
+                                 game.reason, s.seat, s.player or "", s.role, s.team, int(s.alive), int(s.won),
+                                 s.fouls, s.out_cause or "", s.out_day or "", s.out_night or "", s.points,
+                                 int(s.best_player)])
+        text = buffer.getvalue()
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as err:
+            raise InputError(args.out, f"cannot write it ({err.strerror or err})") from None
+        print(f"exported {len(history)} game(s) to {args.out}")
+    return 0
+
+
+def _chart(args: argparse.Namespace) -> int:
+    from voicehost.records.chart import draw_season
+    from voicehost.records.ratings import check_scoring
+
+    check_scoring(args.scoring)
+    with open_records(args.db) as db:
+        rows = db.seat_rows(*args.season)
+    leaders = draw_season(rows, Path(args.out), args.top, args.scoring)
+    print(f"{args.out}: {len(leaders)} player(s): {', '.join(leaders)}")
+    return 0
+
+
+def _push(args: argparse.Namespace) -> int:
+    from voicehost.records.outbox import push, push_until_empty
+    from voicehost.records.table import table_records
+
+    club = args.to
+    if args.table is not None:
+        from voicehost.host.table_file import table_path
+
+        club = table_records(table_path(args.table)).club_url
+        if club is None:
+            raise InputError(args.table, "the table file has no [records] url (the club server)")
+    with open_records(args.db) as local:
+        if args.watch:
+            return 0 if push_until_empty(local, club) else 1
+        result = push(local, club, everything=args.all)
+        waiting = local.waiting()
+    if result.failed:
+        raise InputError("records push", f"{result.errors[-1]}; {result.failed} game(s) stay queued")
+    print(f"records: {result.line}")
+    if waiting:
+        earliest = min(row["next_try_at"] for row in waiting)
+        print(f"records: {len(waiting)} game(s) wait for their next try (the first at {earliest:%H:%M:%S} UTC); "
+              "--all sends them now")
+    return 0
+
+
+def _best(args: argparse.Namespace) -> int:
+    queue = False
+    if args.table is not None:
+        from voicehost.host.table_file import table_path
+        from voicehost.records.table import table_records
+
+        queue = table_records(table_path(args.table)).club_url is not None
+    with open_records(args.db) as db:
+        game_id, seat = db.vote_best_player(args.game, args.who, queue)
+    print(f"best player of {str(game_id)[:8]}: seat {seat}" + (" (queued for the club server)" if queue else ""))
+    return 0

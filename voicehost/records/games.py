@@ -1,0 +1,161 @@
+"""One finished game as the records keep it, made from a protocol (the file the host writes at
+the end of a game) or from a journal (the game replayed from its inputs).
+
+A game's id is a UUID derived from the game's file name and its facts (cast, eliminations,
+result), so the same game reaches the same id whether the table's live hook stored it, its
+protocol was imported, or its journal was — that is what makes every import idempotent.
+"""
+
+from __future__ import annotations
+
+import _strptime  # type: ignore[import-not-found]  # noqa: F401 - its lazy first import (strptime) is not thread-safe
+import json
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from voicehost.config import load_ruleset
+from voicehost.host import read_journal
+from voicehost.rules import IllegalInput, InputError, Role, new_game
+from voicehost.rules.protocol import build_protocol
+
+GAME_IDS = uuid.UUID("6f1c2a53-5d0e-4b8e-9a53-7c1d2e0f4b11")  # the uuid5 namespace of voicehost games
+_STAMP = re.compile(r"(\d{8})-(\d{6})")
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    player: str | None
+    role: str
+    team: str
+    alive: bool
+    won: bool
+    fouls: int
+    out_cause: str | None
+    out_day: int | None
+    out_night: int | None
+    points: float
+    best_player: bool = False
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: uuid.UUID
+    played_at: datetime  # UTC, naive
+    table: str | None
+    ruleset: str
+    options: dict[str, Any]
+    winner: str | None
+    reason: str | None
+    seats: list[SeatRecord]
+    protocol: dict[str, Any] = field(repr=False)
+
+
+def game_id(name: str, protocol: Mapping[str, Any]) -> uuid.UUID:
+    """The game's id: its file name (up to the first dot) and its facts, names left out."""
+    facts = {key: protocol.get(key) for key in ("ruleset", "options", "winner", "reason", "eliminations")}
+    facts["roles"] = {seat: entry.get("role") for seat, entry in protocol.get("seats", {}).items()}
+    return uuid.uuid5(GAME_IDS, name.split(".")[0] + "|" + json.dumps(facts, sort_keys=True, ensure_ascii=False))
+
+
+def played_at_from(path: Path) -> datetime:
+    """When the game was played: the ``YYYYmmdd-HHMMSS`` stamp of its file name (local time), or
+    else the file's modification time."""
+    if match := _STAMP.search(path.name):
+        try:
+            local = datetime.strptime("".join(match.groups()), "%Y%m%d%H%M%S").astimezone()
+            return local.astimezone(timezone.utc).replace(tzinfo=None)
+        except ValueError:
+            pass  # digits that are no time of day: the file's own time then
+    return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).replace(tzinfo=None)
+
+
+def record_from_protocol(protocol: Any, name: str, played_at: datetime, table: str | None = None,
+                         place: str = "protocol") -> GameRecord:
+    """A finished game's record; a protocol that is malformed or of an unfinished game is refused
+    with an :class:`InputError` naming ``place``."""
+    if not isinstance(protocol, dict) or not isinstance(protocol.get("seats"), dict):
+        raise InputError(place, "not a voicehost protocol (no seats)")
+    if protocol.get("winner") is None:
+        raise InputError(place, "the game is not over: only finished games are recorded")
+    try:
+        seats = [_seat(int(seat), entry, protocol) for seat, entry in sorted(protocol["seats"].items(),
+                                                                             key=lambda item: int(item[0]))]
+        return GameRecord(game_id(name, protocol), played_at, table, str(protocol["ruleset"]),
+                          dict(protocol.get("options", {})), str(protocol["winner"]), protocol.get("reason"),
+                          seats, protocol)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise InputError(place, f"not a valid protocol ({err})") from None
+
+
+def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any]) -> SeatRecord:
+    role = Role(entry["role"])
+    team = _team(role, protocol)
+    out = entry.get("out") or {}
+    name = entry.get("name")
+    return SeatRecord(seat=seat, player=str(name).strip() or None if name is not None else None, role=role.value,
+                      team=team, alive=not out, won=team == protocol["winner"], fouls=int(entry.get("fouls", 0)),
+                      out_cause=out.get("cause"), out_day=out.get("day"), out_night=out.get("night"),
+                      points=float(protocol.get("scores", {}).get(str(seat), 0.0)))
+
+
+def _team(role: Role, protocol: Mapping[str, Any]) -> str:
+    """The card's team; the club maniac who chose a side at night plays for it (RULES.md §2)."""
+    if role is Role.MANIAC:
+        for night in protocol.get("nights", []):
+            if night.get("maniac_side"):
+                return str(night["maniac_side"])
+    return role.team.value
+
+
+def read_record(path: Path, table: str | None = None) -> GameRecord:
+    """A protocol (``*.json``) or a journal (``*.jsonl``) file as a record."""
+    if path.suffix == ".jsonl":
+        return record_from_journal(path, table)
+    try:
+        protocol = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(str(path), "no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise InputError(str(path), f"not a JSON protocol ({err})") from None
+    return record_from_protocol(protocol, path.name, played_at_from(path), table, str(path))
+
+
+def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
+    """The game replayed from its journal (refused inputs were refused live too), then its protocol."""
+    header, entries = read_journal(path)
+    try:
+        ruleset = load_ruleset(str(header["ruleset"]))
+        game = new_game(ruleset, ruleset.resolve(header.get("options", {})), int(header["seats"]))
+    except (KeyError, TypeError, ValueError) as err:
+        raise InputError(str(path), f"not a valid journal header ({err})") from None
+    for entry in entries:
+        try:
+            game.push(entry.input)
+        except IllegalInput:
+            continue
+    names = _journal_names(header)
+    return record_from_protocol(build_protocol(game, None, names), path.name, played_at_from(path), table, str(path))
+
+
+def _journal_names(header: Mapping[str, Any]) -> dict[int, str]:
+    """The roster: the header's ``names``, or the names of the script a simulated game played."""
+    names = header.get("names")
+    if names is None and header.get("script"):
+        script = Path(str(header["script"]))
+        try:
+            if script.suffix == ".json":
+                names = json.loads(script.read_text(encoding="utf-8")).get("names")
+            elif script.suffix == ".toml":
+                import tomllib
+                names = tomllib.loads(script.read_text(encoding="utf-8")).get("names")
+        except (OSError, ValueError, AttributeError):
+            names = None
+    if not isinstance(names, Mapping):
+        return {}
+    return {int(seat): str(name) for seat, name in names.items() if str(seat).isdigit()}

@@ -1,0 +1,59 @@
+"""The records' tables (SQLAlchemy Core). The Alembic migrations create and change them; this
+module describes the current shape for queries.
+
+A game keeps its whole protocol (JSON) beside the columns the queries need, so an export or a
+new kind of rating never has to go back to the files.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+metadata = sa.MetaData()
+JSON = sa.JSON().with_variant(JSONB(), "postgresql")
+
+players = sa.Table(
+    "players", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("nickname", sa.String(80), nullable=False, unique=True),
+)
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Uuid, primary_key=True),
+    sa.Column("played_at", sa.DateTime, nullable=False, index=True),  # UTC
+    sa.Column("table_name", sa.String(80)),
+    sa.Column("ruleset", sa.String(40), nullable=False),
+    sa.Column("options", JSON, nullable=False),
+    sa.Column("seats", sa.Integer, nullable=False),
+    sa.Column("winner", sa.String(20)),
+    sa.Column("reason", sa.String(40)),
+    sa.Column("protocol", JSON, nullable=False),
+)
+
+game_seats = sa.Table(
+    "game_seats", metadata,
+    sa.Column("game_id", sa.Uuid, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), index=True),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("team", sa.String(20), nullable=False),
+    sa.Column("alive", sa.Boolean, nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("fouls", sa.Integer, nullable=False),
+    sa.Column("out_cause", sa.String(20)),
+    sa.Column("out_day", sa.Integer),
+    sa.Column("out_night", sa.Integer),
+    sa.Column("points", sa.Float, nullable=False),  # game.scores() under the scheme played
+    sa.Column("best_player", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+outbox = sa.Table(
+    "outbox", metadata,
+    sa.Column("game_id", sa.Uuid, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("queued_at", sa.DateTime, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("next_try_at", sa.DateTime, nullable=False),
+    sa.Column("last_error", sa.Text),
+)

@@ -1,0 +1,315 @@
+"""The records database: SQLite (the default, a file in the data dir) or PostgreSQL (a club
+server), through SQLAlchemy Core. Opening runs the Alembic migrations, so every file and server
+is at the current schema before the first query.
+
+Adding a game is idempotent by its id: ``INSERT … ON CONFLICT DO NOTHING`` on both databases,
+so an import run twice, a retried push and two tables pushing at once never duplicate a game.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
+
+from voicehost.records.games import GameRecord, SeatRecord
+from voicehost.records.paths import default_url
+from voicehost.records.schema import game_seats, games, outbox, players
+from voicehost.rules import InputError
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+CONNECT_TIMEOUT_S = 5
+BATCH = 500  # games per INSERT … VALUES when importing many
+_MIGRATING = threading.Lock()
+
+
+def engine_for(url: str | None, place: str = "--db") -> Engine:
+    """An engine for ``url`` (None: the data dir's SQLite). ``postgresql://`` goes through psycopg 3;
+    a URL that is not a database's is refused in one line."""
+    try:
+        parsed = sa.engine.make_url(url or default_url())
+    except sa.exc.ArgumentError:
+        raise InputError(place, f"{url!r} is not a database URL (sqlite:///FILE or postgresql://HOST/DB)") from None
+    backend = parsed.get_backend_name()
+    if backend == "postgresql":
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        return _create(parsed, place, connect_args={"connect_timeout": CONNECT_TIMEOUT_S}, pool_pre_ping=True)
+    if backend == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            folder = Path(parsed.database).expanduser().resolve().parent
+            if not folder.is_dir():
+                raise InputError(place, f"no such folder {folder} for the SQLite file")
+        return _create(parsed, place, connect_args={"timeout": 30})
+    raise InputError(place, f"{backend!r} databases are not supported (sqlite or postgresql)")
+
+
+def _create(url: sa.URL, place: str, **kwargs: Any) -> Engine:
+    try:
+        return sa.create_engine(url, **kwargs)
+    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as err:
+        raise InputError(place, f"cannot use {url.render_as_string(hide_password=True)} ({err})") from None
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision. Alembic's environment is one global per process,
+    so threads take turns (a lock); on PostgreSQL an advisory lock makes tables that open the
+    club server at the same moment take turns too."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with _MIGRATING, engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(2015)"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def open_records(url: str | None = None, place: str = "--db") -> Records:
+    """The records at ``url``, migrated; an unreachable server or an unreadable file is one line."""
+    engine = engine_for(url, place)
+    try:
+        migrate(engine)
+    except sa.exc.OperationalError as err:
+        engine.dispose()
+        raise InputError(place, f"cannot reach {_shown(engine)} ({_first_line(err)})") from None
+    except sa.exc.DatabaseError as err:
+        engine.dispose()
+        raise InputError(place, f"{_shown(engine)} is not a voicehost records database ({_first_line(err)})") from None
+    return Records(engine)
+
+
+def _shown(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(getattr(err, "orig", None) or err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+class Records:
+    """The club's games and players in one database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+
+    @property
+    def url(self) -> str:
+        return _shown(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Records:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- writing ---------------------------------------------------------------
+
+    def add(self, records: Iterable[GameRecord], queue: bool = False, now: datetime | None = None) -> int:
+        """Store the games not stored yet; returns how many were new. ``queue``: also put each
+        new game in the outbox for the club server. A game already there keeps its rows, but a
+        best-player vote it now carries is taken (the vote may come after the first push)."""
+        added = 0
+        with self.engine.begin() as connection:
+            for batch in _batches(records, BATCH):
+                added += self._add_batch(connection, batch, queue, now)
+        return added
+
+    def _add_batch(self, connection: Connection, batch: list[GameRecord], queue: bool, now: datetime | None) -> int:
+        unique = list({record.id: record for record in batch}.values())
+        known = set(connection.execute(sa.select(games.c.id).where(games.c.id.in_([r.id for r in unique]))).scalars())
+        fresh = [record for record in unique if record.id not in known]
+        new = {record.id for record in fresh}
+        if fresh:  # executemany; ON CONFLICT guards against another writer between the SELECT and here
+            ids = self._player_ids(connection, {s.player for r in fresh for s in r.seats if s.player})
+            connection.execute(self._insert(games).on_conflict_do_nothing(index_elements=["id"]),
+                               [_game_row(record) for record in fresh])
+            connection.execute(self._insert(game_seats).on_conflict_do_nothing(index_elements=["game_id", "seat"]),
+                               [_seat_row(r.id, s, ids) for r in fresh for s in r.seats])
+        for record in unique:
+            if record.id not in new and any(s.best_player for s in record.seats):
+                self._take_best(connection, record)
+        if queue:
+            when = now or _utcnow()
+            connection.execute(self._insert(outbox).on_conflict_do_nothing(index_elements=["game_id"]),
+                               [{"game_id": r.id, "queued_at": when, "attempts": 0, "next_try_at": when}
+                                for r in unique])
+        return len(new)
+
+    def _player_ids(self, connection: Connection, nicknames: set[str]) -> dict[str, int]:
+        if not nicknames:
+            return {}
+        connection.execute(self._insert(players).on_conflict_do_nothing(index_elements=["nickname"]),
+                           [{"nickname": n} for n in sorted(nicknames)])
+        found = connection.execute(sa.select(players.c.nickname, players.c.id)
+                                   .where(players.c.nickname.in_(nicknames)))
+        return {nickname: player_id for nickname, player_id in found}
+
+    @staticmethod
+    def _take_best(connection: Connection, record: GameRecord) -> None:
+        for seat in record.seats:
+            connection.execute(game_seats.update()
+                               .where(game_seats.c.game_id == record.id, game_seats.c.seat == seat.seat)
+                               .values(best_player=seat.best_player))
+
+    def vote_best_player(self, game: str, who: str, queue: bool = False) -> tuple[uuid.UUID, int]:
+        """The table's best-player vote (seed 001): ``who`` is a seat number or a nickname of
+        the game whose id starts with ``game``. Returns (game id, seat)."""
+        with self.engine.begin() as connection:
+            game_uuid = self._find_game(connection, game)
+            seats = connection.execute(sa.select(game_seats.c.seat, players.c.nickname)
+                                       .select_from(game_seats.outerjoin(players))
+                                       .where(game_seats.c.game_id == game_uuid)).all()
+            chosen = [seat for seat, nick in seats if str(seat) == who or (nick and nick == who)]
+            if not chosen:
+                raise InputError(who, "no such seat or player in that game")
+            connection.execute(game_seats.update().where(game_seats.c.game_id == game_uuid)
+                               .values(best_player=game_seats.c.seat == chosen[0]))
+            if queue:
+                when = _utcnow()
+                connection.execute(self._insert(outbox).values(game_id=game_uuid, queued_at=when, attempts=0,
+                                                               next_try_at=when)
+                                   .on_conflict_do_update(index_elements=["game_id"],
+                                                          set_={"next_try_at": when, "attempts": 0}))
+        return game_uuid, chosen[0]
+
+    @staticmethod
+    def _find_game(connection: Connection, prefix: str) -> uuid.UUID:
+        text = prefix.replace("-", "").lower()
+        ids = [i for i in connection.execute(sa.select(games.c.id)).scalars() if i.hex.startswith(text)]
+        if len(ids) != 1:
+            raise InputError(prefix, "no such game" if not ids else "more than one game starts so: give more of the id")
+        return uuid.UUID(str(ids[0]))
+
+    # ---- reading ---------------------------------------------------------------
+
+    def count(self) -> int:
+        with self.engine.connect() as connection:
+            return int(connection.execute(sa.select(sa.func.count()).select_from(games)).scalar_one())
+
+    def games(self, player: str | None = None, since: datetime | None = None,
+              until: datetime | None = None) -> list[GameRecord]:
+        """The history, oldest first, as records (with their rosters)."""
+        query = sa.select(games).order_by(games.c.played_at, games.c.id)
+        if since is not None:
+            query = query.where(games.c.played_at >= since)
+        if until is not None:
+            query = query.where(games.c.played_at < until)
+        if player is not None:
+            query = query.where(games.c.id.in_(
+                sa.select(game_seats.c.game_id).join(players).where(players.c.nickname == player)))
+        with self.engine.connect() as connection:
+            game_rows = connection.execute(query).mappings().all()
+            seats = self._seats(connection, [row["id"] for row in game_rows])
+        return [_record(row, seats.get(row["id"], [])) for row in game_rows]
+
+    def game(self, game_id: uuid.UUID) -> GameRecord | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(sa.select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            return _record(row, self._seats(connection, [game_id]).get(game_id, []))
+
+    @staticmethod
+    def _seats(connection: Connection, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[SeatRecord]]:
+        found: dict[uuid.UUID, list[SeatRecord]] = {}
+        query = (sa.select(game_seats, players.c.nickname).select_from(game_seats.outerjoin(players))
+                 .order_by(game_seats.c.game_id, game_seats.c.seat))
+        for chunk in _batches(ids, 5000):
+            for row in connection.execute(query.where(game_seats.c.game_id.in_(chunk))).mappings():
+                found.setdefault(row["game_id"], []).append(_seat_record(row))
+        return found
+
+    def seat_rows(self, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
+        """Every named player's seat in the games of a season: what the ratings are made of."""
+        scoring = games.c.options["scoring"].as_string().label("scoring")  # the scheme played, if the ruleset has one
+        query = (sa.select(players.c.nickname, games.c.played_at, games.c.ruleset, scoring, games.c.winner,
+                           game_seats.c.role, game_seats.c.team, game_seats.c.alive, game_seats.c.won,
+                           game_seats.c.fouls, game_seats.c.points, game_seats.c.best_player)
+                 .select_from(game_seats.join(players).join(games))
+                 .order_by(games.c.played_at, games.c.id, game_seats.c.seat))
+        if since is not None:
+            query = query.where(games.c.played_at >= since)
+        if until is not None:
+            query = query.where(games.c.played_at < until)
+        with self.engine.connect() as connection:
+            return [dict(row) for row in connection.execute(query).mappings()]
+
+    # ---- the outbox (a table's games on their way to the club server) -----------
+
+    def due(self, now: datetime | None = None) -> list[uuid.UUID]:
+        query = sa.select(outbox.c.game_id).order_by(outbox.c.queued_at, outbox.c.game_id)
+        if now is not None:
+            query = query.where(outbox.c.next_try_at <= now)
+        with self.engine.connect() as connection:
+            return [uuid.UUID(str(i)) for i in connection.execute(query).scalars()]
+
+    def waiting(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as connection:
+            return [dict(row) for row in connection.execute(sa.select(outbox).order_by(outbox.c.queued_at))
+                    .mappings()]
+
+    def delivered(self, game_id: uuid.UUID) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(outbox.delete().where(outbox.c.game_id == game_id))
+
+    def failed(self, game_id: uuid.UUID, error: str, now: datetime, backoff: Any) -> None:
+        with self.engine.begin() as connection:
+            attempts = connection.execute(sa.select(outbox.c.attempts).where(outbox.c.game_id == game_id)
+                                          ).scalar_one() + 1
+            connection.execute(outbox.update().where(outbox.c.game_id == game_id).values(
+                attempts=attempts, last_error=error[:500], next_try_at=now + timedelta(seconds=backoff(attempts))))
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch: list[Any] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _game_row(record: GameRecord) -> dict[str, Any]:
+    return {"id": record.id, "played_at": record.played_at, "table_name": record.table, "ruleset": record.ruleset,
+            "options": record.options, "seats": len(record.seats), "winner": record.winner,
+            "reason": record.reason, "protocol": record.protocol}
+
+
+def _seat_row(game_id: uuid.UUID, seat: SeatRecord, ids: dict[str, int]) -> dict[str, Any]:
+    return {"game_id": game_id, "seat": seat.seat, "player_id": ids.get(seat.player) if seat.player else None,
+            "role": seat.role, "team": seat.team, "alive": seat.alive, "won": seat.won, "fouls": seat.fouls,
+            "out_cause": seat.out_cause, "out_day": seat.out_day, "out_night": seat.out_night,
+            "points": seat.points, "best_player": seat.best_player}
+
+
+def _seat_record(row: Any) -> SeatRecord:
+    return SeatRecord(seat=row["seat"], player=row["nickname"], role=row["role"], team=row["team"],
+                      alive=row["alive"], won=row["won"], fouls=row["fouls"], out_cause=row["out_cause"],
+                      out_day=row["out_day"], out_night=row["out_night"], points=row["points"],
+                      best_player=row["best_player"])
+
+
+def _record(row: Any, seats: list[SeatRecord]) -> GameRecord:
+    return GameRecord(id=uuid.UUID(str(row["id"])), played_at=row["played_at"], table=row["table_name"],
+                      ruleset=row["ruleset"], options=dict(row["options"]), winner=row["winner"],
+                      reason=row["reason"], seats=seats, protocol=row["protocol"])

@@ -1,0 +1,93 @@
+"""The table's side of the records: a finished game stored in the table's own database the
+moment its protocol is written, queued for the club server if the table file names one, and
+pushed right away when the server answers (otherwise it waits in the outbox for the next game
+or ``voicehost records push``). Nothing here may cost the game: a failure is one line in the
+log, and the protocol file stays for a later ``records import``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from voicehost.config import read_toml
+from voicehost.rules import InputError
+
+# SQLAlchemy and Alembic load when the first game is stored, not when the table starts.
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: Path | None = None,
+                         table: str | None = None, db: str | None = None, played_at: datetime | None = None,
+                         log: Callable[[str], None] = _stderr, where: TableRecords | None = None) -> bool:
+    """Store one finished game (and push it if the table has a club server); True if stored."""
+    from voicehost.records.games import record_from_protocol
+    from voicehost.records.outbox import push
+    from voicehost.records.store import open_records
+
+    try:
+        if where is None:
+            where = table_records(table_file) if table_file is not None else TableRecords(table or "simulation")
+        when = played_at or datetime.now(timezone.utc).replace(tzinfo=None)
+        record = record_from_protocol(dict(protocol), name, when, table or where.table, name)
+        with open_records(db) as local:
+            new = local.add([record], queue=where.club_url is not None)
+            log(f"records: game {str(record.id)[:8]} {'stored in' if new else 'already in'} {local.url}; the table's "
+                f"best player: voicehost records best {str(record.id)[:8]} NICK|SEAT")
+            if where.club_url is not None:
+                log(f"records: club server: {push(local, where.club_url).line}")
+        return True
+    except InputError as err:
+        log(f"voicehost: records: the game is not stored ({err}); the protocol file can be imported later")
+        return False
+
+
+def protocol_hook(table_file: Path | None, db: str | None, log: Callable[[str], None] = _stderr,
+                  check_db: bool = True) -> Callable[[Path, Mapping[str, Any]], None]:
+    """What ``voicehost run`` and ``serve`` call after writing a protocol: the game into the
+    records. The table file's ``[records]`` is checked now, before any game, and (``check_db``)
+    the database too, so a typo is one line at the start rather than a lost record at the end;
+    the appliance skips the database check to keep its start quick."""
+    from voicehost.records.games import played_at_from
+
+    where = table_records(table_file) if table_file is not None else TableRecords("table")
+    if check_db:
+        from voicehost.records.store import open_records
+
+        open_records(db).close()
+
+    def store(path: Path, protocol: Mapping[str, Any]) -> None:
+        record_finished_game(protocol, path.name, db=db, played_at=played_at_from(path), log=log, where=where)
+    return store
+
+
+@dataclass(frozen=True)
+class TableRecords:
+    """A table file's ``[records]``: ``url`` of the club server (optional) and the ``table`` name
+    its games carry (default: the file's name)."""
+
+    table: str
+    club_url: str | None = None
+
+
+def table_records(path: Path) -> TableRecords:
+    data: Any = read_toml(path).get("records", {})
+    place = f"{path}: records"
+    if not isinstance(data, dict):
+        raise InputError(place, "must be a table")
+    unknown = set(data) - {"url", "table"}
+    if unknown:
+        raise InputError(f"{place}.{sorted(unknown)[0]}", "unknown setting (known: table, url)")
+    for key in ("url", "table"):
+        if key in data and (not isinstance(data[key], str) or not data[key].strip()):
+            raise InputError(f"{place}.{key}", "must be a non-empty string")
+    url = data.get("url")
+    if url is not None and not url.startswith("postgresql"):
+        raise InputError(f"{place}.url", "the club server must be a postgresql:// URL")
+    return TableRecords(data.get("table", path.stem), url)
