@@ -81,7 +81,7 @@ def _new_game(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, 
         deal = seeded_deal(game, args.deal if args.deal is not None else int(time.time()))
 
     def open_journal() -> Journal:
-        roster = {str(seat): name for seat, name in typed_pairs(args.names, "--names").items()}  # the records read it
+        roster = {str(seat): name for seat, name in game.names.items()}  # the roster, checked; the records read it
         journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live",
                                  **({"names": roster} if roster else {})})
         if deal is not None:
