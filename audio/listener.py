@@ -45,6 +45,21 @@ class Heard:
     source: str
     raw: dict[str, Any] | None = None
 
+    def word_confidences(self) -> list[tuple[str, float]]:
+        """Each word with vosk's confidence (0–1), from ``SetWords`` results; empty when the
+        result carries none (typed or replayed text, or an alternatives-only result)."""
+        result = (self.raw or {}).get("result")
+        if result is None:
+            alternatives = (self.raw or {}).get("alternatives") or [{}]
+            result = alternatives[0].get("result", [])
+        return [(str(w.get("word", "")), float(w["conf"])) for w in result if isinstance(w, dict) and "conf" in w]
+
+    def alternatives(self) -> list[str]:
+        """The recognizer's other readings, best first (``SetMaxAlternatives``), without the text itself."""
+        found = [str(a.get("text", "")).strip() for a in (self.raw or {}).get("alternatives", [])[1:]
+                 if isinstance(a, dict)]
+        return [text for text in found if text and text != self.text]
+
 
 def _vosk() -> Any:
     try:
@@ -133,10 +148,18 @@ class Recognizer:
         self._rec.FinalResult()
         self._rec.Reset()
 
+    def consider_alternatives(self, count: int) -> None:
+        """Ask vosk for ``count`` readings of each utterance (0: one, with word confidences)."""
+        self._rec.SetMaxAlternatives(count)
+
     @staticmethod
     def _heard(result: str, t_end: float, source: str) -> Heard | None:
         data = json.loads(result)
-        text = data.get("text", "").strip()
+        if "alternatives" in data:   # SetMaxAlternatives: the best reading is the text
+            best = (data["alternatives"] or [{}])[0]
+            text = str(best.get("text", "")).strip()
+        else:
+            text = data.get("text", "").strip()
         return Heard(text, t_end, source, data) if text else None
 
 

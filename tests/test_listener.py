@@ -214,3 +214,20 @@ def test_the_gate_drops_the_hosts_own_voice_through_a_speaker_to_microphone_loop
         out.close()
         mixer.close()
     assert got.text == THANKS_KO and got.source == "mic"
+
+
+def test_word_confidences_come_from_the_real_recognizer(ko_model) -> None:
+    recognizer = ko_model.recognizer(KO_GRAMMAR)
+    heard = [h for chunk, t in blocks(spoken(THANKS_KO)) if (h := recognizer.accept(chunk, t))][0]
+    confidences = heard.word_confidences()
+    assert [word for word, _ in confidences] == [THANKS_KO]
+    assert all(0.0 <= conf <= 1.0 for _, conf in confidences)
+
+
+def test_alternatives_from_the_real_recognizer_keep_the_best_reading_as_the_text(ko_model) -> None:
+    recognizer = ko_model.recognizer(KO_GRAMMAR)
+    recognizer.consider_alternatives(3)
+    heard = [h for chunk, t in blocks(spoken(THANKS_KO)) if (h := recognizer.accept(chunk, t))]
+    assert [h.text for h in heard] == [THANKS_KO]
+    assert "alternatives" in heard[0].raw
+    assert THANKS_KO not in heard[0].alternatives()   # the others, not the text again

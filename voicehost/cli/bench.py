@@ -12,7 +12,7 @@ from typing import Any
 
 from hw.edges import Edge
 from hw.panel import SeatPanel
-from voicehost.cli.args import Commands, positive
+from voicehost.cli.args import Commands, number_between, positive, print_json
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.host.seats import mock_factory
 from voicehost.rules import InputError, Ruleset
@@ -21,31 +21,40 @@ from voicehost.simulation.random_games import random_game
 
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
-    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records"],
+    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
                                 "table: a table-level game under the virtual clock, end of speech → next line; "
                                 "start: `voicehost serve` to «Стол готов» (warm cache), idle RSS and CPU, TTS cache; "
-                                "records: import protocols into SQLite and PostgreSQL, ratings, size per game")
+                                "records: import protocols into SQLite and PostgreSQL, ratings, size per game; "
+                                "hearing: invented games at the table level, clean and misheard, compared")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
-    bench_cmd.add_argument("--games", type=positive, default=2000, help="games (engine) or presses (gpio)")
+    bench_cmd.add_argument("--games", type=positive, default=None,
+                           help="games (engine: 2000; hearing: 50 a ruleset) or presses (gpio: 2000)")
     bench_cmd.add_argument("--seed", type=int, default=1)
     bench_cmd.add_argument("--ruleset", default=None, help="one ruleset (default: all)")
     bench_cmd.add_argument("--db", action="append", default=None, metavar="URL",
                            help="records: the databases to fill (repeatable; default: a temporary SQLite file and "
                                 "a throwaway PostgreSQL cluster); each must be empty")
+    bench_cmd.add_argument("--wer", type=number_between(0, 0.6, "word error rate"), default=0.1,
+                           help="hearing: the recognizer's word error rate, 0 to 0.6 (default 0.1)")
+    bench_cmd.add_argument("--no-corrections", action="store_true",
+                           help="hearing: the host takes what it hears, nobody vetoes (what the corrections buy)")
+    bench_cmd.add_argument("--json", action="store_true", help="hearing: the figures as JSON")
     bench_cmd.set_defaults(run=_bench)
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.what == "hearing":
+        return _bench_hearing(args)
     if args.what == "start":
         for key, value in bench_start().items():
             print(f"start: {key} = {value:.3f}")
         return 0
     if args.what == "records":
-        games = 10_000 if args.games == 2000 else args.games  # the default --games is the engine's
+        games = args.games or 10_000
         for line in bench_records(games, args.seed, args.db):
             print(line, flush=True)
         return 0
@@ -66,14 +75,14 @@ def _bench(args: argparse.Namespace) -> int:
         return 0
     if args.what == "gpio":
 
-        figures = bench_gpio(args.games)
+        figures = bench_gpio(args.games or 2000)
         print(f"gpio: {figures['presses']} presses on mock pins: stamp error p50 {figures['p50_ms']:.3f} ms, "
               f"p95 {figures['p95_ms']:.3f} ms, max {figures['max_ms']:.3f} ms")
         return 0
 
     names = [args.ruleset] if args.ruleset else ruleset_names()
     for name in names:
-        figures = bench_engine(load_ruleset(name), args.games, args.seed)
+        figures = bench_engine(load_ruleset(name), args.games or 2000, args.seed)
         print(f"{name}: {figures['games']} games in {figures['seconds']:.2f} s = "
               f"{figures['games_per_second']:.0f} games/s on one core "
               f"({figures['inputs_per_game']:.0f} inputs/game, {figures['finished']} finished)")
@@ -448,3 +457,25 @@ def _bench_databases(urls: list[str] | None, folder: Any) -> Iterator[tuple[str,
     cluster.start()
     url = cluster.create_database("bench")
     yield url, pg_size(url), cluster.remove
+
+
+def _bench_hearing(args: argparse.Namespace) -> int:
+    """``bench hearing``: ``--games`` invented games of each ruleset, clean and misheard."""
+    from voicehost.simulation.hearing_bench import bench_hearing
+
+    games = args.games or 50
+    if args.ruleset is not None and args.ruleset not in ruleset_names():
+        raise InputError("--ruleset", f"unknown ruleset {args.ruleset!r} (known: {', '.join(ruleset_names())})")
+    figures = bench_hearing(args.wer, games, args.seed, not args.no_corrections,
+                            [args.ruleset] if args.ruleset else None).as_dict()
+    figures = {"wer": args.wer, "corrections": not args.no_corrections, **figures}
+    if args.json:
+        print_json(figures)
+        return 0
+    print(f"hearing at {args.wer:.0%} word error ({'with' if figures['corrections'] else 'without'} corrections): "
+          f"{figures['right']} of {figures['games']} games end as the clean game ({figures['right_share']:.1%}); "
+          f"nominations lost {figures['nominations_lost']}, wrong and left standing "
+          f"{figures['nominations_wrong_standing']}, other differences {figures['other_differences']}; "
+          f"measured word error {figures['measured_wer']:.1%}; corrections cost {figures['correction_s_mean']:.1f} s "
+          f"of table time a game on average (max {figures['correction_s_max']:.1f} s)")
+    return 0

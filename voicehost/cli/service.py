@@ -22,6 +22,7 @@ from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_
 from voicehost.host.ears import load_ears
 from voicehost.host.live import _open_ears as open_ears  # the same ears as `voicehost run`
 from voicehost.host.live import decode_console_line
+from voicehost.language.parser import forbidden_words
 from voicehost.rules import InputError
 from voicehost.service.notify import Notifier, watchdog_interval
 from voicehost.service.table import IdleTable, TableSetup
@@ -101,8 +102,10 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, settle=panel.settle)
         mic = None if args.no_ears else open_ears(path, setup.seats, gate, loop, ports, _log)
         notify = Notifier()
+        ears = load_ears(path)
         table = IdleTable(setup, ports, log=_log, notify=notify, on_line=lambda line: print(line, flush=True),
-                          on_results=protocol_hook(path, None, _log, check_db=False))
+                          on_results=protocol_hook(path, None, _log, check_db=False),
+                          forbidden=forbidden_words(ears.forbidden_words), hearing=ears.hearing)
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, table.stop)
         _read_console(loop, table)

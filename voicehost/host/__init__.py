@@ -14,6 +14,8 @@ web console, the club records and the service use these and nothing deeper.
 from voicehost.host.cards import show_roles
 from voicehost.host.dealing import seeded_deal
 from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.ears import load_ears
+from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry, read_journal, write_results
 from voicehost.host.live import resume_game
 from voicehost.host.seats import mock_factory, open_pinmap
@@ -21,6 +23,8 @@ from voicehost.host.table_file import load_audio, table_path
 from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import Voice, fixed_lines
 
-__all__ = ["Director", "EdgeLog", "Journal", "JournalEntry", "Ports", "Voice", "fixed_lines", "load_audio",
-           "mock_factory", "open_pinmap", "read_journal", "resume_game", "run_virtual", "seeded_deal", "show_roles",
-           "table_path", "write_results"]
+__all__ = [
+    "Director", "EdgeLog", "HearingSettings", "Journal", "JournalEntry", "Ports", "Voice", "fixed_lines",
+    "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_journal", "resume_game", "run_virtual",
+    "seeded_deal", "show_roles", "table_path", "write_results",
+]

@@ -44,9 +44,11 @@ class Director(NightSteps, Speeches, Voting):
         while (request := self.game.request) is not None:
             await asyncio.sleep(0)  # anyone waiting on the last input acts before the next step
             await self.console()
+            await self.take_back_window(request)
             if self.game.request is not request:
                 continue
-            await self.call(request_lines(request, self.game))
+            if not (isinstance(request, AwaitSpeech) and request.seat in self.time_left):  # a floor given back
+                await self.call(request_lines(request, self.game))
             await self.answer(request)
 
     async def answer(self, request: Any) -> None:

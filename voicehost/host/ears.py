@@ -17,6 +17,7 @@ from typing import Any
 
 from audio.listener import ENDPOINT_RULES, ModelUnavailable, apply_endpoint, check_model_folder
 from voicehost.config import data_dir, read_toml
+from voicehost.host.hearing import HearingSettings
 from voicehost.language.russian import cardinal, ordinal
 from voicehost.rules import InputError
 
@@ -59,12 +60,19 @@ class EarsConfig:
     hold_off_s: float = 0.4              # frames dropped this long after the host stops speaking
     endpoint: dict[str, float] = field(default_factory=dict)   # rule2_s / rule3_s / rule4_s
     forbidden_words: tuple[str, ...] = ()
+    alternatives: int = 0                # readings vosk returns per utterance (0: one, with word confidences)
+    hearing: HearingSettings = field(default_factory=HearingSettings)   # doubt, veto, take-back
+
+
+# [ears] keys of the host's doubt and correction → (lowest, highest) allowed
+HEARING_KEYS = {"min_confidence": (0.0, 1.0), "veto_s": (0.5, 10.0), "join_s": (0.0, 10.0),
+                "false_end_s": (0.0, 15.0), "hold_s": (0.2, 5.0)}
 
 
 def ears_from_mapping(data: Any, place: str) -> EarsConfig:
     if not isinstance(data, Mapping):
         raise InputError(place, "must be a table")
-    known = {"model", "microphone", "hold_off_s", "forbidden_words", *ENDPOINT_RULES}
+    known = {"model", "microphone", "hold_off_s", "forbidden_words", "alternatives", *ENDPOINT_RULES, *HEARING_KEYS}
     for key in data:
         if key not in known:
             raise InputError(f"{place}.{key}", f"unknown setting (known: {', '.join(sorted(known))})")
@@ -84,7 +92,17 @@ def ears_from_mapping(data: Any, place: str) -> EarsConfig:
     for key in ("model", "microphone"):
         if key in data and not isinstance(data[key], str):
             raise InputError(f"{place}.{key}", "must be a string")
-    return EarsConfig(data.get("model"), data.get("microphone"), float(hold), endpoint, tuple(forbidden))
+    hearing = {}
+    for key, (low, high) in HEARING_KEYS.items():
+        value = data.get(key, getattr(HearingSettings, key))
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise InputError(f"{place}.{key}", f"must be a number from {low:g} to {high:g}")
+        hearing[key] = float(value)
+    alternatives = data.get("alternatives", 0)
+    if isinstance(alternatives, bool) or not isinstance(alternatives, int) or not 0 <= alternatives <= 10:
+        raise InputError(f"{place}.alternatives", "must be a whole number from 0 to 10")
+    return EarsConfig(data.get("model"), data.get("microphone"), float(hold), endpoint, tuple(forbidden),
+                      alternatives, HearingSettings(**hearing))
 
 
 def load_ears(table: Path) -> EarsConfig:

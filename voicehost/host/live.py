@@ -141,8 +141,9 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
     _read_console(loop, ports, sys.stdin.buffer)
     from voicehost.language.parser import forbidden_words
-    director = Director(game, ports, journal, log=log, forbidden=forbidden_words(load_ears(table).forbidden_words),
-                        transcript=transcript)
+    ears = load_ears(table)
+    director = Director(game, ports, journal, log=log, forbidden=forbidden_words(ears.forbidden_words),
+                        transcript=transcript, hearing=ears.hearing)
     director.echo_replies = not isinstance(voice, TerminalVoice)  # --audio off prints every line anyway
     director.on_events = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
     director.on_events(list(game.events))  # the deal, or a resumed game so far
@@ -175,7 +176,10 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
     config = load_ears(table)
     try:
         model = SpeechModel(model_path(config))
-        mic = MicListener(model.recognizer(grammar(range(1, seats + 1), forbidden=config.forbidden_words)), gate,
+        recognizer = model.recognizer(grammar(range(1, seats + 1), forbidden=config.forbidden_words))
+        if config.alternatives:
+            recognizer.consider_alternatives(config.alternatives)
+        mic = MicListener(recognizer, gate,
                           lambda heard: loop.call_soon_threadsafe(ports.hear, heard), config.microphone)
         mic.start()
         return mic

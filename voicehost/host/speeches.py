@@ -4,15 +4,19 @@ console or time."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hw.capture import Press
 from hw.leds import LAST_SECONDS, SPEAKER
 from voicehost.host.console import Console
+from voicehost.host.hearing import Floor, Joiner, TakeBack, doubtful
 from voicehost.language.intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import parse, parse_seat_answer
 from voicehost.rules.inputs import BloodName, EndSpeech, Foul, Nominate, RaiseHand, Withdraw
 from voicehost.rules.requests import AwaitSpeech
 
 ANSWER_TURNS = frozenset({"nominate", "blood_name"})  # turns answered with one name or number
+ECHO_KEYS = {Nominate: "nomination_accepted", Withdraw: "withdrawn"}  # the line that echoes what was taken
 
 
 class Speeches(Console):
@@ -27,10 +31,12 @@ class Speeches(Console):
             self.speaking = seat
             self.ports.led(seat, SPEAKER)
         started = self.ports.clock()
-        self.deadline = started + request.seconds / self.ports.speed
+        seconds = self.time_left.pop(seat, request.seconds)   # a false «спасибо» undone: the time he had
+        self.deadline = started + seconds / self.ports.speed
+        self.floor = Floor(Joiner(self.hearing.join_s / self.ports.speed), after=self.floor.closed)
         warning_s = self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
-        warns = request.seconds > 10
-        ended = False
+        warns = seconds > 10
+        ended: bool | str = False
         while not ended and self.game.request == request:
             self.ports.stirred.clear()
             ended = await self._listen(request, started)
@@ -43,44 +49,148 @@ class Speeches(Console):
             if not ended and self.ports.clock() >= deadline:
                 await self.say([("thanks", {})])
                 ended = True
-            if not ended:
-                await self.ports.idle(deadline - warning_s if warns else deadline)
+            if not ended and self.game.request == request:
+                await self.ports.idle(min(deadline - warning_s if warns else deadline, self.floor.wake_at))
         if seat:
             self.speaking = None
             self._restore(seat)
-        self.deadline = None
+        left, self.deadline = self.deadline - self.ports.clock(), None
+        self.floor.closed = self.ports.clock()
         if self.game.request == request:
             await self.push(EndSpeech(seat), "host")
+            if ended == "words" and seat:   # he may hold his button: it was not his «спасибо»
+                since, speed = self.floor.ended_at, self.ports.speed
+                self.take_back = TakeBack(seat, len(self.game.inputs) - 1, since,
+                                          self.ports.clock() + self.hearing.false_end_s / speed,
+                                          self.hearing.hold_s / speed, max(0.0, left * speed), "go_on")
 
-    async def _listen(self, request: AwaitSpeech, started: float) -> bool:
-        """One look at the ears, the buttons and the console; True when the turn ends."""
+    async def _listen(self, request: AwaitSpeech, started: float) -> bool | str:
+        """One look at the ears, the buttons and the console; true when the turn ends (``"words"``
+        when it was ended by a heard «спасибо», which its speaker may still take back)."""
         while not self.ports.heard.empty():
             heard = self.ports.heard.get_nowait()
+            if heard.t_end <= self.floor.after:
+                continue   # said before the last floor was closed: not this speaker's words
             if request.turn in ANSWER_TURNS:
-                return await self._answer_turn(request, heard.text)
-            for intent in parse(heard.text, self.forbidden):
+                return await self._answer_turn(request, heard)
+            text = self.floor.joiner.text_of(heard)
+            for intent in parse(text or "", self.forbidden):
                 if isinstance(intent, ForbiddenIntent) and request.seat and self.game.is_alive(request.seat):
                     await self.push(Foul(request.seat, f"forbidden:{intent.word}"), "ears")
                     if self.game.request != request:
                         return False
                 if isinstance(intent, EndIntent):
-                    return True
+                    self.floor.ended_at = heard.t_end
+                    return "words"
                 if request.may_nominate and isinstance(intent, (NominateIntent, WithdrawIntent)):
-                    kind = Nominate if isinstance(intent, NominateIntent) else Withdraw
-                    await self.push(kind(request.seat, intent.seat), "ears")
-        presses = self.ports.presses(started, self.ports.clock())
+                    if not await self._nomination(request, intent, heard, text or ""):
+                        break   # asked again: the rest of this utterance is not trusted either
+        presses = self.ports.presses(started, self.ports.clock() + 1e-6)   # a press stamped this very moment too
         await self._raised_hands(request, presses)
-        if request.seat and any(p.seat == request.seat for p in presses):
+        if await self.taken_back() or self.game.request != request:
+            return False
+        own = [p for p in presses if p.seat == request.seat and p.down not in self.floor.used_presses]
+        if request.seat and own and not await self._veto(own):
             return True
         return await self.console(in_speech=True)
 
-    async def _answer_turn(self, request: AwaitSpeech, text: str) -> bool:
-        """«Кого вы выдвигаете?» (canonical, by name) or a blood name (classic): one answer."""
-        seat = parse_seat_answer(text, self.game.names or None)
-        if seat is not None:
-            make = Nominate if request.turn == "nominate" else BloodName
-            await self.push(make(request.seat, seat), "ears")
-        return seat is not None
+    async def _nomination(self, request: AwaitSpeech, intent: NominateIntent | WithdrawIntent, heard: Any,
+                          text: str) -> bool:
+        """Take a heard nomination or withdrawal, unless its number is unsure (then ask once);
+        its echo opens the speaker's veto window. False when the host asked again."""
+        if doubtful(heard, text, self.hearing) or not 1 <= intent.seat <= self.game.seats:
+            if not self.floor.asked_again:
+                self.floor.asked_again = True
+                await self.say([("repeat_number", {})])
+            else:
+                self.log(f"ears: «{heard.text}»: the number is still unclear (the judge or the buttons decide)")
+            return False
+        kind = Nominate if isinstance(intent, NominateIntent) else Withdraw
+        before = len(self.game.inputs)
+        await self.push(kind(request.seat, intent.seat), "ears")
+        echo = self.onsets.get(ECHO_KEYS[kind])
+        if len(self.game.inputs) > before and echo is not None and echo >= heard.t_end - 1e-9:
+            self.floor.veto = (before, echo, echo + self.hearing.veto_s / self.ports.speed)
+        return True
+
+    async def _veto(self, presses: list[Press]) -> bool:
+        """The speaker pressed his button while an echo's window was open: what was taken is
+        undone («Отменено»), journaled as a splice. False when no window was open (the press ends
+        the speech)."""
+        window = self.floor.veto
+        vetoes = [p for p in presses if window is not None and window[1] <= p.down <= window[2]]
+        if window is None or not vetoes:
+            return False
+        self.floor.used_presses.update(p.down for p in vetoes)
+        self.floor.veto = None
+        index = window[0]
+        if len(self.game.inputs) != index + 1:
+            self.log("ears: veto refused: the game has moved on since the echo")
+            return True
+        undone = self.game.inputs[-1]
+        self.game.pop()
+        self._journal_splice(index, 1, [], f"veto {undone.kind}")
+        self._relight()
+        await self.say([("vetoed", {})])
+        return True
+
+    async def taken_back(self) -> bool:
+        """The last speaker asks for what the host took from his words back (see
+        :class:`~voicehost.host.hearing.TakeBack`): it is undone as a splice, and said."""
+        back = self.take_back
+        if back is None:
+            return False
+        now = self.ports.clock()
+        if now > back.until or len(self.game.inputs) != back.index + 1:
+            self.take_back = None
+            return False
+        presses = [p for p in self.ports.presses(back.since, float("inf")) if p.seat == back.seat and p.down <= now]
+        held = [min(now, p.up if p.up is not None else now) - p.down for p in presses]
+        if not any(h >= back.hold - 1e-9 for h in held):
+            # look again once a button still down has been held long enough
+            wakes = [p.down + back.hold for p in presses if p.down + back.hold > now]
+            self.floor.wake_at = min(wakes, default=float("inf"))
+            return False
+        self.take_back = None
+        undone = self.game.inputs[-1]
+        self.game.pop()
+        self._journal_splice(back.index, 1, [], f"taken back by seat {back.seat}: {undone.kind}")
+        self._relight()
+        if back.time_left is not None:
+            self.time_left[back.seat] = back.time_left
+        await self.say([(back.line, {"seat": back.seat})])
+        return True
+
+    async def take_back_window(self, request: Any) -> None:
+        """Before a step that does not listen for it (a vote, the night, an answer turn): the
+        take-back window, if one is open, is waited out."""
+        while self.take_back is not None and not (isinstance(request, AwaitSpeech) and request.turn == "speech"):
+            until = self.take_back.until
+            if await self.taken_back():
+                return
+            if self.ports.clock() > until:
+                self.take_back = None
+                return
+            self.ports.stirred.clear()
+            await self.ports.idle(min(until + 1e-6, self.floor.wake_at))
+
+    async def _answer_turn(self, request: AwaitSpeech, heard: Any) -> bool:
+        """«Кого вы выдвигаете?» (canonical, by name) or a blood name (classic): one answer. An
+        unsure answer is asked for again (once); a taken one can be vetoed by its speaker."""
+        seat = parse_seat_answer(heard.text, self.game.names or None)
+        if seat is None:
+            return False
+        if doubtful(heard, heard.text, self.hearing, any_word=True):
+            if not self.floor.asked_again:
+                self.floor.asked_again = True
+                await self.say([("repeat_answer", {})])
+                return False
+        make = Nominate if request.turn == "nominate" else BloodName
+        await self.push(make(request.seat, seat), "ears")
+        now, speed = self.ports.clock(), self.ports.speed
+        self.take_back = TakeBack(request.seat, len(self.game.inputs) - 1, heard.t_end,
+                                  now + self.hearing.veto_s / speed)
+        return True
 
     async def _raised_hands(self, request: AwaitSpeech, presses: list[Press]) -> None:
         """club: a player who holds his button for ``raise_hand_s`` during the round asks for

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hw.leds import Pattern
+from voicehost.host.hearing import Floor, HearingSettings, Joiner, TakeBack
 from voicehost.host.journal import Journal
 from voicehost.host.lights import Lights
 from voicehost.host.ports import Ports
@@ -24,7 +25,8 @@ class Stage(Lights):
 
     def __init__(self, game: Game, ports: Ports, journal: Journal | None = None,
                  book: Phrasebook | None = None, log: Callable[[str], None] = print,
-                 forbidden: frozenset[str] = frozenset(), transcript: Transcript | None = None) -> None:
+                 forbidden: frozenset[str] = frozenset(), transcript: Transcript | None = None,
+                 hearing: HearingSettings | None = None) -> None:
         self.game = game
         self.ports = ports
         self.journal = journal
@@ -47,6 +49,10 @@ class Stage(Lights):
         self.started_at = ports.clock()   # the table clock's zero (see table_time)
         self.music_on = False
         self.night_opened = 0              # the last night whose «Наступает ночь» was said
+        self.hearing = hearing or HearingSettings()   # doubt and correction of what the ears heard
+        self.floor = Floor(Joiner(self.hearing.join_s))   # the current speech's (voicehost.host.speeches)
+        self.take_back: TakeBack | None = None   # what the last speaker may still take back (hearing)
+        self.time_left: dict[int, float] = {}   # seat → seconds, for a speech taken back
 
     async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
         onsets = []

@@ -246,6 +246,7 @@ HOST_KEYS = frozenset({
     "night_falls", "night_one", "morning", "morning_killed", "morning_killed_many", "morning_missed", "morning_quiet",
     "introduction", "last_word", "last_word_short", "testament", "day_opens", *TURN_KEYS.values(),
     "nomination_accepted", "nominated", "withdrawn", "withdraw_refused", "voting_starts", "candidates",
+    "repeat_number", "repeat_answer", "vetoed", "go_on",
     "revote", "acquittal_question", "prevote", "final_vote", "mayor_election", "runoff", "vote_count",
     "no_candidates", "single_on_day_one", "vote_cancelled", "vote_restarted", "second_vote", "tie",
     "all_leave_question", "all_stay_four", "all_stay", "three_way_tie", "repeat_tie", "split", "no_execution",

@@ -96,3 +96,23 @@ def parse_seat_answer(text: str, names: dict[int, str] | None = None) -> int | N
 def forbidden_words(words: list[str] | tuple[str, ...]) -> frozenset[str]:
     """The club's list as the parser compares it (lower case, ё → е)."""
     return frozenset(token for word in words for token in normalize(word))
+
+
+def waits_for_number(text: str) -> bool:
+    """True when ``text`` ends with a nominating or withdrawing verb and its fillers but no
+    number yet — the first half of a phrase the recognizer cut in two."""
+    tokens = normalize(text)
+    for i in range(len(tokens) - 1, -1, -1):
+        if tokens[i] in NOMINATE_VERBS or tokens[i] in WITHDRAW_VERBS:
+            return all(token in FILLERS for token in tokens[i + 1:]) and not (i > 0 and tokens[i - 1] in NEGATIONS)
+        if tokens[i] not in FILLERS:
+            return False
+    return False
+
+
+def garbled_nomination(text: str) -> bool:
+    """True when a nominating or withdrawing verb in ``text`` has no seat number after it —
+    a nomination the recognizer mangled, not a speech that merely mentions the word."""
+    tokens = normalize(text)
+    return any((word in NOMINATE_VERBS or word in WITHDRAW_VERBS) and _read_target(tokens, i + 1) is None
+               and not (i > 0 and tokens[i - 1] in NEGATIONS) for i, word in enumerate(tokens))

@@ -28,7 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from hw.leds import JOURNAL_FAILED, OFF, READY
-from voicehost.host import Director, Journal, Ports, resume_game, seeded_deal, show_roles, write_results
+from voicehost.host import (
+    Director,
+    HearingSettings,
+    Journal,
+    Ports,
+    resume_game,
+    seeded_deal,
+    show_roles,
+    write_results,
+)
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game, InputError, Ruleset, new_game
@@ -93,6 +102,8 @@ class IdleTable:
     notify: Notifier = field(default_factory=Notifier)
     book: Phrasebook = field(default_factory=load_phrasebook)
     on_line: Log = lambda line: None   # the public log, printed
+    forbidden: frozenset[str] = frozenset()   # the club's forbidden words ([ears] of the table file)
+    hearing: HearingSettings | None = None    # the host's doubt and correction ([ears])
     halted: str | None = None          # why the table stopped taking inputs (a journal failure)
     played: list[Path] = field(default_factory=list)   # protocols written
     on_results: Callable[[Path, dict[str, Any]], None] | None = None   # the club records, off the loop
@@ -250,7 +261,8 @@ class IdleTable:
     async def _play(self, game: Game, journal: Journal, fresh: bool) -> bool:
         """One game to its end, in its own task (so ``discard`` can cancel it); True when its
         protocol is written."""
-        director = Director(game, self.ports, journal, book=self.book, log=self.log)
+        director = Director(game, self.ports, journal, book=self.book, log=self.log, forbidden=self.forbidden,
+                            hearing=self.hearing)
         director.on_events = public_log_printer(self.book, game.names, self.on_line)
         self.notify.status(f"playing {game.ruleset.name}: {Path(journal.path).name}")
         self._show_all(OFF)

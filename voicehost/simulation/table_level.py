@@ -26,19 +26,37 @@ from audio.listener import Heard
 from hw.edges import Edge
 from hw.leds import NO, YES, Pattern
 from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry
 from voicehost.host.night import CALL_GAP_S
 from voicehost.host.ports import POLL_S
 from voicehost.host.subtitles import Transcript
 from voicehost.host.voice import spoken_length_s
 from voicehost.language.host_lines import question_key
+from voicehost.language.intents import EndIntent
 from voicehost.language.narrate import public_lines, public_log_printer
+from voicehost.language.parser import parse
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.russian import cardinal
 from voicehost.rules import Game, IllegalInput, InputError, new_game
-from voicehost.rules.inputs import BloodName, Foul, Input, Join, Kill, Lift, Nominate, RaiseHand, Remove, Shots, Vote
+from voicehost.rules.inputs import (
+    BloodName,
+    EndSpeech,
+    Foul,
+    Input,
+    Join,
+    Kill,
+    Lift,
+    Nominate,
+    RaiseHand,
+    Remove,
+    Shots,
+    Vote,
+    Withdraw,
+)
 from voicehost.rules.requests import AwaitAction, AwaitSpeech, AwaitVotes
 from voicehost.simulation.engine_level import Act, Feed, ScriptPlayer, Simulation
+from voicehost.simulation.mishearing import Mishearing
 from voicehost.simulation.script import Script
 
 TAP_AFTER_S = 0.3       # a night tap lands this long after the onset of the number called
@@ -52,6 +70,10 @@ HOLD_PAST_S = 0.2       # … and comes up this long after «Спасибо»
 ANSWER_AFTER_S = 1.0    # a name said this long after being asked
 JOIN_AFTER_S = 1.0      # the maniac taps this long after «вы играете за мафию?»
 WORDS_PER_S = 2.5       # how fast people speak
+REACT_S = 4.0           # a speaker who hears no echo this long after his nomination says it again
+REPEAT_AFTER_S = 0.5    # … starting this long after the host asked or went quiet
+VETO_AFTER_S = 0.4      # a wrong echo is vetoed this long after the people notice it
+REPEATS = 6             # how often a speaker corrects the host before giving up
 PRIVATE_PATTERNS = frozenset({YES.name, NO.name, "role"})  # shown while everyone else's eyes are closed
 
 
@@ -125,11 +147,18 @@ class VirtualVoice:
 
 
 class People:
-    """The script's people at the table: they carry out the acts and check what the host took."""
+    """The script's people at the table: they carry out the acts and check what the host took.
+
+    With ``ears`` (a :class:`~voicehost.simulation.mishearing.Mishearing`) their words reach the
+    host misheard, and they correct the host as players would: they repeat a number the host
+    asks for again or did not react to, veto a wrong echo with their button, and hold it when
+    a «спасибо» that was not theirs ended their speech."""
 
     def __init__(self, director: Director, player: ScriptPlayer, seats: Seats, record: TableRecord,
-                 speed: float = 1.0) -> None:
+                 speed: float = 1.0, ears: Mishearing | None = None, correct: bool = True) -> None:
         self.director, self.player, self.seats, self.record = director, player, seats, record
+        self.ears, self.correct = ears, correct
+        self.last_words: tuple[Any, str] | None = None   # the utterance whose intents are being taken
         self.game: Game = director.game   # the table's game; the player's own is the engine level
         self.speed = speed
         self.tap_s = max(TAP_S / speed, HAND_MIN_S)
@@ -151,6 +180,8 @@ class People:
     def hear_line(self, key: str, values: dict[str, Any], text: str, onset: float) -> None:
         self.record.lines.append((onset, text))
         self.said_since_taken.add(key)
+        if key == "repeat_number":
+            self.director.progress.set()   # a speaker waiting for his echo hears this instead
         if key in ("count", "name_call"):
             called = values.get("seat") or {n: s for s, n in self.game.names.items()}.get(values.get("name", ""))
             base = onset + TAP_AFTER_S / self.speed  # while the number is said (the pins clamp to now)
@@ -257,8 +288,11 @@ class People:
 
     async def speak(self, request: Any, text: str) -> None:
         await self.floor()
+        if self.ears is not None:
+            await self.take_back_a_false_end(request)
         await asyncio.sleep(len(text.split()) / WORDS_PER_S / self.speed)
         if self.game.request == request:  # the floor may have been taken away meanwhile
+            self.last_words = (request, text)
             self.hear(request, text)
 
     async def answer(self, request: Any, item: Input | None) -> None:
@@ -267,16 +301,23 @@ class People:
         words = names[item.target] if item.target in names else f"номер {cardinal(item.target)}"
         await self.floor()
         await asyncio.sleep(ANSWER_AFTER_S / self.speed)
+        self.last_words = (request, words)
         self.hear(request, words)
         await self.taken(item)
 
     def hear(self, request: Any, text: str) -> None:
         seat = request.seat if isinstance(request, AwaitSpeech) else 0
         self.record.heard.append((self.now(), seat, text))
-        self.director.ports.hear(Heard(text, self.now(), "script"))
+        if self.ears is None:
+            self.director.ports.hear(Heard(text, self.now(), "script"))
+            return
+        for misheard in self.ears.hear(text):
+            self.director.ports.hear(Heard(misheard.text, self.now(), "script", misheard.raw))
 
     async def taken(self, item: Input, refusals: int | None = None) -> None:
         """Wait until the director takes its next input; it must be ``item``."""
+        if self.ears is not None:
+            await self.corrected(item)
         while len(self.game.inputs) <= self.cursor:
             if refusals is not None and len(self.director.refusals) > refusals:
                 raise self.director.refusals[-1]
@@ -290,6 +331,99 @@ class People:
         self.cursor += 1
         self.said_since_taken.clear()
         self.player.push(item)  # the engine level takes the same input
+
+
+    # ---- correcting a host that misheard (with ``ears``) ------------------------------------------
+
+    async def corrected(self, item: Input) -> None:
+        """Before ``item`` is checked: whatever the host took that nobody said is vetoed, and
+        words the host did not take (lost, or asked for again) are said again."""
+        for _ in range(REPEATS):
+            reaction = await self.reaction(item)
+            if reaction == "over":
+                return
+            if reaction == "taken":
+                taken = self.game.inputs[self.cursor]
+                if taken != item and self.refused_words(taken):
+                    self.cursor += 1   # the host refused what it misheard («уже выставлен»): nothing happened
+                    continue
+                if taken == item or not await self.veto(taken):
+                    return   # right, or not a thing a player can veto: the check that follows reports it
+            await self.say_again(item)
+
+    def refused_words(self, taken: Input) -> bool:
+        """A misheard nomination the game refused («уже выставлен»): it changed nothing."""
+        return isinstance(taken, Nominate) and (taken.by, taken.target) not in getattr(self.game, "nominations", ())
+
+    def repeatable(self, item: Input) -> str | None:
+        """What the speaker says again when the host missed ``item``: his last words for a
+        nomination or an answer, «спасибо» for the end of his speech; None for anything else."""
+        if self.last_words is None or self.game.request != self.last_words[0]:
+            return None
+        if isinstance(item, (Nominate, Withdraw, BloodName)):
+            return self.last_words[1]
+        if isinstance(item, EndSpeech) and any(isinstance(i, EndIntent) for i in parse(self.last_words[1])):
+            return "спасибо"
+        return None
+
+    async def say_again(self, item: Input) -> None:
+        words = self.repeatable(item)
+        if words is not None:
+            await asyncio.sleep(REPEAT_AFTER_S / self.speed)
+            if self.repeatable(item) is not None:
+                self.hear(self.game.request, words)
+
+    async def reaction(self, item: Input) -> str:
+        """What the host did after the people acted: ``taken`` an input, ``asked`` for the number
+        again, nothing for a while (``silence``), or the game is ``over``."""
+        patient = self.repeatable(item) is not None
+        until = self.now() + REACT_S / self.speed
+        self.said_since_taken.discard("repeat_number")
+        while len(self.game.inputs) <= self.cursor:
+            if self.game.is_over:
+                return "over"
+            if patient and "repeat_number" in self.said_since_taken:
+                return "asked"
+            if patient and self.now() >= until:
+                return "silence"
+            await self.stir(until - self.now() if patient else None)
+        return "taken"
+
+    async def stir(self, timeout: float | None) -> None:
+        """Until the host takes or refuses an input or says a line (or ``timeout`` passes)."""
+        self.director.progress.clear()
+        try:
+            await asyncio.wait_for(self.director.progress.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    async def veto(self, taken: Input) -> bool:
+        """The host took what the speaker did not say: a nomination or withdrawal (he presses
+        his button while the echo's window is open) or the end of his speech (he holds it).
+        True once the host has undone it."""
+        if not self.correct:
+            return False
+        if isinstance(taken, EndSpeech) and taken.seat:
+            hold = (self.director.hearing.hold_s + 0.3) / self.speed
+            self.seats.press(taken.seat, self.now(), self.now() + hold)
+        elif isinstance(taken, (Nominate, Withdraw, BloodName)) and taken.by:
+            down = self.now() + VETO_AFTER_S / self.speed
+            self.seats.press(taken.by, down, down + self.tap_s)
+        else:
+            return False
+        limit = self.now() + 3 * REACT_S / self.speed
+        while len(self.game.inputs) > self.cursor and self.now() < limit:
+            await self.stir(limit - self.now())
+        if len(self.game.inputs) == self.cursor and isinstance(taken, EndSpeech):
+            await self.floor()
+        return len(self.game.inputs) == self.cursor
+
+    async def take_back_a_false_end(self, request: Any) -> None:
+        """Before his next words: if the host took a «спасибо» that was not this speaker's, he
+        holds his button until the floor comes back."""
+        inputs = self.game.inputs
+        if len(inputs) == self.cursor + 1 and inputs[-1] == EndSpeech(getattr(request, "seat", 0)):
+            await self.veto(inputs[-1])
 
 
 def console_line(item: Input | None) -> str:
@@ -342,6 +476,8 @@ class TableRun:
     speed: float = 1.0
     show: Callable[[str], None] | None = None
     transcript: Transcript | None = None
+    ears: Mishearing | None = None      # the people's words misheard (voicehost bench hearing)
+    hearing: HearingSettings | None = None   # the host's doubt and correction settings
 
 
 async def play_table(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
@@ -361,13 +497,14 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     player = ScriptPlayer(script)   # the engine level, in step with the table
     table = new_game(script.ruleset, script.options, script.seats)
     table.names = dict(script.names)
-    director = Director(table, ports, journal, log=lambda line: None, transcript=how.transcript)
+    director = Director(table, ports, journal, log=lambda line: None, transcript=how.transcript, hearing=how.hearing)
     if how.show is not None:
         director.on_events = public_log_printer(load_phrasebook(), table.names, how.show)
     try:
         feed = _replay(player, table, replayed or [], journal, loop.time)
         director.on_events(list(table.events))  # the deal (and a resumed game so far), for the log
-        people = People(director, player, seats, record, how.speed)
+        people = People(director, player, seats, record, how.speed, how.ears,
+                        correct=how.hearing is None or how.hearing.ask_again)
         await _together(director, people, feed)
     finally:
         close_seats()
