@@ -210,6 +210,7 @@ def test_classic_three_sides_last_two_teams_falling_together_leave_no_winner() -
     for seat in (1, 2, 4, 6, 7, 8, 10, 5):
         game.push(_remove(seat))
     from voicehost.rules.inputs import Check, Dawn, Heal, Shots, Visit
+    _to_next_night(game)
     # Alive: mafia 3 and yakuza 9; each shoots the other on the same night.
     for item in (Shots(((3, (9,)),)), Shots(((9, (3,)),)), Heal(None, None), Visit(None, None),
                  Check(None, None), Dawn()):
@@ -241,13 +242,30 @@ def test_classic_etiquette_sends_non_voters_to_the_last_accused() -> None:
 
 
 def _game(options=None, roles=ROLES):
-    from voicehost.rules.inputs import Deal
+    """A game at the end of night 1, where the judge's removals take effect at once."""
+    from voicehost.rules.inputs import ACTIONS, Deal, Shots
+    from voicehost.rules.requests import AwaitAction, AwaitShots
     ruleset = load_ruleset("classic")
     game = new_game(ruleset, ruleset.resolve(options or {}), 10)
     deal = [Role.CITIZEN] * 10
     for seat, role in roles.items():
         deal[int(seat) - 1] = Role(role)
     game.push(Deal(tuple(deal)))
+    while isinstance(game.request, (AwaitShots, AwaitAction)):
+        request = game.request
+        game.push(Shots(()) if isinstance(request, AwaitShots) else ACTIONS[request.actions[0]](request.by, None))
+    return game
+
+
+def _to_next_night(game):
+    """Through the morning and a day where nobody is voted out."""
+    from voicehost.rules.inputs import CloseVoting, Dawn, EndSpeech, Proceed
+    from voicehost.rules.requests import AwaitDawn, AwaitMorning, AwaitNightfall, AwaitSpeech
+    while not isinstance(game.request, AwaitShots):
+        request = game.request
+        game.push(Dawn() if isinstance(request, AwaitDawn) else Proceed()
+                  if isinstance(request, (AwaitMorning, AwaitNightfall)) else EndSpeech(request.seat)
+                  if isinstance(request, AwaitSpeech) else CloseVoting())
     return game
 
 

@@ -17,7 +17,7 @@ from voicehost.host.dealing import seeded_deal
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.journal import Journal, read_journal
 from voicehost.rules import Role, new_game
-from voicehost.rules.inputs import Deal
+from voicehost.rules.inputs import Deal, Proceed
 from voicehost.rules.protocol import build_protocol
 from voicehost.rules.requests import AwaitVotes
 
@@ -116,6 +116,7 @@ def test_the_console_removes_and_ends_the_game(table_game, mock_factory, ten_sea
 def test_a_speech_without_words_runs_out_with_a_warning_and_thanks(table_game, mock_factory, ten_seats) -> None:
     table_game.push(Deal(DEAL))
     table_game.push(__import__("voicehost.rules.inputs", fromlist=["Dawn"]).Dawn())
+    table_game.push(Proceed())
 
     async def one_turn():
         edges = EdgeLog()
@@ -210,8 +211,8 @@ def test_a_raised_hand_and_an_answer_by_name_at_the_live_table(mock_factory, ten
     game = new_game(club, club.resolve({}), 10)
     roles = list(DEAL)
     roles[1], roles[7] = Role.DOCTOR, Role.MANIAC
-    for item in (Deal(tuple(roles)), Join(8, "solo"), Dawn(), *(EndSpeech(s) for s in range(1, 11)), Shots(()),
-                 Check(3, None), Check(7, None), Kill(8, None), Heal(2, None), Dawn()):
+    for item in (Deal(tuple(roles)), Join(8, "solo"), Dawn(), Proceed(), *(EndSpeech(s) for s in range(1, 11)),
+                 Proceed(), Shots(()), Check(3, None), Check(7, None), Kill(8, None), Heal(2, None), Dawn(), Proceed()):
         game.push(item)
     assert game.request.turn == "speech" and game.request.seat == 2
 
@@ -247,7 +248,7 @@ def test_a_canonical_nomination_is_heard_by_name(ten_seats) -> None:
                                                "Ира", "Кирилл"], start=1)}
     roles = [Role.CITIZEN] * 10
     roles[2] = roles[6] = Role.MAFIA
-    for item in (Deal(tuple(roles)), Shots(()), Dawn(), EndSpeech(0)):
+    for item in (Deal(tuple(roles)), Shots(()), Dawn(), Proceed(), EndSpeech(0)):
         game.push(item)
     assert game.request.turn == "nominate" and game.request.seat == 1
 
@@ -267,6 +268,7 @@ def test_a_forbidden_word_heard_in_a_speech_is_a_foul_and_the_console_raises_a_h
     from voicehost.rules.inputs import Dawn
     table_game.push(Deal(DEAL))
     table_game.push(Dawn())
+    table_game.push(Proceed())
 
     async def turn():
         ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None, led=lambda seat, pattern: None,
@@ -289,8 +291,8 @@ def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victi
     game = new_game(club, club.resolve({}), 10)
     roles = list(DEAL)
     roles[1], roles[7] = Role.DOCTOR, Role.MANIAC
-    for item in (Deal(tuple(roles)), Join(8, "solo"), Dawn(), *(EndSpeech(s) for s in range(1, 11)), Shots(()),
-                 Check(3, None)):
+    for item in (Deal(tuple(roles)), Join(8, "solo"), Dawn(), Proceed(), *(EndSpeech(s) for s in range(1, 11)),
+                 Proceed(), Shots(()), Check(3, None)):
         game.push(item)
     assert isinstance(game.request, AwaitAction) and game.request.by == 7
 
@@ -428,6 +430,7 @@ def test_a_pause_keeps_the_speakers_time(table_game) -> None:
 
     table_game.push(Deal(DEAL))
     table_game.push(Dawn())
+    table_game.push(Proceed())
     said: list[tuple[float, str]] = []
 
     async def turn():

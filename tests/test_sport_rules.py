@@ -19,11 +19,12 @@ from voicehost.rules.inputs import (
     EndSpeech,
     Foul,
     Nominate,
+    Proceed,
     Remove,
     Shots,
     Vote,
 )
-from voicehost.rules.requests import AwaitAction, AwaitShots, AwaitSpeech, AwaitVotes
+from voicehost.rules.requests import AwaitAction, AwaitMorning, AwaitNightfall, AwaitShots, AwaitSpeech, AwaitVotes
 
 DEAL = tuple(Role(r) for r in [
     "citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff", "citizen", "mafia", "citizen"])
@@ -38,12 +39,14 @@ def fresh(**options):
 
 def to_day(game):
     game.push(Dawn())
+    game.push(Proceed())  # the morning: the host gives the floor
     return game
 
 
 def end_speeches(game, until=AwaitVotes):
-    while isinstance(game.request, AwaitSpeech):
-        game.push(EndSpeech(game.request.seat))
+    """Every speech ends at once; the pauses (the morning, nightfall) pass."""
+    while isinstance(game.request, (AwaitSpeech, AwaitMorning, AwaitNightfall)):
+        game.push(EndSpeech(game.request.seat) if isinstance(game.request, AwaitSpeech) else Proceed())
     assert until is None or isinstance(game.request, until)
 
 
@@ -406,8 +409,8 @@ def test_sport_removal_during_voting_stops_it() -> None:
     end_speeches(game)
     game.push(Vote(1, 5))
     events = game.push(Remove(4))
-    assert [e.kind for e in events][:3] == ["eliminated", "no_vote", "night_fell"]
-    assert isinstance(game.request, AwaitShots)
+    assert [e.kind for e in events] == ["eliminated", "no_vote"]
+    assert isinstance(game.request, AwaitNightfall)
 
 
 def test_sport_removal_with_option_off_restarts_the_vote_without_him() -> None:

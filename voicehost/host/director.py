@@ -26,8 +26,17 @@ from voicehost.host.speeches import Speeches
 from voicehost.host.voting import Voting
 from voicehost.language.host_lines import request_lines
 from voicehost.rules.flow import request_night
-from voicehost.rules.inputs import Dawn
-from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from voicehost.rules.inputs import Dawn, Proceed
+from voicehost.rules.requests import (
+    AwaitAction,
+    AwaitDawn,
+    AwaitLift,
+    AwaitMorning,
+    AwaitNightfall,
+    AwaitShots,
+    AwaitSpeech,
+    AwaitVotes,
+)
 
 __all__ = ["Director", "EdgeLog", "Ports"]
 
@@ -58,6 +67,8 @@ class Director(NightSteps, Speeches, Voting):
             await self.action(request)
         elif isinstance(request, AwaitDawn):
             await self.push(Dawn(), "host")
+        elif isinstance(request, (AwaitMorning, AwaitNightfall)):
+            await self.push(Proceed(), "host")  # the judge's console had its turn just before
         elif isinstance(request, AwaitSpeech):
             await self.speech(request)
         elif isinstance(request, AwaitVotes):

@@ -138,7 +138,7 @@ def _revealed(e: RoleRevealed, game: Game) -> Said:
 
 
 def _game_over(e: GameOver, game: Game) -> Said:
-    return _one(f"victory_{e.winner}") + _one(f"reason_{e.reason}")
+    return _one(f"victory_{e.winner}") + _one(f"reason_{e.reason}", n=e.count)
 
 
 def _tallied(e: NominationsTallied, game: Game) -> Said:

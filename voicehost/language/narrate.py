@@ -168,7 +168,7 @@ def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:
         return book.line("log", "nominations_tallied", list=points, ballot=label.fill({"b": event.ballot})["b"])
     if isinstance(event, GameOver):
         return book.line("log", "game_over", winner=book.line("log", f"winner_{event.winner}"),
-                         reason=book.line("log", f"reason_{event.reason}"))
+                         reason=book.line("log", f"reason_{event.reason}", n=event.count))
     build = _LINES.get(type(event))
     if build is None:
         return None

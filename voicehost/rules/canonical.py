@@ -72,10 +72,12 @@ class CanonicalGame(TableGame):
         self.nominated = {}
         killed = (self.night_target,) if self.night_target in self.alive else ()
         self._emit(MorningCame(self.day, killed))
-        for seat in killed:
-            self._eliminate(seat, "killed")
+        self._eliminate_group(killed, "killed")
         if self.is_over:
             return
+        self._morning([], then="discussion")
+
+    def _then_discussion(self) -> None:
         self._emit(DayBegan(self.day, 0, self.alive_seats()))
         self._queue([(0, "free")], then="nominations")
 
@@ -154,7 +156,7 @@ class CanonicalGame(TableGame):
         if self._count(Team.BLACK) >= self._count(Team.RED):
             self._finish(Outcome("black", "black_parity"))
         else:
-            self._begin_night()
+            self._nightfall()
 
     def _winner(self) -> Outcome | None:
         """The town wins when all mafia are dead (checked after every elimination)."""

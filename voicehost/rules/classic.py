@@ -67,6 +67,7 @@ class ClassicGame(TableGame):
         self.grounded: int | None = None
         self.mayor: int | None = None
         self.killed_last_night: tuple[int, ...] = ()
+        self.victims: tuple[int, ...] = ()
         self.blood: dict[int, int] = {}
         self.accused: tuple[int, ...] = ()
         self.silenced: set[int] = set()
@@ -134,22 +135,24 @@ class ClassicGame(TableGame):
 
     # ---- morning ------------------------------------------------------------------------------
 
+    def _night_done(self) -> None:
+        """The shots, heal and visit are settled before the night's fouls and removals apply."""
+        self.victims = self._night_victims()
+
     def _begin_day(self) -> None:
         """The dead are named without details; the last two teams may fall together."""
-        killed = tuple(v for v in self._night_victims() if v in self.alive)
+        killed = tuple(v for v in self.victims if v in self.alive)
         self.phase = "day"
         self.day += 1
         self.grounded = self.visited
         self.blood = {}
         self.killed_last_night = killed
         self._emit(MorningCame(self.day, killed))
-        for seat in killed:
-            self._eliminate(seat, "killed", check=False)
-        self._check_winner()
+        self._eliminate_group(killed, "killed")
         if self.is_over:
             return
         words = [(seat, "blood_name") for seat in killed] if self.options.flag("blood_name") else []
-        self._queue(words, then="mayor")
+        self._morning(words, then="mayor")
 
     def _blood_name(self, request: AwaitSpeech, item: BloodName) -> None:
         """«Имя кровью»: the named seat gets one vote in today's final vote."""
@@ -233,10 +236,10 @@ class ClassicGame(TableGame):
         elif single is not None:
             self._eliminate(single, "voted")  # jailed: leaves without a word
             if not self.is_over:
-                self._begin_night()
+                self._nightfall()
         else:
             self._emit(AllStay(self.day, "split"))  # «слив голосования»
-            self._begin_night()
+            self._nightfall()
 
     def _then_final(self) -> None:
         """The final vote: anyone may be voted against; votes may change from the prevote."""

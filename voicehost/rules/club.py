@@ -146,24 +146,22 @@ class ClubGame(TableGame):
         killed = tuple(v for v in self.victims if v in self.alive)
         self._emit(MorningCame(self.day, killed))
         speaking = [seat for seat in killed if not self._leaves_silently(seat)]
-        for seat in killed:
-            self._eliminate(seat, "killed")
-            if self.is_over:
-                return
+        self._eliminate_group(killed, "killed")  # the night's victims leave together
+        if self.is_over:
+            return
         if self.day == 1:
-            order = self._introduction_order()
-            self._queue([(seat, "intro") for seat in order], then="night")
+            self._morning([], then="introduction")
         else:
-            self._queue([(seat, "last_word") for seat in speaking], then="speeches")
+            self._morning([(seat, "last_word") for seat in speaking], then="speeches")
 
     def _leaves_silently(self, seat: int) -> bool:
         return self.roles[seat] is Role.SHERIFF or self.team(seat) is Team.BLACK
 
-    def _introduction_order(self) -> tuple[int, ...]:
+    def _then_introduction(self) -> None:
         """«Знакомство начинаем с игрока под номером один»: 30 s each, from seat 1."""
         order = self.alive_seats()
         self._emit(DayBegan(self.day, order[0], order))
-        return order
+        self._queue([(seat, "intro") for seat in order], then="night")
 
     def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
         timers = self.ruleset.timers
@@ -265,7 +263,7 @@ class ClubGame(TableGame):
         self._end_day()
 
     def _end_day(self) -> None:
-        self._begin_night()
+        self._nightfall()
 
     # ---- removal and the end ---------------------------------------------------------------
 

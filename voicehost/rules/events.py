@@ -185,8 +185,11 @@ class Eliminated(Event):
 
 @dataclass(frozen=True)
 class GameOver(Event):
+    """``count``: the nights or days in a row behind a technical result (0 otherwise)."""
+
     winner: str
     reason: str
+    count: int = 0
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,17 @@ from typing import Any, ClassVar
 from .errors import IllegalInput
 from .events import NightFell, ShootingResolved, SpeechBegan, SpeechEnded, VoteIgnored, VotingBegan
 from .game import Game
-from .inputs import Dawn, EndSpeech, Input, Shots, Vote
-from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes, Request
+from .inputs import Dawn, EndSpeech, Foul, Input, Proceed, Remove, Shots, Vote
+from .requests import (
+    AwaitAction,
+    AwaitDawn,
+    AwaitMorning,
+    AwaitNightfall,
+    AwaitShots,
+    AwaitSpeech,
+    AwaitVotes,
+    Request,
+)
 from .roles import Role, Team
 
 AFTER_DEATH = frozenset({"last_word", "blood_name"})  # turns of players who just left
@@ -35,9 +44,12 @@ class TableGame(Game):
         self.votes: dict[int, int] = {}
         self.opener = 0
         self.closer = 0
+        self.held: list[Foul | Remove] = []  # the night's fouls and removals, until the morning
+        self.morning_turns: tuple[list[tuple[int, str]], str] = ([], "")
 
     def _handle(self, item: Input) -> None:
-        handler = self.handlers.get((type(item), type(self.request)))
+        key = (type(item), type(self.request))
+        handler = self.handlers.get(key) or PAUSES.get(key)
         if handler is None:
             raise IllegalInput(f"{item.kind} does not answer {type(self.request).__name__}")
         handler(self, self.request, item)
@@ -62,12 +74,46 @@ class TableGame(Game):
     def _next_night_step(self) -> None:
         step = self.night_steps.pop(0)
         if step[0] == "dawn":
+            self._night_done()
             self.request = AwaitDawn(self.night)
+            self._apply_held()
         elif step[0] == "shots":
             self.request = AwaitShots(self.night, step[1], self._shooters(step[1]), self._called())
         else:
             role = Role(step[1])
             self.request = AwaitAction(self.night, role, step[2:], self._alive_with(role), self._targets(role))
+
+    def _night_done(self) -> None:
+        """Hook: every action of the night is in (classic resolves its shots and visits here)."""
+
+    # ---- the judge's fouls and removals at night ---------------------------------------------
+
+    def _at_night(self) -> bool:
+        return self.phase == "night"
+
+    def _penalty(self, item: Foul | Remove) -> None:
+        """RULES, "Things every ruleset shares": night fouls and removals take effect at the
+        morning, after the night's actions — a removed shooter's shot (or its absence) still
+        counts. They are held until the night's last step and dated by the night."""
+        if self.phase != "night" or isinstance(self.request, AwaitDawn):
+            self._apply_penalty(item)
+            return
+        self._require_alive(item.seat)
+        if self._leaving_at_morning(item.seat):
+            raise IllegalInput(f"seat {item.seat} already leaves the table at the morning")
+        self.held.append(item)
+
+    def _leaving_at_morning(self, seat: int) -> bool:
+        fouls = self.fouls[seat] + sum(1 for held in self.held if isinstance(held, Foul) and held.seat == seat)
+        removed = any(isinstance(held, Remove) and held.seat == seat for held in self.held)
+        return removed or fouls >= self.fouls_to_remove
+
+    def _apply_held(self) -> None:
+        held, self.held = self.held, []
+        for item in held:
+            if self.is_over:
+                return
+            self._apply_penalty(item)
 
     def _called(self) -> tuple[int, ...]:
         return self.alive_seats()
@@ -120,6 +166,28 @@ class TableGame(Game):
 
     def _begin_day(self) -> None:
         raise NotImplementedError
+
+    # ---- the pauses between night and day ----------------------------------------------------
+
+    def _morning(self, turns: list[tuple[int, str]], then: str) -> None:
+        """The morning is announced; before anyone has the floor the judge may still act (a
+        seat removed now never opens the day). Then ``turns`` (last words …), then ``then``."""
+        self.morning_turns = (turns, then)
+        self.turns, self.after_turns = [], ""
+        self.request = AwaitMorning(self.day)
+
+    def _give_floor(self, _: AwaitMorning, __: Proceed) -> None:
+        turns, then = self.morning_turns
+        self.morning_turns = ([], "")
+        self._queue(turns, then)
+
+    def _nightfall(self) -> None:
+        """The day's business is over; fouls and removals given now still belong to the day."""
+        self.turns, self.after_turns = [], ""
+        self.request = AwaitNightfall(self.day)
+
+    def _night_falls(self, _: AwaitNightfall, __: Proceed) -> None:
+        self._begin_night()
 
     def _refresh_night_request(self) -> None:
         """A removal at night: the current step's actors are recomputed."""
@@ -249,6 +317,13 @@ class TableGame(Game):
         """Candidates with the most votes, in ballot order."""
         top = max(counts.values(), default=0)
         return tuple(c for c, n in counts.items() if n == top)
+
+
+# The pauses every table has, answered by the host's Proceed.
+PAUSES: dict[tuple[type[Input], type[Any]], Handler] = {
+    (Proceed, AwaitMorning): TableGame._give_floor,
+    (Proceed, AwaitNightfall): TableGame._night_falls,
+}
 
 
 def handlers(*tables: dict[tuple[type[Input], type[Any]], Handler]) -> dict[tuple[type[Input], type[Any]], Handler]:

@@ -26,10 +26,12 @@ from .ruleset import Options, Ruleset
 
 @dataclass(frozen=True)
 class Outcome:
-    """Who won and why; ``reason`` is one of the ids in TABLE-SCRIPT.md."""
+    """Who won and why; ``reason`` is one of the ids in docs/scripts.md. ``count``: for a
+    technical result, how many nights (misses) or days (repeat ties) in a row led to it."""
 
     winner: str
     reason: str
+    count: int = 0
 
 
 class Game:
@@ -204,11 +206,8 @@ class Game:
             self._deal(item)  # type: ignore[arg-type]
         elif type(self.request) is AwaitDeal:
             raise IllegalInput("the cards are not dealt yet")
-        elif isinstance(item, Foul):
-            self._foul(item.seat, item.reason)
-        elif isinstance(item, Remove):
-            self._require_alive(item.seat)
-            self._remove(item.seat, item.reason)
+        elif isinstance(item, (Foul, Remove)):
+            self._penalty(item)
         else:
             self._handle(item)
 
@@ -222,6 +221,22 @@ class Game:
         self.team_seats = {team: frozenset(s for s, r in self.roles.items() if r.team is team) for team in Team}
         self._emit(RolesDealt(deal.roles))
         self._begin()
+
+    def _penalty(self, item: Foul | Remove) -> None:
+        """A judge's foul or removal; a ruleset may hold it for a later moment (the night's until
+        the morning)."""
+        self._apply_penalty(item)
+
+    def _apply_penalty(self, item: Foul | Remove) -> None:
+        if isinstance(item, Foul):
+            self._foul(item.seat, item.reason)
+        else:
+            self._require_alive(item.seat)
+            self._remove(item.seat, item.reason)
+
+    def _at_night(self) -> bool:
+        """Whether the game is in a night (a removal now is dated by the night)."""
+        return False
 
     def _require_alive(self, seat: int) -> None:
         if seat not in self.alive:
@@ -237,13 +252,24 @@ class Game:
 
     def _eliminate(self, seat: int, cause: str, check: bool = True) -> None:
         """Take a seat out and check for a winner (RULES: "checked after every elimination");
-        ``check=False`` when several leave together and the check waits for the last."""
+        ``check=False`` when several leave together and the check waits for the last
+        (:meth:`_eliminate_group`). The night's kills and anything during a night are dated by
+        the night, the rest by the day."""
         self.alive.discard(seat)
         self._alive_in_order = tuple(sorted(self.alive))
-        in_day = cause != "killed"
+        in_day = cause != "killed" and not self._at_night()
         self._emit(Eliminated(seat, cause, self.day if in_day else None, None if in_day else self.night))
         self._on_eliminated(seat)
         if check:
+            self._check_winner()
+
+    def _eliminate_group(self, seats: tuple[int, ...], cause: str) -> None:
+        """Players who leave together (a night's victims, «все голосуемые покидают игру») are
+        one group: every one of them is out, then the win check runs once (RULES, "Things every
+        ruleset shares")."""
+        for seat in seats:
+            self._eliminate(seat, cause, check=False)
+        if seats:
             self._check_winner()
 
     def _on_eliminated(self, seat: int) -> None:
@@ -258,7 +284,7 @@ class Game:
     def _finish(self, outcome: Outcome) -> None:
         self._outcome = outcome
         self.request = None
-        self._emit(GameOver(outcome.winner, outcome.reason))
+        self._emit(GameOver(outcome.winner, outcome.reason, outcome.count))
 
     def _emit(self, event: Event) -> None:
         self.events.append(event)

@@ -89,6 +89,12 @@ class Dawn(Input):
 
 
 @dataclass(frozen=True)
+class Proceed(Input):
+    """The host moves the table on from a pause the judge may use: the morning (before the
+    floor is given) or the end of a day (before night falls)."""
+
+
+@dataclass(frozen=True)
 class Nominate(Input):
     by: int
     target: int

@@ -47,6 +47,22 @@ class AwaitDawn:
 
 
 @dataclass(frozen=True)
+class AwaitMorning:
+    """The morning is announced (the night's victims are out); the host has not given anyone the
+    floor yet. Fouls and removals «at the morning» land here, before the day's speaking order."""
+
+    day: int
+
+
+@dataclass(frozen=True)
+class AwaitNightfall:
+    """The day's business is over (the vote and its last words); night has not fallen yet.
+    Fouls and removals after the vote land here and still belong to the day."""
+
+    day: int
+
+
+@dataclass(frozen=True)
 class AwaitSpeech:
     """A turn at the table. ``turn``: speech, silent, short, tie, last_word, intro, defence,
     extra, nominate, free (seat 0: the whole table's free discussion)."""
@@ -72,4 +88,5 @@ class AwaitLift:
     voters: tuple[int, ...]
 
 
-Request = AwaitDeal | AwaitShots | AwaitAction | AwaitDawn | AwaitSpeech | AwaitVotes | AwaitLift
+Request = (AwaitDeal | AwaitShots | AwaitAction | AwaitDawn | AwaitMorning | AwaitSpeech | AwaitVotes | AwaitLift
+           | AwaitNightfall)

@@ -24,7 +24,6 @@ from .events import (
     TieDeclared,
     VoteIgnored,
     VotesCounted,
-    VotingBegan,
     WithdrawalRefused,
 )
 from .flow import Step, TableGame
@@ -102,16 +101,15 @@ class SportGame(TableGame):
         killed = (self.night_target,) if self.night_target in self.alive else ()
         self._emit(MorningCame(self.day, killed))
         if self.night > 1:
-            self.misses = 0 if killed else self.misses + 1
-        for seat in killed:
-            self._eliminate(seat, "killed")
+            self.misses = 0 if self.night_target is not None else self.misses + 1
+        self._eliminate_group(killed, "killed")
         if self.is_over:
             return
         limit = self.options.number("misses_to_lose")
         if limit and self.misses >= limit:
-            self._finish(Outcome("red", "three_misses"))
+            self._finish(Outcome("red", "three_misses", self.misses))
             return
-        self._queue([(seat, "last_word") for seat in killed], then="speeches")
+        self._morning([(seat, "last_word") for seat in killed], then="speeches")
 
     def _then_speeches(self) -> None:
         order = self._speaking_order(1)
@@ -200,12 +198,7 @@ class SportGame(TableGame):
             self._no_vote("no_candidates")
         elif len(candidates) == 1 and self.day == 1:
             self._no_vote("single_on_day_one")
-        elif len(candidates) == 1:
-            self._emit(VotingBegan(self.day, "main", candidates))
-            voters = self.alive_seats()
-            self._emit(VotesCounted(self.day, "main", ((candidates[0], len(voters)),), voters))
-            self._voted_out(candidates)
-        else:
+        else:  # a single candidate on a later day is a vote too: every vote is his (the last one's)
             self._open_round("main", candidates, self.alive_seats())
 
     def _no_vote(self, reason: str) -> None:
@@ -280,11 +273,11 @@ class SportGame(TableGame):
         self._end_day()
 
     def _voted_out(self, seats: tuple[int, ...]) -> None:
+        """One player, or all the tied after a passed «все покидают»: one group."""
         self.vote_over = True
-        for seat in seats:
-            self._eliminate(seat, "voted")
-            if self.is_over:
-                return
+        self._eliminate_group(seats, "voted")
+        if self.is_over:
+            return
         self._queue([(seat, "last_word") for seat in seats], then="night")
 
     def _then_night(self) -> None:
@@ -297,9 +290,9 @@ class SportGame(TableGame):
         else:
             self.split_days = 0
         if self.split_days >= 3:
-            self._finish(Outcome("black", "split_deadlock"))
+            self._finish(Outcome("black", "split_deadlock", self.split_days))
             return
-        self._begin_night()
+        self._nightfall()
 
     # ---- removal and the end ------------------------------------------------------------
 

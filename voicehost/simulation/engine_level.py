@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from voicehost.host.journal import Journal, JournalEntry
 from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
-from voicehost.language.parser import parse
+from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
 from voicehost.rules.flow import request_night
 from voicehost.rules.inputs import (
@@ -31,13 +31,24 @@ from voicehost.rules.inputs import (
     Join,
     Lift,
     Nominate,
+    Proceed,
     RaiseHand,
     Remove,
     Shots,
     Vote,
     Withdraw,
 )
-from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
+from voicehost.rules.requests import (
+    AwaitAction,
+    AwaitDawn,
+    AwaitLift,
+    AwaitMorning,
+    AwaitNightfall,
+    AwaitShots,
+    AwaitSpeech,
+    AwaitVotes,
+    Request,
+)
 from voicehost.simulation.script import Day, Night, Script, Timed
 
 
@@ -172,6 +183,12 @@ class ScriptPlayer:
             yield from self._action(request, self._night(request.night))
         elif isinstance(request, AwaitDawn):
             yield [Act("host", Dawn())]
+        elif isinstance(request, AwaitMorning):
+            yield [Act("host", Proceed())]
+        elif isinstance(request, AwaitNightfall):
+            yield from self._after_vote(self._day())
+            if self.game.request == request:
+                yield [Act("host", Proceed())]
         elif isinstance(request, AwaitSpeech):
             yield from self._speech(request, self._day())
         elif isinstance(request, AwaitVotes):
@@ -183,7 +200,6 @@ class ScriptPlayer:
 
     def _phase_start(self, request: Request) -> Acts:
         if request_night(request) is not None:
-            yield from self._after_vote(self._day())
             night = self._night(request.night)
             for seat, place in night.fouls:
                 yield from self._console(Foul(seat), place)
@@ -285,21 +301,29 @@ class ScriptPlayer:
         place = f"days[{self.game.day - 1}].speeches.{request.seat}"
         self.used.add(place)
         for text in utterances:
-            intents = parse(text)
-            if any(isinstance(i, EndIntent) for i in intents):
-                yield from before_end()
-                if self.game.request != request:
-                    return
-            yield [Act("words", None, "ears", text)]
-            for intent in intents:
-                if self.game.request != request or isinstance(intent, EndIntent):
-                    return
-                if not request.may_nominate:
-                    continue  # no nominations in this turn (or this ruleset): words only
-                assert isinstance(intent, (NominateIntent, WithdrawIntent))
-                item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
-                               else Withdraw(request.seat, intent.seat))
-                yield [Act("heard", item, "ears")]
+            body, end = split_end(text)
+            if body:
+                yield from self._words(request, body)
+            if end:
+                yield from before_end()  # after every word of the speech, before its end
+                if self.game.request == request:
+                    yield [Act("words", None, "ears", end)]
+                return
+            if self.game.request != request:
+                return
+
+    def _words(self, request: AwaitSpeech, text: str) -> Acts:
+        """Words that do not end the speech, then the nominations the director hears in them."""
+        yield [Act("words", None, "ears", text)]
+        for intent in parse(text):
+            if self.game.request != request:
+                return
+            if not request.may_nominate or isinstance(intent, EndIntent):
+                continue  # no nominations in this turn (or this ruleset): words only
+            assert isinstance(intent, (NominateIntent, WithdrawIntent))
+            item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
+                           else Withdraw(request.seat, intent.seat))
+            yield [Act("heard", item, "ears")]
 
     def _votes(self, request: AwaitVotes, day: Day) -> Acts:
         if request.round != "mayor" and self.game.day not in self.voting_seen:
@@ -341,7 +365,8 @@ class ScriptPlayer:
         yield [Act("host", CloseVoting(), "seats")]
 
     def _after_vote(self, day: Day) -> Acts:
-        """``at: after_vote`` entries: during the first last word after the result, else at nightfall."""
+        """``at: after_vote`` entries: during the first last word after the result, else at
+        nightfall — always within the day, whatever the script says of the nights after it."""
         if self.game.day == 0 or self.game.day in self.after_vote_done:
             return
         self.after_vote_done.add(self.game.day)
@@ -364,6 +389,23 @@ class ScriptPlayer:
             self.used.add(place)
         except IllegalInput as err:
             self.reasons[place] = str(err)
+
+
+def split_end(text: str) -> tuple[str, str]:
+    """An utterance as (the words of the speech, the words that end it: «спасибо», «пас» …).
+    A judge's foul «after the speech» falls between the two, so it follows every nomination
+    said in the same breath. ("", "") for silence; (text, "") when it does not end the speech."""
+    if not any(isinstance(intent, EndIntent) for intent in parse(text)):
+        return text, ""
+    tokens = normalize(text)
+    for k in range(len(tokens) - 1, -1, -1):
+        body = " ".join(tokens[:k])
+        said = parse(body)
+        if not any(isinstance(intent, EndIntent) for intent in said):
+            if said != [i for i in parse(text) if not isinstance(i, EndIntent)]:
+                break  # the end words change what was said before them: keep the utterance whole
+            return body, " ".join(tokens[k:])
+    return "", text
 
 
 def in_window_order(windowed: tuple[int, ...], votes: list[Act]) -> list[Act]:

@@ -22,12 +22,22 @@ from voicehost.rules.inputs import (
     Join,
     Lift,
     Nominate,
+    Proceed,
     RaiseHand,
     Shots,
     Vote,
     Withdraw,
 )
-from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from voicehost.rules.requests import (
+    AwaitAction,
+    AwaitDawn,
+    AwaitLift,
+    AwaitMorning,
+    AwaitNightfall,
+    AwaitShots,
+    AwaitSpeech,
+    AwaitVotes,
+)
 
 
 def random_input(game: Game, rng: random.Random) -> Input:
@@ -54,6 +64,8 @@ def random_input(game: Game, rng: random.Random) -> Input:
         return action(request.by, rng.choice(choices) if choices and roll < 0.9 else None)
     if isinstance(request, AwaitDawn):
         return Dawn()
+    if isinstance(request, (AwaitMorning, AwaitNightfall)):
+        return Proceed()
     if isinstance(request, AwaitLift):
         return CloseVoting() if roll < 0.3 else Lift(rng.choice(request.voters))
     raise AssertionError(f"no random input for {request!r}")
