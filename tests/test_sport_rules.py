@@ -258,8 +258,8 @@ def test_sport_repeat_tie_all_leave_with_yes_from_more_than_half_of_the_alive() 
     assert protocol["days"][0]["lift"]["passed"] is False and protocol["eliminations"] == []
 
 
-def test_sport_win_is_checked_after_every_elimination_even_mid_split() -> None:
-    # Seats 5 and 9 leave together only if the game is still on after the first.
+def test_sport_both_tied_players_leave_together_after_a_passed_lift() -> None:
+    # Seats 5 and 9 leave as one group; the win is checked after both.
     protocol = play(roles={"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"},
                     days=[{**TIE_DAY, "revote": dict(TIE_DAY["votes"]), "lift": [1, 2, 3, 4, 6, 7, 8]}])
     assert [e["seat"] for e in protocol["eliminations"]] == [5, 9] and protocol["winner"] is None
