@@ -199,3 +199,159 @@ def test_random_legal_scripts_of_every_ruleset_end_or_run_out_cleanly(data) -> N
     check_consistency(result.game)
     protocol = build_protocol(result.game, result.ignored)
     assert protocol["winner"] is None or (protocol["winner"] in WINNERS | {"nobody"})
+
+
+# ---- adversarial shapes (issue 11): fouls and removals at every moment, group exits, single
+# candidates on later days, days without last words, empty trailing nights ---------------------
+
+MOMENTS = st.sampled_from(["morning", "voting", "after_vote"])
+SPEECH_SHAPES = st.sampled_from([
+    "выставляю {} спасибо", ["выставляю {}", "спасибо"], "выставляю игрока номер {}", "пас", ["выставляю {}"],
+])
+
+
+def penalty(seats: int) -> st.SearchStrategy[dict]:
+    """A judge's foul or removal at any moment of a day: the morning, during any speech, the vote, after it."""
+    seat_of = st.integers(1, seats)
+    return st.one_of(st.fixed_dictionaries({"seat": seat_of, "after_speech": seat_of}),
+                     st.fixed_dictionaries({"seat": seat_of, "at": MOMENTS}))
+
+
+def nominations(seats: int) -> st.SearchStrategy[dict[str, object]]:
+    """Speeches that nominate: often exactly one candidate (a later day's single candidate),
+    said in one breath with «спасибо» or split across utterances."""
+    def fill(shape: object, target: int) -> object:
+        return [part.format(target) for part in shape] if isinstance(shape, list) else str(shape).format(target)
+    one = st.tuples(st.integers(1, seats), SPEECH_SHAPES, st.integers(1, seats)).map(
+        lambda t: {str(t[0]): fill(t[1], t[2])})
+    many = st.dictionaries(st.integers(1, seats).map(str), st.tuples(SPEECH_SHAPES, st.integers(1, seats)).map(
+        lambda t: fill(*t)), max_size=4)
+    return st.one_of(one, many)
+
+
+def adversarial_day(seats: int, keys: frozenset[str]) -> st.SearchStrategy[dict]:
+    seat_of = st.integers(1, seats)
+    entries = {
+        "speeches": nominations(seats),
+        "votes": st.dictionaries(seat_of.map(str), seat_of, max_size=seats),
+        "revote": st.dictionaries(seat_of.map(str), seat_of, max_size=seats),
+        "lift": st.lists(seat_of, min_size=seats // 2, max_size=seats, unique=True),  # often passes: a group exit
+        "fouls": st.lists(penalty(seats), max_size=4),
+        "removals": st.lists(penalty(seats), max_size=2),
+    }
+    return st.fixed_dictionaries({}, optional={k: v for k, v in entries.items() if k in keys})
+
+
+def adversarial_night(seats: int, shooters: list[str], night_keys: dict[str, list[str]]) -> st.SearchStrategy[dict]:
+    """Team shots that often agree (so somebody dies), other actions, and fouls — often four for
+    one seat, so the night removes him."""
+    seat_of = st.integers(1, seats)
+    shot = st.one_of(st.just(None), seat_of)
+    entries: dict[str, st.SearchStrategy] = {
+        "shots": st.tuples(shot, st.dictionaries(st.sampled_from(shooters), seat_of) if shooters else st.just({}))
+        .map(lambda t: {**({s: t[0] for s in shooters} if t[0] else {}), **t[1]}),
+        "fouls": st.one_of(st.lists(seat_of, max_size=2), seat_of.map(lambda s: [s] * 4)),
+    }
+    for key, actors in night_keys.items():
+        if actors and key not in ("shots", "join"):
+            entries[key] = st.dictionaries(st.sampled_from(actors), seat_of)
+    return st.fixed_dictionaries({}, optional=entries)
+
+
+def check_moments(game: Game) -> None:
+    """Night removals are dated by their night; the morning's kills by the night before; the
+    rest of a day by that day. Every victim of a night and every player of a passed «все
+    покидают» is out, and the game ends after the whole group (the last event)."""
+    from voicehost.rules.events import LiftAsked, LiftCounted, MorningCame, NightFell
+    night = day = 0
+    at_night = True
+    leaving: set[int] = set()
+    asked: tuple[int, ...] = ()
+    for event in game.events:
+        if isinstance(event, NightFell):
+            night, at_night = event.night, True
+            assert not leaving, f"{leaving} never left"
+        elif isinstance(event, MorningCame):
+            day, at_night = event.day, False
+            leaving = set(event.killed)
+        elif isinstance(event, Eliminated):
+            if at_night or event.cause == "killed":
+                assert (event.night, event.day) == (night, None), event
+            else:
+                assert (event.day, event.night) == (day, None), event
+            if event.cause == "killed":
+                leaving.discard(event.seat)
+            elif event.cause == "voted" and asked:
+                leaving.discard(event.seat)
+        elif isinstance(event, LiftAsked):
+            asked = event.candidates
+        elif isinstance(event, LiftCounted):
+            leaving = set(asked) if event.passed else set()
+            asked = ()
+        elif leaving and not isinstance(event, GameOver):
+            assert event.kind in ("speech_began",), f"{event} before {leaving} left"
+    if game.is_over:
+        assert isinstance(game.events[-1], GameOver) and not leaving
+
+
+def sport_script(draw, extra_nights: int = 0) -> dict:
+    roles = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}
+    from voicehost.rules import SportGame
+    days = draw(st.lists(adversarial_day(10, SportGame.day_keys), max_size=5))
+    night_keys = {"check": ["3", "7"]}
+    nights = draw(st.lists(adversarial_night(10, ["3", "5", "9"], night_keys), max_size=len(days) + 1))
+    options = draw(st.fixed_dictionaries({}, optional=OPTION_VALUES))
+    return {"ruleset": "sport", "options": options, "roles": roles, "nights": nights, "days": days}
+
+
+@given(data=st.data())
+def test_adversarial_sport_scripts_keep_every_moment_in_its_place(data) -> None:
+    script = sport_script(data.draw)
+    result = simulate(script_from_data(script))
+    check_consistency(result.game)
+    check_moments(result.game)
+
+
+@given(data=st.data(), extra=st.integers(1, 3))
+def test_empty_nights_after_the_last_day_never_change_the_days_before(data, extra: int) -> None:
+    script = sport_script(data.draw)
+    days = len(script["days"])
+    script["nights"] = script["nights"][:days]  # the script ends on its last day …
+    longer = {**script, "nights": script["nights"] + [{}] * (days + extra - len(script["nights"]))}
+    short = build_protocol(*_played(script))
+    long = build_protocol(*_played(longer))
+    assert short["days"][:days] == long["days"][:days]
+    assert short["ignored"] == [i for i in long["ignored"] if not i["at"].startswith("nights")] or \
+        short["ignored"] == long["ignored"]
+    within = [e for e in long["eliminations"] if e.get("day", 0) <= days and e.get("night", 0) <= days]
+    assert short["eliminations"] == within
+    if short["winner"] is not None:
+        assert short == long
+
+
+def _played(script: dict):
+    result = simulate(script_from_data(script))
+    return result.game, result.ignored
+
+
+@given(data=st.data())
+def test_adversarial_scripts_of_every_ruleset_keep_groups_and_moments(data) -> None:
+    from voicehost.host.dealing import shuffled_deal
+    from voicehost.rules import GAMES
+
+    name = data.draw(st.sampled_from(ruleset_names()), label="ruleset")
+    ruleset, game_class = load_ruleset(name), GAMES[name]
+    options = data.draw(OPTIONS_BY_RULESET[name], label="options")
+    seats = data.draw(st.sampled_from(ruleset.seats), label="seats")
+    deal = shuffled_deal(ruleset, ruleset.resolve(options), seats, random.Random(data.draw(st.integers(0, 999))))
+    actors = {key: [str(s) for s, role in enumerate(deal, 1) if role in roles]
+              for key, roles in game_class.night_actions.items()}
+    shooters = [s for s in actors.get("shots", []) if deal[int(s) - 1].team.value == "black"]
+    days = data.draw(st.lists(adversarial_day(seats, game_class.day_keys), max_size=4), label="days")
+    nights = data.draw(st.lists(adversarial_night(seats, shooters, actors), max_size=len(days) + 1), label="nights")
+    script = {"ruleset": name, "seats": seats, "options": options, "nights": nights, "days": days,
+              "roles": {str(s): r.value for s, r in enumerate(deal, 1) if r.value != "citizen"},
+              "names": {str(s): f"Игрок {s}" for s in range(1, seats + 1)}}
+    result = simulate(script_from_data(script))
+    check_consistency(result.game)
+    check_moments(result.game)

@@ -168,3 +168,34 @@ def test_adversarial_taps_presses_and_exits_give_identical_protocols_at_both_lev
     script = script_from_data(adversarial_script(data, name))
     engine, table, _ = both(script)
     assert table == engine
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_night_removals_single_candidates_and_split_speeches_give_identical_protocols_at_both_levels(data) -> None:
+    """The rule shapes of issue 11 beyond the ones above: four fouls for one seat in a night
+    (a removal held to the morning), a single candidate on a later day, a nomination and
+    «спасибо» in one breath or split, a judge's foul right after it."""
+    import random as _random
+
+    from test_properties import OPTIONS_BY_RULESET, adversarial_day, adversarial_night
+
+    from voicehost.config import load_ruleset
+    from voicehost.host.dealing import shuffled_deal
+    from voicehost.rules import GAMES
+
+    name = data.draw(st.sampled_from(["sport", "club", "classic"]))
+    ruleset, game_class = load_ruleset(name), GAMES[name]
+    options = data.draw(OPTIONS_BY_RULESET[name])
+    seats = data.draw(st.sampled_from(ruleset.seats))
+    deal = shuffled_deal(ruleset, ruleset.resolve(options), seats, _random.Random(data.draw(st.integers(0, 99))))
+    actors = {key: [str(s) for s, role in enumerate(deal, 1) if role in roles]
+              for key, roles in game_class.night_actions.items()}
+    shooters = [s for s in actors.get("shots", []) if deal[int(s) - 1].team.value == "black"]
+    days = data.draw(st.lists(adversarial_day(seats, game_class.day_keys), max_size=3))
+    nights = data.draw(st.lists(adversarial_night(seats, shooters, actors), max_size=len(days) + 1))
+    script = script_from_data({"ruleset": name, "seats": seats, "options": options, "nights": nights, "days": days,
+                               "roles": {str(s): r.value for s, r in enumerate(deal, 1) if r.value != "citizen"},
+                               "names": {str(s): f"Игрок{s}" for s in range(1, seats + 1)}})
+    engine, table, _ = both(script)
+    assert table == engine
