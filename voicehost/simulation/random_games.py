@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from voicehost.host.dealing import shuffled_deal
-from voicehost.rules import Game, Options, Ruleset, new_game
+from voicehost.rules import Game, IllegalInput, Options, Ruleset, new_game
 from voicehost.rules.inputs import (
     ACTIONS,
     BloodName,
@@ -106,5 +106,9 @@ def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inpu
         item = random_input(game, rng)
         if type(item) is Vote and item.voter not in game.alive:
             continue  # the voter was removed during this round (a 4th foul)
-        game.push(item)
+        try:
+            game.push(item)
+        except IllegalInput:
+            if type(item) is not Foul:
+                raise  # a night's fouls wait for the morning: a seat four of them remove takes no more
     return game
