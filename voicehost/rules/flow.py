@@ -189,15 +189,6 @@ class TableGame(Game):
     def _night_falls(self, _: AwaitNightfall, __: Proceed) -> None:
         self._begin_night()
 
-    def _refresh_night_request(self) -> None:
-        """A removal at night: the current step's actors are recomputed."""
-        request = self.request
-        if isinstance(request, AwaitShots):
-            self.request = AwaitShots(request.night, request.team, self._shooters(request.team), request.called)
-        elif isinstance(request, AwaitAction):
-            self.request = AwaitAction(request.night, request.role, request.actions,
-                                       self._alive_with(request.role), request.targets)
-
     # ---- turns --------------------------------------------------------------------------------
 
     def _queue(self, turns: list[tuple[int, str]], then: str) -> None:
@@ -253,15 +244,15 @@ class TableGame(Game):
     # ---- removal -------------------------------------------------------------------------------
 
     def _remove(self, seat: int, reason: str) -> None:
-        """Out at once, no last word. At night the step's actors are recomputed; during a vote
-        the ruleset decides (:meth:`_vote_interrupted`); a removed speaker's turn ends."""
+        """Out at once, no last word. At night (only ever at its end: :meth:`_penalty`) he is no
+        longer among its victims; during a vote the ruleset decides (:meth:`_vote_interrupted`);
+        a removed speaker's turn ends."""
         request = self.request
         self._eliminate(seat, "removed")
         if self.is_over:
             return
         if self.phase == "night":
             self._removed_at_night(seat)
-            self._refresh_night_request()
             return
         self._removed_by_day(seat)
         if self._voting_now(request):
@@ -271,7 +262,7 @@ class TableGame(Game):
             self._next_turn()
 
     def _removed_at_night(self, seat: int) -> None:
-        """Hook: forget what the removed player chose or suffered tonight."""
+        """Hook: a player removed at the end of the night is not also one of its victims."""
 
     def _removed_by_day(self, seat: int) -> None:
         """Hook: what a removal during the day does to the day (sport may cancel its vote)."""

@@ -190,7 +190,8 @@ class SportGame(TableGame):
         self._begin_voting()
 
     def _begin_voting(self) -> None:
-        """No candidate, or one on day 1: no vote. One on a later day: he leaves."""
+        """No candidate, or one on day 1: no vote. One on a later day is a vote like any other, with
+        no window: every vote goes to the last (the only) candidate, after the judge had his say."""
         candidates = tuple(nominee for _, nominee in self.nominations if nominee in self.alive)
         if self.vote_cancelled:
             self._no_vote("cancelled")
