@@ -47,4 +47,5 @@ def test_every_tricky_case_of_the_issue_has_a_script() -> None:
         "sport-repeat-tie-four-stay", "sport-repeat-tie-four-vote", "sport-removal-during-voting",
         "sport-silent-turn-nominates", "sport-three-misses", "sport-don-shot-by-own-mafia",
         "sport-non-voters-to-last", "sport-single-candidate-day-one", "sport-single-candidate-day-two",
+        "sport-night-removal-after-the-shot", "club-night-victims-leave-together",  # issue 11
     } <= names
