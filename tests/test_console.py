@@ -18,7 +18,7 @@ from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.live import _read_console, decode_console_line
 from voicehost.host.vclock import run_virtual
 from voicehost.rules import Role, new_game
-from voicehost.rules.inputs import Dawn, Deal, Foul, Nominate
+from voicehost.rules.inputs import Dawn, Deal, Foul, Nominate, Proceed
 
 DEAL = Deal(tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff",
                                     "citizen", "mafia", "citizen"]))
@@ -29,6 +29,7 @@ def day_one():
     game = new_game(ruleset, ruleset.resolve({}), 10)
     game.push(DEAL)
     game.push(Dawn())
+    game.push(Proceed())  # the morning: seat 1 has the floor
     return game
 
 

@@ -21,7 +21,17 @@ from voicehost.host.stage import Stage
 from voicehost.language.host_lines import event_lines, spoken
 from voicehost.rules import IllegalInput, InputError
 from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Withdraw
-from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitDeal, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from voicehost.rules.requests import (
+    AwaitAction,
+    AwaitDawn,
+    AwaitDeal,
+    AwaitLift,
+    AwaitMorning,
+    AwaitNightfall,
+    AwaitShots,
+    AwaitSpeech,
+    AwaitVotes,
+)
 
 # Every command, its usage and what it does: the one list the help, the checks and the docs use.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -47,6 +57,7 @@ _SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no 
 
 WAITING_FOR = {AwaitDeal: "the cards are not dealt yet", AwaitShots: "the mafia is shooting",
                AwaitAction: "a night role is awake", AwaitDawn: "the night is ending",
+               AwaitMorning: "the morning is being announced", AwaitNightfall: "night is falling",
                AwaitSpeech: "a player has the floor", AwaitVotes: "the vote is on", AwaitLift: "the lift vote is on"}
 
 
