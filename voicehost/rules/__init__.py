@@ -12,7 +12,11 @@ from .canonical import CanonicalGame
 from .classic import ClassicGame
 from .club import ClubGame
 from .errors import IllegalInput, InputError
+from .events import Event
 from .game import Game, Outcome
+from .inputs import Input
+from .records import family, quick_init
+from .requests import Request
 from .roles import Role, Team
 from .ruleset import Options, Ruleset, ruleset_from_mapping
 from .sport import SportGame
@@ -20,6 +24,10 @@ from .sport import SportGame
 GAMES: Mapping[str, type[Game]] = {
     "sport": SportGame, "club": ClubGame, "classic": ClassicGame, "canonical": CanonicalGame,
 }
+
+# Every record the engine builds per input gets the quick constructor (see quick_init).
+for _record in (*family(Event).values(), *family(Input).values(), *Request.__args__, Outcome):
+    quick_init(_record)
 
 
 def new_game(ruleset: Ruleset, options: Options, seats: int) -> Game:

