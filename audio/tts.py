@@ -213,7 +213,7 @@ def resample(samples: np.ndarray, source: int, target: int) -> np.ndarray:
 
 def write_clip(path: Path, clip: np.ndarray, rate: int) -> None:
     """A line into the cache as Ogg Vorbis, whole or not at all."""
-    tmp = path.with_suffix(".part")
+    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.part")  # writers may race
     soundfile.write(tmp, np.clip(clip, -1.0, 1.0), rate, format="OGG", subtype="VORBIS")
     tmp.replace(path)  # a crash mid-write never leaves a half line in the cache
 

@@ -112,10 +112,25 @@ def _wait_until_the_sink_opens() -> None:
     pytest.skip(f"PulseAudio's null sink does not open streams here ({last})")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def pulse_loop():
     """Start PulseAudio if needed, add a null sink and make it the default speaker, with its
-    monitor as the default microphone. Skips (with the reason) where PulseAudio is missing."""
+    monitor as the default microphone. Skips (with the reason) where PulseAudio is missing.
+
+    There is one sound server per machine, so one module at a time may use it: the xdist
+    workers (and any other test run on the machine) take turns through a lock file, held
+    while the module's tests run."""
+    import fcntl
+    import tempfile
+    with open(Path(tempfile.gettempdir()) / "voicehost-pulseaudio.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield from _null_sink_loop()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _null_sink_loop():
     import shutil
     import subprocess
     if not shutil.which("pulseaudio") or not shutil.which("pactl"):

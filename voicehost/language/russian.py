@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from num2words import num2words
@@ -34,10 +35,13 @@ def plural(n: int, one: str, few: str, many: str) -> str:
     return many
 
 
+# num2words rebuilds each number word by word; the host says the same few numbers all game.
+@lru_cache(maxsize=4096)
 def cardinal(n: int, case: str = "nom", gender: str = "m") -> str:
     return str(num2words(n, lang="ru", case=CASES[case], gender=GENDERS[gender]))
 
 
+@lru_cache(maxsize=4096)
 def ordinal(n: int, case: str = "nom", gender: str = "m") -> str:
     return str(num2words(n, lang="ru", to="ordinal", case=CASES[case], gender=GENDERS[gender]))
 

@@ -15,7 +15,7 @@ from .errors import IllegalInput, InputError
 from .events import Event
 from .game import Game, Outcome
 from .inputs import Input
-from .records import family, quick_init
+from .records import family, quicken
 from .requests import Request
 from .roles import Role, Team
 from .ruleset import Options, Ruleset, ruleset_from_mapping
@@ -25,9 +25,9 @@ GAMES: Mapping[str, type[Game]] = {
     "sport": SportGame, "club": ClubGame, "classic": ClassicGame, "canonical": CanonicalGame,
 }
 
-# Every record the engine builds per input gets the quick constructor (see quick_init).
+# Every record the engine builds per input gets the quick constructor and == (see quicken).
 for _record in (*family(Event).values(), *family(Input).values(), *Request.__args__, Outcome):
-    quick_init(_record)
+    quicken(_record)
 
 
 def new_game(ruleset: Ruleset, options: Options, seats: int) -> Game:

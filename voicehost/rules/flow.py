@@ -23,6 +23,7 @@ from .requests import (
 )
 from .roles import Role, Team
 
+_ROLES = {role.value: role for role in Role}  # a night step's role name → the Role (Role(name) is slow)
 AFTER_DEATH = frozenset({"last_word", "blood_name"})  # turns of players who just left
 Handler = Any  # an unbound method (self, request, input) -> None
 Step = tuple[str, ...]  # ("shots", team) | ("action", role, action, ...) | ("dawn",)
@@ -80,7 +81,7 @@ class TableGame(Game):
         elif step[0] == "shots":
             self.request = AwaitShots(self.night, step[1], self._shooters(step[1]), self._called())
         else:
-            role = Role(step[1])
+            role = _ROLES[step[1]]
             self.request = AwaitAction(self.night, role, step[2:], self._alive_with(role), self._targets(role))
 
     def _night_done(self) -> None:
@@ -198,9 +199,9 @@ class TableGame(Game):
         self._next_turn()
 
     def _next_turn(self) -> None:
-        while self.turns and not self.is_over:
+        while self.turns and self._outcome is None:
             seat, kind = self.turns.pop(0)
-            if kind not in AFTER_DEATH and seat != 0 and seat not in self.alive:
+            if seat not in self.alive and seat != 0 and kind not in AFTER_DEATH:
                 continue
             turn, seconds = self._turn_length(seat, kind)
             self.request = AwaitSpeech(seat, seconds, turn, turn in self.nominating_turns)

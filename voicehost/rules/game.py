@@ -12,7 +12,7 @@ A ruleset is a subclass that supplies the flow (:meth:`Game._begin`) and the win
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -51,7 +51,7 @@ class Game:
         self.cast, self.spare_cards = self.deck(ruleset, options, seats)
         self.names: dict[int, str] = {}  # the roster, where the ruleset calls players by name
         self.inputs: list[Input] = []
-        self.events: list[Event] = []
+        self._start_events()
         self._reset()
 
     requires_names: ClassVar[bool] = False
@@ -170,7 +170,7 @@ class Game:
 
     def state(self) -> dict[str, Any]:
         """Everything that makes up the position, deep-copied: equal states play on identically."""
-        skip = {"ruleset", "options", "cast", "inputs", "events", "names"}
+        skip = {"ruleset", "options", "cast", "inputs", "events", "_emit", "names"}
         return {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
 
     def scores(self) -> dict[int, float]:
@@ -191,7 +191,7 @@ class Game:
         self._outcome: Outcome | None = None
 
     def _replay(self, inputs: list[Input]) -> None:
-        self.events = []
+        self._start_events()
         self.inputs = []
         self._reset()
         for item in inputs:
@@ -286,8 +286,11 @@ class Game:
         self.request = None
         self._emit(GameOver(outcome.winner, outcome.reason, outcome.count))
 
-    def _emit(self, event: Event) -> None:
-        self.events.append(event)
+    def _start_events(self) -> None:
+        """A fresh event list; ``_emit`` appends to it (a bound ``list.append``: every rule
+        emits through it, several times per input, so it skips a Python-level call)."""
+        self.events: list[Event] = []
+        self._emit: Callable[[Event], None] = self.events.append
 
     def _count(self, team: Team) -> int:
         return len(self.alive & self.team_seats[team])
@@ -310,14 +313,20 @@ class Game:
         """Hook for a ruleset's foul consequences short of removal."""
 
 
+_SPECIAL_ROLES = tuple(role for role in Role if role is not Role.CITIZEN)
+
+
 def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int, place: str, spare: int = 0) -> None:
     """The dealt cards must be the ruleset's deck for this table (citizens fill up); with
     ``spare`` cards left face down (``extra_card``), any ``spare`` of the deck may be missing."""
     if len(roles) != seats:
         raise InputError(place, f"{len(roles)} cards for {seats} seats")
-    special = [role for role in Role if role is not Role.CITIZEN]
+    special = _SPECIAL_ROLES
     want: dict[Role, int] = {role: cast.get(role, 0) for role in special}
-    have: dict[Role, int] = {role: sum(1 for r in roles if r is role) for role in special}
+    have: dict[Role, int] = dict.fromkeys(special, 0)
+    for role in roles:
+        if role is not Role.CITIZEN:
+            have[role] += 1
     missing = sum(want.values()) - sum(have.values())
     fits = all(have[r] <= want[r] for r in special) and 0 <= missing <= spare if spare else want == have
     if not fits:

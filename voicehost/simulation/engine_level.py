@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from voicehost.host.journal import Journal, JournalEntry
-from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
+from voicehost.language.intents import EndIntent, Intent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
 from voicehost.rules.flow import request_night
@@ -38,6 +39,7 @@ from voicehost.rules.inputs import (
     Vote,
     Withdraw,
 )
+from voicehost.rules.records import quicken
 from voicehost.rules.requests import (
     AwaitAction,
     AwaitDawn,
@@ -79,7 +81,15 @@ class Act:
     words: str = ""
 
 
+quicken(Act)  # one per input the script feeds
+
 Acts = Generator[list[Act], None, None]
+
+
+@lru_cache(maxsize=4096)
+def _intents(text: str) -> tuple[Intent, ...]:
+    """Scripts say the same few phrases over and over («спасибо», «пас»): each is parsed once."""
+    return tuple(parse(text))
 
 
 def simulate(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None) -> Simulation:
@@ -315,7 +325,7 @@ class ScriptPlayer:
     def _words(self, request: AwaitSpeech, text: str) -> Acts:
         """Words that do not end the speech, then the nominations the director hears in them."""
         yield [Act("words", None, "ears", text)]
-        for intent in parse(text):
+        for intent in _intents(text):
             if self.game.request != request:
                 return
             if not request.may_nominate or isinstance(intent, EndIntent):
@@ -391,6 +401,7 @@ class ScriptPlayer:
             self.reasons[place] = str(err)
 
 
+@lru_cache(maxsize=4096)  # parses the utterance several times: once per phrase is enough
 def split_end(text: str) -> tuple[str, str]:
     """An utterance as (the words of the speech, the words that end it: «спасибо», «пас» …).
     A judge's foul «after the speech» falls between the two, so it follows every nomination

@@ -7,6 +7,9 @@ play, but input by input straight into the engine (no script, no table).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 from voicehost.host.dealing import shuffled_deal
 from voicehost.rules import Game, IllegalInput, Options, Ruleset, new_game
@@ -37,6 +40,7 @@ from voicehost.rules.requests import (
     AwaitShots,
     AwaitSpeech,
     AwaitVotes,
+    Request,
 )
 
 
@@ -46,43 +50,63 @@ def random_input(game: Game, rng: random.Random) -> Input:
     roll = rng.random()
     if roll < 0.01:
         return Foul(rng.choice(game.alive_seats()))
-    if isinstance(request, AwaitSpeech):
-        return _random_word(game, request, roll, rng)
-    if isinstance(request, AwaitVotes):
-        if roll < 0.15:
-            return CloseVoting()
-        return Vote(rng.choice(request.voters), rng.choice(request.candidates))
-    if isinstance(request, AwaitShots):
-        return Shots(_random_taps(request.shooters, game.seats, rng))
-    if isinstance(request, AwaitAction):
-        if "join" in request.actions:
-            return Join(request.by, rng.choice(["black", "solo"]))
-        action = ACTIONS[rng.choice(request.actions)]
-        if request.by is None:
-            return action(None, None)
-        choices = tuple(range(1, game.seats + 1)) if request.targets is None else request.targets
-        return action(request.by, rng.choice(choices) if choices and roll < 0.9 else None)
-    if isinstance(request, AwaitDawn):
-        return Dawn()
-    if isinstance(request, (AwaitMorning, AwaitNightfall)):
-        return Proceed()
-    if isinstance(request, AwaitLift):
-        return CloseVoting() if roll < 0.3 else Lift(rng.choice(request.voters))
-    raise AssertionError(f"no random input for {request!r}")
+    answer = _ANSWERS.get(type(request))
+    if answer is None:
+        raise AssertionError(f"no random input for {request!r}")
+    return answer(game, request, roll, rng)
 
 
 def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Random) -> Input:
     """Something said or pressed during a turn, among what this ruleset listens for."""
-    accepts = getattr(type(game), "handlers", {})
     if request.may_nominate and roll < 0.35:
         return Nominate(request.seat, rng.randint(1, game.seats + 1))
-    if request.may_nominate and roll < 0.4 and (Withdraw, AwaitSpeech) in accepts:
+    withdraws, raises_hands = _listens_for(type(game))
+    if request.may_nominate and roll < 0.4 and withdraws:
         return Withdraw(request.seat, rng.randint(1, game.seats))
-    if request.turn == "speech" and roll < 0.1 and (RaiseHand, AwaitSpeech) in accepts:
+    if request.turn == "speech" and roll < 0.1 and raises_hands:
         return RaiseHand(rng.choice(game.alive_seats()))
     if request.turn == "blood_name" and roll < 0.7:
         return BloodName(request.seat, rng.randint(1, game.seats))
     return EndSpeech(request.seat)
+
+
+@cache
+def _listens_for(kind: type[Game]) -> tuple[bool, bool]:
+    """Whether a ruleset takes withdrawals and raised hands during a turn."""
+    accepts = getattr(kind, "handlers", {})
+    return (Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts
+
+
+def _random_vote(game: Game, request: AwaitVotes, roll: float, rng: random.Random) -> Input:
+    if roll < 0.15:
+        return CloseVoting()
+    return Vote(rng.choice(request.voters), rng.choice(request.candidates))
+
+
+def _random_shots(game: Game, request: AwaitShots, roll: float, rng: random.Random) -> Input:
+    return Shots(_random_taps(request.shooters, game.seats, rng))
+
+
+def _random_action(game: Game, request: AwaitAction, roll: float, rng: random.Random) -> Input:
+    if "join" in request.actions:
+        return Join(request.by, rng.choice(["black", "solo"]))
+    action = ACTIONS[rng.choice(request.actions)]
+    if request.by is None:
+        return action(None, None)
+    choices = tuple(range(1, game.seats + 1)) if request.targets is None else request.targets
+    return action(request.by, rng.choice(choices) if choices and roll < 0.9 else None)
+
+
+def _random_lift(game: Game, request: AwaitLift, roll: float, rng: random.Random) -> Input:
+    return CloseVoting() if roll < 0.3 else Lift(rng.choice(request.voters))
+
+
+# What the table may do, by what the game waits for (the roll decides among the choices).
+_ANSWERS: dict[type[Request], Callable[[Game, Any, float, random.Random], Input]] = {
+    AwaitSpeech: _random_word, AwaitVotes: _random_vote, AwaitShots: _random_shots, AwaitAction: _random_action,
+    AwaitLift: _random_lift, AwaitDawn: lambda *_: Dawn(), AwaitMorning: lambda *_: Proceed(),
+    AwaitNightfall: lambda *_: Proceed(),
+}
 
 
 def _random_taps(shooters: tuple[int, ...], seats: int, rng: random.Random) -> tuple[tuple[int, tuple[int, ...]], ...]:
