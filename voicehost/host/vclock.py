@@ -30,21 +30,28 @@ class _JumpingSelector(selectors.DefaultSelector):
         if timeout == 0:
             # Callbacks are ready. Nothing here waits on a descriptor but the loop's own wake-up
             # pipe, whose callbacks are queued already; polling it now would only cost a system
-            # call per step, so it is polled once the loop has nothing left to run.
+            # call per step, so it is polled once the loop has nothing left to run…
             return []
-        ready = super().select(0)
-        if ready:
-            return ready
+        if self._loop.woken or len(self.get_map()) > 1:  # … and only if something was written
+            self._loop.woken = False
+            ready = super().select(0)
+            if ready:
+                return ready
         if timeout is None:
             raise Stuck("everything waits and nothing is scheduled")
         self._loop.now += timeout
-        return ready
+        return []
 
 
 class VirtualLoop(asyncio.SelectorEventLoop):
     def __init__(self) -> None:
         self.now = 0.0
+        self.woken = False  # the wake-up pipe was written (call_soon_threadsafe)
         super().__init__(_JumpingSelector(self))
+
+    def _write_to_self(self) -> None:
+        self.woken = True
+        super()._write_to_self()  # type: ignore[misc]
 
     def time(self) -> float:
         return self.now

@@ -86,4 +86,15 @@ FORMATTER = RussianFormatter()
 
 
 def fill(template: str, values: Mapping[str, Any]) -> str:
-    return FORMATTER.vformat(template, (), dict(values))
+    """``template`` with ``values`` spelled out. A game says the same lines with the same
+    numbers again and again, and string.Formatter is slow: results are kept, by template and
+    values (with their types, so that 1 and True stay apart); unhashable values just format."""
+    try:
+        return _filled(template, tuple((key, type(value), value) for key, value in values.items()))
+    except TypeError:
+        return FORMATTER.vformat(template, (), dict(values))
+
+
+@lru_cache(maxsize=8192)
+def _filled(template: str, values: tuple[tuple[str, type, Any], ...]) -> str:
+    return FORMATTER.vformat(template, (), {key: value for key, _, value in values})
