@@ -23,7 +23,9 @@ from .requests import (
 )
 from .roles import Role, Team
 
-_ROLES = {role.value: role for role in Role}  # a night step's role name → the Role (Role(name) is slow)
+# A night step's role or team name → the enum member (calling Role(name) or Team(name) is slow).
+_ROLES = {role.value: role for role in Role}
+_TEAMS = {team.value: team for team in Team}
 AFTER_DEATH = frozenset({"last_word", "blood_name"})  # turns of players who just left
 Handler = Any  # an unbound method (self, request, input) -> None
 Step = tuple[str, ...]  # ("shots", team) | ("action", role, action, ...) | ("dawn",)
@@ -124,7 +126,7 @@ class TableGame(Game):
 
     def _shooters(self, team: str) -> tuple[int, ...]:
         """Who shoots for ``team`` tonight: its alive players (a ruleset may narrow it)."""
-        return self._alive_in(Team(team))
+        return self._alive_in(_TEAMS[team])
 
     def _alive_in(self, team: Team) -> tuple[int, ...]:
         return tuple(s for s in self.alive_seats() if self.team(s) is team)
