@@ -204,12 +204,14 @@ class GatedRecognizer:
 
 
 class MicListener:
-    """The live microphone → recognizer on a worker thread → ``on_heard`` for each final result."""
+    """The live microphone → recognizer on a worker thread → ``on_heard`` for each final result.
+    ``on_block`` (if given) sees every block first, with the time it ended: a level meter."""
 
     def __init__(self, recognizer: Recognizer, gate: Gate, on_heard: Callable[[Heard], None],
-                 device: str | int | None = None) -> None:
+                 device: str | int | None = None, on_block: Callable[[bytes, float], None] | None = None) -> None:
         self.ears = GatedRecognizer(recognizer, gate)
         self.on_heard = on_heard
+        self.on_block = on_block
         self._blocks: queue.SimpleQueue[tuple[bytes, float] | None] = queue.SimpleQueue()
         try:
             import sounddevice
@@ -231,6 +233,8 @@ class MicListener:
     def _work(self) -> None:
         while (item := self._blocks.get()) is not None:
             pcm, t_end = item
+            if self.on_block is not None:
+                self.on_block(pcm, t_end)
             heard = self.ears.feed(pcm, t_end)
             if heard is not None:
                 self.on_heard(heard)
@@ -262,6 +266,20 @@ def replay(path: str | Path) -> Iterator[Heard]:
 
 
 ENDPOINT_RULES = {f"rule{n}_s": f"--endpoint.rule{n}.min-trailing-silence" for n in (2, 3, 4)}
+
+
+def read_endpoint(model_dir: str | Path) -> dict[str, float]:
+    """The trailing-silence rules the model's ``conf/model.conf`` sets (those it leaves out
+    are vosk's defaults)."""
+    conf = Path(model_dir) / "conf" / "model.conf"
+    lines = conf.read_text().splitlines() if conf.exists() else []
+    found = {}
+    for key, option in ENDPOINT_RULES.items():
+        for line in lines:
+            if line.startswith(option + "="):
+                with contextlib.suppress(ValueError):
+                    found[key] = float(line.split("=", 1)[1])
+    return found
 
 
 def apply_endpoint(model_dir: str | Path, settings: dict[str, float]) -> list[str]:

@@ -1,4 +1,5 @@
-"""``voicehost model install|check`` and ``voicehost listen``."""
+"""``voicehost model install|check``, ``voicehost listen`` and ``voicehost ears test`` (how well
+the host hears in this room, with this microphone)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ import queue
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
-from audio.listener import Gate, Heard, MicListener, MicrophoneUnavailable, ModelUnavailable, SpeechModel
-from voicehost.cli.args import Commands, seat_count
-from voicehost.config import load_ruleset
+from audio.listener import Gate, Heard, MicListener, MicrophoneUnavailable, ModelUnavailable, SpeechModel, read_endpoint
+from voicehost.cli.args import Commands, number_between, positive, print_json, seat_count
+from voicehost.config import load_ruleset, read_toml
+from voicehost.host.calibration import Attempt, LevelMeter, Report, Session, build_report, phrases_to_try, rounds
 from voicehost.host.ears import DEFAULT_MODEL_URL, EarsConfig, grammar, install_model, load_ears, model_path, words
 from voicehost.host.table_file import table_path
 from voicehost.host.transcripts import console_source, queue_source, replay_source, understand
+from voicehost.host.voice import Voice, open_voice
 from voicehost.rules import InputError
 
 
@@ -34,6 +38,26 @@ def add_commands(commands: Commands) -> None:
     listen_cmd.add_argument("--seats", type=seat_count, default=10)
     listen_cmd.add_argument("--table", default=None, help="the table file whose [ears] settings to use")
     listen_cmd.set_defaults(run=_listen)
+
+    ears_cmd = commands.add_parser("ears", help="the host's ears at this table: check a room and a microphone")
+    actions = ears_cmd.add_subparsers(dest="action", required=True, parser_class=type(ears_cmd))
+    test = actions.add_parser("test", help="the host plays the phrases (or a player reads them) and reports what it "
+                                          "understood, the noise floor and the [ears] settings that fit")
+    test.add_argument("--table", default=None, help="the table file whose voice, microphone and [ears] to use")
+    test.add_argument("--read", action="store_true", help="a player reads the phrases shown here, into the microphone")
+    test.add_argument("--phrases", default=None,
+                      help="a text file of phrases, one a line, instead of the grammar's (they become the grammar)")
+    test.add_argument("--all", action="store_true", help="every phrase of the grammar, not a sample")
+    test.add_argument("--repeat", type=positive, default=2, help="times each phrase is played (default 2)")
+    test.add_argument("--seats", type=seat_count, default=None, help="the seats (default: the table file's, or 10)")
+    test.add_argument("--quiet", type=number_between(1, 60, "seconds"), default=3.0,
+                      help="seconds of silence first, for the room's noise floor (default 3)")
+    test.add_argument("--timeout", type=number_between(1, 60, "seconds"), default=None,
+                      help="seconds to wait for a phrase to be heard (default 4 after the host's line, 10 to read)")
+    test.add_argument("--model", default=None, help="this model folder instead of the configured one")
+    test.add_argument("--audio", default=None, help="the speaker: default, device:NAME (default: the table's output)")
+    test.add_argument("--json", action="store_true", help="the report as JSON")
+    test.set_defaults(run=_ears_test)
 
 
 def _model(args: argparse.Namespace) -> int:
@@ -114,3 +138,106 @@ def _microphone(config: EarsConfig, seats: int) -> Iterator[Heard]:
         yield from queue_source(found)
     finally:
         mic.close()
+
+
+ECHO_PROBES = 3   # --read: lines the host says itself first, to measure its echo
+
+
+def _ears_test(args: argparse.Namespace) -> int:
+    report = ears_test(args.table, read=args.read, phrases_file=args.phrases, every=args.all, repeat=args.repeat,
+                       seats=args.seats, quiet_s=args.quiet, timeout=args.timeout, model_dir=args.model,
+                       audio=args.audio)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        print(report.text())
+    return 0 if report.passed else 1
+
+
+def ears_test(table: str | None, *, read: bool = False, phrases_file: str | None = None, every: bool = False,
+              repeat: int = 2, seats: int | None = None, quiet_s: float = 3.0, timeout: float | None = None,
+              model_dir: str | None = None, audio: str | None = None) -> Report:
+    """Play (or have a player read) the phrases at this table and measure how they are heard."""
+    config = _ears(table)
+    if phrases_file:
+        phrases = _read_phrases(phrases_file)
+        listened_for = phrases
+    else:
+        seat_range = range(1, (seats or _table_seats(table) or 10) + 1)
+        phrases = phrases_to_try(seat_range, every)
+        listened_for = grammar(seat_range, forbidden=config.forbidden_words)
+    model = open_model(config, model_dir)
+    missing = model.missing_words(listened_for)
+    voice = open_voice(table, audio)
+    try:
+        voice.renderer.warm(phrases if not read else phrases[:ECHO_PROBES])
+        return _session(voice, model, listened_for, config, phrases, read, repeat, quiet_s,
+                        timeout or (10.0 if read else 4.0), missing)
+    finally:
+        voice.close()
+
+
+def _session(voice: Voice, model: SpeechModel, listened_for: list[str], config: EarsConfig, phrases: list[str],
+             read: bool, repeat: int, quiet_s: float, timeout: float, missing: list[str]) -> Report:
+    meter = LevelMeter()
+    found: queue.Queue[Heard] = queue.Queue()
+    try:   # the gate stays open: here the host's own voice is what the ears should hear
+        mic = MicListener(model.recognizer(listened_for), Gate(0.0), found.put, config.microphone, on_block=meter.add)
+    except MicrophoneUnavailable as err:
+        raise InputError("ears test", str(err)) from None
+
+    def say(text: str) -> tuple[float, float]:
+        onset = voice.say(text)
+        return onset, time.monotonic()
+
+    session = Session(found, say, _progress)
+    mic.start()
+    notes = []
+    try:
+        if not session.settle(meter):
+            notes.append("the microphone delivered its audio late and in bursts: its figures are rough")
+        _progress(f"measuring the room's noise for {quiet_s:g} s: please keep quiet…")
+        quiet = session.quiet(quiet_s)
+        probes: list[Attempt] = []
+        if read:
+            _progress("the host says a few phrases itself, to hear its own echo…")
+            probes = [session.host_says(phrase, timeout=4.0) for phrase in phrases[:ECHO_PROBES]]
+            _progress("now read each phrase aloud when it is shown, at the seat farthest from the microphone")
+        attempts = []
+        played = rounds(phrases, repeat)
+        for number, phrase in enumerate(played, start=1):
+            label = f"[{number}/{len(played)}] "
+            if read:
+                attempts.append(session.player_reads(phrase, timeout, label))
+            else:
+                _progress(f"{label}«{phrase}»")
+                attempts.append(session.host_says(phrase, timeout))
+    finally:
+        mic.close()
+    current = {"hold_off_s": config.hold_off_s, **read_endpoint(model.path), **config.endpoint,
+               "min_confidence": None}
+    return build_report("read" if read else "voice", str(model.path), config.microphone or "default", meter, quiet,
+                        attempts, probes, session.results, current, missing, notes)
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _read_phrases(path: str) -> list[str]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(path, f"cannot read it ({err})") from None
+    phrases = list(dict.fromkeys(line.strip().lower() for line in lines if line.strip() and not line.startswith("#")))
+    if not phrases:
+        raise InputError(path, "no phrases (one a line)")
+    return phrases
+
+
+def _table_seats(table: str | None) -> int:
+    """How many seats the table file wires (0: none listed)."""
+    seats = read_toml(table_path(table)).get("seat", [])
+    return len(seats) if isinstance(seats, list) else 0
