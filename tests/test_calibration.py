@@ -286,24 +286,64 @@ class RoomNoise:
         self.stream.close()
 
 
-def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_loop, tmp_path, capsys) -> None:
+class RoomEcho:
+    """A room that answers: what the microphone hears comes back into the speaker ``delay_s``
+    later (plus the streams' own latency) at ``gain``, and again, dying away."""
+
+    def __init__(self, delay_s: float, gain: float) -> None:
+        import sounddevice
+        self.gain = gain
+        self.heard: list[np.ndarray] = []
+        self.lock = threading.Lock()
+        self.waiting = np.zeros(int(RATE * delay_s), dtype=np.float32)
+        self.out = sounddevice.OutputStream(samplerate=RATE, channels=1, dtype="float32", blocksize=160,
+                                            callback=self._play)
+        self.out.start()
+        self.mic = sounddevice.InputStream(samplerate=RATE, channels=1, dtype="float32", blocksize=160,
+                                           callback=self._hear)
+        self.mic.start()
+
+    def _hear(self, indata, frames, time_info, status) -> None:
+        with self.lock:
+            self.heard.append(indata[:, 0].copy())
+
+    def _play(self, out, frames, time_info, status) -> None:
+        with self.lock:
+            self.waiting = np.concatenate([self.waiting, *self.heard])
+            self.heard.clear()
+        now, self.waiting = self.waiting[:frames], self.waiting[frames:]
+        out[:, 0] = 0.0
+        out[:len(now), 0] = now * self.gain
+
+    def close(self) -> None:
+        for stream in (self.mic, self.out):
+            stream.stop()
+            stream.close()
+
+
+def run_at_the_table(tmp_path, capsys, phrases: list[str], room: RoomNoise | RoomEcho) -> tuple[int, dict, str]:
+    """``voicehost ears test --json`` with the Korean model and voice, while ``room`` plays."""
     from test_listener import ko_model_path
     model = ko_model_path()
     if not os.path.isdir(model):
+        room.close()
         pytest.skip(f"the Korean model has no folder at {model}")
     table = tmp_path / "table.toml"
     table.write_text(f'[audio]\nvoice = "ko"\noutput = "default"\n\n[ears]\nmodel = "{model}"\nhold_off_s = 0.4\n',
                      encoding="utf-8")
-    phrases = tmp_path / "phrases.txt"
-    phrases.write_text("\n".join(KO_PHRASES) + "\n", encoding="utf-8")
-    room = RoomNoise(ROOM_DBFS)
+    listed = tmp_path / "phrases.txt"
+    listed.write_text("\n".join(phrases) + "\n", encoding="utf-8")
     try:
-        code = main(["ears", "test", "--table", str(table), "--phrases", str(phrases), "--repeat", "1",
+        code = main(["ears", "test", "--table", str(table), "--phrases", str(listed), "--repeat", "1",
                      "--quiet", "2", "--json"])
     finally:
         room.close()
     captured = capsys.readouterr()
-    report = json.loads(captured.out)
+    return code, json.loads(captured.out), captured.err
+
+
+def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_loop, tmp_path, capsys) -> None:
+    code, report, progress = run_at_the_table(tmp_path, capsys, KO_PHRASES, RoomNoise(ROOM_DBFS))
     floor = report["noise_floor"]
     assert abs(floor["rms_dbfs"] - ROOM_DBFS) < 2.0, floor            # the noise we played, measured
     assert report["speech_dbfs"] > ROOM_DBFS + 15
@@ -317,4 +357,14 @@ def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_loop, tmp_
     assert 0.3 <= suggestions["min_confidence"]["value"] <= 0.9
     tails = [a["echo_tail_s"] for a in report["attempts"]]
     assert all(t is not None and t < 0.5 for t in tails), tails
-    assert "«감사합니다»" in captured.err                                    # the progress, on stderr
+    assert "«감사합니다»" in progress                                        # the progress, on stderr
+
+
+def test_an_echoing_room_lengthens_the_suggested_hold_off(pulse_loop, tmp_path, capsys) -> None:
+    """Dry, the host's voice is gone before its clip ends (espeak's trailing silence); with an
+    echo 0.4 s later it lingers after the line, and the suggested hold-off grows with it."""
+    _, report, _ = run_at_the_table(tmp_path, capsys, KO_PHRASES[:4], RoomEcho(delay_s=0.4, gain=0.4))
+    tails = [a["echo_tail_s"] for a in report["attempts"]]
+    assert all(t is not None for t in tails) and float(np.median(tails)) > 0.0, tails
+    hold_off = report["suggestions"]["hold_off_s"]
+    assert hold_off["value"] >= max(tails) + 0.15 - 1e-9 and hold_off["value"] >= 0.2, (hold_off, tails)

@@ -346,8 +346,13 @@ def suggest_hold_off(tails: Sequence[float], current: float) -> Suggestion:
     tail = float(np.quantile(tails, 0.9, method="higher"))
     value = _clamp(_up(max(tail, 0.0) + HOLD_OFF_MARGIN_S), (0.05, 5.0))
     return Suggestion("hold_off_s", value, current,
-                      f"the host's echo was gone {tail:.2f} s after its line ended (9 lines in 10), "
+                      f"the host's echo was gone {_after(tail)} its line ended (9 lines in 10), "
                       f"+ {HOLD_OFF_MARGIN_S:g} s")
+
+
+def _after(seconds: float) -> str:
+    """0.31 → «0.31 s after»; -0.2 → «0.20 s before» (the clip's own trailing silence was quiet)."""
+    return f"{seconds:.2f} s after" if seconds >= 0 else f"{-seconds:.2f} s before"
 
 
 def suggest_endpoint(pauses: Sequence[float], splits: int, current: dict[str, float]) -> list[Suggestion]:
@@ -463,8 +468,8 @@ class Report:
                          f"(median; {max(endpoints):.2f} s at most)")
         tails = [o.echo_tail_s for o in (*self.outcomes, *self.probes) if o.echo_tail_s is not None]
         if tails:
-            lines.append(f"Echo: the microphone was quiet {np.median(tails):.2f} s after the host's line ended "
-                         f"(median; {max(tails):.2f} s at most)")
+            lines.append(f"Echo: the host's voice was gone from the microphone {_after(float(np.median(tails)))} "
+                         f"its line ended (median; {_after(max(tails))} at the latest)")
         right = [o.confidence for o in self.outcomes if o.right and o.confidence is not None]
         if right:
             lines.append(f"Confidence of right phrases: {np.median(right):.2f} median, {min(right):.2f} lowest")
