@@ -269,17 +269,27 @@ ROOM_DBFS = -45.0
 
 
 class RoomNoise:
-    """A steady noise in the room (white at 16 kHz, so the microphone hears all of it)."""
+    """A steady noise in the room (white at 16 kHz, so the microphone hears all of it), and a
+    player who speaks into it (one stream from the start: a new stream loses its first moments)."""
 
     def __init__(self, rms_dbfs: float) -> None:
         import sounddevice
         self.rng = np.random.default_rng(7)
         self.scale = 10 ** (rms_dbfs / 20)
+        self.voice = np.zeros(0, dtype=np.float32)
+        self.lock = threading.Lock()
         self.stream = sounddevice.OutputStream(samplerate=RATE, channels=1, dtype="float32", callback=self._play)
         self.stream.start()
 
+    def speak(self, samples: np.ndarray) -> None:
+        with self.lock:
+            self.voice = np.concatenate([self.voice, samples.astype(np.float32)])
+
     def _play(self, out, frames, time_info, status) -> None:
         out[:, 0] = self.rng.standard_normal(frames) * self.scale
+        with self.lock:
+            now, self.voice = self.voice[:frames], self.voice[frames:]
+        out[:len(now), 0] += now
 
     def close(self) -> None:
         self.stream.stop()
@@ -321,7 +331,8 @@ class RoomEcho:
             stream.close()
 
 
-def run_at_the_table(tmp_path, capsys, phrases: list[str], room: RoomNoise | RoomEcho) -> tuple[int, dict, str]:
+def run_at_the_table(tmp_path, capsys, phrases: list[str], room: RoomNoise | RoomEcho,
+                     *options: str) -> tuple[int, dict, str]:
     """``voicehost ears test --json`` with the Korean model and voice, while ``room`` plays."""
     from test_listener import ko_model_path
     model = ko_model_path()
@@ -335,7 +346,7 @@ def run_at_the_table(tmp_path, capsys, phrases: list[str], room: RoomNoise | Roo
     listed.write_text("\n".join(phrases) + "\n", encoding="utf-8")
     try:
         code = main(["ears", "test", "--table", str(table), "--phrases", str(listed), "--repeat", "1",
-                     "--quiet", "2", "--json"])
+                     "--quiet", "2", "--json", *options])
     finally:
         room.close()
     captured = capsys.readouterr()
@@ -368,3 +379,28 @@ def test_an_echoing_room_lengthens_the_suggested_hold_off(pulse_loop, tmp_path, 
     assert all(t is not None for t in tails) and float(np.median(tails)) > 0.0, tails
     hold_off = report["suggestions"]["hold_off_s"]
     assert hold_off["value"] >= max(tails) + 0.15 - 1e-9 and hold_off["value"] >= 0.2, (hold_off, tails)
+
+
+def test_a_player_reads_the_phrases_shown_to_him(pulse_loop, tmp_path, capsys, monkeypatch) -> None:
+    """``--read``: a "player" (espeak-ng's Korean, into the room) says each phrase when the
+    command shows it; the host says three phrases itself first, for its echo."""
+    from test_listener import spoken
+
+    import voicehost.cli.ears as ears_cli
+    room = RoomNoise(ROOM_DBFS)
+    said = []
+
+    def player(line: str) -> None:
+        if "say: «" in line:
+            phrase = line.split("«", 1)[1].rstrip("»")
+            said.append(phrase)
+            room.speak(np.frombuffer(spoken(phrase, silence_s=0.0), dtype="<i2") / 32768)
+
+    monkeypatch.setattr(ears_cli, "_progress", player)
+    phrases = KO_PHRASES[:4]
+    code, report, _ = run_at_the_table(tmp_path, capsys, phrases, room, "--read", "--timeout", "6")
+    assert said == phrases and report["mode"] == "read" and report["tries"] == len(phrases)
+    assert report["right"] >= 3, [(a["phrase"], a["heard"]) for a in report["attempts"]]
+    assert len(report["echo_probes"]) == 3 and all(p["echo_tail_s"] is not None for p in report["echo_probes"])
+    assert report["suggestions"]["hold_off_s"]["value"] is not None
+    assert report["suggestions"]["min_confidence"]["value"] is not None and code == (0 if report["passed"] else 1)
