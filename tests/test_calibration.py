@@ -366,7 +366,7 @@ def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_loop, tmp_
     assert 0.05 <= suggestions["hold_off_s"]["value"] <= 0.6, suggestions["hold_off_s"]   # a null sink: no room echo
     assert suggestions["hold_off_s"]["current"] == 0.4
     assert suggestions["rule2_s"]["value"] == 0.5 and suggestions["rule2_s"]["current"] == 0.5  # the model's conf
-    assert 0.3 <= suggestions["min_confidence"]["value"] <= 0.9
+    assert 0.3 <= suggestions["min_confidence"]["value"] <= 0.9 and suggestions["min_confidence"]["current"] == 0.75
     tails = [a["echo_tail_s"] for a in report["attempts"]]
     assert all(t is not None and t < 0.5 for t in tails), tails
     assert "«감사합니다»" in progress                                        # the progress, on stderr

@@ -181,7 +181,9 @@ def _session(voice: Voice, model: SpeechModel, listened_for: list[str], config: 
              read: bool, repeat: int, quiet_s: float, timeout: float, missing: list[str]) -> Report:
     meter = LevelMeter()
     found: queue.Queue[Heard] = queue.Queue()
-    try:   # the gate stays open: here the host's own voice is what the ears should hear
+    # The gate stays open (here the host's own voice is what the ears should hear), and no
+    # alternatives are asked for even if [ears] does: they come without word confidences.
+    try:
         mic = MicListener(model.recognizer(listened_for), Gate(0.0), found.put, config.microphone, on_block=meter.add)
     except MicrophoneUnavailable as err:
         raise InputError("ears test", str(err)) from None
@@ -215,7 +217,7 @@ def _session(voice: Voice, model: SpeechModel, listened_for: list[str], config: 
     finally:
         mic.close()
     current = {"hold_off_s": config.hold_off_s, **read_endpoint(model.path), **config.endpoint,
-               "min_confidence": None}
+               "min_confidence": config.hearing.min_confidence}
     return build_report("read" if read else "voice", str(model.path), config.microphone or "default", meter, quiet,
                         attempts, probes, session.results, current, missing, notes)
 
