@@ -209,11 +209,13 @@ def _session(voice: Voice, model: SpeechModel, listened_for: list[str], config: 
         played = rounds(phrases, repeat)
         for number, phrase in enumerate(played, start=1):
             label = f"[{number}/{len(played)}] "
+            before = len(session.results)
             if read:
                 attempts.append(session.player_reads(phrase, timeout, label))
             else:
                 _progress(f"{label}«{phrase}»")
                 attempts.append(session.host_says(phrase, timeout))
+            _progress(f"    heard: {' | '.join(h.text for h in session.results[before:]) or '(nothing)'}")
     finally:
         mic.close()
     current = {"hold_off_s": config.hold_off_s, **read_endpoint(model.path), **config.endpoint,
