@@ -5,6 +5,8 @@ Korean one, which exercises the real code path — model load, grammar JSON, str
 AcceptWaveform/Result/FinalResult, the reset after the gate, the missing-vocabulary report —
 on Korean audio espeak-ng renders here. With a Russian model in VOICEHOST_VOSK_MODEL, the
 parser's utterances are also rendered in Russian and must come back as the right intents.
+At the end, ``voicehost ears test`` runs whole at a null-sink table (speaker → monitor →
+microphone) in a noisy room, an echoing room, and with a "player" reading the phrases.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +33,7 @@ from audio.listener import (
     replay,
 )
 from audio.tts import resample
+from voicehost.cli.main import main
 from voicehost.host.ears import grammar, words
 from voicehost.host.transcripts import understand
 
@@ -231,3 +235,147 @@ def test_alternatives_from_the_real_recognizer_keep_the_best_reading_as_the_text
     assert [h.text for h in heard] == [THANKS_KO]
     assert "alternatives" in heard[0].raw
     assert THANKS_KO not in heard[0].alternatives()   # the others, not the text again
+
+
+# ---- the whole command at a null-sink table ------------------------------------------------------------
+
+# Phrases the Korean model hears well in espeak-ng's Korean voice (its numbers it mostly does not).
+KO_PHRASES = ["감사합니다", "죄송합니다", "여보세요", "여덟", "대한민국", "감사합니다 여러분", "여러분 안녕하세요",
+              "서울", "오늘"]
+ROOM_DBFS = -45.0
+
+
+class RoomNoise:
+    """A steady noise in the room (white at 16 kHz, so the microphone hears all of it), and a
+    player who speaks into it (one stream from the start: a new stream loses its first moments)."""
+
+    def __init__(self, rms_dbfs: float) -> None:
+        import sounddevice
+        self.rng = np.random.default_rng(7)
+        self.scale = 10 ** (rms_dbfs / 20)
+        self.voice = np.zeros(0, dtype=np.float32)
+        self.lock = threading.Lock()
+        self.stream = sounddevice.OutputStream(samplerate=RATE, channels=1, dtype="float32", callback=self._play)
+        self.stream.start()
+
+    def speak(self, samples: np.ndarray) -> None:
+        with self.lock:
+            self.voice = np.concatenate([self.voice, samples.astype(np.float32)])
+
+    def _play(self, out, frames, time_info, status) -> None:
+        out[:, 0] = self.rng.standard_normal(frames) * self.scale
+        with self.lock:
+            now, self.voice = self.voice[:frames], self.voice[frames:]
+        out[:len(now), 0] += now
+
+    def close(self) -> None:
+        self.stream.stop()
+        self.stream.close()
+
+
+class RoomEcho:
+    """A room that answers: what the microphone hears comes back into the speaker ``delay_s``
+    later (plus the streams' own latency) at ``gain``, and again, dying away."""
+
+    def __init__(self, delay_s: float, gain: float) -> None:
+        import sounddevice
+        self.gain = gain
+        self.heard: list[np.ndarray] = []
+        self.lock = threading.Lock()
+        self.waiting = np.zeros(int(RATE * delay_s), dtype=np.float32)
+        self.out = sounddevice.OutputStream(samplerate=RATE, channels=1, dtype="float32", blocksize=160,
+                                            callback=self._play)
+        self.out.start()
+        self.mic = sounddevice.InputStream(samplerate=RATE, channels=1, dtype="float32", blocksize=160,
+                                           callback=self._hear)
+        self.mic.start()
+
+    def _hear(self, indata, frames, time_info, status) -> None:
+        with self.lock:
+            self.heard.append(indata[:, 0].copy())
+
+    def _play(self, out, frames, time_info, status) -> None:
+        with self.lock:
+            self.waiting = np.concatenate([self.waiting, *self.heard])
+            self.heard.clear()
+        now, self.waiting = self.waiting[:frames], self.waiting[frames:]
+        out[:, 0] = 0.0
+        out[:len(now), 0] = now * self.gain
+
+    def close(self) -> None:
+        for stream in (self.mic, self.out):
+            stream.stop()
+            stream.close()
+
+
+def run_at_the_table(tmp_path, capsys, phrases: list[str], room: RoomNoise | RoomEcho,
+                     *options: str) -> tuple[int, dict, str]:
+    """``voicehost ears test --json`` with the Korean model and voice, while ``room`` plays."""
+    model = ko_model_path()
+    if not os.path.isdir(model):
+        room.close()
+        pytest.skip(f"the Korean model has no folder at {model}")
+    table = tmp_path / "table.toml"
+    table.write_text(f'[audio]\nvoice = "ko"\noutput = "default"\n\n[ears]\nmodel = "{model}"\nhold_off_s = 0.4\n',
+                     encoding="utf-8")
+    listed = tmp_path / "phrases.txt"
+    listed.write_text("\n".join(phrases) + "\n", encoding="utf-8")
+    try:
+        code = main(["ears", "test", "--table", str(table), "--phrases", str(listed), "--repeat", "1",
+                     "--quiet", "2", "--json", *options])
+    finally:
+        room.close()
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out), captured.err
+
+
+def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_loop, tmp_path, capsys) -> None:
+    code, report, progress = run_at_the_table(tmp_path, capsys, KO_PHRASES, RoomNoise(ROOM_DBFS))
+    floor = report["noise_floor"]
+    assert abs(floor["rms_dbfs"] - ROOM_DBFS) < 2.0, floor            # the noise we played, measured
+    assert report["speech_dbfs"] > ROOM_DBFS + 15
+    heard = [(a["phrase"], a["heard"]) for a in report["attempts"]]
+    assert report["tries"] == len(KO_PHRASES) and report["right"] >= 6, heard   # most, whatever the load
+    assert code == (0 if report["passed"] else 1) and report["missing_words"] == []
+    suggestions = report["suggestions"]
+    assert set(suggestions) == {"hold_off_s", "rule2_s", "rule3_s", "rule4_s", "min_confidence"}
+    assert 0.05 <= suggestions["hold_off_s"]["value"] <= 0.6, suggestions["hold_off_s"]   # a null sink: no room echo
+    assert suggestions["hold_off_s"]["current"] == 0.4
+    assert suggestions["rule2_s"]["value"] == 0.5 and suggestions["rule2_s"]["current"] == 0.5  # the model's conf
+    assert 0.3 <= suggestions["min_confidence"]["value"] <= 0.9 and suggestions["min_confidence"]["current"] == 0.75
+    tails = [a["echo_tail_s"] for a in report["attempts"]]
+    assert all(t is not None and t < 0.5 for t in tails), tails
+    assert "«감사합니다»" in progress                                        # the progress, on stderr
+
+
+def test_an_echoing_room_lengthens_the_suggested_hold_off(pulse_loop, tmp_path, capsys) -> None:
+    """Dry, the host's voice is gone before its clip ends (espeak's trailing silence); with an
+    echo 0.4 s later it lingers after the line, and the suggested hold-off grows with it."""
+    _, report, _ = run_at_the_table(tmp_path, capsys, KO_PHRASES[:4], RoomEcho(delay_s=0.4, gain=0.4))
+    tails = [a["echo_tail_s"] for a in report["attempts"]]
+    assert all(t is not None for t in tails) and float(np.median(tails)) > 0.0, tails
+    hold_off = report["suggestions"]["hold_off_s"]
+    assert hold_off["value"] >= max(tails) + 0.15 - 1e-9 and hold_off["value"] >= 0.2, (hold_off, tails)
+
+
+def test_a_player_reads_the_phrases_shown_to_him(pulse_loop, tmp_path, capsys, monkeypatch) -> None:
+    """``--read``: a "player" (espeak-ng's Korean, into the room) says each phrase when the
+    command shows it; the host says three phrases itself first, for its echo."""
+    import voicehost.cli.ears as ears_cli
+    room = RoomNoise(ROOM_DBFS)
+    said = []
+
+    def player(line: str) -> None:
+        if "say: «" in line:
+            phrase = line.split("«", 1)[1].rstrip("»")
+            said.append(phrase)
+            room.speak(np.frombuffer(spoken(phrase, silence_s=0.0), dtype="<i2") / 32768)
+
+    monkeypatch.setattr(ears_cli, "_progress", player)
+    phrases = KO_PHRASES[:4]
+    code, report, _ = run_at_the_table(tmp_path, capsys, phrases, room, "--read", "--timeout", "6")
+    assert said == phrases and report["mode"] == "read" and report["tries"] == len(phrases)
+    assert report["right"] >= 3, [(a["phrase"], a["heard"]) for a in report["attempts"]]
+    assert len(report["echo_probes"]) == 3 and all(p["echo_tail_s"] is not None for p in report["echo_probes"])
+    assert report["suggestions"]["hold_off_s"]["value"] is not None
+    assert report["suggestions"]["min_confidence"]["value"] is not None and code == (0 if report["passed"] else 1)
