@@ -73,7 +73,7 @@ def load_pinmap(path: str | Path) -> PinMap:
 
 
 def pinmap_from_mapping(data: Mapping[str, Any], place: str) -> PinMap:
-    not_pins = {"audio", "ears", "game", "records"}  # the table's sound, ears, default game and club records
+    not_pins = {"audio", "ears", "game", "records", "web"}  # sound, ears, default game, club records, web console
     allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat"} | not_pins
     for key in data:
         if key not in allowed:

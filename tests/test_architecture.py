@@ -26,6 +26,7 @@ LAYERS = {
     "language": {"rules", "config"},
     "host": {"rules", "config", "language"},
     "simulation": {"rules", "config", "language", "host"},
+    "web": {"rules", "config", "language", "host"},
 }
 # Packages that reach the live host only through ``voicehost.host`` itself (its __all__).
 HOST_CLIENTS = ("web", "records", "service")

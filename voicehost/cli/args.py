@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any, NoReturn
 
+from voicehost.rules import InputError
+
 
 class Parser(argparse.ArgumentParser):
     """argparse with the program's one-line error: ``voicehost …: error: … (see --help)``, exit 2."""
@@ -45,6 +47,32 @@ def number_between(low: float, high: float, unit: str = "") -> Any:
 
 seconds = number_between(0, 600, "seconds")
 speed = number_between(0.1, 1000)
+
+
+def add_web_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--web", default=None, metavar="HOST:PORT",
+                         help="also serve the table display (/) and the judge console (/judge) here, "
+                              "e.g. 0.0.0.0:8080")
+    command.add_argument("--web-pin", default=None, metavar="PIN",
+                         help="the judge console's PIN (default: [web] pin of the table file, else a random one, "
+                              "printed at start)")
+
+
+def web_around(args: argparse.Namespace, table: Any = None) -> Any:
+    """The ``around`` hook that serves the web display while the game runs, or None without --web."""
+    if not args.web:
+        return None
+    import sys
+
+    from voicehost.host.table_file import load_web_pin, table_path
+    from voicehost.web import serving
+
+    pin = args.web_pin
+    if pin is not None and (not pin.isdigit() or not 4 <= len(pin) <= 12):
+        raise InputError("--web-pin", "must be 4 to 12 digits")
+    if pin is None and table is not None:
+        pin = load_web_pin(table_path(table))
+    return serving(args.web, pin, lambda line: print(line, file=sys.stderr, flush=True))
 
 
 def print_json(data: object) -> None:

@@ -21,14 +21,16 @@ from voicehost.simulation.random_games import random_game
 
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
-    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing"],
+    bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing",
+                                            "web"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
                                 "table: a table-level game under the virtual clock, end of speech → next line; "
                                 "start: `voicehost serve` to «Стол готов» (warm cache), idle RSS and CPU, TTS cache; "
                                 "records: import protocols into SQLite and PostgreSQL, ratings, size per game; "
-                                "hearing: invented games at the table level, clean and misheard, compared")
+                                "hearing: invented games at the table level, clean and misheard, compared; "
+                                "web: public viewers on loopback during a game, table change → message received")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=positive, default=None,
@@ -47,12 +49,19 @@ def add_commands(commands: Commands) -> None:
     bench_cmd.add_argument("--no-corrections", action="store_true",
                            help="hearing: the host takes what it hears, nobody vetoes (what the corrections buy)")
     bench_cmd.add_argument("--json", action="store_true", help="hearing: the figures as JSON")
+    bench_cmd.add_argument("--viewers", type=positive, default=20, help="web: public viewers connected")
     bench_cmd.set_defaults(run=_bench)
 
 
 def _bench(args: argparse.Namespace) -> int:
     if args.what == "hearing":
         return _bench_hearing(args)
+    if args.what == "web":
+        figures = bench_web(args.viewers)
+        print(f"web: {figures['viewers']:.0f} public viewers, {figures['messages']:.0f} messages received during a "
+              f"sport game ({figures['game_s']:.1f} s, timers {WEB_BENCH_SPEED:g}× faster): change → received "
+              f"p50 {figures['p50_ms']:.2f} ms, p95 {figures['p95_ms']:.2f} ms, max {figures['max_ms']:.2f} ms")
+        return 0
     if args.what == "start":
         for key, value in bench_start().items():
             print(f"start: {key} = {value:.3f}")
@@ -523,3 +532,79 @@ def _bench_hearing(args: argparse.Namespace) -> int:
           f"measured word error {figures['measured_wer']:.1%}; corrections cost {figures['correction_s_mean']:.1f} s "
           f"of table time a game on average (max {figures['correction_s_max']:.1f} s)")
     return 0
+
+
+WEB_BENCH_SPEED = 20.0
+
+
+def bench_web(viewers: int) -> dict[str, float]:
+    """``viewers`` public WebSockets (another process, so they do not share the host's loop)
+    follow a whole table-level sport game served on loopback; each message's delay is the time
+    from the table's change (its ``t``) to its arrival."""
+    import asyncio
+
+    return asyncio.run(_web_game(viewers))
+
+
+async def _web_game(viewers: int) -> dict[str, float]:
+    import asyncio
+    import multiprocessing
+    from contextlib import asynccontextmanager
+
+    from voicehost.config import packaged_examples
+    from voicehost.simulation.script import load_script
+    from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
+    from voicehost.web import WebTable
+
+    table = WebTable()
+    base = await table.start("127.0.0.1", 0)
+    spawn = multiprocessing.get_context("spawn")
+    results, ready = spawn.Queue(), spawn.Event()
+    crowd = spawn.Process(target=_viewers, args=(base, viewers, results, ready), daemon=True)
+    crowd.start()
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, ready.wait, 60)
+
+    @asynccontextmanager
+    async def around(director):  # type: ignore[no-untyped-def]
+        table.attach(director)
+        yield table
+
+    started = time.perf_counter()
+    script = load_script(packaged_examples() / "sport-sample.json")
+    voice = VirtualVoice(WEB_BENCH_SPEED)
+    await play_table(script, how=TableRun(speak=voice.speak, speed=WEB_BENCH_SPEED, around=around))
+    game_s = time.perf_counter() - started
+    await asyncio.sleep(0.5)
+    await table.stop()   # the viewers' sockets close: they report
+    delays = sorted(await loop.run_in_executor(None, results.get, True, 60))
+    crowd.join(10)
+    return {"viewers": viewers, "messages": len(delays), "game_s": game_s,
+            "p50_ms": statistics.median(delays), "p95_ms": delays[int(0.95 * (len(delays) - 1))],
+            "max_ms": delays[-1]}
+
+
+def _viewers(base: str, viewers: int, results: object, ready: object) -> None:
+    """In a process of their own: ``viewers`` public sockets; every delay heard, in ms."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    async def crowd() -> list[float]:
+        delays: list[float] = []
+        async with aiohttp.ClientSession() as session:
+            sockets = [await session.ws_connect(base.replace("http", "ws", 1) + "/ws") for _ in range(viewers)]
+            ready.set()  # type: ignore[attr-defined]
+
+            async def follow(ws: aiohttp.ClientWebSocketResponse) -> None:
+                first = True
+                async for message in ws:
+                    heard = time.time()
+                    if not first:  # the first is the state on connect, not a change
+                        delays.append((heard - json.loads(message.data)["t"]) * 1000)
+                    first = False
+            await asyncio.gather(*(follow(ws) for ws in sockets))
+        return delays
+
+    results.put(asyncio.run(crowd()))  # type: ignore[attr-defined]

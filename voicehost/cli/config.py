@@ -21,7 +21,7 @@ from voicehost.config import (
     user_config_dir,
 )
 from voicehost.host.ears import ears_from_mapping
-from voicehost.host.table_file import audio_from_mapping
+from voicehost.host.table_file import audio_from_mapping, load_web_pin
 from voicehost.language.phrasebook import phrasebook_from_mapping
 from voicehost.rules import GAMES, InputError
 
@@ -108,3 +108,4 @@ def check_table(path: Path) -> None:
     data = read_toml(path)
     audio_from_mapping(data.get("audio", {}), f"{path}: audio")
     ears_from_mapping(data.get("ears", {}), f"{path}: ears")
+    load_web_pin(path)

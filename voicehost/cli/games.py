@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from voicehost.cli.args import Commands, print_json, seconds, speed
+from voicehost.cli.args import Commands, add_web_arguments, print_json, seconds, speed, web_around
 from voicehost.config import packaged_examples, ruleset_names
 from voicehost.host.subtitles import Transcript
 from voicehost.host.voice import AUDIO_CHOICES, open_voice
@@ -34,6 +34,9 @@ def add_commands(commands: Commands) -> None:
                           help="(--level table) write every spoken line and music change as JSON lines, "
                                "timed on the table's clock")
     _record_options(simulate_cmd)
+    simulate_cmd.add_argument("--speed", type=speed, default=1.0,
+                              help="with --web: the table level runs in real time, timers this many times faster")
+    add_web_arguments(simulate_cmd)
     simulate_cmd.set_defaults(run=_simulate)
 
     resume_cmd = commands.add_parser("resume", help="rebuild a game from its journal and carry on")
@@ -57,6 +60,7 @@ def add_commands(commands: Commands) -> None:
     demo_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
                           help="write every spoken line and music change as JSON lines, timed on the table's clock")
     _record_options(demo_cmd)
+    add_web_arguments(demo_cmd)
     demo_cmd.set_defaults(run=_demo)
 
 
@@ -76,11 +80,14 @@ def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str) -> No
 def _simulate(args: argparse.Namespace) -> int:
     if args.transcript is not None and args.level != "table":
         raise InputError("--transcript", "only the table level speaks (add --level table)")
+    if args.web and args.level != "table":
+        raise InputError("--web", "the web display follows the live director: add --level table")
+    around = web_around(args)
     script = load_script(args.script)
     if args.journal is None:
         with _transcript(args) as transcript:
-            return _report(_play(script, args.level, transcript=transcript), args.json,
-                           record=args if args.record else None)
+            return _report(_play(script, args.level, transcript=transcript, around=around, speed=args.speed),
+                           args.json, record=args if args.record else None)
     from voicehost.host.journal import Journal
 
     path = Path(args.journal)
@@ -90,8 +97,8 @@ def _simulate(args: argparse.Namespace) -> int:
                              "seats": script.seats, "options": dict(script.options), "level": args.level})
     try:
         with _transcript(args) as transcript:
-            return _report(_play(script, args.level, journal, transcript=transcript), args.json, path,
-                           args if args.record else None)
+            return _report(_play(script, args.level, journal, transcript=transcript, around=around,
+                                 speed=args.speed), args.json, path, args if args.record else None)
     finally:
         journal.close()
 
@@ -110,12 +117,19 @@ def _transcript(args: argparse.Namespace) -> Iterator[Transcript | None]:
 
 
 def _play(script: Any, level: str | None, journal: Any = None, replayed: Any = None,
-          transcript: Transcript | None = None) -> Any:
-    """The engine level, or the table level: the live director with simulated people on game time."""
+          transcript: Transcript | None = None, around: Any = None, speed: float = 1.0) -> Any:
+    """The engine level, or the table level: the live director with simulated people on game time.
+    With the web display (``around``) the table level runs in real time, ``speed`` times faster:
+    on game time a whole game is over before a phone has loaded the page."""
     if level == "table":
-        from voicehost.host.vclock import run_virtual
-        from voicehost.simulation.table_level import TableRun, play_table
+        import asyncio
 
+        from voicehost.host.vclock import run_virtual
+        from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
+
+        if around is not None:
+            how = TableRun(speak=VirtualVoice(speed).speak, speed=speed, transcript=transcript, around=around)
+            return asyncio.run(play_table(script, journal, replayed, how))
         return run_virtual(play_table(script, journal, replayed, TableRun(transcript=transcript)))
     return simulate(script, journal=journal, replayed=replayed)
 
@@ -171,12 +185,17 @@ def _demo(args: argparse.Namespace) -> int:
     import asyncio
 
     from voicehost.host.vclock import run_virtual
-    from voicehost.simulation.table_level import TableRun, mock_pin_seats, play_table
+    from voicehost.simulation.table_level import TableRun, VirtualVoice, mock_pin_seats, play_table
 
     script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
+    around = web_around(args, args.table)
     with _transcript(args) as transcript:
-        if args.audio == "off":
+        if args.audio == "off" and around is not None:  # phones watch: real time, --speed times faster
+            how = TableRun(speak=VirtualVoice(args.speed).speak, speed=args.speed, transcript=transcript,
+                           show=lambda line: print(line, flush=True), around=around)
+            result = asyncio.run(play_table(script, how=how))
+        elif args.audio == "off":
             def show(line: str) -> None:
                 print(line, flush=True)
                 time.sleep(args.pace)
@@ -190,7 +209,7 @@ def _demo(args: argparse.Namespace) -> int:
             voice = open_voice(args.table, args.audio)
             voice.renderer.warm(_fixed_lines(voice, script))
             how = TableRun(say=voice.say, night=voice.night, seats=mock_pin_seats(pinmap), speed=args.speed,
-                           show=lambda line: print(line, flush=True), transcript=transcript)
+                           show=lambda line: print(line, flush=True), transcript=transcript, around=around)
             try:
                 result = asyncio.run(play_table(script, how=how))
             finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from voicehost.cli.args import Commands, speed
+from voicehost.cli.args import Commands, add_web_arguments, speed, web_around
 from voicehost.host.voice import AUDIO_CHOICES
 
 
@@ -29,6 +29,7 @@ def add_commands(commands: Commands) -> None:
     run_cmd.add_argument("--db", default=None, metavar="URL",
                          help="the table's records (default: records.sqlite in the data dir); the table file's "
                               "[records] url is the club server the finished game is pushed to")
+    add_web_arguments(run_cmd)
     run_cmd.set_defaults(run=_run)
 
 
@@ -37,4 +38,4 @@ def _run(args: argparse.Namespace) -> int:
     from voicehost.host.table_file import table_path
     from voicehost.records.table import protocol_hook
 
-    return run(args, on_results=protocol_hook(table_path(args.table), args.db))
+    return run(args, on_results=protocol_hook(table_path(args.table), args.db), around=web_around(args, args.table))

@@ -12,6 +12,7 @@ web console, the club records and the service use these and nothing deeper.
 """
 
 from voicehost.host.cards import show_roles
+from voicehost.host.console import Refused, read_command
 from voicehost.host.dealing import seeded_deal
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import load_ears
@@ -24,7 +25,7 @@ from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import Voice, fixed_lines
 
 __all__ = [
-    "Director", "EdgeLog", "HearingSettings", "Journal", "JournalEntry", "Ports", "Voice", "fixed_lines",
-    "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_journal", "resume_game", "run_virtual",
-    "seeded_deal", "show_roles", "table_path", "write_results",
+    "Director", "EdgeLog", "HearingSettings", "Journal", "JournalEntry", "Ports", "Refused", "Voice", "fixed_lines",
+    "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_command", "read_journal", "resume_game",
+    "run_virtual", "seeded_deal", "show_roles", "table_path", "write_results",
 ]

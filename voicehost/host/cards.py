@@ -63,8 +63,13 @@ async def roles_from_console(director: Director) -> Deal:
         words = line.split(maxsplit=1)
         if len(words) != 2 or words[0] != "roles":
             director.log(f"console: «{shown(line.strip())}» refused: type the cards as: roles 3=don,5=mafia,…")
+            director.tell("console", (line, "type the cards as: roles 3=don,5=mafia,…"))
             continue
         try:
-            return typed_deal(words[1], director.game, "roles")
+            deal = typed_deal(words[1], director.game, "roles")
         except InputError as err:
             director.log(f"console: «{shown(words[1])}» refused: {err}")
+            director.tell("console", (line, str(err)))
+            continue
+        director.tell("console", (line, None))
+        return deal

@@ -133,12 +133,16 @@ class Console(Stage):
                 self.progress.set()
             except InputError as err:  # roles that do not fit the cast
                 self._refuse(line, str(err))
+            else:
+                if line.split()[0].lower() != "pause":  # a pause is answered as it begins (see pause)
+                    self.tell("console", (line, None))
             await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
     def _refuse(self, line: str, why: str) -> None:
         self.console_refused.append((line, why))
         self.log(f"console: «{shown(line.strip())}» refused: {why}")
+        self.tell("console", (line, why))
 
     async def command(self, line: str) -> bool:
         name, args, rest = read_command(line.strip(), self.game.seats)
@@ -215,6 +219,9 @@ class Console(Stage):
         """Everything waits until the console types ``resume``; a running speech keeps the
         time it had left. Lines typed meanwhile are held and carried out after ``resume``."""
         paused_at = self.ports.clock()
+        self.paused = True
+        self.tell("pause", True)
+        self.tell("console", ("pause", None))
         await self.reply([("paused", {})])
         while (line := await self.ports.console.get()).strip().lower() != "resume":
             if line.strip().lower() == "pause":
@@ -222,8 +229,11 @@ class Console(Stage):
             elif line.strip():
                 self.held.append(line)
                 self.log(f"console: «{shown(line.strip())}» held until resume")
+        self.paused = False
         if self.deadline is not None:
             self.deadline += self.ports.clock() - paused_at
+        self.tell("pause", False)
+        self.tell("console", (line, None))
         await self.reply([("resumed", {})])
 
     def _journal_splice(self, at: int, removed: int, new: list[Input], why: str) -> None:

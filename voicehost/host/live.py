@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -42,8 +43,11 @@ def parse_options(items: list[str]) -> dict[str, str]:
     return options
 
 
-def run(args: Any, on_results: Callable[[Path, dict[str, Any]], None] | None = None) -> int:
-    """Host one game; ``on_results`` (the club records) gets each finished game's protocol.
+def run(args: Any, on_results: Callable[[Path, dict[str, Any]], None] | None = None,
+        around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None) -> int:
+    """Host one game; ``on_results`` (the club records) gets each finished game's protocol;
+    ``around`` (the web display) is entered with the director once it exists and left when
+    the game ends.
     Everything the command line gives is checked first (table, pins, ruleset, options,
     roster, cards, journal name); the sound card and the seat panel are opened next; the
     journal — which holds the secret deal — is created last, just before the game starts."""
@@ -60,7 +64,7 @@ def run(args: Any, on_results: Callable[[Path, dict[str, Any]], None] | None = N
     else:
         game, open_journal = _new_game(args, ruleset, options, pinmap.size)
     game.names = names
-    journal = asyncio.run(_play(args, game, open_journal, pinmap, table))
+    journal = asyncio.run(_play(args, game, open_journal, pinmap, table, around))
     _write_results(game, names, Path(journal.path), on_results)
     return 0
 
@@ -111,7 +115,8 @@ def resume_game(path: str | Path, ruleset: Any = None, seats: int = 0,
     return game, journal
 
 
-async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinmap: Any, table: Path) -> Journal:
+async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinmap: Any, table: Path,
+                around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None) -> Journal:
     loop = asyncio.get_running_loop()
     log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     voice = open_live_voice(table, args.audio, game, log)
@@ -148,18 +153,8 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     director.on_events = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
     director.on_events(list(game.events))  # the deal, or a resumed game so far
     try:
-        if (night := request_night(game.request)) is not None or not game.inputs:
-            await director.nightfall(night or 1)  # «Наступает ночь», then the cards
-        if args.roles == "taps" and not game.inputs:
-            deal = await learn_roles(director, dict(game.cast))
-            source = "seats"
-            if deal is None:  # the taps did not add up: the human host types the cards
-                log("voicehost: the taps did not match the cards; type them: roles 3=don,5=mafia,…")
-                deal, source = await roles_from_console(director), "console"
-            await director.push(deal, source)
-        elif not args.roles and not args.resume:
-            await show_roles(director)
-        await director.run()
+        async with around(director) if around is not None else nullcontext():
+            await _host(args, director)
     finally:
         if mic is not None:
             mic.close()
@@ -169,6 +164,23 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
         if transcript is not None:
             transcript.close()
     return journal
+
+
+async def _host(args: Any, director: Director) -> None:
+    """Nightfall, the cards (learned from taps, typed, or dealt and shown), then the game."""
+    game = director.game
+    if (night := request_night(game.request)) is not None or not game.inputs:
+        await director.nightfall(night or 1)  # «Наступает ночь», then the cards
+    if args.roles == "taps" and not game.inputs:
+        deal = await learn_roles(director, dict(game.cast))
+        source = "seats"
+        if deal is None:  # the taps did not add up: the human host types the cards
+            director.log("voicehost: the taps did not match the cards; type them: roles 3=don,5=mafia,…")
+            deal, source = await roles_from_console(director), "console"
+        await director.push(deal, source)
+    elif not args.roles and not args.resume:
+        await show_roles(director)
+    await director.run()
 
 
 def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any) -> Any:

@@ -34,6 +34,7 @@ class Speeches(Console):
         seconds = self.time_left.pop(seat, request.seconds)   # a false «спасибо» undone: the time he had
         self.deadline = started + seconds / self.ports.speed
         self.floor = Floor(Joiner(self.hearing.join_s / self.ports.speed), after=self.floor.closed)
+        self.tell("speech", seat)
         warning_s = self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
         warns = seconds > 10
         ended: bool | str = False
@@ -56,6 +57,7 @@ class Speeches(Console):
             self._restore(seat)
         left, self.deadline = self.deadline - self.ports.clock(), None
         self.floor.closed = self.ports.clock()
+        self.tell("speech", None)
         if self.game.request == request:
             await self.push(EndSpeech(seat), "host")
             if ended == "words" and seat:   # he may hold his button: it was not his «спасибо»

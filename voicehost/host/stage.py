@@ -53,6 +53,15 @@ class Stage(Lights):
         self.floor = Floor(Joiner(self.hearing.join_s))   # the current speech's (voicehost.host.speeches)
         self.take_back: TakeBack | None = None   # what the last speaker may still take back (hearing)
         self.time_left: dict[int, float] = {}   # seat → seconds, for a speech taken back
+        self.paused = False
+        # Who watches the table change (the web display): called with what changed — "line"
+        # (a line said, with its text), "input" (the game moved), "speech" (the floor given or
+        # taken), "pause", or "console" (a console line and its answer: None when done, else why not).
+        self.watchers: list[Callable[[str, Any], None]] = []
+
+    def tell(self, what: str, detail: Any = None) -> None:
+        for watcher in self.watchers:
+            watcher(what, detail)
 
     async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
         onsets = []
@@ -63,6 +72,7 @@ class Stage(Lights):
             self.ports.on_line(key, values, text, onsets[-1])
             if self.transcript is not None:
                 self.transcript.line(self.table_time(onsets[-1]), key, text)
+            self.tell("line", (key, values, text))
         return onsets
 
     def table_time(self, at: float) -> float:
@@ -94,6 +104,7 @@ class Stage(Lights):
             self.journal.append(len(self.game.inputs) - 1, self.ports.clock(), source, item)
         self.progress.set()
         self.on_events(events)
+        self.tell("input", events)
         for event in events:
             if isinstance(event, MorningCame):
                 self.music(False)

@@ -72,3 +72,19 @@ def _check_ranges(values: Mapping[str, Any], place: str) -> None:
     for key, (low, high) in limits.items():
         if key in values and not low <= values[key] <= high:
             raise InputError(f"{place}.{key}", f"{values[key]} is outside {low}..{high}")
+
+
+def load_web_pin(path: Path) -> str | None:
+    """``[web] pin`` of a table file: the judge console's PIN (4–12 digits); unset: none."""
+    data = read_toml(path).get("web", {})
+    if not isinstance(data, Mapping):
+        raise InputError(f"{path}: web", "must be a table")
+    unknown = set(data) - {"pin"}
+    if unknown:
+        raise InputError(f"{path}: web.{sorted(unknown)[0]}", "unknown setting (known: pin)")
+    pin = data.get("pin")
+    if pin is None:
+        return None
+    if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 12:
+        raise InputError(f"{path}: web.pin", "must be a string of 4 to 12 digits, e.g. \"4821\"")
+    return pin

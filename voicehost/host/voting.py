@@ -20,9 +20,11 @@ class Voting(Stage):
         """One candidate's window; his LED pulses while it is open."""
         candidate = int(values.get("seat", 0))
         self.ports.led(candidate, VOTE_WINDOW)
+        self.tell("window", candidate)
         opens = (await self.say([(key, values)]))[0]
         await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
         closes = (await self.say([("thanks", {})]))[0]
+        self.tell("window", None)
         self._restore(candidate)
         return Window(candidate, opens, closes)
 
@@ -46,8 +48,10 @@ class Voting(Stage):
     async def lift(self, request: AwaitLift) -> None:
         """«Кто за то, чтобы все голосуемые покинули игру?» opened the window as it began."""
         opens = self.onsets.get("all_leave_question", self.ports.clock())
+        self.tell("window", 0)
         await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
         closes = (await self.say([("thanks", {})]))[0]
+        self.tell("window", None)
         # Every press in the window is a thumb, in the order pressed; the game judges a
         # seat's second thumb (ignored, a foul) as it judges every second vote.
         thumbs: dict[int, int] = {}

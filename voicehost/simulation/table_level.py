@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -138,11 +139,15 @@ class PinSeats:
 
 
 class VirtualVoice:
-    """Takes the time a line would take (by its length) on the loop's clock; says nothing."""
+    """Takes the time a line would take (by its length) on the loop's clock, ``speed`` times
+    faster; says nothing."""
+
+    def __init__(self, speed: float = 1.0) -> None:
+        self.speed = speed
 
     async def speak(self, text: str) -> float:
         onset = asyncio.get_running_loop().time()
-        await asyncio.sleep(spoken_length_s(text))
+        await asyncio.sleep(spoken_length_s(text) / self.speed)
         return onset
 
 
@@ -155,9 +160,11 @@ class People:
     a «спасибо» that was not theirs ended their speech."""
 
     def __init__(self, director: Director, player: ScriptPlayer, seats: Seats, record: TableRecord,
-                 speed: float = 1.0, ears: Mishearing | None = None, correct: bool = True) -> None:
+                 speed: float = 1.0, ears: Mishearing | None = None, correct: bool = True,
+                 judge: Callable[[Director, str], Awaitable[None]] | None = None) -> None:
         self.director, self.player, self.seats, self.record = director, player, seats, record
         self.ears, self.correct = ears, correct
+        self.judge = judge   # who types a script's foul or removal (None: straight into the console queue)
         self.last_words: tuple[Any, str] | None = None   # the utterance whose intents are being taken
         self.game: Game = director.game   # the table's game; the player's own is the engine level
         self.speed = speed
@@ -241,7 +248,10 @@ class People:
                 await self.raise_hand(act.item, request)
             elif act.via == "console" and act.item is not None:
                 refused = len(self.director.refusals)
-                self.director.ports.type(console_line(act.item))
+                if self.judge is None:
+                    self.director.ports.type(console_line(act.item))
+                else:
+                    await self.judge(self.director, console_line(act.item))
                 await self.taken(act.item, refused)
             elif act.item is not None:
                 await self.taken(act.item)
@@ -465,9 +475,11 @@ def mock_pin_seats(pinmap: Any) -> Callable[[Ports], tuple[Seats, Callable[[], N
 @dataclass
 class TableRun:
     """How the table is run: the voice (``say`` blocks and returns the onset; ``speak`` is a
-    voice on the virtual clock, such as a file render; neither: the virtual voice), the night
-    music, the seats, the timers' speed, each public log line as it comes, and the spoken
-    transcript."""
+    voice on the loop's clock, such as a file render; neither: the virtual voice), the night
+    music, the seats, the timers' speed, each public log line as it comes, the spoken
+    transcript, who else watches the director while the game runs (``around``: e.g. the web
+    display, an async context entered with the director once it exists), and the judge at the
+    console (``judge``: types a script's foul or removal; by default straight into the queue)."""
 
     say: Callable[[str], float] | None = None
     speak: Callable[[str], Awaitable[float]] | None = None   # a voice on the loop's own clock
@@ -478,6 +490,8 @@ class TableRun:
     transcript: Transcript | None = None
     ears: Mishearing | None = None      # the people's words misheard (voicehost bench hearing)
     hearing: HearingSettings | None = None   # the host's doubt and correction settings
+    around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None
+    judge: Callable[[Director, str], Awaitable[None]] | None = None
 
 
 async def play_table(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
@@ -504,8 +518,9 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
         feed = _replay(player, table, replayed or [], journal, loop.time)
         director.on_events(list(table.events))  # the deal (and a resumed game so far), for the log
         people = People(director, player, seats, record, how.speed, how.ears,
-                        correct=how.hearing is None or how.hearing.ask_again)
-        await _together(director, people, feed)
+                        correct=how.hearing is None or how.hearing.ask_again, judge=how.judge)
+        async with how.around(director) if how.around is not None else nullcontext():
+            await _together(director, people, feed)
     finally:
         close_seats()
     record.public_log = public_lines(table.events, load_phrasebook(), table.names)

@@ -1,0 +1,202 @@
+"""What a browser is shown: the public table state, and the judge's state on top of it.
+
+The public state is built from the game's public events (never one of
+:data:`~voicehost.rules.events.PRIVATE_EVENTS`), the seats' fouls and who is alive, the
+director's floor and timer, and the lines the host said aloud — things everyone at the table
+already hears or sees. It has no field that could carry a role: the judge's state adds the
+cards, the night's actions and the checks in separate keys that only the judge's endpoints send.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from voicehost.host import Director
+from voicehost.language.narrate import narrate, public_lines
+from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.rules import Game
+from voicehost.rules.events import (
+    PRIVATE_EVENTS,
+    AllStay,
+    DayBegan,
+    Eliminated,
+    Event,
+    GameOver,
+    LiftCounted,
+    MorningCame,
+    NightFell,
+    NominationAccepted,
+    NominationWithdrawn,
+    NoVote,
+    TieDeclared,
+    VotesCounted,
+    VotingBegan,
+)
+from voicehost.rules.inputs import Vote
+from voicehost.rules.requests import AwaitSpeech, AwaitVotes
+
+SUBTITLES = 12      # the host's last lines shown as subtitles
+LINES_KEPT = 300    # … and kept, so a console command's answer can quote everything it made the host say
+LOG_TAIL = 40       # public log lines kept in the state
+OUT_CAUSES = {"voted": "заголосован", "killed": "убит ночью", "removed": "удалён"}
+TURNS = {"speech": "речь", "silent": "молчит (3 фола)", "short": "короткая речь", "tie": "речь в автокатастрофе",
+         "last_word": "последнее слово", "nominate": "выдвижение", "blood_name": "кровное имя"}
+RESULT_EVENTS = (Eliminated, NoVote, TieDeclared, AllStay, LiftCounted, VotesCounted, GameOver)
+
+
+class TableView:
+    """Follows one director: the lines it said (for subtitles) and the vote window it has open."""
+
+    def __init__(self, director: Director, book: Phrasebook | None = None) -> None:
+        self.director = director
+        self.book = book or load_phrasebook()
+        self.lines: deque[dict[str, Any]] = deque(maxlen=LINES_KEPT)
+        self.said = 0
+        self.window: int | None = None   # the candidate whose vote window is open (0: the lift vote)
+
+    @property
+    def game(self) -> Game:
+        return self.director.game
+
+    def heard(self, what: str, detail: Any) -> None:
+        """A director watcher: keeps what the view needs beyond the game itself."""
+        if what == "line":
+            key, values, text = detail
+            self.said += 1
+            self.lines.append({"n": self.said, "text": text})
+        elif what == "window":
+            self.window = detail
+
+    # ---- the public state --------------------------------------------------------------------------
+
+    def public(self) -> dict[str, Any]:
+        game = self.game
+        public_events = [e for e in game.events if not isinstance(e, PRIVATE_EVENTS)]
+        log = public_lines(public_events, self.book, game.names)
+        return {
+            "ruleset": game.ruleset.name,
+            "phase": _phase(public_events, game),
+            "seats": self._seats(public_events),
+            "speaker": self._speaker(),
+            "nominations": _nominations(public_events),
+            "vote": self._vote(public_events),
+            "result": _last_result(public_events, self.book, game.names),
+            "subtitles": list(self.lines)[-SUBTITLES:],
+            "log": log[-LOG_TAIL:],
+            "paused": self.director.paused,
+            "speed": self.director.ports.speed,
+        }
+
+    def _seats(self, events: list[Event]) -> list[dict[str, Any]]:
+        game = self.game
+        out = {e.seat: e for e in events if isinstance(e, Eliminated)}
+        nominated = {n["target"] for n in _nominations(events)}
+        seats = []
+        for seat in range(1, game.seats + 1):
+            gone = out.get(seat)
+            seats.append({
+                "seat": seat,
+                "name": game.names.get(seat, ""),
+                "alive": gone is None,
+                "out": None if gone is None else _how_out(gone),
+                "fouls": game.fouls.get(seat, 0),
+                "nominated": seat in nominated,
+                "speaking": seat == self.director.speaking,
+            })
+        return seats
+
+    def _speaker(self) -> dict[str, Any] | None:
+        request, deadline = self.game.request, self.director.deadline
+        if not isinstance(request, AwaitSpeech) or deadline is None:
+            return None
+        ports = self.director.ports
+        left = max(0.0, (deadline - ports.clock()) * ports.speed)
+        return {"seat": request.seat, "name": self.game.names.get(request.seat, ""), "turn": request.turn,
+                "turn_text": TURNS.get(request.turn, request.turn), "seconds": request.seconds,
+                "left": round(left, 2), "warning_s": self.game.ruleset.timers.get("warning_s", 10)}
+
+    def _vote(self, events: list[Event]) -> dict[str, Any] | None:
+        """Today's last vote: its ballot, the open window, the thumbs taken so far, the count."""
+        began = None
+        for event in reversed(events):
+            if isinstance(event, (NightFell, MorningCame)):
+                break
+            if isinstance(event, VotingBegan):
+                began = event
+                break
+        if began is None:
+            return None
+        counted = next((e for e in reversed(events) if isinstance(e, VotesCounted)
+                        and e.day == began.day and e.round == began.round), None)
+        counts = dict(counted.counts) if counted else self._thumbs_so_far()
+        return {"round": began.round, "candidates": list(began.candidates), "open": self.window,
+                "counts": [[c, counts.get(c, 0)] for c in began.candidates], "counted": counted is not None,
+                "defaulted": list(counted.defaulted) if counted else []}
+
+    def _thumbs_so_far(self) -> dict[int, int]:
+        """The votes of the round being taken (they arrive as the windows close)."""
+        if not isinstance(self.game.request, AwaitVotes):
+            return {}
+        counts: dict[int, int] = {}
+        for item in reversed(self.game.inputs):
+            if not isinstance(item, Vote):
+                break
+            counts[item.candidate] = counts.get(item.candidate, 0) + 1
+        return counts
+
+    # ---- the judge's state -------------------------------------------------------------------------
+
+    def judge(self) -> dict[str, Any]:
+        """The public state plus what only the judge may see: the cards, the night's actions and
+        checks (as the judge's log has them), and what the game waits for."""
+        game = self.game
+        state = self.public()
+        roles = getattr(game, "roles", {}) or {}
+        state["roles"] = {str(seat): self.book.line("log", f"role_{role.value}") for seat, role in roles.items()}
+        private = [e for e in game.events if isinstance(e, PRIVATE_EVENTS)]
+        state["night_log"] = list(narrate(private, self.book, game.names))[-LOG_TAIL:]
+        state["judge_log"] = list(narrate(game.events, self.book, game.names))[-LOG_TAIL:]
+        state["waiting_for"] = type(game.request).__name__ if game.request is not None else None
+        return state
+
+
+def _phase(events: list[Event], game: Game) -> dict[str, Any]:
+    for event in reversed(events):
+        if isinstance(event, GameOver):
+            return {"kind": "over", "number": 0, "text": "Игра окончена"}
+        if isinstance(event, NightFell):
+            return {"kind": "night", "number": event.night, "text": f"Ночь {event.night}"}
+        if isinstance(event, (DayBegan, MorningCame)):
+            return {"kind": "day", "number": event.day, "text": f"День {event.day}"}
+    if not game.inputs:
+        return {"kind": "deal", "number": 0, "text": "Раздача карт"}
+    return {"kind": "night", "number": 1, "text": "Ночь 1"}
+
+
+def _nominations(events: list[Event]) -> list[dict[str, int]]:
+    """Today's nominations in order (a withdrawn one leaves the list)."""
+    today: list[dict[str, int]] = []
+    for event in events:
+        if isinstance(event, (NightFell, MorningCame)):
+            today = []
+        elif isinstance(event, NominationAccepted):
+            today.append({"by": event.by, "target": event.target})
+        elif isinstance(event, NominationWithdrawn):
+            today = [n for n in today if n["target"] != event.target]
+    return today
+
+
+def _how_out(event: Eliminated) -> dict[str, Any]:
+    when = f"день {event.day}" if event.day is not None else f"ночь {event.night}"
+    return {"cause": event.cause, "text": f"{OUT_CAUSES.get(event.cause, event.cause)}, {when}"}
+
+
+def _last_result(events: list[Event], book: Phrasebook, names: dict[int, str]) -> str | None:
+    """The last outcome the table was told of (a count, a tie, who left, the winner)."""
+    for event in reversed(events):
+        if isinstance(event, RESULT_EVENTS) and not (isinstance(event, Eliminated) and event.cause == "killed"):
+            lines = public_lines([event], book, names)
+            if lines:
+                return lines[-1]
+    return None
