@@ -1,6 +1,6 @@
 """The layout's promises: one package per concern, each importing only the layers below it.
 
-rules → config → language → host → simulation → cli; audio and hw are adapters that never
+rules → files → config → language → host → simulation → cli; audio and hw are adapters that never
 import voicehost; the web console, the records and the service use the host's public API only.
 """
 
@@ -22,11 +22,12 @@ IO_MODULES = {"os", "io", "sys", "pathlib", "socket", "threading", "asyncio", "t
 # What each package of voicehost may import of voicehost (besides itself).
 LAYERS = {
     "rules": set(),
-    "config": {"rules"},
-    "language": {"rules", "config"},
-    "host": {"rules", "config", "language"},
-    "simulation": {"rules", "config", "language", "host"},
-    "web": {"rules", "config", "language", "host"},
+    "files": {"rules"},
+    "config": {"rules", "files"},
+    "language": {"rules", "config", "files"},
+    "host": {"rules", "config", "language", "files"},
+    "simulation": {"rules", "config", "language", "host", "files"},
+    "web": {"rules", "config", "language", "host", "files"},
 }
 # Packages that reach the live host only through ``voicehost.host`` itself (its __all__).
 HOST_CLIENTS = ("web", "records", "service")

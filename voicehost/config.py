@@ -19,14 +19,15 @@ current directory unless a command is given a path: ``$VOICEHOST_DATA`` and
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_cache_path, user_config_path, user_data_path
 
+from voicehost.files import read_toml as read_checked_toml
 from voicehost.rules import GAMES, InputError, Ruleset, ruleset_from_mapping
 
 APP = "voicehost"
@@ -105,17 +106,10 @@ def cache_dir() -> Path:
     return Path(override) if override else user_cache_path(APP)
 
 
-def read_toml(path: Path) -> dict[str, object]:
-    """A TOML file as a dict; a syntax error becomes one line naming the file and line."""
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise InputError(str(path), "no such file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(str(path), f"not valid TOML ({err})") from None
-    except OSError as err:
-        raise InputError(str(path), err.strerror or str(err)) from None
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file as a dict, through the one gate for outside files (:mod:`voicehost.files`):
+    a syntax error, a FIFO, bad UTF-8 or absurd nesting becomes one line naming the file."""
+    return read_checked_toml(path)
 
 
 def ruleset_names() -> list[str]:

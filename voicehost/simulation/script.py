@@ -7,13 +7,13 @@ whether the game asks for it is the simulator's business.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from voicehost.config import load_ruleset, read_toml
+from voicehost.files import ascii_number, file_name, read_json
 from voicehost.rules import GAMES, InputError, Options, Role, Ruleset
 from voicehost.rules.game import validate_deal
 from voicehost.rules.roster import roster
@@ -75,20 +75,8 @@ class Script:
 
 def load_script(path: str | Path) -> Script:
     """Read a JSON or TOML script; every problem is an InputError naming file and place."""
-    path = Path(path)
-    if "\x00" in str(path):
-        raise InputError(repr(str(path)), "not a file name (it holds a NUL character)")
-    if path.suffix.lower() == ".toml":
-        data: Any = read_toml(path)
-    else:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError(str(path), "no such file") from None
-        except (OSError, UnicodeDecodeError) as err:
-            raise InputError(str(path), f"cannot read it ({err})") from None
-        except json.JSONDecodeError as err:
-            raise InputError(f"{path}:{err.lineno}:{err.colno}", f"not valid JSON ({err.msg})") from None
+    path = file_name(path, "script")
+    data: Any = read_toml(path) if path.suffix.lower() == ".toml" else read_json(path, "script")
     try:
         return script_from_data(data)
     except InputError as err:
@@ -138,10 +126,9 @@ class _Reader:
         return raw
 
     def _seat(self, key: Any, place: str) -> int:
-        text = str(key)
-        if isinstance(key, bool) or not text.isdigit():
+        if isinstance(key, bool) or not isinstance(key, (str, int)):
             raise InputError(place, f"{key!r} is not a seat number")
-        seat = int(text)
+        seat = ascii_number(str(key), place, "seat number", digits=3)
         if not 1 <= seat <= self.seats:
             raise InputError(place, f"there is no seat {seat} at a {self.seats}-seat table")
         return seat

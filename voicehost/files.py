@@ -1,0 +1,183 @@
+"""Reading files from outside: the one gate every script, protocol, journal, ruleset,
+phrasebook and table file passes before its contents are looked at.
+
+The program is run by club owners on files they edit by hand, copy from USB sticks and
+receive from each other; whatever those files hold must end in one line naming the file
+and the place — never a traceback, never a hang. This module checks what is common to
+every file: the name is a name, the file is a regular file (a FIFO or a directory would
+block or crash a plain ``open``), it is not huge, it is UTF-8 (a BOM is fine), and the
+JSON or TOML in it is neither nested absurdly deep nor holds numbers or characters no
+reader could use. What the contents *mean* is checked by each loader, with key paths.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from voicehost.rules import InputError
+
+MAX_BYTES = 4 * 1024 * 1024     # the largest file any loader reads (a long journal is ~100 kB)
+MAX_DEPTH = 32                  # the deepest nesting of lists and tables any format uses is 5
+MAX_DIGITS = 18                 # seat numbers, timers, seeds: anything longer is a typo or an attack
+MAX_STRING = 10_000             # a name, a phrase, a speech
+
+
+def file_name(path: str | os.PathLike[str], what: str = "file") -> Path:
+    """A path given by a user, refused in one line if it cannot name a file at all."""
+    text = os.fspath(path)
+    if "\x00" in text:
+        raise InputError(repr(text), "not a file name (it holds a NUL character)")
+    if not is_text(text):
+        raise InputError(ascii(text), "not a file name (it is not valid UTF-8)")
+    if len(os.fsencode(text)) > 4096 or any(len(part) > 255 for part in os.fsencode(text).split(b"/")):
+        raise InputError(text[:60] + "…", f"the {what} name is longer than the system allows")
+    return Path(text)
+
+
+def is_text(text: str) -> bool:
+    """No lone surrogates (what Python makes of bytes that are not UTF-8 in a file name or an argument)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file, at most ``limit`` of them. Opened non-blocking, so a FIFO
+    is refused instead of waiting forever for a writer."""
+    path = file_name(path, what)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise InputError(str(path), f"no such file (a {what} was expected)") from None
+    except OSError as err:
+        raise InputError(str(path), f"cannot open it ({err.strerror or err})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise InputError(str(path), f"is {kind}; a {what} is expected")
+        if info.st_size > limit:
+            raise InputError(str(path), f"is {info.st_size:,} bytes; a {what} is at most {limit:,}")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1)
+    except OSError as err:
+        raise InputError(str(path), f"cannot read it ({err.strerror or err})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise InputError(str(path), f"is over {limit:,} bytes; a {what} is at most {limit:,}")
+    return data
+
+
+def decode(data: bytes, place: str) -> str:
+    """UTF-8 (with or without a BOM), or one line saying where it is not."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise InputError(f"{place}:{line}", f"not UTF-8 text (byte 0x{data[err.start]:02x}); save it as UTF-8") \
+            from None
+
+
+def read_text(path: str | os.PathLike[str], what: str = "file", limit: int = MAX_BYTES) -> str:
+    return decode(read_bytes(path, what, limit), os.fspath(path))
+
+
+def read_json(path: str | os.PathLike[str], what: str = "file") -> Any:
+    """One JSON document, checked (see :func:`check_tree`)."""
+    text = read_text(path, what)
+    return loads_json(text, os.fspath(path))
+
+
+def loads_json(text: str, place: str) -> Any:
+    try:
+        data = json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{place}:{err.lineno}:{err.colno}", f"not valid JSON ({err.msg})") from None
+    except _Refused as err:
+        raise InputError(place, str(err)) from None
+    except RecursionError:
+        raise InputError(place, f"nested more than {MAX_DEPTH} levels deep") from None
+    check_tree(data, place)
+    return data
+
+
+def read_toml(path: str | os.PathLike[str], what: str = "file") -> dict[str, Any]:
+    """One TOML document, checked (see :func:`check_tree`)."""
+    text = read_text(path, what)
+    place = os.fspath(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(place, f"not valid TOML ({err})") from None
+    except RecursionError:
+        raise InputError(place, f"nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as err:  # an integer beyond Python's int-string limit
+        raise InputError(place, f"not valid TOML ({str(err).splitlines()[0]})") from None
+    check_tree(data, place)
+    return data
+
+
+class _Refused(ValueError):
+    pass
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"a number of {len(text)} digits ({text[:12]}…); numbers have at most {MAX_DIGITS}")
+    return int(text)
+
+
+def _no_constant(name: str) -> float:
+    raise _Refused(f"{name} is not a number a file may hold")
+
+
+def check_tree(data: Any, place: str) -> None:
+    """Depth, integer size, string length and lone surrogates (a JSON ``"\\ud800"``), with the key path."""
+    for path, depth, value in _walk(data):
+        where = f"{place}: {path}" if path else place
+        if depth > MAX_DEPTH:
+            raise InputError(where, f"nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_DIGITS:
+            raise InputError(where, f"the number {str(value)[:12]}… is too large")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InputError(where, "not a finite number")
+        if isinstance(value, str):
+            if len(value) > MAX_STRING:
+                raise InputError(where, f"a text of {len(value):,} characters; at most {MAX_STRING:,}")
+            if not is_text(value):
+                raise InputError(where, "holds a lone surrogate escape (\\ud800…), not a character")
+
+
+def _walk(data: Any) -> Iterator[tuple[str, int, Any]]:
+    """Every node with its key path and depth, iteratively (no recursion to overflow)."""
+    stack: list[tuple[str, int, Any]] = [("", 0, data)]
+    while stack:
+        path, depth, value = stack.pop()
+        yield path, depth, value
+        if depth > MAX_DEPTH:
+            continue
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not is_text(str(key)):
+                    raise InputError(path or "(top)", "a key holds a lone surrogate escape, not a character")
+                stack.append((f"{path}.{key}" if path else str(key), depth + 1, item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", depth + 1, item) for i, item in enumerate(value))
+
+
+def ascii_number(text: str, place: str, what: str = "number", digits: int = 4) -> int:
+    """A number typed or written as text: ASCII digits only (``"²"`` and ``"３"`` are digits to
+    ``str.isdigit`` but not to a judge), and short."""
+    if not (text.isascii() and text.isdigit()) or len(text) > digits:
+        raise InputError(place, f"{text[:20]!r} is not a {what}")
+    return int(text)
