@@ -94,6 +94,7 @@ async def play(game, factory, pinmap, journal=None, console=()):
 def test_a_game_run_by_voice_buttons_and_the_console(table_game, mock_factory, ten_seats, tmp_path) -> None:
     table_game.push(Deal(DEAL))
     journal = Journal(tmp_path / "live.jsonl", {"ruleset": "sport", "seats": 10})
+    journal.append(0, 0.0, "deal", Deal(DEAL))  # as `run` does: the deal is the journal's first input
     table, _ = asyncio.run(play(table_game, mock_factory, ten_seats, journal))
     protocol = build_protocol(table_game)
     day = protocol["days"][0]

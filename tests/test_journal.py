@@ -98,7 +98,7 @@ def test_a_splice_outside_the_inputs_is_one_clear_error(tmp_path) -> None:
     journal = Journal(path, {"ruleset": "sport"})
     journal.splice(1.0, "console", 3, 1, [], "undo")
     journal.close()
-    with pytest.raises(InputError, match="record 2.*outside"):
+    with pytest.raises(InputError, match=r"j.jsonl:2: splice.*outside"):
         read_journal(path)
 
 

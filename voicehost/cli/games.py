@@ -135,17 +135,29 @@ def _play(script: Any, level: str | None, journal: Any = None, replayed: Any = N
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from voicehost.host.journal import Journal, read_journal
+    from voicehost.host.journal import Journal, load_journal
 
-    header, entries = read_journal(args.journal)
-    if "script" not in header:
+    read = load_journal(args.journal)
+    header = read.header
+    if header.get("level") not in ("engine", "table") or "script" not in header:
         raise InputError(args.journal, "this journal has no script to replay (a live game: voicehost run --resume)")
     script = load_script(header["script"])
-    journal = Journal(args.journal, header)
+    _same_setup(script, header, args.journal)
+    journal = Journal.resume(read)
     try:
-        return _report(_play(script, header.get("level"), journal, entries), args.json, Path(args.journal))
+        return _report(_play(script, header["level"], journal, read.entries), args.json, Path(args.journal))
     finally:
         journal.close()
+
+
+def _same_setup(script: Any, header: dict[str, Any], place: str) -> None:
+    """The script must still set up the game the journal recorded: ruleset, seats and options."""
+    recorded = {"ruleset": header.get("ruleset"), "seats": header.get("seats"), "options": header.get("options")}
+    now = {"ruleset": script.ruleset.name, "seats": script.seats, "options": dict(script.options)}
+    for key, value in recorded.items():
+        if value != now[key]:
+            raise InputError(f"{place}:1", f"the journal's {key} is {value!r}, the script's {now[key]!r} "
+                                           "now: not the same game")
 
 
 def _report(result: Any, as_json: bool, journal: Path | None = None, record: argparse.Namespace | None = None) -> int:

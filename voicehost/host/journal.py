@@ -2,24 +2,45 @@
 and fsynced before anything follows from it (a word said, an LED lit), so a crash or a
 power cut loses nothing anyone saw.
 
-One JSON object per line. The first is the game's header (ruleset, options, seats, the
-script it plays, if any); then one line per input, and a ``splice`` line wherever the human
-host undid an input or corrected a vote (the inputs it replaced and what came instead), so
-a resume rebuilds the game the host corrected, not the one the buttons first recorded. A
-torn last line — the power went off in the middle of writing it — was never acted on, so
-reading stops there.
+One JSON object per line. The first is the game's header: the format version, ruleset,
+options, seats, level, and whatever else rebuilds the game (the script it plays; a live
+game's roster and table file). Then one line per input, and a ``splice`` line wherever the
+human host undid an input or corrected a vote (the inputs it replaced and what came
+instead), so a resume rebuilds the game the host corrected, not the one the buttons first
+recorded.
+
+Every record ends with a newline; bytes after the last newline are a record torn by a power
+cut (or a full disk). It was never acted on, so reading ignores it, and a resume cuts it off
+— keeping a copy next to the journal — before it appends anything. Any other damage (a line
+that is not a record, inputs out of order, a version this program does not know) refuses
+the whole journal with the line number: a journal either rebuilds the same game or none.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import os
+import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from voicehost.rules import InputError
+from voicehost.files import decode, file_name, loads_json, read_bytes
+from voicehost.rules import GAMES, InputError
 from voicehost.rules.inputs import Input, input_from_dict
+
+FORMAT = 1                      # the journal format this program writes and reads
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024
+LEVELS = ("engine", "table", "live")
+
+
+class JournalUnwritable(InputError):
+    """The journal cannot be written (a full disk, a pulled USB stick). The game must stop:
+    playing on would act on inputs a resume could not rebuild."""
 
 
 @dataclass
@@ -28,17 +49,39 @@ class JournalEntry:
     t: float
     source: str
     input: Input
+    record: int = 0   # the line of the journal that holds it (for messages)
+
+
+@dataclass
+class JournalFile:
+    """A journal as read: its header, the inputs it rebuilds, and its torn tail, if any."""
+
+    path: Path
+    header: dict[str, Any]
+    entries: list[JournalEntry]
+    complete: int = 0      # bytes up to the end of the last complete record
+    torn: bytes = b""      # what a power cut left after it
 
 
 class Journal:
-    """Append-only, fsynced per record."""
+    """Append-only, fsynced per record. A new journal writes its header at once; a resumed one
+    (:meth:`resume`) writes nothing — not even the cut of a torn tail — until its first record."""
 
-    def __init__(self, path: str | Path, header: dict[str, Any]) -> None:
+    def __init__(self, path: str | Path, header: dict[str, Any], *, _resumed: JournalFile | None = None,
+                 note: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
-        self._file = self.path.open("a", encoding="utf-8")
-        if self.path.stat().st_size == 0:
-            self._write({"type": "game", **header})
         self.count = 0
+        self._fd: int | None = None
+        self._resumed = _resumed
+        self._note = note or (lambda line: print(line, file=sys.stderr, flush=True))
+        if _resumed is None:
+            self._open()
+            if os.fstat(self._fd_now()).st_size == 0:
+                self._write({"type": "game", "format": FORMAT, **header})
+
+    @classmethod
+    def resume(cls, read: JournalFile, note: Callable[[str], None] | None = None) -> Journal:
+        return cls(read.path, read.header, _resumed=read, note=note)
 
     def append(self, index: int, t: float, source: str, item: Input) -> None:
         """Written and on disk before the caller lets the input take effect."""
@@ -53,67 +96,200 @@ class Journal:
         self.count += 1
         crash_point(self.count)
 
+    def _open(self) -> None:
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as err:
+            raise JournalUnwritable(str(self.path), f"cannot open the journal ({err.strerror or err})") from None
+
+    def _fd_now(self) -> int:
+        if self._fd is None:
+            if self._resumed is not None and self._resumed.torn:
+                self._cut_torn_tail(self._resumed)
+            self._open()
+        assert self._fd is not None
+        return self._fd
+
+    def _cut_torn_tail(self, read: JournalFile) -> None:
+        """Keep a copy of the torn bytes, then cut them off, so new records follow a complete one."""
+        copy = self.path.with_name(f"{self.path.name}.torn-{time.strftime('%Y%m%dT%H%M%S')}")
+        try:
+            copy.write_bytes(read.torn)
+            os.truncate(self.path, read.complete)
+        except OSError as err:
+            raise JournalUnwritable(str(self.path), f"cannot cut the torn last record ({err.strerror or err})") \
+                from None
+        self._note(f"voicehost: {self.path}: the last record was torn mid-write (a power cut?); "
+                   f"cut {len(read.torn)} bytes off, kept in {copy.name}")
+        read.torn = b""
+
     def _write(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        """The whole line or nothing: a failed write is cut back, so the journal always ends
+        with a complete record, and the game stops (:class:`JournalUnwritable`)."""
+        data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        fd = self._fd_now()
+        size = os.fstat(fd).st_size
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        except OSError as err:
+            try:
+                os.ftruncate(fd, size)
+            except OSError:
+                pass  # then a resume finds a torn last record and cuts it
+            raise JournalUnwritable(str(self.path), f"cannot write the journal ({err.strerror or err}); the game "
+                                                    "stops here — the journal holds every input up to the last "
+                                                    "complete record: resume it once the disk has room") from None
 
     def close(self) -> None:
-        self._file.close()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 def write_results(journal: Path, protocol: dict[str, Any], log: list[str]) -> Path:
     """At the end of a game: the protocol (JSON) and the readable Russian log next to the journal."""
     path = journal.with_suffix(".protocol.json")
-    path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
-    journal.with_suffix(".log.txt").write_text("\n".join(log) + "\n")
+    try:
+        path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
+        journal.with_suffix(".log.txt").write_text("\n".join(log) + "\n")
+    except OSError as err:
+        raise InputError(str(path), f"cannot write the protocol ({err.strerror or err}); the journal is "
+                                    "complete: voicehost resume rebuilds the game and writes it again") from None
     return path
 
 
 def read_journal(path: str | Path) -> tuple[dict[str, Any], list[JournalEntry]]:
-    path = Path(path)
+    read = load_journal(path)
+    return read.header, read.entries
+
+
+def load_journal(path: str | Path) -> JournalFile:
+    """Read and check every record; the first problem is one :class:`InputError` with the line."""
+    path = file_name(path, "journal")
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")
-    except FileNotFoundError:
-        raise InputError(str(path), "no such journal") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(str(path), f"cannot read it ({err})") from None
-    records = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            if number >= len(lines) - 1:
-                break  # the torn last line of a power cut
-            raise InputError(f"{path}:{number}", "not a journal record") from None
-    if not records or records[0].get("type") != "game":
-        raise InputError(str(path), "not a voicehost journal (no game header)")
+        data = read_bytes(path, "journal", MAX_JOURNAL_BYTES)
+    except InputError as err:
+        if "no such file" in err.message:
+            raise InputError(str(path), "no such journal") from None
+        raise
+    complete = data.rfind(b"\n") + 1
+    text = decode(data[:complete], str(path))
+    lines = text.split("\n")[:-1]
+    if not lines:
+        raise InputError(str(path), "not a voicehost journal (no complete game header)")
+    header = check_header(_record(lines[0], f"{path}:1"), f"{path}:1")
     entries: list[JournalEntry] = []
-    for number, record in enumerate(records[1:], start=2):
-        try:
-            if record.get("type") == "splice":
-                at, remove = int(record["at"]), int(record["remove"])
-                if not 0 <= at <= at + remove <= len(entries):
-                    raise ValueError(f"splice {at}+{remove} outside the {len(entries)} inputs")
-                inserted = [JournalEntry(at + k, record["t"], record["source"], input_from_dict(d))
-                            for k, d in enumerate(record["insert"])]
-                entries[at:at + remove] = inserted
-                for k, entry in enumerate(entries):
-                    entry.index = k
-            else:
-                entries.append(JournalEntry(record["i"], record["t"], record["source"],
-                                            input_from_dict(record["input"])))
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise InputError(f"{path}: record {number}", f"not a valid record ({err})") from None
-    return records[0], entries
+    for number, line in enumerate(lines[1:], start=2):
+        place = f"{path}:{number}"
+        if not line.strip():
+            raise InputError(place, "an empty line inside the journal: not a journal record")
+        _apply(_record(line, place), entries, number, place)
+    return JournalFile(path, header, entries, complete, data[complete:])
+
+
+def _record(line: str, place: str) -> dict[str, Any]:
+    try:
+        record = loads_json(line, place)
+    except InputError as err:
+        raise InputError(err.place, f"not a journal record ({err.message})") from None
+    if not isinstance(record, dict):
+        raise InputError(place, f"not a journal record (a JSON {type(record).__name__}, not an object)")
+    return record
+
+
+def check_header(header: dict[str, Any], place: str) -> dict[str, Any]:
+    """The header's fields, each of the right type; the format version one this program reads."""
+    if header.get("type") != "game":
+        raise InputError(place, "not a voicehost journal (no game header)")
+    version = header.get("format")
+    if version is None:
+        raise InputError(place, "the journal has no format version (not written by this voicehost): refused")
+    if version != FORMAT or isinstance(version, bool):
+        raise InputError(place, f"journal format {version!r} is not one this voicehost reads (it reads {FORMAT})")
+    if header.get("ruleset") not in GAMES:
+        raise InputError(f"{place}: ruleset", f"{header.get('ruleset')!r} is not a known ruleset")
+    kinds: dict[str, tuple[type, ...]] = {"seats": (int,), "options": (dict,), "level": (str,), "script": (str,),
+                                          "names": (dict,), "table": (str,), "deal": (int,)}
+    for key, kind in kinds.items():
+        value = header.get(key)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            raise InputError(f"{place}: {key}", f"must be a {kind[0].__name__}, not {type(value).__name__}")
+    if header.get("level", "live") not in LEVELS:
+        raise InputError(f"{place}: level", f"{header['level']!r} is not one of {', '.join(LEVELS)}")
+    for name, value in header.get("options", {}).items():
+        if not isinstance(value, (str, int, float)):
+            raise InputError(f"{place}: options.{name}", "must be a text, a number or true/false")
+    for seat, name in header.get("names", {}).items():
+        if not isinstance(name, str):
+            raise InputError(f"{place}: names.{seat}", "must be a name")
+    return header
+
+
+def _apply(record: dict[str, Any], entries: list[JournalEntry], number: int, place: str) -> None:
+    """One record onto the inputs so far: an input appended (its index must be the next one),
+    or a splice applied."""
+    kind = record.get("type")
+    t, source = record.get("t"), record.get("source")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not isinstance(source, str):
+        raise InputError(place, "not a journal record (its time or source is missing or wrong)")
+    if kind == "input":
+        _only(record, {"type", "i", "t", "source", "input"}, place)
+        if record.get("i") != len(entries) or isinstance(record.get("i"), bool):
+            raise InputError(place, f"input {record.get('i')!r} where input {len(entries)} was due: "
+                                    "records are missing or out of order")
+        entries.append(JournalEntry(len(entries), float(t), source, checked_input(record.get("input"), place),
+                                    number))
+    elif kind == "splice":
+        _only(record, {"type", "t", "source", "at", "remove", "insert", "why"}, place)
+        at, remove, insert = record.get("at"), record.get("remove"), record.get("insert")
+        if not _count(at) or not _count(remove) or not isinstance(insert, list):
+            raise InputError(place, "not a valid splice (at, remove, insert)")
+        if not 0 <= at <= at + remove <= len(entries):
+            raise InputError(place, f"splice {at}+{remove} outside the {len(entries)} inputs")
+        entries[at:at + remove] = [JournalEntry(at + k, float(t), source, checked_input(item, f"{place}: insert[{k}]"),
+                                                number) for k, item in enumerate(insert)]
+        for k, entry in enumerate(entries):
+            entry.index = k
+    else:
+        raise InputError(place, f"not a journal record (type {kind!r})")
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _only(record: dict[str, Any], keys: set[str], place: str) -> None:
+    extra = sorted(set(record) - keys)
+    if extra:
+        raise InputError(place, f"not a journal record (unknown field {extra[0]!r})")
+
+
+def checked_input(data: Any, place: str) -> Input:
+    """An input exactly as :meth:`Input.to_dict` writes it: known kind, every field of its type."""
+    if not isinstance(data, dict):
+        raise InputError(place, "not a valid input (not an object)")
+    try:
+        item = input_from_dict(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise InputError(place, f"not a valid input ({type(err).__name__}: {err})") from None
+    for field in dataclasses.fields(item):  # type: ignore[arg-type]
+        value, hint = getattr(item, field.name), str(field.type)
+        if hint.startswith("int") and not (type(value) is int or (value is None and "None" in hint)):
+            raise InputError(place, f"not a valid input ({field.name} {value!r} is not a seat number)")
+        if hint == "str" and not isinstance(value, str):
+            raise InputError(place, f"not a valid input ({field.name} {value!r} is not a text)")
+    if item.to_dict() != data:
+        raise InputError(place, f"not a valid input (fields that {item.kind} does not have, or of the wrong type)")
+    return item
 
 
 def crash_point(count: int) -> None:
     """For the crash test: ``VOICEHOST_CRASH_AFTER=N`` kills the process (SIGKILL, no cleanup)
     right after the N-th record is on disk — as a power cut would."""
     after = os.environ.get("VOICEHOST_CRASH_AFTER")
-    if after and after.isdigit() and count == int(after):
+    if after and after.isascii() and after.isdigit() and count == int(after):
         import signal
         os.kill(os.getpid(), signal.SIGKILL)

@@ -19,7 +19,7 @@ from voicehost.host.cards import learn_roles, roles_from_console, show_roles
 from voicehost.host.dealing import seeded_deal, typed_deal, typed_pairs
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import grammar, load_ears, model_path
-from voicehost.host.journal import Journal, read_journal, write_results
+from voicehost.host.journal import Journal, JournalFile, load_journal, write_results
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.subtitles import Transcript
 from voicehost.host.table_file import table_path
@@ -50,26 +50,33 @@ def run(args: Any, on_results: Callable[[Path, dict[str, Any]], None] | None = N
     the game ends.
     Everything the command line gives is checked first (table, pins, ruleset, options,
     roster, cards, journal name); the sound card and the seat panel are opened next; the
-    journal — which holds the secret deal — is created last, just before the game starts."""
-    table = table_path(args.table)
-    pinmap = open_pinmap(str(table), args.rules)
-    ruleset = load_ruleset(args.rules)
-    options = ruleset.resolve(parse_options(args.option or []), "--option")
-    # A roster, if one is given, names every seat where the ruleset calls players by name.
-    by_name = ruleset.name if args.names and GAMES[ruleset.name].requires_names else None
-    names = roster(typed_pairs(args.names, "--names"), pinmap.size, by_name, "--names ")
-    if args.resume:
-        game, journal = resume_game(args.resume, ruleset, pinmap.size)
+    journal — which holds the secret deal — is created last, just before the game starts.
+    ``--resume``: the journal's header decides the table, ruleset, options and roster, and
+    every record must replay (:func:`resume_game`)."""
+    read = load_journal(args.resume) if args.resume else None
+    header = read.header if read is not None else {}
+    if read is not None and header.get("level", "live") != "live":
+        raise InputError(f"{read.path}:1", "a simulated game's journal: continue it with voicehost resume")
+    table = table_path(header.get("table", args.table))
+    rules = header.get("ruleset", args.rules)
+    pinmap = open_pinmap(str(table), rules)
+    ruleset = load_ruleset(rules)
+    if read is not None:
+        game, journal = resume_game(read, pinmap.size)
         open_journal = lambda: journal  # noqa: E731 - the journal being resumed already exists
     else:
-        game, open_journal = _new_game(args, ruleset, options, pinmap.size)
-    game.names = names
+        options = ruleset.resolve(parse_options(args.option or []), "--option")
+        # A roster, if one is given, names every seat where the ruleset calls players by name.
+        by_name = ruleset.name if args.names and GAMES[ruleset.name].requires_names else None
+        game, open_journal = _new_game(args, ruleset, options, pinmap.size, table)
+        game.names = roster(typed_pairs(args.names, "--names"), pinmap.size, by_name, "--names ")
     journal = asyncio.run(_play(args, game, open_journal, pinmap, table, around))
-    _write_results(game, names, Path(journal.path), on_results)
+    _write_results(game, game.names, Path(journal.path), on_results)
     return 0
 
 
-def _new_game(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, Callable[[], Journal]]:
+def _new_game(args: Any, ruleset: Any, options: Any, seats: int,
+              table: Path | None = None) -> tuple[Game, Callable[[], Journal]]:
     """A fresh game with its deal (typed, seeded, or learned from taps later), and how to
     create its journal once nothing more can be refused."""
     game = new_game(ruleset, options, seats)
@@ -87,7 +94,8 @@ def _new_game(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, 
     def open_journal() -> Journal:
         roster = {str(seat): name for seat, name in game.names.items()}  # the roster, checked; the records read it
         journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live",
-                                 **({"names": roster} if roster else {})})
+                                 **({"names": roster} if roster else {}),
+                                 **({"table": str(table.resolve())} if table is not None else {})})
         if deal is not None:
             journal.append(0, time.monotonic(), "host" if args.roles else "deal", deal)
             game.push(deal)
@@ -95,19 +103,28 @@ def _new_game(args: Any, ruleset: Any, options: Any, seats: int) -> tuple[Game, 
     return game, open_journal
 
 
-def resume_game(path: str | Path, ruleset: Any = None, seats: int = 0,
+def resume_game(source: str | Path | JournalFile, table_seats: int | None = None,
                 journal_type: type[Journal] = Journal) -> tuple[Game, Journal]:
-    """The game of an interrupted journal, rebuilt, and its journal open to go on. ``ruleset``:
-    the one the journal names when not given."""
-    header, entries = read_journal(path)
-    ruleset = ruleset or load_ruleset(str(header.get("ruleset")))
-    game = new_game(ruleset, ruleset.resolve(header.get("options", {})), header.get("seats", seats))
-    for entry in entries:
+    """The journal's game rebuilt record by record — every input must be one the game takes,
+    exactly as ``voicehost resume`` checks a simulated game — before anything is written. A
+    vote the crash interrupted is taken again from its start (a splice says so). The header
+    decides the ruleset, options, seats and roster."""
+    read = source if isinstance(source, JournalFile) else load_journal(source)
+    header, place = read.header, f"{read.path}:1"
+    ruleset = load_ruleset(header["ruleset"])
+    seats = header.get("seats", table_seats or ruleset.seats[0])
+    ruleset.cast_for(seats, f"{place}: seats")
+    if table_seats is not None and seats > table_seats:
+        raise InputError(f"{place}: seats", f"the game has {seats} seats; the table has {table_seats}")
+    game = new_game(ruleset, ruleset.resolve(header.get("options", {}), f"{place}: options"), seats)
+    game.names = roster(header.get("names", {}).items(), seats, None, f"{place}: names.")
+    for entry in read.entries:
         try:
             game.push(entry.input)
-        except IllegalInput:  # it was refused the first time too: the game is deterministic
-            continue
-    journal = journal_type(path, header)
+        except IllegalInput as err:
+            raise InputError(f"{read.path}:{entry.record}", f"the game refuses {entry.input} here ({err}): "
+                                                            "the journal does not replay") from None
+    journal = journal_type.resume(read)
     if (cut := game.open_vote_inputs()):  # the power went off mid-vote: that vote is taken again
         game.splice(len(game.inputs) - cut, cut, [])
         journal.splice(time.monotonic(), "host", len(game.inputs), cut, [],

@@ -46,8 +46,11 @@ class Voting(Stage):
             await self.push(CloseVoting(), "host")
 
     async def lift(self, request: AwaitLift) -> None:
-        """«Кто за то, чтобы все голосуемые покинули игру?» opened the window as it began."""
-        opens = self.onsets.get("all_leave_question", self.ports.clock())
+        """«Кто за то, чтобы все голосуемые покинули игру?», said with the last round's result,
+        opened the window; a resumed game (its vote interrupted) asks it again."""
+        opens = self.onsets.pop("all_leave_question", None)
+        if opens is None:
+            opens = (await self.say([("all_leave_question", {})]))[0]
         self.tell("window", 0)
         await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
         closes = (await self.say([("thanks", {})]))[0]

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from .errors import InputError
 
-_SEAT = re.compile(r"[0-9]+")  # ASCII digits only
+_SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only, and no seat has more than three
 
 
 def roster(entries: Iterable[tuple[object, object]], seats: int, by_name: str | None, place: str) -> dict[int, str]:

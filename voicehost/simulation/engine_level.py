@@ -127,6 +127,7 @@ class ScriptPlayer:
         self.script = script
         self.journal = journal
         self.replayed = replayed or []
+        self.journal_name = str(journal.path) if journal is not None else "journal"
         self.pushed = 0
         self.game = new_game(script.ruleset, script.options, script.seats)
         self.game.names = dict(script.names)
@@ -158,13 +159,22 @@ class ScriptPlayer:
         index = self.pushed
         self.game.push(item)
         if index < len(self.replayed) and self.replayed[index].input != item:
-            raise InputError(f"journal input {index}", f"the script now gives {item.kind}, the journal has "
-                                                       f"{self.replayed[index].input.kind}: not the same game")
+            raise InputError(self.journal_place(index), f"the journal has {self.replayed[index].input}, the script "
+                                                        f"now gives {item}: not the same game")
         if index >= len(self.replayed) and self.journal is not None:
             self.journal.append(index, 0.0, source, item)
         self.pushed += 1
 
+    def journal_place(self, index: int) -> str:
+        """Where the journal being resumed holds input ``index``: its file and line."""
+        name = self.journal_name
+        return f"{name}:{self.replayed[index].record}" if index < len(self.replayed) else str(name)
+
     def finish(self) -> Simulation:
+        if self.pushed < len(self.replayed):
+            extra = self.replayed[self.pushed].input
+            raise InputError(self.journal_place(self.pushed),
+                             f"the journal goes on ({extra}) where the script stops: not the same game")
         ignored = [
             {"at": place, "why": self.reasons.get(place, "not asked for")}
             for place in self.script.places if place not in self.used

@@ -509,6 +509,7 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
                   poll_s=None if how.say is None else POLL_S)
     seats, close_seats = how.seats(ports)
     player = ScriptPlayer(script)   # the engine level, in step with the table
+    player.journal_name = str(journal.path) if journal is not None else "journal"
     table = new_game(script.ruleset, script.options, script.seats)
     table.names = dict(script.names)
     director = Director(table, ports, journal, log=lambda line: None, transcript=how.transcript, hearing=how.hearing)
@@ -539,7 +540,7 @@ def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], jou
     """The deal, and a resumed game's journaled inputs, go straight into both games (checked
     against the script, whole batches of acts only). A vote the crash interrupted is taken
     again from its start: its inputs are spliced out of the journal."""
-    done = max(1, len(replayed) - _open_vote(player.script, [e.input for e in replayed]))
+    done = max(1, len(replayed) - _open_vote(player, replayed))
     player.replayed = replayed[:done]
     feed = Feed(player.acts())
     while player.pushed < done:
@@ -547,8 +548,11 @@ def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], jou
             player.push_batch(next(feed))
         except IllegalInput as err:  # a judge's foul the game refused, then as now
             feed.refuse(err)
+        except StopIteration:
+            break
     if player.pushed != done:
-        raise InputError("journal", f"input {done} falls inside a batch of the script's acts: not the same game")
+        raise InputError(player.journal_place(min(player.pushed, done)),
+                         f"input {done} falls inside a batch of the script's acts, or past its end: not the same game")
     for item in player.game.inputs:
         table.push(item)
     if journal is not None and not replayed:
@@ -558,14 +562,17 @@ def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], jou
     return feed
 
 
-def _open_vote(script: Script, inputs: list[Input]) -> int:
+def _open_vote(player: ScriptPlayer, replayed: list[JournalEntry]) -> int:
     """How many of a journal's last inputs are an unfinished vote (see Game.open_vote_inputs)."""
+    script = player.script
     probe = new_game(script.ruleset, script.options, script.seats)
-    for index, item in enumerate(inputs):
+    player.replayed = replayed
+    for index, entry in enumerate(replayed):
         try:
-            probe.push(item)
+            probe.push(entry.input)
         except IllegalInput as err:
-            raise InputError(f"journal input {index}", f"{err}: not the same game") from None
+            raise InputError(player.journal_place(index), f"the game refuses {entry.input} ({err}): "
+                                                          "not the same game") from None
     return probe.open_vote_inputs()
 
 
