@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from voicehost import __version__
 from voicehost.cli import bench, config, ears, games, hw, records, rules, run, service, voice
 from voicehost.cli.args import Parser
+from voicehost.files import is_text
 from voicehost.rules import InputError
 from voicehost.simulation.table_level import Divergence
 
@@ -27,12 +28,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for number, arg in enumerate(argv, start=1):
+        if not is_text(arg):  # bytes that are not UTF-8, as Python hands them over (surrogates)
+            return _error(f"argument {number} ({ascii(arg)[:60]})", "is not valid UTF-8 text")
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
     except InputError as err:
-        print(f"voicehost: error: {err}", file=sys.stderr)
-        return 2
+        return _error(err.place, err.message)
     except Divergence as err:  # a bug in the live host, not in the input: said in one line all the same
         print(f"voicehost: error: table level: {err} (the live host and the rules engine disagree; "
               "please report it with the script)", file=sys.stderr)
@@ -41,6 +45,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:  # a path the system refuses (too long, a directory, no permission …)
+        return _error(str(err.filename or "voicehost"), err.strerror or str(err))
+    except RecursionError:
+        return _error("input", "nested too deeply to read")
+
+
+def _error(place: str, message: str) -> int:
+    """The one line every bad input ends in (exit 2), printable on any terminal."""
+    line = f"voicehost: error: {place}: {message}" if place else f"voicehost: error: {message}"
+    line = " ".join(line.split())  # one line, whatever the message held
+    sys.stderr.write(line.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
+    return 2
 
 
 if __name__ == "__main__":

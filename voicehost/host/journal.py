@@ -22,6 +22,7 @@ import dataclasses
 import json
 import math
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -97,10 +98,16 @@ class Journal:
         crash_point(self.count)
 
     def _open(self) -> None:
+        """Non-blocking, so a FIFO is refused at once instead of waiting for a reader."""
+        file_name(self.path, "journal")
         try:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, 0o644)
         except OSError as err:
             raise JournalUnwritable(str(self.path), f"cannot open the journal ({err.strerror or err})") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise JournalUnwritable(str(self.path), "is not a regular file; a journal is a file of its own")
+        self._fd = fd
 
     def _fd_now(self) -> int:
         if self._fd is None:

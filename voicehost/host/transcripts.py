@@ -14,6 +14,7 @@ from typing import TextIO
 from audio.listener import Heard, replay
 from voicehost.language.intents import Intent
 from voicehost.language.parser import parse
+from voicehost.files import decode, read_bytes
 from voicehost.rules import InputError
 
 
@@ -33,13 +34,15 @@ def understand(heard: Heard, speaker: int | None) -> list[Understood]:
 
 
 def replay_source(path: str) -> Iterator[Heard]:
-    """Recorded vosk results (JSONL of vosk's own result JSON), for bug reports and tests."""
+    """Recorded vosk results (JSONL of vosk's own result JSON), for bug reports and tests;
+    the file passes the gate for outside files first (a regular file of UTF-8 text)."""
+    decode(read_bytes(path, "replay"), path)
     try:
         yield from replay(path)
-    except FileNotFoundError:
-        raise InputError(path, "no such file") from None
-    except ValueError as err:
-        raise InputError("replay", str(err)) from None
+    except RecursionError:
+        raise InputError(path, "nested too deeply to read") from None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as err:
+        raise InputError("replay", f"not a vosk result ({type(err).__name__}: {err})") from None
 
 
 def console_source(lines: TextIO) -> Iterator[Heard]:
