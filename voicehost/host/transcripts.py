@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from audio.listener import Heard, replay
+from voicehost.files import decode, read_bytes
 from voicehost.language.intents import Intent
 from voicehost.language.parser import parse
-from voicehost.files import decode, read_bytes
 from voicehost.rules import InputError
 
 

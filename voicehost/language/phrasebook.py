@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from voicehost.config import config_file, read_toml
+from voicehost.config import config_file, packaged_config, read_toml
 from voicehost.language.russian import fill
 from voicehost.rules import InputError
 
@@ -21,7 +21,7 @@ class Phrasebook:
 
     def line(self, section: str, key: str, **values: Any) -> str:
         """A written line (the judge's log): numbers stay digits."""
-        return self._template(f"{section}.{key}").format(**values)
+        return self._filled(f"{section}.{key}", lambda text: text.format(**values))
 
     def host_key(self, key: str, ruleset: str) -> str:
         """``host.RULESET.key`` when the ruleset has its own wording, else ``host.key``."""
@@ -30,7 +30,15 @@ class Phrasebook:
 
     def say(self, key: str, ruleset: str, **values: Any) -> str:
         """What the host says aloud: numbers as Russian words in the needed form."""
-        return fill(self._template(self.host_key(key, ruleset)), values)
+        return self._filled(self.host_key(key, ruleset), lambda text: fill(text, values))
+
+    def _filled(self, dotted: str, how: Callable[[str], str]) -> str:
+        """A placeholder the load could not vouch for (a format the line cannot take) is one line, not a traceback."""
+        try:
+            return how(self._template(dotted))
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as err:
+            raise InputError(f"{self.place}: {dotted}", f"cannot fill the line ({type(err).__name__}: {err})") \
+                from None
 
     def has(self, key: str, ruleset: str) -> bool:
         return self.host_key(key, ruleset) in self.lines
@@ -42,13 +50,29 @@ class Phrasebook:
             raise InputError(f"{self.place}: {dotted}", "no such line") from None
 
 
-def phrasebook_from_mapping(data: Mapping[str, Any], place: str) -> Phrasebook:
+def phrasebook_from_mapping(data: Mapping[str, Any], place: str,
+                            reference: Mapping[str, str] | None = None) -> Phrasebook:
+    """The lines, checked; with ``reference`` (the bundled phrasebook's lines) also that
+    every line the program says is there and uses only the placeholders it is given."""
     lines: dict[str, str] = {}
     for name, body in data.items():
         if not isinstance(body, Mapping):
             raise InputError(f"{place}: {name}", "must be a table of lines")
         _collect(body, name, lines, place)
+    for dotted, text in (reference or {}).items():
+        if dotted not in lines:
+            raise InputError(f"{place}: {dotted}", f"the line is missing (the bundled one says {text!r})")
+        unknown = placeholders(lines[dotted]) - placeholders(text)
+        if unknown:
+            given = ", ".join(f"{{{n}}}" for n in sorted(placeholders(text))) or "none"
+            raise InputError(f"{place}: {dotted}", f"unknown placeholder {{{sorted(unknown)[0]}}} "
+                                                   f"(this line is given: {given})")
     return Phrasebook(lines, place)
+
+
+def placeholders(text: str) -> set[str]:
+    return {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(text)
+            if field is not None}
 
 
 def _collect(table: Mapping[str, Any], prefix: str, lines: dict[str, str], place: str) -> None:
@@ -68,5 +92,11 @@ def _collect(table: Mapping[str, Any], prefix: str, lines: dict[str, str], place
 
 @lru_cache(maxsize=None)
 def load_phrasebook(language: str = "ru") -> Phrasebook:
+    """The phrasebook of the first config layer that has it, checked against the packaged one
+    (a club's own wording may change any line, but not drop one or ask for values it is not given)."""
     path = config_file(f"phrases/{language}.toml")
-    return phrasebook_from_mapping(read_toml(path), str(path))
+    bundled = packaged_config() / "phrases" / f"{language}.toml"
+    reference = None
+    if bundled.is_file() and bundled.resolve() != path.resolve():
+        reference = phrasebook_from_mapping(read_toml(bundled), str(bundled)).lines
+    return phrasebook_from_mapping(read_toml(path), str(path), reference)

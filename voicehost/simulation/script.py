@@ -253,7 +253,7 @@ class _Reader:
             if ("after_speech" in entry) == ("at" in entry):
                 raise InputError(place, "needs exactly one of after_speech or at")
             if "at" in entry:
-                if entry["at"] not in MOMENTS:
+                if not isinstance(entry["at"], str) or entry["at"] not in MOMENTS:
                     raise InputError(f"{place}.at", f"{entry['at']!r} is not one of {', '.join(sorted(MOMENTS))}")
                 found.append(Timed(seat, place, at=entry["at"]))
             else:
