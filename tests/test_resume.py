@@ -1,0 +1,101 @@
+"""The journal never loses a game: a crash after any record of any bundled script, at both
+levels and inside every kind of vote, resumes — twice in a row, and once more after the last
+record is torn — to exactly the protocol of the game never interrupted. A crash after record
+N leaves exactly the journal's first N lines on disk (each record is fsynced before anything
+follows from it), so the crash is made by cutting the journal there; the real SIGKILL is
+``test_journal.py``'s and the crash points 30–33 test below.
+
+Every point is ``VOICEHOST_CRASH_EVERY=1``; by default a sample keeps CI within about a
+minute: per script and level, the first point inside each kind of vote, the points around
+it, and three random ones."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from fuzzing import SCRIPTS, run_cli
+
+from voicehost.host.journal import read_journal
+from voicehost.rules import new_game
+from voicehost.rules.requests import AwaitLift, AwaitVotes
+from voicehost.simulation.script import load_script
+
+EVERY = os.environ.get("VOICEHOST_CRASH_EVERY") == "1"
+VOTE_KINDS = {"main", "final", "revote", "acquittal", "prevote", "mayor", "lift"}
+
+
+def vote_kind_at(script_path: Path, journal: Path) -> dict[int, str]:
+    """Crash point (records on disk) → the kind of vote the game was in, where it was in one."""
+    script = load_script(script_path)
+    game = new_game(script.ruleset, script.options, script.seats)
+    kinds = {}
+    for records, entry in enumerate(read_journal(journal)[1], start=2):
+        game.push(entry.input)
+        request = game.request
+        if isinstance(request, AwaitVotes):
+            kinds[records] = request.round
+        elif isinstance(request, AwaitLift):
+            kinds[records] = "lift"
+    return kinds
+
+
+def crash_points(total: int, kinds: dict[int, str], rng: random.Random) -> list[int]:
+    if EVERY:
+        return list(range(1, total + 1))
+    chosen = set(rng.sample(range(1, total + 1), min(3, total)))
+    for kind in set(kinds.values()):
+        first = min(n for n, k in kinds.items() if k == kind)
+        chosen |= {n for n in (first, first + 1, first + 2) if n in kinds}  # a vote begun, and partly cast
+    return sorted(chosen)
+
+
+def resume(path: Path) -> dict:
+    code, out, err = run_cli(["resume", str(path), "--json"])
+    assert code == 0, err
+    return json.loads(out)
+
+
+def keep_lines(path: Path, count: int, torn: int = 0) -> None:
+    """The journal as a crash after record ``count`` leaves it (``torn`` bytes of the next one too)."""
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join(lines[:count]) + b"\n" + lines[count][:torn] if count < len(lines) else b"")
+
+
+COVERED: dict[str, int] = {}
+
+
+@pytest.mark.parametrize("level", ["engine", "table"])
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_a_crash_after_any_record_resumes_to_the_same_game(tmp_path, script, level) -> None:
+    whole_path = tmp_path / "whole.jsonl"
+    code, out, err = run_cli(["simulate", str(script), "--level", level, "--journal", str(whole_path), "--json"])
+    assert code == 0, err
+    whole = json.loads(out)
+    lines = whole_path.read_bytes().split(b"\n")[:-1]
+    kinds = vote_kind_at(script, whole_path)
+    rng = random.Random(f"{script.stem}-{level}")
+    for point in crash_points(len(lines), kinds, rng):
+        journal = tmp_path / f"crash-{point}.jsonl"
+        journal.write_bytes(b"\n".join(lines[:point]) + b"\n")
+        assert resume(journal) == whole, f"crash after record {point}"
+        again = len(journal.read_bytes().split(b"\n")) - 1
+        keep_lines(journal, rng.randrange(point, again + 1))           # the resumed game crashes too
+        assert resume(journal) == whole, f"crash after record {point}, then again"
+        after = journal.read_bytes().split(b"\n")[:-1]
+        cut = rng.randrange(min(max(1, point), len(after) - 1), len(after))
+        keep_lines(journal, cut, torn=rng.randrange(1, max(2, len(after[cut]))))  # a power cut mid-record
+        assert resume(journal) == whole, f"crash after record {point}, then torn at {cut}"
+        assert list(tmp_path.glob(f"crash-{point}.jsonl.torn-*")), "the torn bytes are kept"
+        if point in kinds:
+            COVERED[kinds[point]] = COVERED.get(kinds[point], 0) + 1
+
+
+def test_every_kind_of_vote_was_crashed_into() -> None:
+    """Runs after the crash tests (same module): each kind of vote the bundled scripts hold was hit."""
+    if not COVERED:
+        pytest.skip("the crash tests did not run in this session")
+    assert {"main", "revote", "lift", "acquittal", "prevote", "mayor"} <= set(COVERED), COVERED
