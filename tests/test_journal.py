@@ -163,3 +163,174 @@ def test_a_refused_foul_is_not_journaled_and_the_game_resumes(tmp_path, level) -
     assert [e.input for e in entries] == whole.game.inputs
     resumed = play(None, entries[:len(entries) // 2 + 7])
     assert build_protocol(resumed.game, resumed.ignored) == build_protocol(whole.game, whole.ignored)
+
+
+# ---- issue 20: the journal never loses a game ------------------------------------------------------
+
+VOTE_SCRIPT = "tests/scripts/sport-repeat-tie-four-vote.json"
+
+
+@pytest.mark.parametrize("point", [30, 31, 32, 33])
+def test_a_crash_in_the_all_leave_vote_at_the_table_resumes_twice_to_the_same_game(tmp_path, point) -> None:
+    """Points 30–33: the «все покидают?» (lift) vote just opened or partly cast; SIGKILLed."""
+    whole = json.loads(voicehost("simulate", VOTE_SCRIPT, "--json").stdout)
+    journal = tmp_path / "j.jsonl"
+    crashed = voicehost("simulate", VOTE_SCRIPT, "--level", "table", "--journal", str(journal), crash_after=point)
+    assert crashed.returncode == -9
+    for _ in range(2):
+        done = voicehost("resume", str(journal), "--json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == whole
+
+
+def test_a_torn_journal_is_cut_with_a_copy_and_resumes_again_and_again(tmp_path) -> None:
+    whole_path = tmp_path / "full.jsonl"
+    whole = json.loads(voicehost("simulate", VOTE_SCRIPT, "--journal", str(whole_path), "--json").stdout)
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(whole_path.read_bytes()[:3000])  # a power cut mid-record
+    first = voicehost("resume", str(journal), "--json")
+    assert first.returncode == 0 and json.loads(first.stdout) == whole
+    assert "the last record was torn" in first.stderr and first.stderr.count("\n") == 1
+    (copy,) = tmp_path.glob("j.jsonl.torn-*")
+    assert copy.read_bytes() == whole_path.read_bytes()[:3000][journal.read_bytes()[:3000].rfind(b"\n") + 1:]
+    second = voicehost("resume", str(journal), "--json")
+    assert second.returncode == 0 and json.loads(second.stdout) == whole and second.stderr == ""
+    assert read_journal(journal)[1] and journal.read_bytes().endswith(b"\n")
+
+
+@pytest.mark.parametrize(("header", "message"), [
+    ("123", "not a journal record"), ("null", "not a journal record"), ("[]", "not a journal record"),
+    ('{"type": "game", "format": 1, "ruleset": "sport", "level": "engine", "script": 5}', "script: must be a str"),
+    ('{"type": "game", "format": 1, "ruleset": "sport", "at": Infinity}', "Infinity is not a number"),
+    ('{"type": "game", "ruleset": "sport", "level": "engine"}', "no format version"),
+    ('{"type": "game", "format": 2, "ruleset": "sport", "level": "engine"}', "format 2 is not one"),
+    ('{"type": "game", "format": 1, "ruleset": "poker"}', "not a known ruleset"),
+    ("[" * 100_000 + "]" * 100_000, "nested"),
+])
+def test_a_bad_header_is_one_line(tmp_path, header, message) -> None:
+    journal = tmp_path / "j.jsonl"
+    journal.write_text(header + "\n")
+    before = journal.read_bytes()
+    done = voicehost("resume", str(journal))
+    assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"voicehost: error: {journal}:1")
+    assert journal.read_bytes() == before  # refused journals are left untouched
+
+
+def test_a_record_nested_deep_or_reordered_is_refused_with_its_line(tmp_path) -> None:
+    path = tmp_path / "j.jsonl"
+    assert voicehost("simulate", "examples/sport-sample.json", "--journal", str(path)).returncode == 0
+    lines = path.read_text().splitlines()
+    for damaged, message in [
+        ([*lines[:5], "[" * 100_000 + "]" * 100_000, *lines[6:]], ":6"),
+        ([*lines[:5], lines[6], lines[5], *lines[7:]], ":6: input 5 where input 4 was due"),
+        ([*lines[:5], *lines[6:]], ":6: input 5 where input 4 was due"),
+        ([*lines[:5], lines[5].replace('"i": 4', '"i": 4, "x": 1'), *lines[6:]], ":6: not a journal record"),
+    ]:
+        path.write_text("\n".join(damaged) + "\n")
+        done = voicehost("resume", str(path))
+        assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+def fail_writes_after(monkeypatch, count: int) -> None:
+    """A disk that fills up: the write layer raises ENOSPC after ``count`` writes (half a record
+    lands first, as on a real full disk)."""
+    import errno
+
+    import voicehost.host.journal as journal_module
+    real_write, calls = os.write, [0]
+
+    def write(fd: int, data: bytes) -> int:
+        calls[0] += 1
+        if calls[0] > count:
+            real_write(fd, data[:len(data) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+    monkeypatch.setattr(journal_module.os, "write", write)
+
+
+@pytest.mark.parametrize("level", ["engine", "table"])
+def test_a_full_disk_is_one_line_and_the_journal_stays_whole(tmp_path, monkeypatch, level) -> None:
+    """Made by an OSError injected at the journal's write layer (a tiny tmpfs does the same by hand)."""
+    from fuzzing import run_cli
+
+    whole = json.loads(voicehost("simulate", "examples/sport-sample.json", "--json").stdout)
+    path = tmp_path / "j.jsonl"
+    with monkeypatch.context() as patch:
+        fail_writes_after(patch, 25)
+        code, out, err = run_cli(["simulate", "examples/sport-sample.json", "--level", level, "--journal",
+                                  str(path), "--json"], cwd=ROOT)
+    assert code == 2 and "No space left on device" in err and err.count("\n") == 1, err
+    assert path.read_bytes().endswith(b"\n") and len(path.read_text().splitlines()) == 25
+    assert not path.with_suffix(".protocol.json").exists()  # the game stopped: nothing after the last record
+    code, out, err = run_cli(["resume", str(path), "--json"])
+    assert code == 0 and json.loads(out) == whole, err
+
+
+def test_a_live_director_stops_when_the_journal_cannot_be_written(tmp_path, monkeypatch) -> None:
+    """Live: the input the game took is not acted on further — the director ends with the one line."""
+    import argparse
+
+    from voicehost.config import load_ruleset
+    from voicehost.host.journal import JournalUnwritable
+    from voicehost.host.live import _game_and_journal
+
+    ruleset = load_ruleset("sport")
+    args = argparse.Namespace(resume=None, journal=str(tmp_path / "live.jsonl"), roles=None, deal=3)
+    game, journal = _game_and_journal(args, ruleset, ruleset.resolve({}), 10)
+    fail_writes_after(monkeypatch, 0)
+    with pytest.raises(JournalUnwritable, match="the game stops here"):
+        journal.append(1, 0.0, "host", Dawn())
+    assert [e.input for e in read_journal(journal.path)[1]] == game.inputs  # the deal, whole
+
+
+def live_journal(tmp_path, names=None):
+    """A live game's journal: dealt, the first night over, the first speech ended."""
+    import argparse
+
+    from voicehost.config import load_ruleset
+    from voicehost.host.live import _game_and_journal
+    from voicehost.rules.inputs import EndSpeech
+    from voicehost.rules.requests import AwaitSpeech
+
+    ruleset = load_ruleset("sport")
+    path = tmp_path / "live.jsonl"
+    args = argparse.Namespace(resume=None, journal=str(path), roles=None, deal=3)
+    game, journal = _game_and_journal(args, ruleset, ruleset.resolve({}), 10, names=names or {})
+    while not isinstance(game.request, AwaitSpeech):
+        game.push(Dawn())
+        journal.append(len(game.inputs) - 1, 0.0, "host", Dawn())
+    for item in (EndSpeech(game.request.seat),):
+        game.push(item)
+        journal.append(len(game.inputs) - 1, 0.0, "ears", item)
+    journal.close()
+    return path, game
+
+
+def test_run_resume_takes_the_roster_and_setup_from_the_header(tmp_path) -> None:
+    from voicehost.host.journal import load_journal
+    from voicehost.host.live import resume_game
+
+    path, game = live_journal(tmp_path, names={1: "Анна", 2: "Борис"})
+    resumed, journal = resume_game(load_journal(path), 10)
+    journal.close()
+    assert resumed.inputs == game.inputs and resumed.names == {1: "Анна", 2: "Борис"}
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda lines: [*lines[:-1], lines[-1].replace('"seat": ', '"seat": 3')], "the game refuses"),
+    (lambda lines: [*lines[:-1], lines[-1].replace('"seat": ', '"seat": "x", "s": ')], "not a valid input"),
+    (lambda lines: [lines[0], lines[2], lines[1], *lines[3:]], "records are missing or out of order"),
+    (lambda lines: [*lines[:2], *lines[3:]], "records are missing or out of order"),
+])
+def test_run_resume_refuses_a_journal_that_does_not_replay(tmp_path, edit, message) -> None:
+    from voicehost.host.journal import load_journal
+    from voicehost.host.live import resume_game
+
+    path, _ = live_journal(tmp_path)
+    path.write_text("\n".join(edit(path.read_text().splitlines())) + "\n")
+    before = path.read_bytes()
+    with pytest.raises(InputError, match=message) as caught:
+        resume_game(load_journal(path), 10)
+    assert caught.value.place.startswith(f"{path}:")
+    assert path.read_bytes() == before
