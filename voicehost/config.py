@@ -126,8 +126,25 @@ def load_ruleset(name: str) -> Ruleset:
 
 def ruleset_from_file(name: str, path: Path) -> Ruleset:
     ruleset = ruleset_from_mapping(name, read_toml(path), GAMES[name].required_timers, str(path))
+    _same_options_as_bundled(ruleset, path)
     scoring = ruleset.options.get("scoring")
     for scheme in scoring.values if scoring else ():
         if scheme not in ruleset.scoring:
             raise InputError(f"{path}: scoring.{scheme}", "the scoring option names a scheme that is not defined")
     return ruleset
+
+
+BUNDLED_RULES = Path(__file__).resolve().parent.parent / "config" / "rules"
+
+
+def _same_options_as_bundled(ruleset: Ruleset, path: Path) -> None:
+    """A club's own ruleset file may change any default, but the game's code asks for every
+    option the bundled file defines: one missing is refused here, not mid-game."""
+    bundled = BUNDLED_RULES / path.name
+    if not bundled.is_file() or bundled.resolve() == path.resolve():
+        return
+    reference = ruleset_from_mapping(ruleset.name, read_toml(bundled), GAMES[ruleset.name].required_timers,
+                                     str(bundled))
+    for name in reference.options:
+        if name not in ruleset.options:
+            raise InputError(f"{path}: options.{name}", f"the option is missing ({ruleset.name} needs it)")

@@ -178,6 +178,8 @@ class _Reader:
                 self._require_action(key, actor, roles, place)
                 if key == "shots":
                     taps = target if isinstance(target, list) else [target]
+                    if not taps:
+                        raise InputError(place, "a shot needs at least one seat")
                     night.shots[actor] = tuple(self._target(t, place) for t in taps)
                 elif key == "join":
                     if target not in ("black", "solo"):
