@@ -139,7 +139,8 @@ BUNDLED_RULES = Path(__file__).resolve().parent.parent / "config" / "rules"
 
 def _same_options_as_bundled(ruleset: Ruleset, path: Path) -> None:
     """A club's own ruleset file may change any default, but the game's code asks for every
-    option the bundled file defines: one missing is refused here, not mid-game."""
+    option the bundled file defines, and a timer that runs a turn needs time: refused here,
+    not mid-game."""
     bundled = BUNDLED_RULES / path.name
     if not bundled.is_file() or bundled.resolve() == path.resolve():
         return
@@ -148,3 +149,6 @@ def _same_options_as_bundled(ruleset: Ruleset, path: Path) -> None:
     for name in reference.options:
         if name not in ruleset.options:
             raise InputError(f"{path}: options.{name}", f"the option is missing ({ruleset.name} needs it)")
+    for name, seconds in reference.timers.items():
+        if seconds > 0 and ruleset.timers.get(name, 1) < 1:
+            raise InputError(f"{path}: timers.{name}", "must be at least 1 second (a turn of no time cannot be run)")
