@@ -134,14 +134,11 @@ def ruleset_from_file(name: str, path: Path) -> Ruleset:
     return ruleset
 
 
-BUNDLED_RULES = Path(__file__).resolve().parent.parent / "config" / "rules"
-
-
 def _same_options_as_bundled(ruleset: Ruleset, path: Path) -> None:
     """A club's own ruleset file may change any default, but the game's code asks for every
     option the bundled file defines, and a timer that runs a turn needs time: refused here,
     not mid-game."""
-    bundled = BUNDLED_RULES / path.name
+    bundled = packaged_config() / "rules" / path.name
     if not bundled.is_file() or bundled.resolve() == path.resolve():
         return
     reference = ruleset_from_mapping(ruleset.name, read_toml(bundled), GAMES[ruleset.name].required_timers,

@@ -39,9 +39,17 @@ MAX_JOURNAL_BYTES = 64 * 1024 * 1024
 LEVELS = ("engine", "table", "live")
 
 
-class JournalUnwritable(InputError):
+class JournalUnwritable(OSError):
     """The journal cannot be written (a full disk, a pulled USB stick). The game must stop:
-    playing on would act on inputs a resume could not rebuild."""
+    playing on would act on inputs a resume could not rebuild. An OSError (what callers that
+    guard a journal expect), whose ``filename`` and ``strerror`` make the one line."""
+
+    def __init__(self, place: str, message: str) -> None:
+        super().__init__(0, message, place)
+        self.place, self.message = place, message
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message}"
 
 
 @dataclass
