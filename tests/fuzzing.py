@@ -272,7 +272,8 @@ def config_case(rng: random.Random, tmp: Path) -> tuple[list[str], dict[str, str
     target.write_bytes(mutate_toml(rng, target.read_text()))
     script = str(ROOT / "examples" / f"{rng.choice(['sport', 'classic', 'club', 'canonical'])}-sample.json")
     argv = rng.choice([["simulate", script, "--json"], ["rules", "show", rng.choice(["sport", "club"])],
-                       ["simulate", script, "--level", "table"], ["parse", "выставляю номер пять"]])
+                       ["simulate", script, "--level", "table"], ["parse", "выставляю номер пять"],
+                       ["config", "check", str(config)]])
     return argv, {"VOICEHOST_CONFIG": str(config)}
 
 

@@ -8,7 +8,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from hw.pinmap import PinMapError, load_pinmap
+from hw.pinmap import PinMapError, pinmap_from_mapping
 from voicehost.cli.args import Commands
 from voicehost.config import (
     CONFIG_FOLDERS,
@@ -22,7 +22,7 @@ from voicehost.config import (
 )
 from voicehost.host.ears import ears_from_mapping
 from voicehost.host.table_file import audio_from_mapping, load_web_pin
-from voicehost.language.phrasebook import phrasebook_from_mapping
+from voicehost.language.phrasebook import phrasebook_from_file
 from voicehost.rules import GAMES, InputError
 
 
@@ -92,7 +92,7 @@ def check_folder(folder: Path) -> int:
         ruleset_from_file(path.stem, path)
         checked += 1
     for path in sorted((folder / "phrases").glob("*.toml")):
-        phrasebook_from_mapping(read_toml(path), str(path))
+        phrasebook_from_file(path)
         checked += 1
     for path in sorted((folder / "tables").glob("*.toml")):
         check_table(path)
@@ -101,11 +101,11 @@ def check_folder(folder: Path) -> int:
 
 
 def check_table(path: Path) -> None:
+    data = read_toml(path)  # through the gate for outside files first (no FIFO, UTF-8, depth)
     try:
-        load_pinmap(str(path))
+        pinmap_from_mapping(data, str(path))
     except PinMapError as err:
         raise InputError(err.place, str(err).removeprefix(f"{err.place}: ")) from None
-    data = read_toml(path)
     audio_from_mapping(data.get("audio", {}), f"{path}: audio")
     ears_from_mapping(data.get("ears", {}), f"{path}: ears")
     load_web_pin(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from voicehost.config import config_file, packaged_config, read_toml
@@ -92,10 +93,14 @@ def _collect(table: Mapping[str, Any], prefix: str, lines: dict[str, str], place
 
 @lru_cache(maxsize=None)
 def load_phrasebook(language: str = "ru") -> Phrasebook:
-    """The phrasebook of the first config layer that has it, checked against the packaged one
-    (a club's own wording may change any line, but not drop one or ask for values it is not given)."""
-    path = config_file(f"phrases/{language}.toml")
-    bundled = packaged_config() / "phrases" / f"{language}.toml"
+    """The phrasebook of the first config layer that has it, checked (see :func:`phrasebook_from_file`)."""
+    return phrasebook_from_file(config_file(f"phrases/{language}.toml"))
+
+
+def phrasebook_from_file(path: Path) -> Phrasebook:
+    """A phrasebook file checked against the packaged one of its language: a club's own
+    wording may change any line, but not drop one or ask for values it is not given."""
+    bundled = packaged_config() / "phrases" / path.name
     reference = None
     if bundled.is_file() and bundled.resolve() != path.resolve():
         reference = phrasebook_from_mapping(read_toml(bundled), str(bundled)).lines
