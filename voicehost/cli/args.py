@@ -20,7 +20,7 @@ Commands = Any  # the subparsers action every command module adds its commands t
 
 
 def positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
     return int(text)
 

@@ -41,7 +41,7 @@ def parse_pairs(text: str | None, place: str) -> dict[int, str]:
     """``3=don,5=mafia`` → {3: "don", 5: "mafia"}; a seat is ASCII digits, and listed once."""
     pairs: dict[int, str] = {}
     for seat, value in typed_pairs(text, place):
-        if not seat.isascii() or not seat.isdigit():
+        if not seat.isascii() or not seat.isdigit() or len(seat) > 3:
             raise InputError(place, f"{seat!r} is not a seat number")
         if int(seat) in pairs:
             raise InputError(place, f"seat {int(seat)} is listed twice")

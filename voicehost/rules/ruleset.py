@@ -66,13 +66,19 @@ def _parse_int(value: object, minimum: int, place: str) -> int:
         raise InputError(place, f"{value!r} is not a whole number")
     if isinstance(value, int):
         number = value
-    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    elif isinstance(value, str) and _ascii_digits(value.strip().lstrip("-")):
         number = int(value)
     else:
         raise InputError(place, f"{value!r} is not a whole number")
     if number < minimum:
         raise InputError(place, f"{number} is below the minimum {minimum}")
     return number
+
+
+def _ascii_digits(text: str) -> bool:
+    """``"²"`` and ``"３"`` are digits to ``str.isdigit`` but not to ``int``; a number a person
+    writes is short."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 class Options(Mapping[str, OptionValue]):
@@ -218,7 +224,7 @@ def _cast(data: object, place: str) -> dict[int, Mapping[Role, int]]:
     cast: dict[int, Mapping[Role, int]] = {}
     for size_text, counts in data.items():
         where = f"{place}: cast.{size_text}"
-        if not size_text.isdigit() or not 3 <= int(size_text) <= 30:
+        if not _ascii_digits(size_text) or not 3 <= int(size_text) <= 30:
             raise InputError(where, "a table size must be a number from 3 to 30")
         if not isinstance(counts, Mapping):
             raise InputError(where, "must be a table of role = count")
