@@ -224,7 +224,7 @@ def check_header(header: dict[str, Any], place: str) -> dict[str, Any]:
         raise InputError(place, "the journal has no format version (not written by this voicehost): refused")
     if version != FORMAT or isinstance(version, bool):
         raise InputError(place, f"journal format {version!r} is not one this voicehost reads (it reads {FORMAT})")
-    if header.get("ruleset") not in GAMES:
+    if not isinstance(header.get("ruleset"), str) or header["ruleset"] not in GAMES:
         raise InputError(f"{place}: ruleset", f"{header.get('ruleset')!r} is not a known ruleset")
     kinds: dict[str, tuple[type, ...]] = {"seats": (int,), "options": (dict,), "level": (str,), "script": (str,),
                                           "names": (dict,), "table": (str,), "deal": (int,)}
@@ -232,7 +232,7 @@ def check_header(header: dict[str, Any], place: str) -> dict[str, Any]:
         value = header.get(key)
         if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
             raise InputError(f"{place}: {key}", f"must be a {kind[0].__name__}, not {type(value).__name__}")
-    if header.get("level", "live") not in LEVELS:
+    if header.get("level", "live") not in LEVELS:  # a str by now (checked above)
         raise InputError(f"{place}: level", f"{header['level']!r} is not one of {', '.join(LEVELS)}")
     for name, value in header.get("options", {}).items():
         if not isinstance(value, (str, int, float)):
