@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.config import load_ruleset
+from voicehost.files import read_json
 from voicehost.host import read_journal
 from voicehost.rules import IllegalInput, InputError, Role, new_game
 from voicehost.rules.protocol import build_protocol
@@ -117,12 +118,7 @@ def read_record(path: Path, table: str | None = None) -> GameRecord:
     """A protocol (``*.json``) or a journal (``*.jsonl``) file as a record."""
     if path.suffix == ".jsonl":
         return record_from_journal(path, table)
-    try:
-        protocol = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(str(path), "no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise InputError(str(path), f"not a JSON protocol ({err})") from None
+    protocol = read_json(path, "protocol")  # the gate for outside files: regular, UTF-8, depth, numbers
     return record_from_protocol(protocol, path.name, played_at_from(path), table, str(path))
 
 
