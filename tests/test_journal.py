@@ -273,11 +273,12 @@ def test_a_live_director_stops_when_the_journal_cannot_be_written(tmp_path, monk
 
     from voicehost.config import load_ruleset
     from voicehost.host.journal import JournalUnwritable
-    from voicehost.host.live import _game_and_journal
+    from voicehost.host.live import _new_game
 
     ruleset = load_ruleset("sport")
     args = argparse.Namespace(resume=None, journal=str(tmp_path / "live.jsonl"), roles=None, deal=3)
-    game, journal = _game_and_journal(args, ruleset, ruleset.resolve({}), 10)
+    game, open_journal = _new_game(args, ruleset, ruleset.resolve({}), 10)
+    journal = open_journal()
     fail_writes_after(monkeypatch, 0)
     with pytest.raises(JournalUnwritable, match="the game stops here"):
         journal.append(1, 0.0, "host", Dawn())
@@ -289,14 +290,16 @@ def live_journal(tmp_path, names=None):
     import argparse
 
     from voicehost.config import load_ruleset
-    from voicehost.host.live import _game_and_journal
+    from voicehost.host.live import _new_game
     from voicehost.rules.inputs import EndSpeech
     from voicehost.rules.requests import AwaitSpeech
 
     ruleset = load_ruleset("sport")
     path = tmp_path / "live.jsonl"
     args = argparse.Namespace(resume=None, journal=str(path), roles=None, deal=3)
-    game, journal = _game_and_journal(args, ruleset, ruleset.resolve({}), 10, names=names or {})
+    game, open_journal = _new_game(args, ruleset, ruleset.resolve({}), 10)
+    game.names = names or {}
+    journal = open_journal()
     while not isinstance(game.request, AwaitSpeech):
         game.push(Dawn())
         journal.append(len(game.inputs) - 1, 0.0, "host", Dawn())

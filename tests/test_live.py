@@ -6,7 +6,6 @@ import json
 
 from test_game import voted_game
 
-from voicehost.config import load_ruleset
 from voicehost.host.journal import Journal, read_journal
 from voicehost.host.live import resume_game
 
@@ -22,8 +21,7 @@ def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None
         journal.append(i, float(i), "seats", item)
     journal.close()
 
-    ruleset = load_ruleset("sport")
-    resumed, journal = resume_game(path, ruleset, 10)
+    resumed, journal = resume_game(path, 10)
     journal.close()
     assert resumed.inputs == game.inputs[:-6] and resumed.request == game.request
     assert [e.input for e in read_journal(path)[1]] == resumed.inputs
