@@ -53,8 +53,9 @@ class Phrasebook:
 
 def phrasebook_from_mapping(data: Mapping[str, Any], place: str,
                             reference: Mapping[str, str] | None = None) -> Phrasebook:
-    """The lines, checked; with ``reference`` (the bundled phrasebook's lines) also that
-    every line the program says is there and uses only the placeholders it is given."""
+    """The lines, checked; with ``reference`` (the packaged phrasebook's lines) a line the
+    file does not reword comes from the reference, and a reworded one may use only the
+    placeholders the program fills for it."""
     lines: dict[str, str] = {}
     for name, body in data.items():
         if not isinstance(body, Mapping):
@@ -62,7 +63,8 @@ def phrasebook_from_mapping(data: Mapping[str, Any], place: str,
         _collect(body, name, lines, place)
     for dotted, text in (reference or {}).items():
         if dotted not in lines:
-            raise InputError(f"{place}: {dotted}", f"the line is missing (the bundled one says {text!r})")
+            lines[dotted] = text  # a club's file holds only the lines it rewords
+            continue
         unknown = placeholders(lines[dotted]) - placeholders(text)
         if unknown:
             given = ", ".join(f"{{{n}}}" for n in sorted(placeholders(text))) or "none"
@@ -98,8 +100,8 @@ def load_phrasebook(language: str = "ru") -> Phrasebook:
 
 
 def phrasebook_from_file(path: Path) -> Phrasebook:
-    """A phrasebook file checked against the packaged one of its language: a club's own
-    wording may change any line, but not drop one or ask for values it is not given."""
+    """A phrasebook file over the packaged one of its language: a club's own wording may
+    change any line (the rest stay as packaged), but not ask for values it is not given."""
     bundled = packaged_config() / "phrases" / path.name
     reference = None
     if bundled.is_file() and bundled.resolve() != path.resolve():
