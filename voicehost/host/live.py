@@ -152,13 +152,16 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
         gate.host_speaks(onset, time.monotonic())
         return onset
 
+    transcript = None
     try:
         transcript = Transcript(args.transcript) if getattr(args, "transcript", None) else None
-    except InputError:
+        journal = open_journal()  # the journal (and the deal) on disk; it may still fail (a FIFO, a full disk)
+    except (InputError, OSError):
+        if transcript is not None:
+            transcript.close()
         panel.close()
         voice.close()
         raise
-    journal = open_journal()  # nothing can be refused any more: the journal (and the deal) on disk
     ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle)
     mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
     _read_console(loop, ports, sys.stdin.buffer)
