@@ -291,8 +291,8 @@ def live_journal(tmp_path, names=None):
 
     from voicehost.config import load_ruleset
     from voicehost.host.live import _new_game
-    from voicehost.rules.inputs import EndSpeech
-    from voicehost.rules.requests import AwaitSpeech
+    from voicehost.rules.inputs import EndSpeech, Proceed
+    from voicehost.rules.requests import AwaitMorning, AwaitSpeech
 
     ruleset = load_ruleset("sport")
     path = tmp_path / "live.jsonl"
@@ -301,8 +301,9 @@ def live_journal(tmp_path, names=None):
     game.names = names or {}
     journal = open_journal()
     while not isinstance(game.request, AwaitSpeech):
-        game.push(Dawn())
-        journal.append(len(game.inputs) - 1, 0.0, "host", Dawn())
+        step = Proceed() if isinstance(game.request, AwaitMorning) else Dawn()
+        game.push(step)
+        journal.append(len(game.inputs) - 1, 0.0, "host", step)
     for item in (EndSpeech(game.request.seat),):
         game.push(item)
         journal.append(len(game.inputs) - 1, 0.0, "ears", item)
