@@ -310,7 +310,8 @@ class People:
         names = self.game.names
         words = names[item.target] if item.target in names else f"номер {cardinal(item.target)}"
         await self.floor()
-        await asyncio.sleep(ANSWER_AFTER_S / self.speed)
+        # a quick answer when the turn is short (a club may give 1 s): within the first third of it
+        await asyncio.sleep(min(ANSWER_AFTER_S, getattr(request, "seconds", 0) / 3 or ANSWER_AFTER_S) / self.speed)
         self.last_words = (request, words)
         self.hear(request, words)
         await self.taken(item)
