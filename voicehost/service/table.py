@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hw.leds import JOURNAL_FAILED, OFF, READY
 from voicehost.host import (
@@ -43,6 +43,9 @@ from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game, InputError, Ruleset, new_game
 from voicehost.rules.protocol import build_protocol
 from voicehost.service.notify import Notifier
+
+if TYPE_CHECKING:
+    from voicehost.web.setup import GameChoice
 
 CHORD_S = 3.0            # the first and the last seat held together this long start a game
 CHORD_POLL_S = 0.1
@@ -112,6 +115,46 @@ class IdleTable:
     _discard: bool = False
     _may_discard: bool = False   # the window after a restart, before the unfinished game resumes
     _start_typed: bool = False
+    _choice: GameChoice | None = None    # the web setup's game for the next start (None: the table's default)
+    _resume_now: bool = False
+    _unfinished: Path | None = None      # the power cut's journal while it waits to be resumed or discarded
+    on_change: Callable[[Director | None], None] = lambda director: None
+    """Told each game's director when it starts, and None whenever the table is (still) idle: the web display."""
+
+    @property
+    def seats(self) -> int:
+        return self.setup.seats
+
+    # ---- the web setup page (voicehost.web.setup.SetupDesk): the same paths as the console -----
+
+    def setup_state(self) -> dict[str, Any]:
+        return {"ruleset": self.setup.ruleset.name, "options": dict(self.setup.options),
+                "unfinished": self._unfinished.name if self._unfinished is not None else None,
+                "playing": self._game is not None, "halted": self.halted}
+
+    def start(self, choice: GameChoice) -> str | None:
+        """The judge's game from the web, started as ``start`` starts the default one."""
+        if self.halted:
+            return "Стол остановлен: журнал не записывается. Перезапустите voicehost."
+        if self._game is not None or self._choice is not None or self._start_typed:
+            return "Игра уже идёт."
+        if self._may_discard:
+            return "Сначала продолжите или отложите прерванную игру."
+        self._choice = choice
+        self.type("start")
+        return None
+
+    def resume(self) -> str | None:
+        if not self._may_discard:
+            return "Нет прерванной игры."
+        self._resume_now = True
+        return None
+
+    def discard(self) -> str | None:
+        if self._game is None and not self._may_discard:
+            return "Нет прерванной игры."
+        self.type("discard")
+        return None
 
     # ---- the console (typed lines: start, discard; anything else goes to the director) ---------
 
@@ -171,6 +214,8 @@ class IdleTable:
                     return
                 self.log(f"voicehost: not starting: less than {self.setup.room // 1024} KB free "
                          f"for the journal in {self.setup.journals}")
+                self._choice = None
+                self.on_change(None)
                 await self._say("no_room")
                 self._show_all(READY)
 
@@ -211,22 +256,32 @@ class IdleTable:
             return False
 
     async def _new_game(self) -> bool:
-        game = new_game(self.setup.ruleset, self.setup.options, self.setup.seats)
+        """The web setup's game if the judge chose one, else the table's default; the host
+        deals unless the judge typed the cards."""
+        choice, self._choice = self._choice, None
+        if choice is None:
+            game = new_game(self.setup.ruleset, self.setup.options, self.setup.seats)
+        else:
+            game = new_game(choice.ruleset, choice.options, self.setup.seats)
+            game.names = dict(choice.names)
         path = self.setup.journals / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
         while path.exists():
             path = path.with_name(path.stem + "-1.jsonl")
-        deal = seeded_deal(game, self.setup.deal_seed())
+        typed = choice.cards if choice is not None else None
+        deal = typed if typed is not None else seeded_deal(game, self.setup.deal_seed())
+        roster = {str(seat): name for seat, name in game.names.items()}  # the records read it
         try:
             journal = WatchedJournal(path, {"ruleset": game.ruleset.name, "options": dict(game.options),
-                                            "seats": game.seats, "level": "live", "service": True})
-            journal.append(0, self.ports.clock(), "deal", deal)
+                                            "seats": game.seats, "level": "live", "service": True,
+                                            **({"names": roster} if roster else {})})
+            journal.append(0, self.ports.clock(), "host" if typed is not None else "deal", deal)
         except (OSError, JournalFailed) as err:
             self.log(f"voicehost: cannot start a game: the journal {path}: {err}")
             await self._say("no_room")
             return False
         game.push(deal)
         self.log(f"voicehost: a new game of {game.ruleset.name}, journal {path}")
-        return await self._play(game, journal, fresh=True)
+        return await self._play(game, journal, fresh=True, show_cards=typed is None)
 
     async def _resume_unfinished(self) -> None:
         path = unfinished_journal(self.setup.journals)
@@ -236,10 +291,12 @@ class IdleTable:
                  "(type «discard» to set it aside)")
         self.notify.ready(f"resuming {path.name}")
         deadline = self.ports.clock() + DISCARD_WINDOW_S
-        self._may_discard = True
-        while self.ports.clock() < deadline and not self._discard and not self._stop.is_set():
+        self._may_discard, self._unfinished = True, path
+        self.on_change(None)
+        while (self.ports.clock() < deadline and not self._discard and not self._resume_now
+               and not self._stop.is_set()):
             await asyncio.sleep(CHORD_POLL_S)
-        self._may_discard = False
+        self._may_discard, self._unfinished, self._resume_now = False, None, False
         if self._discard:
             await self._set_aside(path)
             return
@@ -256,9 +313,10 @@ class IdleTable:
         kept = path.with_name(path.stem + DISCARDED + path.suffix)
         path.rename(kept)
         self.log(f"voicehost: the unfinished game is kept as {kept}")
+        self.on_change(None)
         await self._say("game_discarded")
 
-    async def _play(self, game: Game, journal: Journal, fresh: bool) -> bool:
+    async def _play(self, game: Game, journal: Journal, fresh: bool, show_cards: bool = True) -> bool:
         """One game to its end, in its own task (so ``discard`` can cancel it); True when its
         protocol is written."""
         director = Director(game, self.ports, journal, book=self.book, log=self.log, forbidden=self.forbidden,
@@ -268,7 +326,8 @@ class IdleTable:
         self._show_all(OFF)
         while not self.ports.heard.empty():  # words heard while the table was idle are nobody's
             self.ports.heard.get_nowait()
-        self._game = asyncio.create_task(self._direct(director, fresh))
+        self._game = asyncio.create_task(self._direct(director, fresh, show_cards))
+        self.on_change(director)
         try:
             await asyncio.wait([self._game])
         finally:
@@ -276,6 +335,7 @@ class IdleTable:
             if not task.done():
                 task.cancel()
             journal.close()
+            self.on_change(None)
         if task.cancelled():
             if self._discard:
                 await self._set_aside(Path(journal.path))
@@ -290,10 +350,11 @@ class IdleTable:
         return True
 
     @staticmethod
-    async def _direct(director: Director, fresh: bool) -> None:
+    async def _direct(director: Director, fresh: bool, show_cards: bool) -> None:
         if fresh:
             await director.nightfall(1)  # «Наступает ночь» and the music, then the cards
-            await show_roles(director)
+            if show_cards:  # the host's deal, each card on its player's LED (typed cards are already dealt)
+                await show_roles(director)
         else:  # after a power cut: the state so far, then the game goes on where it stopped
             director.on_events(list(director.game.events))
             await director.say([("game_resumed", {}), *director.status()])
@@ -305,6 +366,7 @@ class IdleTable:
         self.log(f"voicehost: error: the journal cannot be written ({why}); the game is stopped, "
                  "no more inputs are taken; free the card and restart voicehost to resume")
         self.notify.status(f"halted: journal failed ({why})")
+        self.on_change(None)
         self._show_all(JOURNAL_FAILED)
         await self._say("journal_failed")
 
