@@ -1,0 +1,197 @@
+"""``voicehost serve --web``: the idle table's web pages for its whole life — the setup page
+starts a game with the judge's choices through the idle table's own start, resumes or discards
+a power cut's game, and refuses a malformed setup with one line and no game. Played on
+gpiozero's mock pins and the virtual clock (the idle table of tests/test_service.py), with
+aiohttp's test client on the same loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from test_service import READY, RESUMED, Bench, _interrupted_game
+
+from voicehost.config import load_ruleset
+from voicehost.host import read_journal, run_virtual
+from voicehost.rules import InputError
+from voicehost.web import WebTable
+from voicehost.web.setup import SetupError, offered, read_choice
+
+PIN = "4821"
+CARDS = "3=don,5=mafia,9=mafia,7=sheriff"
+NAMES = {"1": "Анна", "2": "Борис", "3": "Вера", "4": "Глеб", "5": "Дина", "6": "Егор", "7": "Жанна",
+         "8": "Зоя", "9": "Иван", "10": "Кира"}
+
+
+async def served(bench: Bench) -> tuple[WebTable, TestClient, str]:
+    """The bench's idle table with its web pages, and a judge logged in (his CSRF token)."""
+    table = await bench.start()
+    web = WebTable(PIN, wrong_pin_delay_s=0.0, desk=table)
+    table.on_change = web.follow
+    client = TestClient(TestServer(web.app))
+    await client.start_server()
+    reply = await client.post("/api/login", json={"pin": PIN})
+    return web, client, str((await reply.json())["csrf"])
+
+
+async def post(client: TestClient, csrf: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
+    reply = await client.post(path, json={} if body is None else body, headers={"X-CSRF-Token": csrf})
+    return reply.status, await reply.json()
+
+
+async def state(client: TestClient, path: str = "/api/state") -> dict[str, Any]:
+    return dict(await (await client.get(path)).json())
+
+
+def test_the_setup_page_starts_the_judges_game_and_the_table_is_idle_again(mock_factory, tmp_path) -> None:
+    bench = Bench(mock_factory, tmp_path)
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        web, client, csrf = await served(bench)
+        await bench.until(lambda: READY in bench.said)
+        public = await state(client)
+        assert public["phase"] == {"kind": "idle", "number": 0, "text": "Стол готов"} and "setup" not in public
+        judge = await state(client, "/api/judge/state")
+        setup = judge["setup"]
+        assert setup["default"] == "sport" and setup["unfinished"] is None and not setup["playing"]
+        sport = next(r for r in setup["rulesets"] if r["name"] == "sport")
+        nomination = next(o for o in sport["options"] if o["name"] == "nomination")
+        assert nomination["values"] == ["first", "last"] and nomination["default"] == "first"
+        status, body = await post(client, csrf, "/api/judge/start", {
+            "ruleset": "sport", "options": {"nomination": "last", "last_word_s": "30"},
+            "names": {**NAMES, "4": " "}, "deal": "typed", "cards": CARDS})
+        assert (status, body["ok"]) == (200, True), body
+        status, body = await post(client, csrf, "/api/judge/start", {"ruleset": "sport"})
+        assert status == 409 and body["error"] == "Игра уже идёт."
+        await bench.until(lambda: web.view is not None)
+        seen["playing"] = await state(client)
+        seen["judge"] = await state(client, "/api/judge/state")
+        await bench.until(lambda: bench.table.played)
+        await bench.until(lambda: bench.said.count(READY) == 2)
+        seen["after"] = await state(client)
+        status, body = await post(client, csrf, "/api/judge/command", {"command": "foul 3"})
+        assert status == 409 and body["error"] == "Стол свободен: игра не идёт."
+        await client.close()
+        await bench.finish()
+
+    run_virtual(main())
+    playing = seen["playing"]
+    assert playing["phase"]["kind"] != "idle" and playing["seats"][0]["name"] == "Анна"
+    assert "roles" not in playing and seen["judge"]["roles"]["3"] == "дон"
+    assert seen["after"]["phase"]["kind"] == "idle" and seen["after"]["result"]
+    journal = next(tmp_path.glob("*.jsonl"))
+    header, entries = read_journal(journal)
+    assert header["ruleset"] == "sport" and header["options"]["nomination"] == "last"
+    assert header["options"]["last_word_s"] == 30
+    assert header["names"] == {k: v for k, v in NAMES.items() if k != "4"}
+    assert entries[0].source == "host"   # the judge's typed cards, journaled as the console's are
+    assert "Игрок номер один, откройте глаза и посмотрите на свою лампу." not in bench.said  # no LED deal
+    protocol = json.loads(journal.with_suffix(".protocol.json").read_text())
+    assert protocol["winner"]
+
+
+@pytest.mark.parametrize("body, says", [
+    ({"ruleset": "poker"}, "unknown ruleset 'poker'"),
+    ({"ruleset": 7}, "ruleset: must be a ruleset's name"),
+    ({"ruleset": "sport", "options": {"nomination": "middle"}}, "options.nomination: 'middle' is not one of"),
+    ({"ruleset": "sport", "options": {"colour": "red"}}, "sport has no option 'colour'"),
+    ({"ruleset": "sport", "options": ["x"]}, "options: must be a JSON object"),
+    ({"ruleset": "sport", "names": {"11": "Лев"}}, "names.11: there is no seat 11 at a 10-seat table"),
+    ({"ruleset": "sport", "names": {"1": "Лев", "2": "лев"}}, "'лев' is already seat 1's name"),
+    ({"ruleset": "sport", "deal": "dice"}, "deal: must be one of host, typed"),
+    ({"ruleset": "sport", "deal": "typed"}, "cards: the typed cards are missing"),
+    ({"ruleset": "sport", "deal": "typed", "cards": "3=don"}, "cards"),
+    ({"ruleset": "sport", "colour": "red"}, "Неизвестное поле настройки: colour."),
+])
+def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path, body, says) -> None:
+    bench = Bench(mock_factory, tmp_path)
+    answers: list[tuple[int, dict[str, Any]]] = []
+
+    async def main() -> None:
+        web, client, csrf = await served(bench)
+        await bench.until(lambda: READY in bench.said)
+        answers.append(await post(client, csrf, "/api/judge/start", body))
+        answers.append(await post(client, "wrong", "/api/judge/start", {"ruleset": "sport"}))
+        await asyncio.sleep(30)
+        await client.close()
+        await bench.finish()
+
+    run_virtual(main())
+    (status, answer), (forged, _) = answers
+    assert status == 400 and says in answer["error"] and "\n" not in answer["error"], answer
+    assert forged == 403
+    assert not list(tmp_path.glob("*.jsonl")) and bench.said.count(READY) == 1
+
+
+def test_the_web_resumes_a_power_cuts_game(mock_factory, tmp_path) -> None:
+    journal = _interrupted_game(mock_factory, tmp_path)
+    bench = Bench(mock_factory, tmp_path)
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        web, client, csrf = await served(bench)
+        await asyncio.sleep(1)
+        seen["setup"] = (await state(client, "/api/judge/state"))["setup"]
+        seen["start"] = await post(client, csrf, "/api/judge/start", {"ruleset": "sport"})
+        seen["resume"] = await post(client, csrf, "/api/judge/resume")
+        await bench.until(lambda: RESUMED in bench.said, limit_s=5)   # well before the 10 s window ends
+        await bench.until(lambda: bench.table.played)
+        await client.close()
+        await bench.finish()
+
+    run_virtual(main())
+    assert seen["setup"]["unfinished"] == journal.name
+    assert seen["start"][0] == 409 and "прерванную игру" in seen["start"][1]["error"]
+    assert seen["resume"][0] == 200
+    assert journal.with_suffix(".protocol.json").exists()
+
+
+def test_the_web_discards_a_power_cuts_game(mock_factory, tmp_path) -> None:
+    journal = _interrupted_game(mock_factory, tmp_path)
+    bench = Bench(mock_factory, tmp_path)
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        web, client, csrf = await served(bench)
+        await asyncio.sleep(1)
+        seen["discard"] = await post(client, csrf, "/api/judge/discard")
+        await bench.until(lambda: READY in bench.said)
+        seen["again"] = await post(client, csrf, "/api/judge/discard")
+        seen["setup"] = (await state(client, "/api/judge/state"))["setup"]
+        await client.close()
+        await bench.finish()
+
+    run_virtual(main())
+    assert seen["discard"][0] == 200 and RESUMED not in bench.said
+    assert seen["again"][0] == 409 and seen["again"][1]["error"] == "Нет прерванной игры."
+    assert seen["setup"]["unfinished"] is None
+    assert not journal.exists() and journal.with_name(journal.stem + ".discarded.jsonl").exists()
+
+
+def test_a_run_web_table_has_no_setup_endpoints(tmp_path) -> None:
+    async def main() -> int:
+        client = TestClient(TestServer(WebTable(PIN).app))
+        await client.start_server()
+        try:
+            return (await client.post("/api/judge/start", json={})).status
+        finally:
+            await client.close()
+    assert asyncio.run(main()) == 404
+
+
+def test_read_choice_and_offered() -> None:
+    choice = read_choice({"ruleset": "club", "options": {}, "names": {"2": "Анна"}}, 10)
+    assert choice.ruleset.name == "club" and choice.names == {2: "Анна"} and choice.cards is None
+    sport = load_ruleset("sport")
+    table = offered(10, "sport", {"nomination": "last"})
+    assert {r["name"] for r in table["rulesets"]} >= {"sport", "club"}
+    first = next(r for r in table["rulesets"] if r["name"] == "sport")
+    assert {o["name"] for o in first["options"]} == set(sport.options)
+    assert next(o for o in first["options"] if o["name"] == "nomination")["default"] == "last"
+    with pytest.raises(SetupError):
+        read_choice({"ruleset": "sport"}, 99)
+    assert issubclass(SetupError, ValueError) and not issubclass(SetupError, InputError)
