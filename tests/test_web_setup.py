@@ -195,3 +195,64 @@ def test_read_choice_and_offered() -> None:
     with pytest.raises(SetupError):
         read_choice({"ruleset": "sport"}, 99)
     assert issubclass(SetupError, ValueError) and not issubclass(SetupError, InputError)
+
+
+def test_serve_web_in_a_real_browser(tmp_path) -> None:
+    """``voicehost serve --web`` as the Pi runs it (mock pins, no sound): the public page says
+    «Стол готов», the judge logs in, picks a ruleset, types the roster and starts the game from
+    the setup page; the journal has his choices; SIGTERM stops the table and its pages."""
+    import os
+    import re
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    if not (chromium and driver_path):
+        pytest.skip("Debian's chromium and chromium-driver are not installed (see the README's test command)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    command = [sys.executable, "-m", "voicehost", "serve", "--mock", "--no-ears", "--audio", "null",
+               "--journals", str(tmp_path), "--web", "127.0.0.1:0", "--web-pin", PIN]
+    serve = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "VOICEHOST_CONSOLE": ""})
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=375,812"):
+        options.add_argument(flag)
+    browser = None
+    try:
+        assert serve.stderr is not None
+        first = serve.stderr.readline()
+        url = re.search(r"http://[0-9.:]+", first)
+        assert url, first
+        browser = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=driver_path))
+        browser.get(url.group() + "/")
+        WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "phase").text == "Стол готов")
+        browser.get(url.group() + "/judge")
+        browser.find_element(By.ID, "pin").send_keys(PIN)
+        browser.find_element(By.ID, "login-button").click()
+        WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "setup").is_displayed())
+        Select(browser.find_element(By.ID, "ruleset")).select_by_value("club")
+        fields = browser.find_elements(By.CSS_SELECTOR, "#options [data-option]")
+        shown = [field.get_attribute("data-option") for field in fields]
+        assert set(shown) == set(load_ruleset("club").options)
+        for field in browser.find_elements(By.CSS_SELECTOR, "#roster input"):
+            field.send_keys(NAMES[field.get_attribute("data-seat")])
+        browser.find_element(By.ID, "start-button").click()
+        WebDriverWait(browser, 20).until(lambda b: not b.find_element(By.ID, "setup").is_displayed())
+        assert browser.find_element(By.CSS_SELECTOR, ".seat .name").text == "Анна"
+        browser.save_screenshot(str(tmp_path / "setup-started.png"))
+    finally:
+        if browser is not None:
+            browser.quit()
+        serve.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        serve.wait(timeout=30)
+        stopped_s = time.monotonic() - started
+    header, _ = read_journal(next(tmp_path.glob("game-*.jsonl")))
+    assert header["ruleset"] == "club" and header["names"] == NAMES
+    assert stopped_s < 30
