@@ -256,3 +256,74 @@ def test_serve_web_in_a_real_browser(tmp_path) -> None:
     header, _ = read_journal(next(tmp_path.glob("game-*.jsonl")))
     assert header["ruleset"] == "club" and header["names"] == NAMES
     assert stopped_s < 30
+
+
+def test_the_best_player_vote_after_the_game_reaches_the_journal_and_the_records(mock_factory, tmp_path) -> None:
+    """A sport game (seed 001 scoring: +2 for the table's best player) ends; the judge gives the
+    award from the web, changes it from the console, and it is journaled, written into the
+    protocol and stored in the records; the next game closes the vote."""
+    import time
+
+    from voicehost.records.games import read_record
+    from voicehost.records.store import open_records
+    from voicehost.records.table import protocol_hook
+
+    db = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    bench = Bench(mock_factory, tmp_path / "journals")
+    printed: list[str] = []
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        web, client, csrf = await served(bench)
+        bench.table.on_results = protocol_hook(None, db, log=printed.append, check_db=False)
+        await bench.until(lambda: READY in bench.said)
+        seen["before"] = await post(client, csrf, "/api/judge/best", {"seat": 3})
+        await post(client, csrf, "/api/judge/start", {"ruleset": "sport", "names": NAMES})
+        await bench.until(lambda: bench.said.count(READY) == 2)
+        seen["offer"] = (await state(client, "/api/judge/state"))["setup"]["best"]
+        seen["web"] = await post(client, csrf, "/api/judge/best", {"seat": 3})
+        seen["bad"] = await post(client, csrf, "/api/judge/best", {"seat": 11})
+        seen["not a seat"] = await post(client, csrf, "/api/judge/best", {"seat": "3"})
+        bench.table.type("best 4")          # the console: the table changed its mind
+        bench.table.type("best four")
+        await asyncio.sleep(1)
+        seen["chosen"] = (await state(client, "/api/judge/state"))["setup"]["best"]["chosen"]
+        bench.table.type("start")            # the next game closes the vote
+        await bench.until(lambda: bench.table.best_vote is None and web.view is not None)
+        seen["closed"] = bench.table.best(5)
+        await client.close()
+        await bench.finish()
+
+    run_virtual(main())
+    assert seen["before"][0] == 409
+    assert seen["offer"] == {"seats": 10, "names": NAMES, "chosen": None, "points": 2.0}
+    assert seen["web"][0] == 200 and seen["web"][1]["answer"] == "Лучший игрок: место 3."
+    assert seen["bad"][0] == 409 and seen["bad"][1]["error"] == "Места 11 нет: за этим столом места 1–10."
+    assert seen["not a seat"][0] == 400
+    assert seen["chosen"] == 4 and seen["closed"] is not None
+    assert any("usage: best N" in line for line in bench.printed)
+    protocol_path = bench.table.played[0]
+    journal = protocol_path.with_name(protocol_path.name.replace(".protocol.json", ".jsonl"))
+    assert read_journal(journal)[0]["best_player"] == 4
+    assert [seat.seat for seat in read_record(journal).seats if seat.best_player] == [4]   # records import
+    assert json.loads(journal.with_suffix(".protocol.json").read_text())["best_player"] == 4
+    deadline = time.monotonic() + 60
+    while sum(line.startswith("records: game") for line in printed) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    with open_records(db) as records:
+        (game,) = records.games()
+        best = [seat.seat for seat in game.seats if seat.best_player]
+        rows = {row["nickname"]: row for row in records.seat_rows()}
+    assert best == [4] and rows["Глеб"]["best_player"] and not rows["Вера"]["best_player"]
+
+
+def test_the_last_award_line_of_a_journal_is_its_best_player(tmp_path) -> None:
+    from voicehost.host import Journal
+
+    path = tmp_path / "game-20260101-200000.jsonl"
+    journal = Journal(path, {"ruleset": "sport", "options": {}, "seats": 10, "level": "live"})
+    journal.award(0.0, "console", 2)
+    journal.award(1.0, "console", 6)
+    journal.close()
+    header, entries = read_journal(path)
+    assert header["best_player"] == 6 and entries == []

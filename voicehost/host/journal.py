@@ -5,7 +5,9 @@ power cut loses nothing anyone saw.
 One JSON object per line. The first is the game's header (ruleset, options, seats, the
 script it plays, if any); then one line per input, and a ``splice`` line wherever the human
 host undid an input or corrected a vote (the inputs it replaced and what came instead), so
-a resume rebuilds the game the host corrected, not the one the buttons first recorded. A
+a resume rebuilds the game the host corrected, not the one the buttons first recorded. After
+the game, an ``award`` line keeps the table's best-player vote (seed 001), which is no input
+of the game: :func:`read_journal` gives the last one as the header's ``best_player``. A
 torn last line — the power went off in the middle of writing it — was never acted on, so
 reading stops there.
 """
@@ -53,6 +55,10 @@ class Journal:
         self.count += 1
         crash_point(self.count)
 
+    def award(self, t: float, source: str, best_player: int) -> None:
+        """The table's best-player vote after the game (the last one counts)."""
+        self._write({"type": "award", "t": round(t, 6), "source": source, "best_player": best_player})
+
     def _write(self, record: dict[str, Any]) -> None:
         self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
         self._file.flush()
@@ -91,9 +97,12 @@ def read_journal(path: str | Path) -> tuple[dict[str, Any], list[JournalEntry]]:
     if not records or records[0].get("type") != "game":
         raise InputError(str(path), "not a voicehost journal (no game header)")
     entries: list[JournalEntry] = []
+    header = dict(records[0])
     for number, record in enumerate(records[1:], start=2):
         try:
-            if record.get("type") == "splice":
+            if record.get("type") == "award":
+                header["best_player"] = int(record["best_player"])
+            elif record.get("type") == "splice":
                 at, remove = int(record["at"]), int(record["remove"])
                 if not 0 <= at <= at + remove <= len(entries):
                     raise ValueError(f"splice {at}+{remove} outside the {len(entries)} inputs")
@@ -107,7 +116,7 @@ def read_journal(path: str | Path) -> tuple[dict[str, Any], list[JournalEntry]]:
                                             input_from_dict(record["input"])))
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise InputError(f"{path}: record {number}", f"not a valid record ({err})") from None
-    return records[0], entries
+    return header, entries
 
 
 def crash_point(count: int) -> None:

@@ -20,9 +20,11 @@ ends at the last input anyone saw acted on, ready to resume once the card is fix
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,6 +98,26 @@ class TableSetup:
 
 
 @dataclass
+class BestPlayerVote:
+    """The last game's best-player vote (seed 001), open from its end until the next game starts."""
+
+    journal: Path
+    protocol_path: Path
+    protocol: dict[str, Any]
+    seats: int
+    names: dict[int, str]
+    points: float              # what the award is worth under the game's scoring scheme
+    chosen: int | None = None
+
+
+def best_player_points(game: Game) -> float | None:
+    """The best-player award of the scoring scheme the game was played under, if it has one."""
+    scheme = game.options.get("scoring")
+    points = game.ruleset.scoring.get(str(scheme), {}).get("best_player") if scheme is not None else None
+    return float(points) if points else None
+
+
+@dataclass
 class IdleTable:
     """The service's table: idle → a game → idle, over one set of ports for its whole life."""
 
@@ -118,6 +140,9 @@ class IdleTable:
     _choice: GameChoice | None = None    # the web setup's game for the next start (None: the table's default)
     _resume_now: bool = False
     _unfinished: Path | None = None      # the power cut's journal while it waits to be resumed or discarded
+    best_vote: BestPlayerVote | None = None   # the last game's best-player vote, while it is open
+    # The records are written by one worker thread, in order: a vote never races its game's store.
+    _records: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "voicehost-records"))
     on_change: Callable[[Director | None], None] = lambda director: None
     """Told each game's director when it starts, and None whenever the table is (still) idle: the web display."""
 
@@ -128,9 +153,12 @@ class IdleTable:
     # ---- the web setup page (voicehost.web.setup.SetupDesk): the same paths as the console -----
 
     def setup_state(self) -> dict[str, Any]:
+        vote = self.best_vote
+        best = None if vote is None else {"seats": vote.seats, "names": {str(k): v for k, v in vote.names.items()},
+                                          "chosen": vote.chosen, "points": vote.points}
         return {"ruleset": self.setup.ruleset.name, "options": dict(self.setup.options),
                 "unfinished": self._unfinished.name if self._unfinished is not None else None,
-                "playing": self._game is not None, "halted": self.halted}
+                "playing": self._game is not None, "halted": self.halted, "best": best}
 
     def start(self, choice: GameChoice) -> str | None:
         """The judge's game from the web, started as ``start`` starts the default one."""
@@ -148,6 +176,32 @@ class IdleTable:
         if not self._may_discard:
             return "Нет прерванной игры."
         self._resume_now = True
+        return None
+
+    def best(self, seat: int) -> str | None:
+        """The table's best-player vote for the last game: journaled (an ``award`` line), written
+        into its protocol and into the records (after the game's own store); a second vote
+        replaces the first. Open from the game's end until the next game starts."""
+        vote = self.best_vote
+        if vote is None or self._game is not None:
+            return "Сейчас нельзя: голосование за лучшего игрока — после игры, где оно есть в подсчёте очков."
+        if not 1 <= seat <= vote.seats:
+            return f"Места {seat} нет: за этим столом места 1–{vote.seats}."
+        try:
+            journal = Journal(vote.journal, {})
+            try:
+                journal.award(self.ports.clock(), "console", seat)
+            finally:
+                journal.close()
+            vote.protocol["best_player"] = seat
+            vote.protocol_path.write_text(json.dumps(vote.protocol, ensure_ascii=False, indent=2) + "\n")
+        except OSError as err:
+            return f"Голос не записан: {err.strerror or err}."
+        vote.chosen = seat
+        self.log(f"voicehost: the best player of {vote.journal.name}: seat {seat} (+{vote.points:g})")
+        if self.on_results is not None:
+            self._records.submit(self.on_results, vote.protocol_path, dict(vote.protocol))
+        self.on_change(None)
         return None
 
     def discard(self) -> str | None:
@@ -169,13 +223,23 @@ class IdleTable:
                 self._game.cancel()
             self.ports.stirred.set()
         elif self._game is None:
-            if words == "start":
+            if words.startswith("best"):
+                self._typed_best(words)
+            elif words == "start":
                 self._start_typed = True
                 self.ports.stirred.set()
             elif words:
                 self.log(f"console: {words}: no game is running (start one with «start» or the chord)")
         else:
             self.ports.type(line)
+
+    def _typed_best(self, words: str) -> None:
+        number = words.removeprefix("best").strip()
+        if not number.isdigit():
+            self.log("console: usage: best N (the seat the table voted the best player)")
+            return
+        refused = self.best(int(number))
+        self.log(f"console: {words}: " + (refused or "recorded"))
 
     def stop(self) -> None:
         self._stop.set()
@@ -259,6 +323,7 @@ class IdleTable:
         """The web setup's game if the judge chose one, else the table's default; the host
         deals unless the judge typed the cards."""
         choice, self._choice = self._choice, None
+        self.best_vote = None   # the last game's vote closes as the next game starts
         if choice is None:
             game = new_game(self.setup.ruleset, self.setup.options, self.setup.seats)
         else:
@@ -300,6 +365,7 @@ class IdleTable:
         if self._discard:
             await self._set_aside(path)
             return
+        self.best_vote = None
         try:
             game, journal = resume_game(path, journal_type=WatchedJournal)
         except (InputError, OSError) as err:
@@ -383,7 +449,13 @@ class IdleTable:
         outcome = game.outcome()
         self.log(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else ""))
         if outcome is not None and self.on_results is not None:  # stored and pushed in a worker thread
-            asyncio.get_running_loop().run_in_executor(None, self.on_results, path, protocol)
+            self._records.submit(self.on_results, path, dict(protocol))
+        points = best_player_points(game)
+        if outcome is not None and points is not None:
+            self.best_vote = BestPlayerVote(journal, path, protocol, game.seats, dict(game.names), points)
+            self.log(f"voicehost: the table's best player (+{points:g}): type «best N» or use the judge console, "
+                     "until the next game starts")
+            self.on_change(None)
 
     async def _say(self, key: str) -> None:
         await self.ports.utter(self.book.say(key, self.setup.ruleset.name))

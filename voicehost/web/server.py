@@ -11,7 +11,8 @@ URLs (see docs/web.md):
 - ``POST /api/logout``
 - served by ``voicehost serve`` (an idle table, :mod:`~voicehost.web.setup`): ``POST /api/judge/start``
   ``{"ruleset", "options", "names", "deal", "cards"}``, ``POST /api/judge/resume``, ``POST
-  /api/judge/discard``; the judge's state then carries ``setup`` (what may be chosen) while idle
+  /api/judge/discard``, ``POST /api/judge/best {"seat": N}`` (the last game's best player);
+  the judge's state then carries ``setup`` (what may be chosen) while idle
 
 Every refusal is a 4xx with ``{"error": "<one Russian line>"}``.
 """
@@ -252,6 +253,7 @@ class WebTable:
             app.router.add_post("/api/judge/start", self._post_start)
             app.router.add_post("/api/judge/resume", self._post_resume)
             app.router.add_post("/api/judge/discard", self._post_discard)
+            app.router.add_post("/api/judge/best", self._post_best)
         return app
 
     async def start(self, host: str, port: int) -> str:
@@ -371,6 +373,16 @@ class WebTable:
         self._checked_session(request)
         assert self.desk is not None
         return self._desk_answer(self.desk.discard(), "Прерванная игра отложена (журнал сохранён).")
+
+    async def _post_best(self, request: web.Request) -> web.Response:
+        """The table's best-player vote for the game just played, ``{"seat": N}``."""
+        self._checked_session(request)
+        body = await _json_body(request)
+        assert self.desk is not None
+        seat = body.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise _error(web.HTTPBadRequest, "Нет места: пришлите {\"seat\": 3}.")
+        return self._desk_answer(self.desk.best(seat), f"Лучший игрок: место {seat}.")
 
     def _setup(self) -> dict[str, Any]:
         assert self.desk is not None

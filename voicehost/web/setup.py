@@ -50,10 +50,12 @@ class SetupDesk(Protocol):
 
     def setup_state(self) -> dict[str, Any]:
         """``{"ruleset", "options"}`` preselected, ``unfinished`` (a journal's name) while a
-        power cut's game waits, ``playing``, ``halted`` (why, or None)."""
+        power cut's game waits, ``playing``, ``halted`` (why, or None), ``best`` (the last
+        game's open best-player vote: ``seats``, ``names``, ``chosen``, ``points``; or None)."""
     def start(self, choice: GameChoice) -> str | None: ...
     def resume(self) -> str | None: ...
     def discard(self) -> str | None: ...
+    def best(self, seat: int) -> str | None: ...
 
 
 def offered(seats: int, default: str | None = None, options: Mapping[str, object] | None = None) -> dict[str, Any]:

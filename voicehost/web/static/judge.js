@@ -146,10 +146,26 @@ const Setup = {
       }));
       Setup.buildOptions();
     }
+    Setup.drawBest(offer.best);
     const waiting = offer.unfinished;
     document.getElementById("unfinished").classList.toggle("hidden", !waiting);
     document.getElementById("unfinished-text").textContent = waiting ? `Прерванная игра: ${waiting}` : "";
     document.getElementById("start-button").disabled = Boolean(waiting || offer.halted);
+  },
+
+  drawBest(best) {
+    document.getElementById("best").classList.toggle("hidden", !best);
+    if (!best) return;
+    document.getElementById("best-title").textContent =
+      `Лучший игрок прошлой игры (+${best.points})` + (best.chosen ? `: место ${best.chosen}` : "");
+    document.getElementById("best-seats").replaceChildren(...Array.from({ length: best.seats }, (_, i) => {
+      const seat = i + 1, tile = Table.el("button", "seat");
+      tile.type = "button"; tile.dataset.best = seat;
+      tile.classList.toggle("selected", best.chosen === seat);
+      tile.append(Table.el("div", "num", seat), Table.el("div", "name", best.names[String(seat)] || ""));
+      tile.onclick = () => Setup.act("/api/judge/best", { seat });
+      return tile;
+    }));
   },
 
   buildOptions() {
