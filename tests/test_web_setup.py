@@ -327,3 +327,17 @@ def test_the_last_award_line_of_a_journal_is_its_best_player(tmp_path) -> None:
     journal.close()
     header, entries = read_journal(path)
     assert header["best_player"] == 6 and entries == []
+
+
+def test_serve_and_the_unit_take_web_arguments_or_refuse_them_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from voicehost.cli.main import main
+    from voicehost.service.unit import unit_text
+
+    assert "serve --table /etc/t.toml --web 0.0.0.0:8080\n" in unit_text("/etc/t.toml", web="0.0.0.0:8080")
+    assert main(["service", "unit", "--web", ":8080"]) == 0
+    assert " serve --web 0.0.0.0:8080\n" in capsys.readouterr().out
+    for command in (["serve", "--mock", "--web", "nope"], ["service", "unit", "--web", "nope"]):
+        assert main(command) == 2
+        assert capsys.readouterr().err == "voicehost: error: --web: 'nope' is not HOST:PORT (e.g. 0.0.0.0:8080)\n"
+    assert main(["serve", "--mock", "--web", ":0", "--web-pin", "12"]) == 2
+    assert capsys.readouterr().err == "voicehost: error: --web-pin: must be 4 to 12 digits\n"

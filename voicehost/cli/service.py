@@ -42,16 +42,23 @@ def add_commands(commands: Commands) -> None:
     service.add_argument("action", choices=["unit", "install"], help="unit: print it; install: write and enable it")
     service.add_argument("--table", default=None, help="the table file or name the service serves")
     service.add_argument("--user", default=DEFAULT_USER, help=f"the system user it runs as (default {DEFAULT_USER})")
+    service.add_argument("--web", default=None, metavar="HOST:PORT",
+                         help="serve the setup page, the table display and the judge console here (e.g. 0.0.0.0:8080; "
+                              "the PIN: [web] pin of the table file)")
     service.set_defaults(run=_service)
 
 
 def _service(args: argparse.Namespace) -> int:
     if args.table:
         table_setup(args.table)  # a table that does not load is refused now, not at boot
+    if args.web:
+        from voicehost.web import parse_address
+        host, port = parse_address(args.web)
+        args.web = f"{host}:{port}"
     if args.action == "unit":
-        print(unit_text(args.table, args.user), end="")
+        print(unit_text(args.table, args.user, web=args.web), end="")
         return 0
-    path = install(args.table, args.user)
+    path = install(args.table, args.user, web=args.web)
     print(f"{path}: written and enabled; start it now with: sudo systemctl start voicehost")
     return 0
 
