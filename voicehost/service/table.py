@@ -11,6 +11,13 @@ resumed — «Продолжаем игру» and the state so far — unless th
 (within :data:`DISCARD_WINDOW_S`, or at any time during the game): the journal is then kept,
 renamed ``*.discarded.jsonl``, and the table is idle.
 
+With ``serve --web`` the judge's phone does the same (:mod:`voicehost.web.setup`): the idle table
+is the web's :class:`~voicehost.web.setup.SetupDesk` — a game with his ruleset, options, roster
+and deal starts through the same path as ``start``, and resume/discard are the console's. After
+a game whose scoring has a best-player award (seed 001) the table's vote is open until the next
+game starts (``best N``, or a seat button on the web): journaled, written into the protocol and
+stored in the records.
+
 The journal is the game's memory, so the table never plays without one: no game starts
 without :data:`JOURNAL_ROOM` bytes free for it, and when a write or fsync fails during a game
 the host says so, prints it, and takes no more inputs (:class:`Halted`) — the journal on disk
