@@ -64,15 +64,21 @@ def web_around(args: argparse.Namespace, table: Any = None) -> Any:
         return None
     import sys
 
-    from voicehost.host.table_file import load_web_pin, table_path
     from voicehost.web import serving
 
-    pin = args.web_pin
+    return serving(args.web, web_pin(args, table), lambda line: print(line, file=sys.stderr, flush=True))
+
+
+def web_pin(args: argparse.Namespace, table: Any = None) -> str | None:
+    """``--web-pin``, else the table file's ``[web] pin``, else None (a random one is made up)."""
+    from voicehost.host.table_file import load_web_pin, table_path
+
+    pin: str | None = args.web_pin
     if pin is not None and (not pin.isdigit() or not 4 <= len(pin) <= 12):
         raise InputError("--web-pin", "must be 4 to 12 digits")
     if pin is None and table is not None:
         pin = load_web_pin(table_path(table))
-    return serving(args.web, pin, lambda line: print(line, file=sys.stderr, flush=True))
+    return pin
 
 
 def print_json(data: object) -> None:

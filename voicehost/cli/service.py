@@ -16,7 +16,7 @@ from typing import Any
 
 from audio.listener import Gate
 from hw.panel import GpioUnavailable, SeatPanel
-from voicehost.cli.args import Commands
+from voicehost.cli.args import Commands, add_web_arguments, web_pin
 from voicehost.config import journals_dir, load_ruleset, read_toml
 from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory, open_pinmap, table_path
 from voicehost.host.ears import load_ears
@@ -36,21 +36,29 @@ def add_commands(commands: Commands) -> None:
     serve.add_argument("--mock", action="store_true", help="gpiozero mock pins (no header: a trial run)")
     serve.add_argument("--no-ears", action="store_true", help="no microphone: speeches end by button or console")
     serve.add_argument("--journals", default=None, help="the journals folder (default: the data folder's)")
+    add_web_arguments(serve)   # for serve: the setup page while idle, the display and console during games
     serve.set_defaults(run=_serve)
     service = commands.add_parser("service", help="the systemd unit that boots a Pi into a ready table")
     service.add_argument("action", choices=["unit", "install"], help="unit: print it; install: write and enable it")
     service.add_argument("--table", default=None, help="the table file or name the service serves")
     service.add_argument("--user", default=DEFAULT_USER, help=f"the system user it runs as (default {DEFAULT_USER})")
+    service.add_argument("--web", default=None, metavar="HOST:PORT",
+                         help="serve the setup page, the table display and the judge console here (e.g. 0.0.0.0:8080; "
+                              "the PIN: [web] pin of the table file)")
     service.set_defaults(run=_service)
 
 
 def _service(args: argparse.Namespace) -> int:
     if args.table:
         table_setup(args.table)  # a table that does not load is refused now, not at boot
+    if args.web:
+        from voicehost.web import parse_address
+        host, port = parse_address(args.web)
+        args.web = f"{host}:{port}"
     if args.action == "unit":
-        print(unit_text(args.table, args.user), end="")
+        print(unit_text(args.table, args.user, web=args.web), end="")
         return 0
-    path = install(args.table, args.user)
+    path = install(args.table, args.user, web=args.web)
     print(f"{path}: written and enabled; start it now with: sudo systemctl start voicehost")
     return 0
 
@@ -71,6 +79,9 @@ def table_setup(table: str | None, journals: str | None = None) -> tuple[Path, A
 
 def _serve(args: argparse.Namespace) -> int:
     path, pinmap, setup = table_setup(args.table, args.journals)
+    if args.web:  # a bad address or PIN is refused before the table opens anything
+        from voicehost.web import parse_address
+        args.web_address, args.web_pin = parse_address(args.web), web_pin(args, path)
     asyncio.run(_serve_table(args, path, pinmap, setup))
     return 0
 
@@ -109,17 +120,33 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, table.stop)
         _read_console(loop, table)
-        watchdog = _keep_watchdog(notify)
+        web, watchdog = None, None
         try:
+            web = await _serve_web(args, table) if args.web else None
+            watchdog = _keep_watchdog(notify)
             await table.serve()
         finally:
             if watchdog is not None:
                 watchdog.cancel()
+            if web is not None:
+                await web.stop()
             if mic is not None:
                 mic.close()
             panel.close()
     finally:
         voice.close()
+
+
+async def _serve_web(args: argparse.Namespace, table: IdleTable) -> Any:
+    """The web pages for the table's whole life, on its own loop: the setup page while idle,
+    each game's display and console while it runs."""
+    from voicehost.web import WebTable
+
+    web = WebTable(args.web_pin, desk=table)
+    url = await web.start(*args.web_address)
+    table.on_change = web.follow
+    _log(f"voicehost: the table display: {url}/  the judge console and setup: {url}/judge  (PIN {web.pin})")
+    return web
 
 
 def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:

@@ -13,7 +13,9 @@ Every record ends with a newline; bytes after the last newline are a record torn
 cut (or a full disk). It was never acted on, so reading ignores it, and a resume cuts it off
 — keeping a copy next to the journal — before it appends anything. Any other damage (a line
 that is not a record, inputs out of order, a version this program does not know) refuses
-the whole journal with the line number: a journal either rebuilds the same game or none.
+the whole journal with the line number: a journal either rebuilds the same game or none. After the game, an
+``award`` line keeps the table's best-player vote (seed 001), which is no input of the game:
+:func:`read_journal` gives the last one as the header's ``best_player``.
 """
 
 from __future__ import annotations
@@ -138,6 +140,10 @@ class Journal:
                    f"cut {len(read.torn)} bytes off, kept in {copy.name}")
         read.torn = b""
 
+    def award(self, t: float, source: str, best_player: int) -> None:
+        """The table's best-player vote after the game (the last one counts)."""
+        self._write({"type": "award", "t": round(t, 6), "source": source, "best_player": best_player})
+
     def _write(self, record: dict[str, Any]) -> None:
         """The whole line or nothing: a failed write is cut back, so the journal always ends
         with a complete record, and the game stops (:class:`JournalUnwritable`)."""
@@ -197,12 +203,26 @@ def load_journal(path: str | Path) -> JournalFile:
         raise InputError(str(path), "not a voicehost journal (no complete game header)")
     header = check_header(_record(lines[0], f"{path}:1"), f"{path}:1")
     entries: list[JournalEntry] = []
+    header = dict(header)
     for number, line in enumerate(lines[1:], start=2):
         place = f"{path}:{number}"
         if not line.strip():
             raise InputError(place, "an empty line inside the journal: not a journal record")
-        _apply(_record(line, place), entries, number, place)
+        record = _record(line, place)
+        if record.get("type") == "award":
+            header["best_player"] = _award(record, place)
+            continue
+        _apply(record, entries, number, place)
     return JournalFile(path, header, entries, complete, data[complete:])
+
+
+def _award(record: dict[str, Any], place: str) -> int:
+    """The best-player vote after the game: a seat."""
+    _only(record, {"type", "t", "source", "best_player"}, place)
+    seat = record.get("best_player")
+    if not _count(seat) or not seat:
+        raise InputError(place, "not a valid award (best_player must be a seat number)")
+    return int(seat)
 
 
 def _record(line: str, place: str) -> dict[str, Any]:

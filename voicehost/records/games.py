@@ -102,7 +102,8 @@ def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any]) -> S
     return SeatRecord(seat=seat, player=str(name).strip() or None if name is not None else None, role=role.value,
                       team=team, alive=not out, won=team == protocol["winner"], fouls=int(entry.get("fouls", 0)),
                       out_cause=out.get("cause"), out_day=out.get("day"), out_night=out.get("night"),
-                      points=float(protocol.get("scores", {}).get(str(seat), 0.0)))
+                      points=float(protocol.get("scores", {}).get(str(seat), 0.0)),
+                      best_player=protocol.get("best_player") == seat)   # the table's vote, if given
 
 
 def _team(role: Role, protocol: Mapping[str, Any]) -> str:
@@ -136,7 +137,10 @@ def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
         except IllegalInput:
             continue
     names = _journal_names(header)
-    return record_from_protocol(build_protocol(game, None, names), path.name, played_at_from(path), table, str(path))
+    protocol = build_protocol(game, None, names)
+    if "best_player" in header:   # the table's vote, journaled after the game
+        protocol["best_player"] = header["best_player"]
+    return record_from_protocol(protocol, path.name, played_at_from(path), table, str(path))
 
 
 def _journal_names(header: Mapping[str, Any]) -> dict[int, str]:

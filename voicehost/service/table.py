@@ -11,6 +11,13 @@ resumed — «Продолжаем игру» and the state so far — unless th
 (within :data:`DISCARD_WINDOW_S`, or at any time during the game): the journal is then kept,
 renamed ``*.discarded.jsonl``, and the table is idle.
 
+With ``serve --web`` the judge's phone does the same (:mod:`voicehost.web.setup`): the idle table
+is the web's :class:`~voicehost.web.setup.SetupDesk` — a game with his ruleset, options, roster
+and deal starts through the same path as ``start``, and resume/discard are the console's. After
+a game whose scoring has a best-player award (seed 001) the table's vote is open until the next
+game starts (``best N``, or a seat button on the web): journaled, written into the protocol and
+stored in the records.
+
 The journal is the game's memory, so the table never plays without one: no game starts
 without :data:`JOURNAL_ROOM` bytes free for it, and when a write or fsync fails during a game
 the host says so, prints it, and takes no more inputs (:class:`Halted`) — the journal on disk
@@ -20,12 +27,14 @@ ends at the last input anyone saw acted on, ready to resume once the card is fix
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hw.leds import JOURNAL_FAILED, OFF, READY
 from voicehost.host import (
@@ -43,6 +52,9 @@ from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game, InputError, Ruleset, new_game
 from voicehost.rules.protocol import build_protocol
 from voicehost.service.notify import Notifier
+
+if TYPE_CHECKING:
+    from voicehost.web.setup import GameChoice
 
 CHORD_S = 3.0            # the first and the last seat held together this long start a game
 CHORD_POLL_S = 0.1
@@ -93,6 +105,26 @@ class TableSetup:
 
 
 @dataclass
+class BestPlayerVote:
+    """The last game's best-player vote (seed 001), open from its end until the next game starts."""
+
+    journal: Path
+    protocol_path: Path
+    protocol: dict[str, Any]
+    seats: int
+    names: dict[int, str]
+    points: float              # what the award is worth under the game's scoring scheme
+    chosen: int | None = None
+
+
+def best_player_points(game: Game) -> float | None:
+    """The best-player award of the scoring scheme the game was played under, if it has one."""
+    scheme = game.options.get("scoring")
+    points = game.ruleset.scoring.get(str(scheme), {}).get("best_player") if scheme is not None else None
+    return float(points) if points else None
+
+
+@dataclass
 class IdleTable:
     """The service's table: idle → a game → idle, over one set of ports for its whole life."""
 
@@ -112,6 +144,78 @@ class IdleTable:
     _discard: bool = False
     _may_discard: bool = False   # the window after a restart, before the unfinished game resumes
     _start_typed: bool = False
+    _choice: GameChoice | None = None    # the web setup's game for the next start (None: the table's default)
+    _resume_now: bool = False
+    _unfinished: Path | None = None      # the power cut's journal while it waits to be resumed or discarded
+    best_vote: BestPlayerVote | None = None   # the last game's best-player vote, while it is open
+    # The records are written by one worker thread, in order: a vote never races its game's store.
+    _records: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "voicehost-records"))
+    on_change: Callable[[Director | None], None] = lambda director: None
+    """Told each game's director when it starts, and None whenever the table is (still) idle: the web display."""
+
+    @property
+    def seats(self) -> int:
+        return self.setup.seats
+
+    # ---- the web setup page (voicehost.web.setup.SetupDesk): the same paths as the console -----
+
+    def setup_state(self) -> dict[str, Any]:
+        vote = self.best_vote
+        best = None if vote is None else {"seats": vote.seats, "names": {str(k): v for k, v in vote.names.items()},
+                                          "chosen": vote.chosen, "points": vote.points}
+        return {"ruleset": self.setup.ruleset.name, "options": dict(self.setup.options),
+                "unfinished": self._unfinished.name if self._unfinished is not None else None,
+                "playing": self._game is not None, "halted": self.halted, "best": best}
+
+    def start(self, choice: GameChoice) -> str | None:
+        """The judge's game from the web, started as ``start`` starts the default one."""
+        if self.halted:
+            return "Стол остановлен: журнал не записывается. Перезапустите voicehost."
+        if self._game is not None or self._choice is not None or self._start_typed:
+            return "Игра уже идёт."
+        if self._may_discard:
+            return "Сначала продолжите или отложите прерванную игру."
+        self._choice = choice
+        self.type("start")
+        return None
+
+    def resume(self) -> str | None:
+        if not self._may_discard:
+            return "Нет прерванной игры."
+        self._resume_now = True
+        return None
+
+    def best(self, seat: int) -> str | None:
+        """The table's best-player vote for the last game: journaled (an ``award`` line), written
+        into its protocol and into the records (after the game's own store); a second vote
+        replaces the first. Open from the game's end until the next game starts."""
+        vote = self.best_vote
+        if vote is None or self._game is not None:
+            return "Сейчас нельзя: голосование за лучшего игрока — после игры, где оно есть в подсчёте очков."
+        if not 1 <= seat <= vote.seats:
+            return f"Места {seat} нет: за этим столом места 1–{vote.seats}."
+        try:
+            journal = Journal(vote.journal, {})
+            try:
+                journal.award(self.ports.clock(), "console", seat)
+            finally:
+                journal.close()
+            vote.protocol["best_player"] = seat
+            vote.protocol_path.write_text(json.dumps(vote.protocol, ensure_ascii=False, indent=2) + "\n")
+        except OSError as err:
+            return f"Голос не записан: {err.strerror or err}."
+        vote.chosen = seat
+        self.log(f"voicehost: the best player of {vote.journal.name}: seat {seat} (+{vote.points:g})")
+        if self.on_results is not None:
+            self._records.submit(self.on_results, vote.protocol_path, dict(vote.protocol))
+        self.on_change(None)
+        return None
+
+    def discard(self) -> str | None:
+        if self._game is None and not self._may_discard:
+            return "Нет прерванной игры."
+        self.type("discard")
+        return None
 
     # ---- the console (typed lines: start, discard; anything else goes to the director) ---------
 
@@ -126,13 +230,23 @@ class IdleTable:
                 self._game.cancel()
             self.ports.stirred.set()
         elif self._game is None:
-            if words == "start":
+            if words.startswith("best"):
+                self._typed_best(words)
+            elif words == "start":
                 self._start_typed = True
                 self.ports.stirred.set()
             elif words:
                 self.log(f"console: {words}: no game is running (start one with «start» or the chord)")
         else:
             self.ports.type(line)
+
+    def _typed_best(self, words: str) -> None:
+        number = words.removeprefix("best").strip()
+        if not number.isdigit():
+            self.log("console: usage: best N (the seat the table voted the best player)")
+            return
+        refused = self.best(int(number))
+        self.log(f"console: {words}: " + (refused or "recorded"))
 
     def stop(self) -> None:
         self._stop.set()
@@ -171,6 +285,8 @@ class IdleTable:
                     return
                 self.log(f"voicehost: not starting: less than {self.setup.room // 1024} KB free "
                          f"for the journal in {self.setup.journals}")
+                self._choice = None
+                self.on_change(None)
                 await self._say("no_room")
                 self._show_all(READY)
 
@@ -211,22 +327,33 @@ class IdleTable:
             return False
 
     async def _new_game(self) -> bool:
-        game = new_game(self.setup.ruleset, self.setup.options, self.setup.seats)
+        """The web setup's game if the judge chose one, else the table's default; the host
+        deals unless the judge typed the cards."""
+        choice, self._choice = self._choice, None
+        self.best_vote = None   # the last game's vote closes as the next game starts
+        if choice is None:
+            game = new_game(self.setup.ruleset, self.setup.options, self.setup.seats)
+        else:
+            game = new_game(choice.ruleset, choice.options, self.setup.seats)
+            game.names = dict(choice.names)
         path = self.setup.journals / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
         while path.exists():
             path = path.with_name(path.stem + "-1.jsonl")
-        deal = seeded_deal(game, self.setup.deal_seed())
+        typed = choice.cards if choice is not None else None
+        deal = typed if typed is not None else seeded_deal(game, self.setup.deal_seed())
+        roster = {str(seat): name for seat, name in game.names.items()}  # the records read it
         try:
             journal = WatchedJournal(path, {"ruleset": game.ruleset.name, "options": dict(game.options),
-                                            "seats": game.seats, "level": "live", "service": True})
-            journal.append(0, self.ports.clock(), "deal", deal)
+                                            "seats": game.seats, "level": "live", "service": True,
+                                            **({"names": roster} if roster else {})})
+            journal.append(0, self.ports.clock(), "host" if typed is not None else "deal", deal)
         except (OSError, JournalFailed) as err:
             self.log(f"voicehost: cannot start a game: the journal {path}: {err}")
             await self._say("no_room")
             return False
         game.push(deal)
         self.log(f"voicehost: a new game of {game.ruleset.name}, journal {path}")
-        return await self._play(game, journal, fresh=True)
+        return await self._play(game, journal, fresh=True, show_cards=typed is None)
 
     async def _resume_unfinished(self) -> None:
         path = unfinished_journal(self.setup.journals)
@@ -236,13 +363,16 @@ class IdleTable:
                  "(type «discard» to set it aside)")
         self.notify.ready(f"resuming {path.name}")
         deadline = self.ports.clock() + DISCARD_WINDOW_S
-        self._may_discard = True
-        while self.ports.clock() < deadline and not self._discard and not self._stop.is_set():
+        self._may_discard, self._unfinished = True, path
+        self.on_change(None)
+        while (self.ports.clock() < deadline and not self._discard and not self._resume_now
+               and not self._stop.is_set()):
             await asyncio.sleep(CHORD_POLL_S)
-        self._may_discard = False
+        self._may_discard, self._unfinished, self._resume_now = False, None, False
         if self._discard:
             await self._set_aside(path)
             return
+        self.best_vote = None
         try:
             game, journal = resume_game(path, journal_type=WatchedJournal)
         except (InputError, OSError) as err:
@@ -256,9 +386,10 @@ class IdleTable:
         kept = path.with_name(path.stem + DISCARDED + path.suffix)
         path.rename(kept)
         self.log(f"voicehost: the unfinished game is kept as {kept}")
+        self.on_change(None)
         await self._say("game_discarded")
 
-    async def _play(self, game: Game, journal: Journal, fresh: bool) -> bool:
+    async def _play(self, game: Game, journal: Journal, fresh: bool, show_cards: bool = True) -> bool:
         """One game to its end, in its own task (so ``discard`` can cancel it); True when its
         protocol is written."""
         director = Director(game, self.ports, journal, book=self.book, log=self.log, forbidden=self.forbidden,
@@ -268,7 +399,8 @@ class IdleTable:
         self._show_all(OFF)
         while not self.ports.heard.empty():  # words heard while the table was idle are nobody's
             self.ports.heard.get_nowait()
-        self._game = asyncio.create_task(self._direct(director, fresh))
+        self._game = asyncio.create_task(self._direct(director, fresh, show_cards))
+        self.on_change(director)
         try:
             await asyncio.wait([self._game])
         finally:
@@ -276,6 +408,7 @@ class IdleTable:
             if not task.done():
                 task.cancel()
             journal.close()
+            self.on_change(None)
         if task.cancelled():
             if self._discard:
                 await self._set_aside(Path(journal.path))
@@ -290,10 +423,11 @@ class IdleTable:
         return True
 
     @staticmethod
-    async def _direct(director: Director, fresh: bool) -> None:
+    async def _direct(director: Director, fresh: bool, show_cards: bool) -> None:
         if fresh:
             await director.nightfall(1)  # «Наступает ночь» and the music, then the cards
-            await show_roles(director)
+            if show_cards:  # the host's deal, each card on its player's LED (typed cards are already dealt)
+                await show_roles(director)
         else:  # after a power cut: the state so far, then the game goes on where it stopped
             director.on_events(list(director.game.events))
             await director.say([("game_resumed", {}), *director.status()])
@@ -305,6 +439,7 @@ class IdleTable:
         self.log(f"voicehost: error: the journal cannot be written ({why}); the game is stopped, "
                  "no more inputs are taken; free the card and restart voicehost to resume")
         self.notify.status(f"halted: journal failed ({why})")
+        self.on_change(None)
         self._show_all(JOURNAL_FAILED)
         await self._say("journal_failed")
 
@@ -321,7 +456,13 @@ class IdleTable:
         outcome = game.outcome()
         self.log(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else ""))
         if outcome is not None and self.on_results is not None:  # stored and pushed in a worker thread
-            asyncio.get_running_loop().run_in_executor(None, self.on_results, path, protocol)
+            self._records.submit(self.on_results, path, dict(protocol))
+        points = best_player_points(game)
+        if outcome is not None and points is not None:
+            self.best_vote = BestPlayerVote(journal, path, protocol, game.seats, dict(game.names), points)
+            self.log(f"voicehost: the table's best player (+{points:g}): type «best N» or use the judge console, "
+                     "until the next game starts")
+            self.on_change(None)
 
     async def _say(self, key: str) -> None:
         await self.ports.utter(self.book.say(key, self.setup.ruleset.name))

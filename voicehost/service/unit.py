@@ -37,11 +37,15 @@ def voicehost_command() -> str:
     return str(Path(found).resolve()) if found else f"{sys.executable} -m voicehost.cli.main"
 
 
-def unit_text(table: str | None = None, user: str = DEFAULT_USER, command: str | None = None) -> str:
-    """The unit file for ``table`` (a name in the config layers or a path) run as ``user``."""
+def unit_text(table: str | None = None, user: str = DEFAULT_USER, command: str | None = None,
+              web: str | None = None) -> str:
+    """The unit file for ``table`` (a name in the config layers or a path) run as ``user``;
+    ``web``: the HOST:PORT its setup page, table display and judge console are served on."""
     serve = f"{command or voicehost_command()} serve"
     if table:
         serve += f" --table {_table_argument(table)}"
+    if web:
+        serve += f" --web {web}"
     return f"""\
 # voicehost: the Mafia host as an appliance (written by `voicehost service install`).
 [Unit]
@@ -84,7 +88,8 @@ def _table_argument(table: str) -> str:
     return table
 
 
-def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | None = None) -> Path:
+def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | None = None,
+            web: str | None = None) -> Path:
     """Create the user (if needed) in the gpio and audio groups, write the unit, enable it."""
     run = run or _run
     if os.geteuid() != 0 and unit_dir == UNIT_DIR:
@@ -101,7 +106,7 @@ def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | 
              "--shell", "/usr/sbin/nologin", *(["--groups", ",".join(groups)] if groups else []), user])
     path = unit_dir / UNIT_NAME
     try:
-        path.write_text(unit_text(table, user))
+        path.write_text(unit_text(table, user, web=web))
     except OSError as err:
         raise InputError(str(path), err.strerror or str(err)) from None
     run(["systemctl", "daemon-reload"])

@@ -9,6 +9,10 @@ URLs (see docs/web.md):
 - ``POST /api/judge/command {"command": "foul 3"}`` (header ``X-CSRF-Token``) the console's own
   words, through the director's console queue; the answer once the director took or refused it
 - ``POST /api/logout``
+- served by ``voicehost serve`` (an idle table, :mod:`~voicehost.web.setup`): ``POST /api/judge/start``
+  ``{"ruleset", "options", "names", "deal", "cards"}``, ``POST /api/judge/resume``, ``POST
+  /api/judge/discard``, ``POST /api/judge/best {"seat": N}`` (the last game's best player);
+  the judge's state then carries ``setup`` (what may be chosen) while idle
 
 Every refusal is a 4xx with ``{"error": "<one Russian line>"}``.
 """
@@ -33,6 +37,7 @@ from aiohttp import WSMsgType, web
 from voicehost.host import Director
 from voicehost.rules import InputError
 from voicehost.web.commands import CommandError, check_command, in_russian
+from voicehost.web.setup import SetupDesk, SetupError, offered, read_choice
 from voicehost.web.view import TableView
 
 STATIC = Path(__file__).parent / "static"
@@ -72,10 +77,15 @@ class WebTable:
 
     It exists before the game does (the server starts first, a phone can connect while the
     cards are dealt); :meth:`attach` hands it the director, :meth:`finish` says the game is
-    over and no command will be read any more."""
+    over and no command will be read any more. Given a ``desk`` (``voicehost serve``'s idle
+    table) it outlives the games: :meth:`follow` moves it from game to game, and between them
+    the judge gets the setup page and the public «Стол готов»."""
 
-    def __init__(self, pin: str | None = None, wrong_pin_delay_s: float = WRONG_PIN_DELAY_S) -> None:
+    def __init__(self, pin: str | None = None, wrong_pin_delay_s: float = WRONG_PIN_DELAY_S,
+                 desk: SetupDesk | None = None) -> None:
         self.pin = pin or f"{secrets.randbelow(10**6):06d}"
+        self.desk = desk
+        self.last_result: str | None = None   # the previous game's result, shown while idle
         self.wrong_pin_delay_s = wrong_pin_delay_s
         self.director: Director | None = None
         self.view: TableView | None = None
@@ -98,8 +108,31 @@ class WebTable:
     def attach(self, director: Director) -> None:
         self.director = director
         self.view = TableView(director)
+        self.finished = False
+        self.answers.clear()
         director.watchers.append(self._changed)
         self._changed("attached", None)
+
+    def follow(self, director: Director | None) -> None:
+        """The idle table's news: this director's game has begun, or (None) no game is running
+        — the last one ended or was set aside, or the desk's own state changed."""
+        if director is not None and director is not self.director:
+            self._detach()
+            self.attach(director)
+        elif director is None:
+            self._detach()
+            self._schedule()
+
+    def _detach(self) -> None:
+        if self.director is None:
+            return
+        if not self.finished:
+            self.finish()
+        if self.view is not None:
+            self.last_result = self.view.public().get("result")
+        if self._changed in self.director.watchers:
+            self.director.watchers.remove(self._changed)
+        self.director, self.view = None, None
 
     def finish(self) -> None:
         """The game is over (or the host stopped): commands are refused from now on."""
@@ -155,15 +188,18 @@ class WebTable:
 
     def public_state(self) -> dict[str, Any]:
         if self.view is None:
-            return {"phase": {"kind": "waiting", "number": 0, "text": "Ждём начала игры"}, "seats": [],
-                    "speaker": None, "nominations": [], "vote": None, "result": None, "subtitles": [], "log": [],
-                    "paused": False, "speed": 1.0, "finished": self.finished}
+            phase = ({"kind": "idle", "number": 0, "text": "Стол готов"} if self.desk is not None
+                     else {"kind": "waiting", "number": 0, "text": "Ждём начала игры"})
+            return {"phase": phase, "seats": [], "speaker": None, "nominations": [], "vote": None,
+                    "result": self.last_result, "subtitles": [], "log": [], "paused": False, "speed": 1.0,
+                    "finished": self.finished}
         return {**self.view.public(), "finished": self.finished}
 
     def judge_state(self) -> dict[str, Any]:
         if self.view is None:
-            return {**self.public_state(), "roles": {}, "night_log": [], "judge_log": [], "answers": [],
-                    "waiting_for": None}
+            idle = {"setup": self._setup()} if self.desk is not None else {}
+            return {**self.public_state(), "roles": {}, "night_log": [], "judge_log": [],
+                    "answers": list(self.answers), "waiting_for": None, **idle}
         return {**self.view.judge(), "finished": self.finished, "answers": list(self.answers)}
 
     # ---- commands -------------------------------------------------------------------------------------
@@ -172,7 +208,7 @@ class WebTable:
         """Into the director's console queue, exactly as if typed at the terminal; the answer
         once the director has taken or refused it. Returns (HTTP status, Russian answer)."""
         if self.director is None:
-            return 409, "Игра ещё не началась."
+            return 409, "Стол свободен: игра не идёт." if self.desk is not None else "Игра ещё не началась."
         if self.finished or self.director.game.is_over:
             return 409, "Игра окончена: команды больше не принимаются."
         future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
@@ -213,6 +249,11 @@ class WebTable:
         app.router.add_get("/api/judge/state", self._get_judge_state)
         app.router.add_get("/ws/judge", self._judge_ws)
         app.router.add_post("/api/judge/command", self._post_command)
+        if self.desk is not None:
+            app.router.add_post("/api/judge/start", self._post_start)
+            app.router.add_post("/api/judge/resume", self._post_resume)
+            app.router.add_post("/api/judge/discard", self._post_discard)
+            app.router.add_post("/api/judge/best", self._post_best)
         return app
 
     async def start(self, host: str, port: int) -> str:
@@ -298,7 +339,8 @@ class WebTable:
         self._checked_session(request)
         body = await _json_body(request)
         if self.director is None:
-            raise _error(web.HTTPConflict, "Игра ещё не началась.")
+            raise _error(web.HTTPConflict, "Стол свободен: игра не идёт." if self.desk is not None
+                         else "Игра ещё не началась.")
         seats = self.director.game.seats
         try:
             line = check_command(body.get("command"), seats)
@@ -308,6 +350,50 @@ class WebTable:
         if status >= 400:
             raise _error(web.HTTPConflict, answer)
         return web.json_response({"ok": True, "command": line, "answer": answer}, status=status, dumps=_dumps)
+
+    # ---- the idle table's setup (voicehost serve) ------------------------------------------------------
+
+    async def _post_start(self, request: web.Request) -> web.Response:
+        """A game with the judge's choices, through the same start as the chord and ``start``."""
+        self._checked_session(request)
+        body = await _json_body(request)
+        assert self.desk is not None
+        try:
+            choice = read_choice(body, self.desk.seats)
+        except SetupError as err:
+            raise _error(web.HTTPBadRequest, str(err)) from None
+        return self._desk_answer(self.desk.start(choice), "Игра начинается.")
+
+    async def _post_resume(self, request: web.Request) -> web.Response:
+        self._checked_session(request)
+        assert self.desk is not None
+        return self._desk_answer(self.desk.resume(), "Продолжаем прерванную игру.")
+
+    async def _post_discard(self, request: web.Request) -> web.Response:
+        self._checked_session(request)
+        assert self.desk is not None
+        return self._desk_answer(self.desk.discard(), "Прерванная игра отложена (журнал сохранён).")
+
+    async def _post_best(self, request: web.Request) -> web.Response:
+        """The table's best-player vote for the game just played, ``{"seat": N}``."""
+        self._checked_session(request)
+        body = await _json_body(request)
+        assert self.desk is not None
+        seat = body.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise _error(web.HTTPBadRequest, "Нет места: пришлите {\"seat\": 3}.")
+        return self._desk_answer(self.desk.best(seat), f"Лучший игрок: место {seat}.")
+
+    def _setup(self) -> dict[str, Any]:
+        assert self.desk is not None
+        state = self.desk.setup_state()
+        return {**offered(self.desk.seats, state.get("ruleset"), state.get("options")), **state}
+
+    def _desk_answer(self, refused: str | None, done: str) -> web.Response:
+        if refused is not None:
+            raise _error(web.HTTPConflict, refused)
+        self._schedule()
+        return web.json_response({"ok": True, "answer": done}, dumps=_dumps)
 
     def _session(self, request: web.Request) -> Session:
         token = request.cookies.get(SESSION_COOKIE, "")

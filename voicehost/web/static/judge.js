@@ -43,6 +43,10 @@ const Judge = {
   },
 
   draw(s) {
+    const idle = Boolean(s.setup);
+    document.getElementById("setup").classList.toggle("hidden", !idle);
+    document.querySelectorAll(".in-game").forEach((node) => node.classList.toggle("hidden", idle));
+    if (idle) Setup.draw(s.setup);
     Table.draw(s, (tile, seat) => {
       const role = s.roles[String(seat.seat)];
       if (role) tile.append(Table.el("div", "role", role));
@@ -83,6 +87,17 @@ const Judge = {
 
   hint(text) { document.getElementById("hint").textContent = text; },
 
+  async post(path, body) {
+    const reply = await fetch(path, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": Judge.csrf || "" },
+      body: JSON.stringify(body || {}),
+    });
+    const answer = await reply.json().catch(() => ({ error: `ошибка ${reply.status}` }));
+    if (reply.status === 401) Judge.showLogin();
+    return [reply, answer];
+  },
+
   async send(command) {
     const answer = document.getElementById("answer");
     answer.className = "answer"; answer.textContent = `${command}…`;
@@ -102,6 +117,108 @@ const Judge = {
   },
 };
 
+// The setup page of an idle table: built once per ruleset (so a state update never wipes what
+// the judge is typing), sent to POST /api/judge/start; Resume/Discard for a power cut's game.
+const Setup = {
+  offer: null, built: null,
+
+  draw(offer) {
+    Setup.offer = offer;
+    const select = document.getElementById("ruleset");
+    if (!Setup.built) {
+      select.replaceChildren(...offer.rulesets.map((r) => {
+        const option = Table.el("option", null, `${r.title} (${r.name})`);
+        option.value = r.name;
+        return option;
+      }));
+      select.value = offer.default;
+      document.getElementById("roster").replaceChildren(...Array.from({ length: offer.seats }, (_, i) => {
+        const input = Table.el("input");
+        input.dataset.seat = i + 1; input.placeholder = `${i + 1}: имя`; input.autocomplete = "off";
+        return input;
+      }));
+      document.getElementById("deal-modes").replaceChildren(...Object.entries(offer.deal_modes).map(([mode, text]) => {
+        const label = Table.el("label"), radio = Table.el("input");
+        radio.type = "radio"; radio.name = "deal"; radio.value = mode; radio.checked = mode === "host";
+        radio.onchange = () => document.getElementById("cards").classList.toggle("hidden", mode !== "typed");
+        label.append(radio, Table.el("span", null, text));
+        return label;
+      }));
+      Setup.buildOptions();
+    }
+    Setup.drawBest(offer.best);
+    const waiting = offer.unfinished;
+    document.getElementById("unfinished").classList.toggle("hidden", !waiting);
+    document.getElementById("unfinished-text").textContent = waiting ? `Прерванная игра: ${waiting}` : "";
+    document.getElementById("start-button").disabled = Boolean(waiting || offer.halted);
+  },
+
+  drawBest(best) {
+    document.getElementById("best").classList.toggle("hidden", !best);
+    if (!best) return;
+    document.getElementById("best-title").textContent =
+      `Лучший игрок прошлой игры (+${best.points})` + (best.chosen ? `: место ${best.chosen}` : "");
+    document.getElementById("best-seats").replaceChildren(...Array.from({ length: best.seats }, (_, i) => {
+      const seat = i + 1, tile = Table.el("button", "seat");
+      tile.type = "button"; tile.dataset.best = seat;
+      tile.classList.toggle("selected", best.chosen === seat);
+      tile.append(Table.el("div", "num", seat), Table.el("div", "name", best.names[String(seat)] || ""));
+      tile.onclick = () => Setup.act("/api/judge/best", { seat });
+      return tile;
+    }));
+  },
+
+  buildOptions() {
+    const name = document.getElementById("ruleset").value;
+    const ruleset = Setup.offer.rulesets.find((r) => r.name === name);
+    Setup.built = name;
+    document.getElementById("options").replaceChildren(...ruleset.options.map((o) => {
+      const label = Table.el("label", null, `${o.doc || o.name} `);
+      let field;
+      if (o.kind === "int") {
+        field = Table.el("input"); field.type = "number"; field.min = o.min; field.value = o.default;
+      } else {
+        field = Table.el("select");
+        const values = o.kind === "bool" ? ["true", "false"] : o.values;
+        field.replaceChildren(...values.map((v) => {
+          const option = Table.el("option", null, o.kind === "bool" ? (v === "true" ? "да" : "нет") : v);
+          option.value = v;
+          return option;
+        }));
+        field.value = String(o.default);
+      }
+      field.dataset.option = o.name;
+      label.append(field);
+      return label;
+    }));
+  },
+
+  choice() {
+    const options = {}, names = {};
+    document.querySelectorAll("#options [data-option]").forEach((f) => { options[f.dataset.option] = f.value; });
+    document.querySelectorAll("#roster input").forEach((f) => { if (f.value.trim()) names[f.dataset.seat] = f.value.trim(); });
+    const deal = document.querySelector("#deal-modes input:checked").value;
+    const choice = { ruleset: document.getElementById("ruleset").value, options, names, deal };
+    if (deal === "typed") choice.cards = document.getElementById("cards").value;
+    return choice;
+  },
+
+  async act(path, body) {
+    const answer = document.getElementById("answer");
+    const [reply, said] = await Judge.post(path, body);
+    answer.className = "answer " + (reply.ok ? "ok" : "bad");
+    answer.dataset.status = reply.status;
+    answer.textContent = reply.ok ? said.answer : said.error;
+  },
+};
+
+document.getElementById("ruleset").addEventListener("change", Setup.buildOptions);
+document.getElementById("setup-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  Setup.act("/api/judge/start", Setup.choice());
+});
+document.getElementById("resume-button").addEventListener("click", () => Setup.act("/api/judge/resume"));
+document.getElementById("discard-button").addEventListener("click", () => Setup.act("/api/judge/discard"));
 document.getElementById("login").addEventListener("submit", Judge.login);
 document.getElementById("typed").addEventListener("submit", (event) => {
   event.preventDefault();

@@ -1,0 +1,116 @@
+"""The setup page of an idle table: what the judge may choose, and his choice read and checked.
+
+The rulesets and their options come from ``config/rules`` through the ruleset objects (the
+same :meth:`~voicehost.rules.ruleset.Ruleset.resolve` the table file and ``--option`` go
+through), the roster through :func:`~voicehost.rules.roster.roster` (the one check of
+``--names``), typed cards through the console's own deal reader — so a choice the web accepts
+is one ``voicehost run`` would accept, and a bad one is refused before any game exists.
+
+The table the page drives is a :class:`SetupDesk` (the appliance's idle table implements it);
+the web never reaches into the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from voicehost.config import load_ruleset, ruleset_names
+from voicehost.host import typed_deal
+from voicehost.rules import GAMES, InputError, new_game
+from voicehost.rules.inputs import Deal
+from voicehost.rules.roster import roster
+from voicehost.rules.ruleset import Options, Ruleset
+
+DEAL_MODES = {"host": "Ведущий раздаёт карты (каждому на его светодиод)",
+              "typed": "Карты раздаёт судья и вводит их здесь"}
+
+
+class SetupError(ValueError):
+    """A setup the table cannot play; the message is one line for the judge."""
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """A game the judge chose on the setup page, checked: ruleset, resolved options, roster,
+    and the typed cards (None: the host deals)."""
+
+    ruleset: Ruleset
+    options: Options
+    names: dict[int, str]
+    cards: Deal | None = None
+
+
+class SetupDesk(Protocol):
+    """What the setup page drives: the idle table. Each action returns None when taken, or
+    the reason (one Russian line) it is refused now."""
+
+    seats: int
+
+    def setup_state(self) -> dict[str, Any]:
+        """``{"ruleset", "options"}`` preselected, ``unfinished`` (a journal's name) while a
+        power cut's game waits, ``playing``, ``halted`` (why, or None), ``best`` (the last
+        game's open best-player vote: ``seats``, ``names``, ``chosen``, ``points``; or None)."""
+    def start(self, choice: GameChoice) -> str | None: ...
+    def resume(self) -> str | None: ...
+    def discard(self) -> str | None: ...
+    def best(self, seat: int) -> str | None: ...
+
+
+def offered(seats: int, default: str | None = None, options: Mapping[str, object] | None = None) -> dict[str, Any]:
+    """Every ruleset playable at this table, with its options' allowed values and defaults
+    (the table file's ``[game]`` — ruleset ``default`` and its ``options`` — preselected)."""
+    rulesets = []
+    for name in ruleset_names():
+        ruleset = load_ruleset(name)
+        if seats not in ruleset.seats:
+            continue
+        chosen = options if name == default and options is not None else None
+        rulesets.append({
+            "name": name, "title": ruleset.title, "names_required": GAMES[name].requires_names,
+            "options": [{"name": spec.name, "kind": spec.kind, "values": list(spec.values), "min": spec.minimum,
+                         "default": chosen.get(spec.name, spec.default) if chosen is not None else spec.default,
+                         "doc": spec.doc}
+                        for spec in ruleset.options.values()],
+        })
+    return {"seats": seats, "rulesets": rulesets, "deal_modes": DEAL_MODES,
+            "default": default if any(r["name"] == default for r in rulesets)
+            else (rulesets[0]["name"] if rulesets else None)}
+
+
+def read_choice(body: Mapping[str, Any], seats: int) -> GameChoice:
+    """``{"ruleset", "options": {…}, "names": {"3": "Анна", …}, "deal": "host"|"typed", "cards"}``
+    checked the way the command line is; :class:`SetupError` with the first fault."""
+    unknown = set(body) - {"ruleset", "options", "names", "deal", "cards"}
+    if unknown:
+        raise SetupError(f"Неизвестное поле настройки: {', '.join(sorted(unknown))}.")
+    try:
+        name = body.get("ruleset")
+        if not isinstance(name, str):
+            raise InputError("ruleset", "must be a ruleset's name")
+        ruleset = load_ruleset(name)
+        ruleset.cast_for(seats, "ruleset")
+        options = ruleset.resolve(_mapping(body.get("options", {}), "options"), "options")
+        typed = {key: value for key, value in _mapping(body.get("names", {}), "names").items()
+                 if not (isinstance(value, str) and not value.strip())}   # an empty field: no name
+        by_name = ruleset.name if typed and GAMES[ruleset.name].requires_names else None
+        names = roster(typed.items(), seats, by_name, "names.")
+        deal = body.get("deal", "host")
+        if deal not in DEAL_MODES:
+            raise InputError("deal", f"must be one of {', '.join(DEAL_MODES)}")
+        cards = None
+        if deal == "typed":
+            text = body.get("cards")
+            if not isinstance(text, str) or not text.strip():
+                raise InputError("cards", "the typed cards are missing (e.g. 3=don,5=mafia,9=mafia,7=sheriff)")
+            cards = typed_deal(text.strip(), new_game(ruleset, options, seats), "cards")
+    except InputError as err:
+        raise SetupError(f"Настройка не принята: {err}") from None
+    return GameChoice(ruleset, options, names, cards)
+
+
+def _mapping(value: object, place: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise InputError(place, "must be a JSON object")
+    return {str(key): item for key, item in value.items()}
