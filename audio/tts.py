@@ -9,6 +9,13 @@ own 22,050 Hz as Ogg Vorbis (libsndfile, through soundfile): the fixed lines of 
 rulesets take about 17 MB instead of 217 MB as 48 kHz WAV, and a line decodes in a few ms.
 Only the most recent clips stay in memory (:data:`MEMORY_CLIPS`): a game's fixed lines are
 hundreds of seconds of audio (over 200 MB as float32 at 48 kHz).
+
+Before it is cached a line is brought to one loudness (:mod:`audio.level`, at espeak's rate:
+band-limited resampling keeps loudness and true peak). Pronunciation fixes arrive as
+espeak-ng phonemes in ``[[ ]]`` (see ``voicehost.language.lexicon``, passed in as ``spell``;
+the cache key is what espeak-ng was given). The espeak-ng command line reads phonemes, but
+pyttsx3 calls ``espeak_Synth`` without the ``espeakPHONEMES`` flag, so the driver's binding is
+wrapped to add it.
 """
 
 from __future__ import annotations
@@ -16,17 +23,22 @@ from __future__ import annotations
 import hashlib
 import os
 import queue
+import subprocess
 import tempfile
 import threading
 import time
 import wave
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import soundfile
+
+from .level import normalize
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "voicehost" / "tts"
 MEMORY_CLIPS = 48   # clips kept in memory, most recently used first (a few dozen MB)
@@ -36,24 +48,62 @@ class VoiceUnavailable(RuntimeError):
     """pyttsx3 or espeak-ng cannot speak here (not installed, no such voice)."""
 
 
+# Bump when the processing of a rendered line changes, so old cache files are not reused.
+CHAIN_VERSION = 2
+
+
 @dataclass(frozen=True)
 class VoiceSettings:
-    voice: str = "zle/ru"     # espeak-ng's Russian voice id as pyttsx3 lists it
-    rate: int = 165           # words per minute
-    volume: float = 1.0       # 0..1
-    samplerate: int = 48000   # the mixer's rate: every clip is resampled to it
+    voice: str = "zle/ru"         # espeak-ng's Russian voice id as pyttsx3 lists it
+    rate: int = 115               # espeak-ng words per minute; 115 ≈ 4.8 Russian syllables/s (measured)
+    volume: float = 1.0           # 0..1
+    samplerate: int = 48000       # the mixer's rate: every clip is resampled to it
+    loudness_lufs: float = -20.0  # every line is brought to this integrated loudness (BS.1770)
+    ceiling_dbtp: float = -3.0    # … and no line's true peak goes above this
 
     def key(self, text: str) -> str:
-        raw = f"{text}\x00{self.voice}\x00{self.rate}\x00{self.volume}\x00{self.samplerate}"
+        raw = "\x00".join(str(part) for part in (text, self.voice, self.rate, self.volume, self.samplerate,
+                                                  self.loudness_lufs, self.ceiling_dbtp, CHAIN_VERSION))
         return hashlib.sha1(raw.encode("utf-8")).hexdigest()
+
+    @property
+    def espeak_voice(self) -> str:
+        """The voice as the espeak-ng command line names it («zle/ru» → «ru»)."""
+        return self.voice.rsplit("/", 1)[-1]
+
+
+class _PhonemeInput:
+    """pyttsx3's espeak binding, with ``[[phonemes]]`` in the text turned on."""
+
+    def __init__(self, binding: Any) -> None:
+        self._binding = binding
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._binding, name)
+
+    def Synth(self, text: bytes, *args: Any, flags: int = 0, **kwargs: Any) -> Any:  # noqa: N802 (espeak's name)
+        return self._binding.Synth(text, *args, flags=flags | self._binding.PHONEMES, **kwargs)
+
+
+def phonemes(text: str, voice: str = "ru") -> str:
+    """espeak-ng's own phoneme string for ``text`` (``espeak-ng -v VOICE -x -q``)."""
+    try:
+        done = subprocess.run(["espeak-ng", "-v", voice, "-x", "-q", text], capture_output=True, text=True,
+                              timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise VoiceUnavailable(f"espeak-ng cannot run ({err}); install the espeak-ng package") from None
+    if done.returncode != 0:
+        raise VoiceUnavailable(f"espeak-ng -v {voice} failed: {done.stderr.strip()}")
+    return " ".join(done.stdout.split())
 
 
 class SpeechRenderer:
     """Renders lines to float32 mono clips at ``settings.samplerate``, cached on disk."""
 
     def __init__(self, settings: VoiceSettings = VoiceSettings(), cache_dir: Path = DEFAULT_CACHE,
-                 memory_clips: int = MEMORY_CLIPS) -> None:
+                 memory_clips: int = MEMORY_CLIPS, spell: Callable[[str], str] | None = None) -> None:
         self.settings = settings
+        self.spell = spell or (lambda text: text)  # the lexicon: a line as espeak-ng should get it
         self.cache_dir = Path(cache_dir)
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         self._jobs: queue.Queue[tuple[str, Future[np.ndarray]] | None] = queue.Queue()
@@ -67,6 +117,7 @@ class SpeechRenderer:
 
     def render(self, text: str) -> Future[np.ndarray]:
         """The clip for ``text`` (from memory, disk, or rendered now on the worker)."""
+        text = self.spell(text)
         future: Future[np.ndarray] = Future()
         clip = self._recall(self.settings.key(text))
         if clip is not None:
@@ -82,10 +133,14 @@ class SpeechRenderer:
         """Render every line not yet in the disk cache now (so none is rendered mid-game);
         returns how many distinct lines there were."""
         lines = list(dict.fromkeys(texts))
-        futures = [self.render(text) for text in lines if not self._on_disk(self.settings.key(text))]
+        futures = [self.render(text) for text in lines if not self._on_disk(self.settings.key(self.spell(text)))]
         for future in futures:
             future.result()
         return len(lines)
+
+    def cache_file(self, text: str) -> Path:
+        """Where the clip for ``text`` is (or will be) cached."""
+        return self._cached(self.settings.key(self.spell(text)))
 
     def _cached(self, key: str) -> Path:
         return self.cache_dir / f"{key}.ogg"
@@ -124,6 +179,8 @@ class SpeechRenderer:
         # The driver prints «Audio saved to …» on stdout after each file; that must not reach
         # a user's terminal or a JSON output, so its module-level print is silenced.
         espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+        if not isinstance(espeak_driver._espeak, _PhonemeInput):
+            espeak_driver._espeak = _PhonemeInput(espeak_driver._espeak)  # type: ignore[attr-defined]
         try:
             engine = pyttsx3.init("espeak")
         except Exception as err:
@@ -156,7 +213,9 @@ class SpeechRenderer:
             return known
         path = self._cached(key)
         if not self._on_disk(key):
-            write_clip(path, self._synthesize(engine, text), ESPEAK_RATE)
+            level = normalize(self._synthesize(engine, text), ESPEAK_RATE, self.settings.loudness_lufs,
+                              self.settings.ceiling_dbtp)
+            write_clip(path, level, ESPEAK_RATE)
         clip = resample(read_clip(path, ESPEAK_RATE), ESPEAK_RATE, self.settings.samplerate)  # as a later run reads it
         clip.setflags(write=False)
         self._remember(key, clip)
@@ -203,12 +262,14 @@ def _read_when_written(path: Path, patience_s: float = 3.0) -> np.ndarray | None
 
 
 def resample(samples: np.ndarray, source: int, target: int) -> np.ndarray:
-    """Linear-interpolation resampling: enough for a speech line going up to the mixer's rate."""
+    """Polyphase resampling (no aliasing, no linear-interpolation images in the treble)."""
     if source == target or len(samples) == 0:
-        return samples.astype(np.float32)
-    duration = len(samples) / source
-    positions = np.arange(int(round(duration * target))) * (source / target)
-    return np.interp(positions, np.arange(len(samples)), samples).astype(np.float32)
+        return np.asarray(samples, dtype=np.float32)
+    from math import gcd
+
+    from scipy.signal import resample_poly
+    common = gcd(source, target)
+    return resample_poly(np.asarray(samples, dtype=np.float64), target // common, source // common).astype(np.float32)
 
 
 def write_clip(path: Path, clip: np.ndarray, rate: int) -> None:

@@ -1,4 +1,5 @@
-"""``voicehost voice``: render every fixed line ahead of a game, or say one line aloud."""
+"""``voicehost voice``: render every fixed line ahead of a game, say one line aloud, or show
+how a text will be pronounced (the lexicon applied, then espeak-ng's phonemes)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from voicehost.rules import InputError
 
 def add_commands(commands: Commands) -> None:
     voice_cmd = commands.add_parser("voice", help="the host's voice: render lines ahead, or say one")
-    voice_cmd.add_argument("action", choices=["warm", "say"], help="warm: render every fixed line; say: speak TEXT")
-    voice_cmd.add_argument("text", nargs="*", help="what to say (say)")
+    voice_cmd.add_argument("action", choices=["warm", "say", "pronounce"],
+                           help="warm: render every fixed line; say: speak TEXT; "
+                                "pronounce: print TEXT after the lexicon and its espeak-ng phonemes")
+    voice_cmd.add_argument("text", nargs="*", help="what to say (say, pronounce)")
     voice_cmd.add_argument("--rules", action="append", default=None, help="rulesets to warm (default: all)")
     voice_cmd.add_argument("--table", default=None, help="the table file whose [audio] settings to use")
     voice_cmd.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
@@ -24,6 +27,8 @@ def add_commands(commands: Commands) -> None:
 def _voice(args: argparse.Namespace) -> int:
     from voicehost.host.voice import fixed_lines
 
+    if args.action == "pronounce":
+        return _pronounce(" ".join(args.text), args.table)
     if args.action == "say" and not args.text:
         raise InputError("voice say", "give the words to say")
     notes: list[str] = []
@@ -43,4 +48,24 @@ def _voice(args: argparse.Namespace) -> int:
                   f"(cache: {voice.renderer.cache_dir})")
     finally:
         voice.close()
+    return 0
+
+
+def _pronounce(text: str, table: str | None) -> int:
+    """What espeak-ng is given for ``text`` and the phonemes it makes of it (stress: ')."""
+    from audio.tts import VoiceUnavailable, phonemes
+    from voicehost.host.table_file import load_audio, table_path
+    from voicehost.language.lexicon import load_lexicon
+
+    if not text.strip():
+        raise InputError("voice pronounce", "give the words to pronounce")
+    spelled = load_lexicon().apply(text)
+    try:
+        said = phonemes(spelled, load_audio(table_path(table)).voice.espeak_voice)
+    except VoiceUnavailable as err:
+        raise InputError("voice pronounce", str(err)) from None
+    print(f"text:     {text}")
+    if spelled != text:
+        print(f"lexicon:  {spelled}")
+    print(f"phonemes: {said}")
     return 0

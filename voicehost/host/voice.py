@@ -18,6 +18,7 @@ from audio.tts import SpeechRenderer, VoiceUnavailable
 from voicehost.config import cache_dir
 from voicehost.host.table_file import AudioConfig, load_audio, table_path
 from voicehost.language.host_lines import HOST_KEYS
+from voicehost.language.lexicon import load_lexicon
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import InputError
 
@@ -30,7 +31,7 @@ class Voice:
     def __init__(self, audio: AudioConfig, output: str | None = None, log: Log | None = None) -> None:
         self.log = log or (lambda line: print(line, file=sys.stderr))
         try:
-            self.renderer = SpeechRenderer(audio.voice, cache_dir() / "tts")
+            self.renderer = SpeechRenderer(audio.voice, cache_dir() / "tts", spell=load_lexicon().apply)
         except VoiceUnavailable as err:
             raise InputError("voice", str(err)) from None
         try:
