@@ -378,7 +378,7 @@ def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_p
     second = lines.index("Исправление: игрок номер два голосовал против игрока номер девять.")
     assert "Голоса разделились поровну между игроками номер пять и девять." in lines[1:second][2]  # 5 : 5
     assert lines[second + 1:second + 4] == [  # the result said again
-        "За игрока номер пять четыре голоса.", "За игрока номер девять шесть голосов.",
+        "Игрок номер пять — четыре голоса.", "Игрок номер девять — шесть голосов.",
         "Игрок номер девять покидает игру."]
     assert isinstance(game.request, AwaitVotes)  # the undo took back the close of the vote
     assert [e.input for e in read_journal(path)[1]] == game.inputs

@@ -17,7 +17,7 @@ from voicehost.simulation.random_games import random_game
 
 SAMPLES = {"seat": range(1, 21), "n": range(0, 26), "name": ["Анна", "Пётр"], "target": ["Вера"],
            "list": [(1,), (2, 5), (3, 7, 10)], "names": [["Анна"], ["Анна", "Борис", "Вера"]],
-           "role": list(Role)}
+           "role": list(Role), "seconds": [30, 60, 90, 100, 150, 300]}
 
 
 @pytest.mark.parametrize("ruleset", ruleset_names())
@@ -42,8 +42,16 @@ def test_number_agreement_in_the_host_lines() -> None:
     say = lambda key, **v: book.say(key, "sport", **v)  # noqa: E731
     assert say("nomination_accepted", seat=7) == "Кандидатура номер семь принята."
     assert [say("vote_count", seat=2, n=n) for n in (1, 2, 5, 11, 21)] == [
-        "За игрока номер два один голос.", "За игрока номер два два голоса.", "За игрока номер два пять голосов.",
-        "За игрока номер два одиннадцать голосов.", "За игрока номер два двадцать один голос."]
+        "Игрок номер два — один голос.", "Игрок номер два — два голоса.", "Игрок номер два — пять голосов.",
+        "Игрок номер два — одиннадцать голосов.", "Игрок номер два — двадцать один голос."]
+    assert say("vote_count_none", seat=3, n=0) == "Игрок номер три — голосов нет."
+    assert say("fouls_status", seat=3, n=2) == "Игрок номер три — два замечания."
+    assert [say("status_time_left", n=n) for n in (1, 2, 5, 21, 11)] == [
+        "Осталась одна секунда.", "Осталось две секунды.", "Осталось пять секунд.", "Осталась двадцать одна секунда.",
+        "Осталось одиннадцать секунд."]
+    assert [say("discussion", seconds=s) for s in (60, 90, 150, 100)] == [
+        "Город обсуждает. У вас одна минута.", "Город обсуждает. У вас полторы минуты.",
+        "Город обсуждает. У вас две с половиной минуты.", "Город обсуждает. У вас одна минута сорок секунд."]
     assert say("foul", seat=4, n=3) == "Игрок номер четыре, замечание. Это третье замечание."
     assert book.say("sheriff_searches", "classic") == "Просыпается комиссар и ищет мафию."
     assert book.say("sheriff_searches", "sport") == "Просыпается Шериф и ищет мафию."
@@ -67,3 +75,15 @@ def test_games_speak_only_known_lines_and_never_a_private_event(ruleset) -> None
             said = request_lines(replay.request, replay)
             assert all(key in HOST_KEYS for key, _ in said)
             spoken(said, book, ruleset)
+
+
+def test_roster_names_are_declined_and_unknown_ones_stay_as_written() -> None:
+    book = load_phrasebook()
+    killed = lambda name: book.say("morning_killed", "canonical", name=name)  # noqa: E731
+    assert killed("Анна") == "В городе наступает день! Все просыпаются, кроме Анны."
+    assert killed("Анна Петрова") == "В городе наступает день! Все просыпаются, кроме Анны Петровой."
+    assert killed("Барон") == "В городе наступает день! Все просыпаются, кроме Барона."
+    assert killed("John") == "В городе наступает день! Все просыпаются, кроме John."
+    assert killed("Кукумбер") == "В городе наступает день! Все просыпаются, кроме Кукумбер."
+    assert book.say("sentence", "canonical", name="Жанна") == "Высший суд города приговорил к смерти Жанну."
+    assert book.say("runoff", "canonical", names=["Анна", "Егор"]) == "Поровну голосов. Второй тур: Анна и Егор."

@@ -82,7 +82,7 @@ def _speech(e: SpeechBegan, game: Game) -> Said:
             return _one("testament" if e.seconds == game.ruleset.timers["testament_s"] else "last_word", seat=e.seat)
         return _one("last_word_short" if e.seconds < game.options.get("last_word_s", 60) else "last_word", seat=e.seat)
     if e.turn == "free":
-        return _one("discussion", n=max(1, e.seconds // 60))
+        return _one("discussion", seconds=e.seconds)
     if e.turn == "nominate":
         return _one("nominate_question", name=_names(game)(e.seat))
     return _one(TURN_KEYS[e.turn], seat=e.seat)
@@ -110,7 +110,7 @@ def question_key(round_name: str) -> str:
 def _counted(e: VotesCounted, game: Game) -> Said:
     if game.ruleset.name != "sport":
         return []
-    return [("vote_count", {"seat": seat, "n": n}) for seat, n in e.counts]
+    return [("vote_count" if n else "vote_count_none", {"seat": seat, "n": n}) for seat, n in e.counts]
 
 
 def _stay(e: AllStay, game: Game) -> Said:
@@ -248,6 +248,7 @@ HOST_KEYS = frozenset({
     "nomination_accepted", "nominated", "withdrawn", "withdraw_refused", "voting_starts", "candidates",
     "repeat_number", "repeat_answer", "vetoed", "go_on",
     "revote", "acquittal_question", "prevote", "final_vote", "mayor_election", "runoff", "vote_count",
+    "vote_count_none",
     "no_candidates", "single_on_day_one", "vote_cancelled", "vote_restarted", "second_vote", "tie",
     "all_leave_question", "all_stay_four", "all_stay", "three_way_tie", "repeat_tie", "split", "no_execution",
     "foul", "foul_removed", "removed", "jailed", "sentence", "leaves", "card_shown", "executed_mafia",

@@ -8,8 +8,14 @@ rule (1, 21… → one; 2–4, 22–24… → few; the rest, 11–14 included �
 Format specs understood in phrasebook placeholders, e.g. ``{seat:ord_gen}``:
 ``""`` cardinal nominative («семь»), ``card_<case>`` cardinal in a case, ``ord_<case>``
 or ``ord_<case>_<f|n>`` ordinal («седьмого», «третьей»), ``count:<m|f|n>:one:few:many``
-a number with its noun («два голоса»), ``digits`` the plain number. Sequences (a list of
-seats) are joined «пять, семь и девять».
+a number with its noun («два голоса»), ``pick:one:few:many`` only the word that agrees
+with the number («Осталась одна секунда», «Осталось пять секунд»), ``duration`` seconds
+as minutes and seconds («полторы минуты», «две минуты десять секунд»), ``digits`` the
+plain number. Sequences (a list of seats) are joined «пять, семь и девять».
+
+A roster name (a string) takes a case the same way (``{name:gen}`` «кроме Анны»): it is
+declined by pymorphy3 when its dictionary knows it as a name, surname or a living being's
+noun (a nickname such as «Барон»); an unknown or foreign name stays as written.
 """
 
 from __future__ import annotations
@@ -59,6 +65,8 @@ class RussianFormatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, (list, tuple)):
             return join([self.format_field(v, format_spec) for v in value])
+        if isinstance(value, str) and format_spec in CASES:
+            return decline_name(value, format_spec)
         if not isinstance(value, int) or isinstance(value, bool):
             return super().format_field(value, format_spec)
         return spell(value, format_spec)
@@ -73,6 +81,11 @@ def spell(n: int, spec: str) -> str:
     if kind == "count":
         gender, one, few, many = rest
         return f"{cardinal(n, 'nom', gender)} {plural(n, one, few, many)}"
+    if kind == "pick":
+        one, few, many = rest
+        return plural(n, one, few, many)
+    if kind == "duration":
+        return duration(n)
     if kind in ("card", "ord"):
         case = rest[0] if rest else "nom"
         gender = rest[1] if len(rest) > 1 else "m"
@@ -80,6 +93,54 @@ def spell(n: int, spec: str) -> str:
             raise ValueError(f"unknown number form {spec!r}")
         return cardinal(n, case, gender) if kind == "card" else ordinal(n, case, gender)
     raise ValueError(f"unknown number form {spec!r}")
+
+
+def duration(seconds: int) -> str:
+    """A timer's length as a host says it: «минута», «полторы минуты», «две с половиной
+    минуты», «одна минута сорок секунд», «тридцать секунд»."""
+    minutes, rest = divmod(seconds, 60)
+    counted_minutes = spell(minutes, "count:f:минута:минуты:минут")
+    if rest == 0:
+        return counted_minutes
+    counted_seconds = spell(rest, "count:f:секунда:секунды:секунд")
+    if minutes == 0:
+        return counted_seconds
+    if rest == 30:
+        return "полторы минуты" if minutes == 1 else (
+            f"{cardinal(minutes, 'nom', 'f')} с половиной {plural(minutes, 'минуты', 'минуты', 'минут')}")
+    return f"{counted_minutes} {counted_seconds}"
+
+
+_CASE_TAGS = {"nom": "nomn", "gen": "gent", "dat": "datv", "acc": "accs", "ins": "ablt", "pre": "loct"}
+_NAME_TAGS = ("Name", "Surn", "Patr")
+
+
+@lru_cache(maxsize=1)
+def _morphology() -> Any:
+    import pymorphy3
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+def decline_name(name: str, case: str) -> str:
+    """``name`` in ``case``, word by word; words the dictionary does not know stay as written."""
+    if case == "nom":
+        return name
+    return " ".join(_decline_word(word, _CASE_TAGS[case]) for word in name.split())
+
+
+@lru_cache(maxsize=4096)
+def _decline_word(word: str, case_tag: str) -> str:
+    parses = [p for p in _morphology().parse(word) if p.is_known and "sing" in p.tag and "nomn" in p.tag]
+    chosen = next((p for p in parses if any(t in p.tag for t in _NAME_TAGS)), None)
+    if chosen is None:
+        chosen = next((p for p in parses if p.tag.POS == "NOUN" and "anim" in p.tag), None)
+    if chosen is None:
+        return word
+    inflected = chosen.inflect({case_tag})
+    if inflected is None:
+        return word
+    form = str(inflected.word)
+    return form.capitalize() if word[:1].isupper() else form
 
 
 FORMATTER = RussianFormatter()
