@@ -7,6 +7,12 @@ and pops are atomic in CPython); when a line's first sample is written, its onse
 time that sample reaches the device, from the stream's time info — goes back through
 another deque to a notifier thread that resolves the caller's future. The vote cut-off
 is the onset of «Спасибо», so this time is the one that matters.
+
+Two things make it sound like a host rather than a machine: a pause (``pause_s``) between
+one line's end and the next line's start, and, during the night count, a *held* duck
+(:meth:`Mixer.hold`): the bed goes down by ``count_duck_db`` once when the count begins and
+stays there until it ends, instead of diving under each number (audible pumping) — the bed
+is what hides the taps.
 """
 
 from __future__ import annotations
@@ -30,12 +36,14 @@ class MusicSource(Protocol):
 class MixSettings:
     samplerate: int = 48000
     max_block: int = 4096
-    duck_db: float = -18.0        # music under the voice (≥ 12 dB down, as the issue asks)
+    duck_db: float = -18.0        # music under the voice (≥ 12 dB down)
+    count_duck_db: float = -4.0   # music during the night count, held from its first number to its last
     duck_attack_s: float = 0.06   # how fast the music goes down before the voice starts
     duck_release_s: float = 0.5   # how fast it comes back after
     fade_s: float = 2.0           # night music fades in at nightfall and out at morning
     music_level: float = 0.5      # night music loudness (0..1), before ducking
     voice_level: float = 1.0
+    pause_s: float = 1.0          # silence between one line and the next (a human host leaves about a second)
 
 
 @dataclass
@@ -43,6 +51,7 @@ class _Line:
     clip: np.ndarray
     text: str
     onset: Future[float]
+    pause: bool = True            # waits for the pause after the previous line (cues do not)
     position: int = 0
 
 
@@ -57,6 +66,10 @@ class Mixer:
         self._fade = 0.0                       # current night-music fade gain
         self._fade_target = 0.0
         self._duck_floor = 10 ** (settings.duck_db / 20)
+        self._count_floor = 10 ** (settings.count_duck_db / 20)
+        self._held = False                     # the night count: the duck is held at the count floor
+        self._pause = int(settings.pause_s * settings.samplerate)
+        self._quiet = _QUIET_CAP               # samples since the last line ended
         n = settings.max_block
         self._music_buf = np.zeros(n, dtype=np.float32)
         self._gain_buf = np.zeros(n, dtype=np.float32)
@@ -69,11 +82,17 @@ class Mixer:
 
     # ---- the control side (any thread) ----------------------------------------------------
 
-    def say(self, clip: np.ndarray, text: str = "") -> Future[float]:
-        """Queue a line; the future gives the monotonic time its first sample reached the device."""
-        line = _Line(np.asarray(clip, dtype=np.float32), text, Future())
+    def say(self, clip: np.ndarray, text: str = "", pause: bool = True) -> Future[float]:
+        """Queue a line; the future gives the monotonic time its first sample reached the device.
+        With ``pause`` it starts no sooner than ``pause_s`` after the previous line ended."""
+        line = _Line(np.asarray(clip, dtype=np.float32), text, Future(), pause)
         self._pending.append(line)
         return line.onset
+
+    def hold(self, on: bool) -> None:
+        """The night count begins (on) or ends: the music goes to ``count_duck_db`` and stays
+        there, the numbers are spoken over it without further ducking or pauses."""
+        self._held = on
 
     def night(self, on: bool) -> None:
         """Night music: fade in at «Наступает ночь», fade out at the morning line."""
@@ -93,16 +112,23 @@ class Mixer:
         out.fill(0.0)
         music_on = self._fade > 0.0 or self._fade_target > 0.0
         voice_due = self._current is not None or bool(self._pending)
-        ducked = self._duck <= self._duck_floor * 1.01  # at the start of this block
+        floor = self._count_floor if self._held else self._duck_floor
+        ducked = self._duck <= floor * 1.01  # at the start of this block
         self._mix_music(out, frames, voice_due)
         if voice_due and (not music_on or ducked):
             self._mix_voice(out, frames, dac_time)
+        else:
+            self._quiet = min(self._quiet + frames, _QUIET_CAP)
+        np.clip(out, -SAFE_PEAK, SAFE_PEAK, out=out)  # a last guard: the lines are already limited
 
     def _mix_music(self, out: np.ndarray, frames: int, voice_due: bool) -> None:
         rate = self.settings.samplerate
         duck_step = (1.0 - self._duck_floor) * frames / rate
-        target = self._duck_floor if voice_due else 1.0
-        slope = duck_step / (self.settings.duck_attack_s if voice_due else self.settings.duck_release_s)
+        if self._held:
+            target = self._count_floor
+        else:
+            target = self._duck_floor if voice_due else 1.0
+        slope = duck_step / (self.settings.duck_attack_s if target < self._duck else self.settings.duck_release_s)
         duck_end = _toward(self._duck, target, slope)
         fade_end = _toward(self._fade, self._fade_target, frames / rate / self.settings.fade_s)
         if self.music is None or (self._fade == 0.0 and fade_end == 0.0):
@@ -125,7 +151,15 @@ class Mixer:
             line = self._current
             if line is None:
                 if not self._pending:
+                    self._quiet = min(self._quiet + frames - written, _QUIET_CAP)
                     return
+                wait = self._pause - self._quiet if self._pending[0].pause and not self._held else 0
+                if wait >= frames - written:
+                    self._quiet += frames - written
+                    return
+                if wait > 0:
+                    written += wait
+                    self._quiet += wait
                 line = self._current = self._pending.popleft()
                 self._started.append((line, dac_time + written / self.settings.samplerate))
                 self._line_started.set()
@@ -139,6 +173,8 @@ class Mixer:
             written += take
             if line.position >= len(line.clip):
                 self._current = None
+                # a cue is not a line: the pause after the last line goes on through it
+                self._quiet = 0 if line.pause else min(self._quiet + len(line.clip), _QUIET_CAP)
 
     def _notify(self) -> None:
         while not self._stop.is_set():
@@ -148,6 +184,10 @@ class Mixer:
                 line, onset = self._started.popleft()
                 self.subtitles.append((onset, line.text))
                 line.onset.set_result(onset)
+
+
+SAFE_PEAK = 0.98
+_QUIET_CAP = 1 << 28  # "a long time ago": the first line never waits for a pause
 
 
 def _toward(value: float, target: float, step: float) -> float:

@@ -1,5 +1,12 @@
-"""Night music: a club's folder of WAV/FLAC/OGG files (shuffled, looped), or a generated
-ambient track when none is configured, so a fresh install has music too.
+"""The night bed: a club's folder of WAV/FLAC/OGG files (shuffled, looped), or a generated
+bed when none is configured, so a fresh install has one too.
+
+The bed's job is to hide the table — button clicks, rustling, whispers — which live at
+1–8 kHz, so the generated bed is broadband: pink noise (equal energy per octave, like rain
+or wind) under a soft low drone. It is made in the frequency domain, so it is periodic by
+construction and loops without a seam; the feed carries each track's last partial block
+over into the next, so no samples are dropped at a loop point. :func:`masking_ratio` is
+the figure that says whether a bed (a club's music too) can mask anything.
 
 Decoding happens on a worker thread into a bounded deque of blocks; the mixer's callback
 only copies from it (no file I/O, no locks in the callback).
@@ -25,19 +32,36 @@ class MusicUnavailable(RuntimeError):
 
 
 def ambient(samplerate: int, seconds: float = 24.0, seed: int = 7) -> np.ndarray:
-    """A dark, even drone (low chords and filtered noise) that loops without a click."""
+    """Pink noise from 60 Hz to 12 kHz with a slow swell, over a quiet low drone; every
+    component repeats a whole number of times per loop, so the end meets the start."""
     rng = np.random.default_rng(seed)
-    t = np.arange(int(samplerate * seconds)) / samplerate
-    track = np.zeros_like(t)
-    for base, detune in ((55.0, 0.3), (82.41, -0.2), (110.0, 0.15), (130.81, 0.1)):
-        freq = round((base + detune) * seconds) / seconds  # whole cycles per loop: no click
-        swell = 0.6 + 0.4 * np.sin(2 * np.pi * t / seconds * rng.integers(1, 4))
-        track += np.sin(2 * np.pi * freq * t) * swell
-    noise = rng.standard_normal(len(t))
-    kernel = np.ones(64) / 64
-    track += np.convolve(noise, kernel, mode="same") * 3.0
-    track /= np.max(np.abs(track))
-    return (track * 0.9).astype(np.float32)
+    n = int(samplerate * seconds)
+    freqs = np.fft.rfftfreq(n, 1 / samplerate)
+    shape = np.zeros_like(freqs)
+    band = (freqs >= 60) & (freqs <= 12000)
+    shape[band] = 1 / np.sqrt(freqs[band])  # amplitude ∝ f^-1/2: power ∝ 1/f (pink)
+    edges = np.clip((freqs - 40) / 20, 0, 1) * np.clip((14000 - freqs) / 2000, 0, 1)
+    spectrum = shape * edges * np.exp(2j * np.pi * rng.random(len(freqs)))
+    noise = np.fft.irfft(spectrum, n)
+    t = np.arange(n) / samplerate
+    swell = 0.8 + 0.2 * np.sin(2 * np.pi * 3 * t / seconds)  # three slow swells per loop
+    drone = sum(np.sin(2 * np.pi * round(f * seconds) / seconds * t) for f in (55.0, 82.41, 110.0))
+    bed = noise / np.sqrt(np.mean(noise ** 2)) * swell + 0.25 * drone / np.sqrt(np.mean(drone ** 2))
+    return (bed / np.max(np.abs(bed)) * 0.9).astype(np.float32)
+
+
+def band_energy(clip: np.ndarray, samplerate: int, low: float, high: float) -> float:
+    spectrum = np.abs(np.fft.rfft(np.asarray(clip, dtype=np.float64))) ** 2
+    freqs = np.fft.rfftfreq(len(clip), 1 / samplerate)
+    return float(spectrum[(freqs >= low) & (freqs < high)].sum())
+
+
+def masking_ratio(clip: np.ndarray, samplerate: int) -> float:
+    """dB of the bed's energy in 1–8 kHz (clicks, rustling, whispers) against its energy in
+    the voice band (300 Hz–3.4 kHz): about 0 dB for pink noise, −20 dB and below for a bed
+    that is all bass and cannot hide a tap."""
+    return float(10 * np.log10(band_energy(clip, samplerate, 1000, 8000)
+                               / max(band_energy(clip, samplerate, 300, 3400), 1e-20)))
 
 
 class MusicFeed:
@@ -89,12 +113,17 @@ class MusicFeed:
         self._thread.join(timeout=2)
 
     def _produce(self) -> None:
+        """Cut tracks into blocks; a track's last partial block is joined to the next track."""
+        carry = np.zeros(0, dtype=np.float32)
         for track in self._tracks():
-            for start in range(0, len(track) - self.block + 1, self.block):
+            track = np.concatenate([carry, track]) if len(carry) else track
+            whole = len(track) - len(track) % self.block
+            for start in range(0, whole, self.block):
                 while len(self.blocks) >= self.ahead:
                     if self._stop.wait(0.01):
                         return
                 self.blocks.append(track[start:start + self.block])
+            carry = track[whole:]
             if self._stop.is_set():
                 return
 

@@ -65,12 +65,47 @@ def test_day_lines_start_at_once_and_report_the_exact_onset(mixer) -> None:
     assert mixer.subtitles[-1] == (50.0, "Спасибо.")
 
 
-def test_lines_queue_one_after_another(mixer) -> None:
+def test_lines_queue_one_after_another_with_the_pause_between(mixer) -> None:
     a = mixer.say(np.full(700, 0.1, dtype=np.float32))
     b = mixer.say(np.full(300, 0.2, dtype=np.float32))
-    out = run(mixer, 4, start=0.0)
-    assert b.result(1) - a.result(1) == pytest.approx(700 / RATE)
-    assert out[699] == pytest.approx(0.1) and out[700] == pytest.approx(0.2) and out[1000] == 0.0
+    out = run(mixer, 110, start=0.0)
+    pause = int(mixer.settings.pause_s * RATE)
+    assert b.result(1) - a.result(1) == pytest.approx((700 + pause) / RATE)
+    assert out[699] == pytest.approx(0.1) and not out[700:700 + pause].any()
+    assert out[700 + pause] == pytest.approx(0.2) and out[1000 + pause] == 0.0
+
+
+def test_a_cue_needs_no_pause_and_a_line_long_after_another_starts_at_once(mixer) -> None:
+    mixer.say(np.full(700, 0.1, dtype=np.float32))
+    cue = mixer.say(np.full(100, 0.3, dtype=np.float32), pause=False)
+    run(mixer, 2, start=0.0)
+    assert cue.result(1) == pytest.approx(700 / RATE)
+    run(mixer, 120, start=1.0)  # more than the pause goes by
+    later = mixer.say(np.full(100, 0.2, dtype=np.float32))
+    run(mixer, 1, start=5.0)
+    assert later.result(1) == 5.0
+
+
+def test_the_night_count_holds_the_duck_without_pumping() -> None:
+    settings = MixSettings(samplerate=RATE, fade_s=0.01, count_duck_db=-4.0, music_level=0.5)
+    m = Mixer(settings, Ones())
+    try:
+        m.night(True)
+        run(m, 20)
+        m.hold(True)
+        run(m, 100)  # the bed settles at the count level
+        levels = []
+        for k in range(6):  # six numbers, one a second, each 0.4 s long
+            m.say(np.zeros(int(0.4 * RATE), dtype=np.float32), str(k))
+            levels.append(run(m, 100, start=10.0 + k))
+        m.hold(False)
+        during = np.concatenate(levels)
+        assert 20 * np.log10(during.min() / 0.5) == pytest.approx(-4.0, abs=0.1)
+        assert 20 * np.log10(during.max() / during.min()) < 0.5  # held: no dive under each number
+        after = run(m, 100, start=20.0)
+        assert after[-1] == pytest.approx(0.5)  # the count over, the bed comes back up
+    finally:
+        m.close()
 
 
 def test_the_callback_allocates_nothing_new() -> None:
@@ -89,3 +124,10 @@ def test_the_callback_allocates_nothing_new() -> None:
     grown = sum(stat.size_diff for stat in after.compare_to(before, "filename") if stat.size_diff > 0)
     m.close()
     assert grown < 4096  # no per-block arrays: only interpreter noise
+
+
+def test_the_mix_never_reaches_full_scale(mixer) -> None:
+    mixer.night(True)
+    run(mixer, 30)
+    mixer.say(np.full(RATE // 4, 0.9, dtype=np.float32))
+    assert np.max(np.abs(run(mixer, 60))) < 1.0

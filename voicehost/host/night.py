@@ -30,12 +30,16 @@ class NightSteps(Stage):
     async def count(self, seats: tuple[int, ...]) -> tuple[list[Call], float]:
         """The host counts the seats aloud; a tap belongs to the number being called."""
         calls = []
-        for seat in seats:
-            started = self.ports.clock()
-            onset = (await self.say(count_lines((seat,), self.game)))[0]
-            calls.append(Call(seat, onset))
-            await self.wait(CALL_GAP_S - (self.ports.clock() - started) * self.ports.speed)
-        await self.wait(LAST_CALL_TAIL_S)  # the last number gets time to be tapped, whatever its length
+        self.ports.hold(True)  # the bed stays at one level through the count: it hides the taps
+        try:
+            for seat in seats:
+                started = self.ports.clock()
+                onset = (await self.say(count_lines((seat,), self.game)))[0]
+                calls.append(Call(seat, onset))
+                await self.wait(CALL_GAP_S - (self.ports.clock() - started) * self.ports.speed)
+            await self.wait(LAST_CALL_TAIL_S)  # the last number gets time to be tapped, whatever its length
+        finally:
+            self.ports.hold(False)
         return calls, self.ports.clock()
 
     async def shots(self, request: AwaitShots) -> None:

@@ -40,7 +40,10 @@ class Ports:
     """What the director talks to: the voice (``say`` blocks until the line is heard and
     returns its onset; or ``speak``, a coroutine, for a voice that lives on the loop's own
     clock), the night music, the seat LEDs, the seat panel's edges, what the ears heard, what
-    the console typed — and the clock. ``on_line`` tells the table each line as it ends."""
+    the console typed — and the clock. ``on_line`` tells the table each line as it ends.
+    ``cue`` plays a short tone (a speech starts, ten seconds left, time up, a vote window
+    opens/closes), ``hold`` holds the night bed's level through a count, ``warning`` says
+    whether the 10-second warning is a tone, the spoken line or both."""
 
     night: Callable[[bool], None]
     led: Callable[[int, Pattern], None]
@@ -55,6 +58,9 @@ class Ports:
     settle: Callable[[], None] = lambda: None   # the panel's bounce settling (SeatPanel.settle)
     poll_s: float | None = POLL_S  # None: wait only for a stir (everything arrives through hear/type/edges)
     stirred: asyncio.Event = field(default_factory=asyncio.Event)
+    cue: Callable[[str], None] = lambda name: None
+    hold: Callable[[bool], None] = lambda on: None
+    warning: str = "voice"
 
     def __post_init__(self) -> None:
         self.edges.on_edge = self.stirred.set

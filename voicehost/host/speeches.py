@@ -30,6 +30,7 @@ class Speeches(Console):
         if seat:
             self.speaking = seat
             self.ports.led(seat, SPEAKER)
+        self.ports.cue("speech_start")
         started = self.ports.clock()
         seconds = self.time_left.pop(seat, request.seconds)   # a false «спасибо» undone: the time he had
         self.deadline = started + seconds / self.ports.speed
@@ -46,8 +47,12 @@ class Speeches(Console):
                 warns = False
                 if seat:
                     self.ports.led(seat, LAST_SECONDS)
-                await self.say([("ten_seconds", {})])
+                if self.ports.warning != "voice":
+                    self.ports.cue("ten_seconds")
+                if self.ports.warning != "tone":
+                    await self.say([("ten_seconds", {})])
             if not ended and self.ports.clock() >= deadline:
+                self.ports.cue("time_up")
                 await self.say([("thanks", {})])
                 ended = True
             if not ended and self.game.request == request:

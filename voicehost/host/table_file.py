@@ -5,10 +5,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from audio.cues import CUE_NAMES
 from audio.mixer import MixSettings
 from audio.tts import VoiceSettings
 from voicehost.config import config_file, read_toml
@@ -23,12 +24,15 @@ class AudioConfig:
     mix: MixSettings = MixSettings()
     music_folder: str | None = None
     output: str = "default"
+    warning: str = "tone"             # the 10-second warning: tone, voice («Десять секунд») or both
+    cues: Mapping[str, str] = field(default_factory=dict)  # cue name → a club's own sound file
 
 
-_VOICE = {"voice": str, "rate": int, "volume": float}
-_MIX = {"duck_db": float, "duck_attack_s": float, "duck_release_s": float, "fade_s": float,
-        "music_level": float, "voice_level": float}
-_OTHER = {"music_folder": str, "output": str}
+_VOICE = {"voice": str, "rate": int, "volume": float, "loudness_lufs": float, "ceiling_dbtp": float}
+_MIX = {"duck_db": float, "count_duck_db": float, "duck_attack_s": float, "duck_release_s": float, "fade_s": float,
+        "music_level": float, "voice_level": float, "pause_s": float}
+_OTHER = {"music_folder": str, "output": str, "warning": str, "cues": dict}
+WARNINGS = ("tone", "voice", "both")
 
 
 def table_path(name: str | None) -> Path:
@@ -41,7 +45,9 @@ def table_path(name: str | None) -> Path:
 def load_audio(path: Path) -> AudioConfig:
     """The ``[audio]`` table of a table file, validated; missing keys keep their defaults."""
     data = read_toml(path).get("audio", {})
-    return audio_from_mapping(data, f"{path}: audio")
+    audio = audio_from_mapping(data, f"{path}: audio")
+    cues = {name: str(path.parent / file) for name, file in audio.cues.items()}  # relative to the table file
+    return replace(audio, cues=cues)
 
 
 def audio_from_mapping(data: Any, place: str) -> AudioConfig:
@@ -62,13 +68,26 @@ def audio_from_mapping(data: Any, place: str) -> AudioConfig:
     voice = VoiceSettings(**{k: v for k, v in values.items() if k in _VOICE})
     mix_fields = {f.name for f in fields(MixSettings)}
     mix = MixSettings(**{k: v for k, v in values.items() if k in _MIX and k in mix_fields})
-    return AudioConfig(voice, mix, values.get("music_folder"), values.get("output", "default"))
+    return AudioConfig(voice, mix, values.get("music_folder"), values.get("output", "default"),
+                       values.get("warning", "tone"), _cues(values.get("cues", {}), f"{place}.cues"))
+
+
+def _cues(data: Mapping[str, Any], place: str) -> dict[str, str]:
+    for name, path in data.items():
+        if name not in CUE_NAMES:
+            raise InputError(f"{place}.{name}", f"unknown cue (known: {', '.join(CUE_NAMES)})")
+        if not isinstance(path, str):
+            raise InputError(f"{place}.{name}", "must be the path of a sound file")
+    return dict(data)
 
 
 def _check_ranges(values: Mapping[str, Any], place: str) -> None:
     limits = {"rate": (60, 400), "volume": (0.0, 1.0), "duck_db": (-60.0, -12.0), "music_level": (0.0, 1.0),
               "voice_level": (0.0, 1.0), "fade_s": (0.0, 30.0), "duck_attack_s": (0.005, 2.0),
-              "duck_release_s": (0.01, 5.0)}
+              "duck_release_s": (0.01, 5.0), "count_duck_db": (-24.0, 0.0), "pause_s": (0.0, 3.0),
+              "loudness_lufs": (-40.0, -10.0), "ceiling_dbtp": (-12.0, -0.5)}
+    if "warning" in values and values["warning"] not in WARNINGS:
+        raise InputError(f"{place}.warning", f"{values['warning']!r}: use {', '.join(WARNINGS)}")
     for key, (low, high) in limits.items():
         if key in values and not low <= values[key] <= high:
             raise InputError(f"{place}.{key}", f"{values[key]} is outside {low}..{high}")

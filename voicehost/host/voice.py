@@ -1,4 +1,5 @@
-"""The host's voice as one object: rendered lines, the mixer, night music and the output."""
+"""The host's voice as one object: rendered lines (through the lexicon), cues, the mixer, the
+night bed and the output."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from audio.cues import CueUnavailable, load_cues
 from audio.mixer import Mixer
 from audio.music import MusicFeed, MusicUnavailable
 from audio.output import AudioOut, AudioSpecError
@@ -39,6 +41,13 @@ class Voice:
         except MusicUnavailable as err:
             self.log(f"voicehost: {err}; playing the built-in ambient music")
             self.music = MusicFeed(audio.mix.samplerate)
+        try:
+            self.cues = load_cues(audio.mix.samplerate, audio.cues, audio.voice.loudness_lufs,
+                                  audio.voice.ceiling_dbtp)
+        except CueUnavailable as err:
+            self.close()
+            raise InputError("cues", str(err)) from None
+        self.warning = audio.warning
         self.mixer = Mixer(audio.mix, self.music)
         try:
             self.out = AudioOut(self.mixer, output or audio.output, log=self.log)
@@ -66,6 +75,15 @@ class Voice:
 
     def night(self, on: bool) -> None:
         self.mixer.night(on)
+
+    def cue(self, name: str) -> None:
+        """Play a cue (``speech_start``, ``ten_seconds``, ``time_up``, ``vote_open``,
+        ``vote_close``) without waiting for it."""
+        self.mixer.say(self.cues[name], "", pause=False)
+
+    def hold(self, on: bool) -> None:
+        """The night count begins or ends: the bed is held at the count's ducking depth."""
+        self.mixer.hold(on)
 
     def close(self) -> None:
         for part in ("out", "mixer", "music", "renderer"):
@@ -122,9 +140,15 @@ class FileVoice:
         import soundfile
         self.log = log or (lambda line: print(line, file=sys.stderr))
         try:
-            self.renderer = SpeechRenderer(audio.voice)
+            self.renderer = SpeechRenderer(audio.voice, cache_dir() / "tts", spell=load_lexicon().apply)
         except VoiceUnavailable as err:
             raise InputError("voice", str(err)) from None
+        try:
+            self.cues = load_cues(audio.mix.samplerate, audio.cues, audio.voice.loudness_lufs,
+                                  audio.voice.ceiling_dbtp)
+        except CueUnavailable as err:
+            raise InputError("cues", str(err)) from None
+        self.warning = audio.warning
         try:
             self.music = MusicFeed(audio.mix.samplerate, audio.music_folder, ahead=MUSIC_AHEAD)
         except MusicUnavailable as err:
@@ -170,6 +194,14 @@ class FileVoice:
         self._render_until(asyncio.get_running_loop().time())
         self.mixer.night(on)
 
+    def cue(self, name: str) -> None:
+        self._render_until(asyncio.get_running_loop().time())
+        self.mixer.say(self.cues[name], "", pause=False)
+
+    def hold(self, on: bool) -> None:
+        self._render_until(asyncio.get_running_loop().time())
+        self.mixer.hold(on)
+
     def close(self) -> None:
         for part in ("file", "mixer", "music", "renderer"):
             thing = getattr(self, part, None)
@@ -191,8 +223,16 @@ class TerminalVoice:
             time.sleep(spoken_length_s(text))
         return onset
 
+    warning = "voice"   # no tones here: the 10-second warning is printed as its line
+
     def night(self, on: bool) -> None:
         self.log("(night music on)" if on else "(night music off)")
+
+    def cue(self, name: str) -> None:
+        pass  # a tone has no text to print
+
+    def hold(self, on: bool) -> None:
+        pass
 
     def close(self) -> None:
         pass

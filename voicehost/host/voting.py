@@ -22,7 +22,9 @@ class Voting(Stage):
         self.ports.led(candidate, VOTE_WINDOW)
         self.tell("window", candidate)
         opens = (await self.say([(key, values)]))[0]
+        self.ports.cue("vote_open")
         await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
+        self.ports.cue("vote_close")
         closes = (await self.say([("thanks", {})]))[0]
         self.tell("window", None)
         self._restore(candidate)

@@ -493,6 +493,9 @@ class TableRun:
     hearing: HearingSettings | None = None   # the host's doubt and correction settings
     around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None
     judge: Callable[[Director, str], Awaitable[None]] | None = None
+    cue: Callable[[str], None] = lambda name: None       # the voice's tones (Ports.cue)
+    hold: Callable[[bool], None] = lambda on: None       # the bed held through a night count
+    warning: str = "voice"                               # the 10-second warning: tone, voice or both
 
 
 async def play_table(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
@@ -507,7 +510,7 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     ports = Ports(night=how.night, led=lambda seat, pattern: _led(record, loop, seat, pattern), edges=edges,
                   say=how.say, speak=None if how.say else how.speak or VirtualVoice().speak, clock=loop.time,
                   speed=how.speed,
-                  poll_s=None if how.say is None else POLL_S)
+                  poll_s=None if how.say is None else POLL_S, cue=how.cue, hold=how.hold, warning=how.warning)
     seats, close_seats = how.seats(ports)
     player = ScriptPlayer(script)   # the engine level, in step with the table
     player.journal_name = str(journal.path) if journal is not None else "journal"
