@@ -1,0 +1,147 @@
+"""The night bed masks the table (1–8 kHz energy), loops without a seam and keeps its level
+through a night count; the cues are generated, replaceable by a club's file, and set per table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from audio.cues import CUE_NAMES, CueUnavailable, load_cues
+from audio.level import loudness, true_peak_db
+from audio.mixer import Mixer, MixSettings
+from audio.music import MusicFeed, ambient, band_energy, masking_ratio
+from voicehost.host.table_file import audio_from_mapping
+from voicehost.rules import InputError
+
+RATE = 48000
+
+
+def old_drone(seconds: float = 24.0) -> np.ndarray:
+    """The bed before issue 12: low chords and box-filtered noise (kept here as the bad example)."""
+    rng = np.random.default_rng(7)
+    t = np.arange(int(RATE * seconds)) / RATE
+    track = sum(np.sin(2 * np.pi * f * t) for f in (55.0, 82.41, 110.0, 130.81))
+    track = track + np.convolve(rng.standard_normal(len(t)), np.ones(64) / 64, mode="same") * 3.0
+    return track / np.max(np.abs(track))
+
+
+def test_the_bed_has_as_much_energy_at_1_to_8_khz_as_in_the_voice_band() -> None:
+    bed = ambient(RATE)
+    old = old_drone()
+    assert masking_ratio(bed, RATE) > -2.0
+    assert masking_ratio(old, RATE) < -5.0  # the measure tells a bass drone from a bed
+    assert band_energy(bed, RATE, 0, 200) / band_energy(bed, RATE, 0, RATE / 2) < 0.35
+    assert band_energy(old, RATE, 0, 200) / band_energy(old, RATE, 0, RATE / 2) > 0.9
+
+
+def test_the_bed_loops_without_a_seam() -> None:
+    bed = ambient(RATE).astype(np.float64)
+    seam = abs(bed[0] - bed[-1])  # the step from the loop's last sample back to its first
+    assert seam <= np.percentile(np.abs(np.diff(bed)), 99)
+    spectrum_at_seam = np.abs(np.fft.rfft(np.roll(bed, len(bed) // 2)[len(bed) // 2 - 2400:len(bed) // 2 + 2400]))
+    spectrum_inside = np.abs(np.fft.rfft(bed[:4800]))
+    assert spectrum_at_seam[-1000:].mean() < 3 * spectrum_inside[-1000:].mean()  # no click's treble burst
+
+
+def test_the_feed_drops_no_samples_at_the_loop_point() -> None:
+    feed = MusicFeed(RATE, block=1000)  # 24 s × 48 kHz is not a whole number of 1000-sample blocks… almost
+    try:
+        bed = ambient(RATE)
+        out = np.zeros(len(bed) + 5000, dtype=np.float32)
+        import time
+        deadline = time.monotonic() + 10
+        filled = 0
+        while filled < len(out) and time.monotonic() < deadline:
+            if feed.blocks:
+                block = feed.blocks.popleft()
+                out[filled:filled + len(block)] = block[:len(out) - filled]
+                filled += len(block)
+            else:
+                time.sleep(0.005)
+    finally:
+        feed.close()
+    assert np.array_equal(out[len(bed):len(bed) + 5000], bed[:5000])
+
+
+def test_a_feed_carries_a_partial_block_into_the_next_track() -> None:
+    feed = MusicFeed.__new__(MusicFeed)
+    feed.block, feed.ahead = 4, 100
+    import collections
+    import threading
+    feed.blocks, feed._stop = collections.deque(), threading.Event()
+    tracks = iter([np.arange(6, dtype=np.float32), np.arange(10, 16, dtype=np.float32)])
+    feed._tracks = lambda: tracks
+    feed._produce()
+    assert np.concatenate(list(feed.blocks)).tolist() == [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15]
+
+
+def test_cues_are_short_at_one_loudness_and_under_the_ceiling() -> None:
+    cues = load_cues(RATE, {}, -20.0, -3.0)
+    assert set(cues) == set(CUE_NAMES)
+    for name, clip in cues.items():
+        assert 0.1 < len(clip) / RATE < 0.8, name
+        assert loudness(clip, RATE) == pytest.approx(-24.0, abs=0.5), name
+        assert true_peak_db(clip) <= -2.9, name
+        assert abs(clip[0]) < 1e-3 and abs(clip[-1]) < 1e-2, name  # faded in and out: no click
+
+
+def test_a_club_replaces_a_cue_with_its_own_file(tmp_path) -> None:
+    import soundfile
+    gong = tmp_path / "gong.wav"
+    t = np.arange(int(0.5 * 44100)) / 44100
+    soundfile.write(str(gong), 0.2 * np.sin(2 * np.pi * 220 * t) * np.exp(-3 * t), 44100)
+    cues = load_cues(RATE, {"time_up": str(gong)}, -20.0, -3.0)
+    assert len(cues["time_up"]) == pytest.approx(0.5 * RATE, abs=2)
+    assert loudness(cues["time_up"], RATE) == pytest.approx(-24.0, abs=0.5)
+    with pytest.raises(CueUnavailable, match="no such file"):
+        load_cues(RATE, {"time_up": str(tmp_path / "none.wav")}, -20.0, -3.0)
+
+
+def test_table_settings_for_the_voice_the_bed_and_the_cues() -> None:
+    audio = audio_from_mapping({"pause_s": 1.2, "count_duck_db": -6, "warning": "both", "loudness_lufs": -18,
+                                "cues": {"vote_open": "bell.wav"}}, "t")
+    assert audio.mix.pause_s == 1.2 and audio.mix.count_duck_db == -6.0 and audio.voice.loudness_lufs == -18.0
+    assert audio.warning == "both" and audio.cues == {"vote_open": "bell.wav"}
+    for bad, message in (({"warning": "beep"}, "warning"), ({"cues": {"gong": "x.wav"}}, "unknown cue"),
+                         ({"count_duck_db": -40}, "outside"), ({"pause_s": 9}, "outside")):
+        with pytest.raises(InputError, match=message):
+            audio_from_mapping(bad, "t")
+
+
+def test_the_bed_under_a_count_varies_less_than_half_a_db() -> None:
+    """The measured gain of the real bed while six numbers are counted over it."""
+    mixer = Mixer(MixSettings(samplerate=RATE, fade_s=0.05), _Loop(ambient(RATE)))
+    try:
+        mixer.night(True)
+        _render(mixer, 1.0)
+        mixer.hold(True)
+        _render(mixer, 1.0)
+        gains = []
+        for _ in range(6):
+            mixer.say(np.zeros(int(0.45 * RATE), dtype=np.float32))  # silence: only the bed is measured
+            gains.append(mixer._duck)
+            for _ in range(10):
+                _render(mixer, 0.1)
+                gains.append(mixer._duck)
+        mixer.hold(False)
+    finally:
+        mixer.close()
+    spread = 20 * np.log10(max(gains) / min(gains))
+    assert spread < 0.5
+    assert 20 * np.log10(min(gains)) == pytest.approx(MixSettings().count_duck_db, abs=0.2)
+
+
+class _Loop:
+    def __init__(self, clip: np.ndarray) -> None:
+        self.clip, self.position = clip, 0
+
+    def read(self, out: np.ndarray) -> None:
+        idx = (np.arange(len(out)) + self.position) % len(self.clip)
+        out[:] = self.clip[idx]
+        self.position += len(out)
+
+
+def _render(mixer: Mixer, seconds: float) -> None:
+    out = np.zeros(480, dtype=np.float32)
+    for _ in range(int(seconds * RATE / 480)):
+        mixer.render(out, 0.0)
