@@ -8,6 +8,9 @@ callback.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
+
 import numpy as np
 from scipy.ndimage import minimum_filter1d, uniform_filter1d
 from scipy.signal import resample_poly
@@ -19,14 +22,19 @@ MIN_BLOCK_S = 0.4       # BS.1770 gates 400 ms blocks: shorter clips are measure
 
 def loudness(clip: np.ndarray, rate: int) -> float:
     """Integrated loudness in LUFS (−inf for silence)."""
-    import pyloudnorm
     samples = np.asarray(clip, dtype=np.float64)
     if len(samples) == 0 or not np.any(samples):
         return float("-inf")
     need = int(MIN_BLOCK_S * rate) + 1
     if len(samples) < need:
         samples = np.tile(samples, need // len(samples) + 1)
-    return float(pyloudnorm.Meter(rate).integrated_loudness(samples))
+    return float(_meter(rate).integrated_loudness(samples))
+
+
+@lru_cache(maxsize=8)
+def _meter(rate: int) -> Any:
+    import pyloudnorm
+    return pyloudnorm.Meter(rate)
 
 
 def true_peak_db(clip: np.ndarray) -> float:

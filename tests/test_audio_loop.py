@@ -172,3 +172,44 @@ def test_the_generated_ambient_music_plays_when_no_folder_is_set(pulse_loop) -> 
         mixer.close()
         feed.close()
     assert level_db(recorder.between(start + 0.5, start + 1.4)) > -40 and feed.underruns == 0
+
+
+def test_the_recorded_mix_never_reaches_full_scale_and_every_line_is_at_one_loudness(pulse_loop, tmp_path) -> None:
+    """Rendered lines (through the lexicon and the loudness chain) played by day and over the
+    generated bed at night, recorded from the sink's monitor and measured (BS.1770)."""
+    from audio.level import loudness
+    from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable
+    from voicehost.language.lexicon import load_lexicon
+    settings = VoiceSettings()
+    try:
+        renderer = SpeechRenderer(settings, tmp_path, spell=load_lexicon().apply)
+    except VoiceUnavailable as err:
+        pytest.skip(f"no Russian voice here: {err}")
+    texts = ["Спасибо.", "Кандидатура номер семь принята.", "Дневное обсуждение завершено. Город приступает к "
+             "голосованию.", "Игрок номер пять — шесть голосов.", "Просыпается Шериф и ищет мафию.",
+             "Мафия засыпает."]
+    feed = MusicFeed(RATE)
+    mixer = Mixer(MixSettings(samplerate=RATE, fade_s=0.5), feed)
+    out = AudioOut(mixer, "default", log=lambda line: pytest.fail(line))
+    recorder = Recorder()
+    played = []
+    try:
+        time.sleep(WARM_UP_S)
+        for k, text in enumerate(texts):
+            if k == 4:
+                mixer.night(True)
+                time.sleep(1.5)
+            clip = renderer.clip(text)
+            played.append((mixer.say(clip, text).result(10), len(clip) / RATE, text))
+            time.sleep(len(clip) / RATE + 1.2)
+        time.sleep(1.0)
+    finally:
+        recorder.stop()
+        out.close()
+        mixer.close()
+        feed.close()
+        renderer.close()
+    everything = recorder.between(played[0][0] - 1.0, played[-1][0] + 5.0)
+    assert np.max(np.abs(everything)) < 0.99
+    measured = {text: loudness(recorder.between(onset, onset + duration), RATE) for onset, duration, text in played}
+    assert all(abs(lufs - settings.loudness_lufs) <= 1.0 for lufs in measured.values()), measured

@@ -45,3 +45,23 @@ def test_warm_renders_each_distinct_line_once(renderer) -> None:
 def test_resample_keeps_duration() -> None:
     out = resample(np.ones(22050, dtype=np.float32), 22050, 48000)
     assert len(out) == 48000 and out.dtype == np.float32
+
+
+def test_every_line_comes_out_at_one_loudness_under_the_true_peak_ceiling(renderer) -> None:
+    from audio.level import loudness, true_peak_db
+    settings = renderer.settings
+    for text in ("Спасибо.", "Пять.", "Доброе утро. Утро действительно доброе: ночью никто не пострадал."):
+        clip = renderer.clip(text)
+        assert loudness(clip, settings.samplerate) == pytest.approx(settings.loudness_lufs, abs=0.5), text
+        assert true_peak_db(clip) <= settings.ceiling_dbtp + 0.2, text
+
+
+def test_the_lexicon_reaches_the_cache_key(tmp_path) -> None:
+    try:
+        speech = SpeechRenderer(VoiceSettings(), tmp_path, spell=lambda text: text.replace("мафию", "[[m'Af;iju]]"))
+    except VoiceUnavailable as err:  # pragma: no cover
+        pytest.skip(str(err))
+    try:
+        assert speech.cache_file("мафию").stem == speech.settings.key("[[m'Af;iju]]")
+    finally:
+        speech.close()

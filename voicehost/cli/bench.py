@@ -159,24 +159,26 @@ def bench_scripts(generated: int, seed: int, repeat: int = 1) -> dict[str, float
 
 
 def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
-    """Render time per line, warm-up time, event → first sample, and mixer callback CPU."""
+    """Render time per line, warm-up time, event → first sample, mixer callback CPU, the
+    loudness spread over every fixed line of every ruleset, the bed's masking ratio and the
+    cache's size on disk."""
     import tempfile
-    from pathlib import Path
 
-    import numpy as np
-
-    from audio.mixer import Mixer, MixSettings
-    from audio.music import MusicFeed
-    from audio.output import AudioOut
+    from audio.level import loudness, true_peak_db
+    from audio.mixer import MixSettings
+    from audio.music import ambient, masking_ratio
     from audio.tts import SpeechRenderer, VoiceSettings
     from voicehost.host.voice import fixed_lines
+    from voicehost.language.lexicon import load_lexicon
     from voicehost.language.phrasebook import load_phrasebook
 
     book = load_phrasebook()
+    spell = load_lexicon().apply
+    settings = VoiceSettings()
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as cache:
-        renderer = SpeechRenderer(VoiceSettings(), Path(cache))
-        texts = [book.say("vote_count", "sport", seat=s % 10 + 1, n=s) for s in range(lines)]
+        renderer = SpeechRenderer(settings, Path(cache), spell=spell)
+        texts = [book.say("vote_count", "sport", seat=s % 10 + 1, n=s) for s in range(1, lines + 1)]
         start = time.perf_counter()
         renderer.warm(texts)
         figures["render_ms_per_line"] = (time.perf_counter() - start) / len(set(texts)) * 1000
@@ -184,20 +186,48 @@ def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
         start = time.perf_counter()
         renderer.warm(sport_lines)
         figures["warm_up_s_sport_first_time"] = time.perf_counter() - start
-        fresh = SpeechRenderer(VoiceSettings(), Path(cache))
+        fresh = SpeechRenderer(settings, Path(cache), spell=spell)
         start = time.perf_counter()
         fresh.warm(sport_lines)
         figures["warm_up_s_sport_from_cache"] = time.perf_counter() - start
         figures["sport_fixed_lines"] = len(set(sport_lines))
+        every = list(dict.fromkeys(line for name in ruleset_names()
+                                   for line in fixed_lines(book, name, range(1, max(load_ruleset(name).seats) + 1))))
+        renderer.warm(every)
+        levels = [loudness(renderer.clip(text), settings.samplerate) for text in every]
+        peaks = [true_peak_db(renderer.clip(text)) for text in every]
+        figures["all_rulesets_fixed_lines"] = len(every)
+        figures["loudness_lufs_min"], figures["loudness_lufs_max"] = min(levels), max(levels)
+        figures["loudness_spread_lu"] = max(levels) - min(levels)
+        figures["true_peak_dbtp_max"] = max(peaks)
+        files = {renderer.cache_file(text) for text in every}
+        figures["cache_mb_all_rulesets"] = sum(f.stat().st_size for f in files) / 1e6
+        figures["cache_seconds_of_speech"] = sum(len(renderer.clip(t)) for t in every) / settings.samplerate
         clip = renderer.clip("Спасибо.")
         renderer.close()
         fresh.close()
+    bed = ambient(settings.samplerate)
+    figures["bed_masking_ratio_db"] = masking_ratio(bed, settings.samplerate)
+    figures["bed_loudness_lufs_at_music_level"] = loudness(bed * MixSettings().music_level, settings.samplerate)
+    figures.update(_bench_mixer(output, clip))
+    return figures
+
+
+def _bench_mixer(output: str, clip: Any) -> dict[str, float]:
+    import numpy as np
+
+    from audio.mixer import Mixer, MixSettings
+    from audio.music import MusicFeed
+    from audio.output import AudioOut
+
     settings = MixSettings()
+    figures: dict[str, float] = {}
     mixer = Mixer(settings, MusicFeed(settings.samplerate))
     out = AudioOut(mixer, output, log=lambda line: None)
     time.sleep(1.0)
     delays = []
     for _ in range(20):
+        time.sleep(settings.pause_s)  # a line after the pause: the delay measured is the output's own
         asked = time.monotonic()
         onset = mixer.say(clip).result(5)
         delays.append((onset - asked) * 1000)
