@@ -79,6 +79,18 @@ def test_bad_arguments_give_one_line_and_exit_2(capsys, argv, message) -> None:
     assert err.startswith(message) and err.count("\n") == 1
 
 
+def test_voice_pronounce_shows_the_lexicon_and_espeaks_phonemes(capsys) -> None:
+    import shutil
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    code, out, _ = cli(capsys, "voice", "pronounce", "Кандидатура", "номер", "семь", "принята.")
+    assert code == 0
+    assert "lexicon:  Кандидатура номер семь [[p@-r;in;Vt'A]]." in out
+    assert out.splitlines()[-1].endswith("p@-r;in;at'A")  # espeak-ng's own reading: the stress on «та́»
+    code, out, err = cli(capsys, "voice", "pronounce")
+    assert code == 2 and err == "voicehost: error: voice pronounce: give the words to pronounce\n"
+
+
 def test_bad_script_gives_one_line_with_its_place(capsys, tmp_path) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"},
