@@ -145,3 +145,28 @@ def _render(mixer: Mixer, seconds: float) -> None:
     out = np.zeros(480, dtype=np.float32)
     for _ in range(int(seconds * RATE / 480)):
         mixer.render(out, 0.0)
+
+
+def test_the_director_plays_the_cues_and_holds_the_bed_through_each_count() -> None:
+    """A whole sport game at the table level (virtual clock): speeches start with a tone, vote
+    windows open and close with one, every night count is wrapped in hold on/off, and with
+    ``warning = "tone"`` the 10-second warning is a beep instead of «Десять секунд»."""
+    from pathlib import Path
+
+    from voicehost.host.vclock import run_virtual
+    from voicehost.simulation.script import load_script
+    from voicehost.simulation.table_level import TableRun, play_table
+
+    script = load_script(Path(__file__).resolve().parent.parent / "examples" / "sport-sample.json")
+    cues: list[str] = []
+    holds: list[bool] = []
+    toned = run_virtual(play_table(script, how=TableRun(cue=cues.append, hold=holds.append, warning="tone")))
+    spoken = run_virtual(play_table(script, how=TableRun(warning="voice")))
+    for name in ("speech_start", "vote_open", "vote_close"):
+        assert name in cues, name
+    assert cues.count("vote_open") == cues.count("vote_close")
+    assert holds and holds[::2] == [True] * (len(holds) // 2) and holds[1::2] == [False] * (len(holds) // 2)
+    said_toned = [text for _, text in toned.table.lines]
+    said_spoken = [text for _, text in spoken.table.lines]
+    assert "Десять секунд." not in said_toned
+    assert said_spoken.count("Десять секунд.") == cues.count("ten_seconds") > 0
