@@ -14,9 +14,10 @@ from voicehost.rules import InputError
 
 def add_commands(commands: Commands) -> None:
     voice_cmd = commands.add_parser("voice", help="the host's voice: render lines ahead, or say one")
-    voice_cmd.add_argument("action", choices=["warm", "say", "pronounce"],
+    voice_cmd.add_argument("action", choices=["warm", "say", "pronounce", "script"],
                            help="warm: render every fixed line; say: speak TEXT; "
-                                "pronounce: print TEXT after the lexicon and its espeak-ng phonemes")
+                                "pronounce: print TEXT after the lexicon and its espeak-ng phonemes; "
+                                "script: list (name TAB text) every line and fragment a club records for its own voice")
     voice_cmd.add_argument("text", nargs="*", help="what to say (say, pronounce)")
     voice_cmd.add_argument("--rules", action="append", default=None, help="rulesets to warm (default: all)")
     voice_cmd.add_argument("--table", default=None, help="the table file whose [audio] settings to use")
@@ -29,6 +30,8 @@ def _voice(args: argparse.Namespace) -> int:
 
     if args.action == "pronounce":
         return _pronounce(" ".join(args.text), args.table)
+    if args.action == "script":
+        return _script(args.rules or ruleset_names())
     if args.action == "say" and not args.text:
         raise InputError("voice say", "give the words to say")
     notes: list[str] = []
@@ -68,4 +71,19 @@ def _pronounce(text: str, table: str | None) -> int:
     if spelled != text:
         print(f"lexicon:  {spelled}")
     print(f"phonemes: {said}")
+    return 0
+
+
+def _script(rulesets: list[str]) -> int:
+    """The recording script as TSV on stdout: save it as ``script.tsv`` in the voice folder."""
+    from voicehost.host.voice import recording_script
+    from voicehost.language.phrasebook import load_phrasebook
+
+    plan = []
+    for name in rulesets:
+        ruleset = load_ruleset(name)
+        plan.append((name, max(ruleset.seats), sorted(set(ruleset.timers.values()))))
+    print("name\ttext")
+    for row, text in recording_script(load_phrasebook(), plan):
+        print(f"{row}\t{text}")
     return 0

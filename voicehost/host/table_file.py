@@ -26,12 +26,13 @@ class AudioConfig:
     output: str = "default"
     warning: str = "tone"             # the 10-second warning: tone, voice («Десять секунд») or both
     cues: Mapping[str, str] = field(default_factory=dict)  # cue name → a club's own sound file
+    voice_folder: str | None = None   # a club's recorded host: script.tsv + NAME.wav (voicehost voice script)
 
 
 _VOICE = {"voice": str, "rate": int, "volume": float, "loudness_lufs": float, "ceiling_dbtp": float}
 _MIX = {"duck_db": float, "count_duck_db": float, "duck_attack_s": float, "duck_release_s": float, "fade_s": float,
         "music_level": float, "voice_level": float, "pause_s": float}
-_OTHER = {"music_folder": str, "output": str, "warning": str, "cues": dict}
+_OTHER = {"music_folder": str, "output": str, "warning": str, "cues": dict, "voice_folder": str}
 WARNINGS = ("tone", "voice", "both")
 
 
@@ -47,7 +48,8 @@ def load_audio(path: Path) -> AudioConfig:
     data = read_toml(path).get("audio", {})
     audio = audio_from_mapping(data, f"{path}: audio")
     cues = {name: str(path.parent / file) for name, file in audio.cues.items()}  # relative to the table file
-    return replace(audio, cues=cues)
+    folder = str(path.parent / audio.voice_folder) if audio.voice_folder else None
+    return replace(audio, cues=cues, voice_folder=folder)
 
 
 def audio_from_mapping(data: Any, place: str) -> AudioConfig:
@@ -69,7 +71,8 @@ def audio_from_mapping(data: Any, place: str) -> AudioConfig:
     mix_fields = {f.name for f in fields(MixSettings)}
     mix = MixSettings(**{k: v for k, v in values.items() if k in _MIX and k in mix_fields})
     return AudioConfig(voice, mix, values.get("music_folder"), values.get("output", "default"),
-                       values.get("warning", "tone"), _cues(values.get("cues", {}), f"{place}.cues"))
+                       values.get("warning", "tone"), _cues(values.get("cues", {}), f"{place}.cues"),
+                       values.get("voice_folder"))
 
 
 def _cues(data: Mapping[str, Any], place: str) -> dict[str, str]:

@@ -4,6 +4,8 @@ night bed and the output."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import string
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -16,12 +18,14 @@ from audio.cues import CueUnavailable, load_cues
 from audio.mixer import Mixer
 from audio.music import MusicFeed, MusicUnavailable
 from audio.output import AudioOut, AudioSpecError
+from audio.recorded import RecordedVoice, RecordingsUnavailable, words
 from audio.tts import SpeechRenderer, VoiceUnavailable
 from voicehost.config import cache_dir
 from voicehost.host.table_file import AudioConfig, load_audio, table_path
 from voicehost.language.host_lines import HOST_KEYS
 from voicehost.language.lexicon import load_lexicon
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.russian import cardinal, spell
 from voicehost.rules import InputError
 
 Log = Callable[[str], None]
@@ -48,6 +52,14 @@ class Voice:
             self.close()
             raise InputError("cues", str(err)) from None
         self.warning = audio.warning
+        self.recorded: RecordedVoice | None = None
+        if audio.voice_folder:
+            try:
+                self.recorded = RecordedVoice(audio.voice_folder, audio.mix.samplerate, audio.voice.loudness_lufs,
+                                              audio.voice.ceiling_dbtp)
+            except RecordingsUnavailable as err:
+                self.close()
+                raise InputError("voice_folder", str(err)) from None
         self.mixer = Mixer(audio.mix, self.music)
         try:
             self.out = AudioOut(self.mixer, output or audio.output, log=self.log)
@@ -64,8 +76,11 @@ class Voice:
         return self.wanted.partition(":")[0] in ("default", "device") and self.out.kind == "null"
 
     def say(self, text: str, wait: bool = True) -> float:
-        """Speak ``text``; returns its onset (monotonic). With ``wait``, returns after it ends."""
-        clip = self.renderer.clip(text)
+        """Speak ``text``; returns its onset (monotonic). With ``wait``, returns after it ends.
+        The club's recordings say it when they can; espeak-ng says the rest."""
+        clip = self.recorded.clip(text) if self.recorded is not None else None
+        if clip is None:
+            clip = self.renderer.clip(text)
         onset = self.mixer.say(clip, text).result(timeout=30)
         if wait:
             remaining = onset + len(clip) / self.mixer.settings.samplerate - time.monotonic()
@@ -254,3 +269,42 @@ def open_live_voice(table: Path, output: str | None, game: Any, log: Log) -> Voi
     voice = Voice(load_audio(table), output, log=log)
     voice.renderer.warm(fixed_lines(voice.book, game.ruleset.name, range(1, game.seats + 1)))
     return voice
+
+
+def recording_script(book: Phrasebook, rulesets: Iterable[tuple[str, int, Iterable[int]]]) -> list[tuple[str, str]]:
+    """``(name, text)`` for everything a club records to replace the synthesized voice:
+    every fixed line whole, and the lines with numbers cut into their fixed parts and every
+    number form they take («Кандидатура номер» + «семь» + «принята.»). ``rulesets``: (name,
+    seats, timer values) each. Roster names are not in it (they come from espeak-ng)."""
+    rows: dict[tuple[str, ...], tuple[str, str]] = {}
+
+    def add(kind: str, text: str) -> None:
+        text = text.strip(" ,:;—").lstrip(". ")
+        if words(text) and words(text) not in rows:
+            rows[words(text)] = (f"{kind}-{hashlib.sha1(' '.join(words(text)).encode()).hexdigest()[:8]}", text)
+
+    for ruleset, seats, timers in rulesets:
+        numbers = range(0, seats + 1)
+        for key in sorted(HOST_KEYS):
+            template = book.lines[book.host_key(key, ruleset)]
+            if "{" not in template:
+                add("line", book.say(key, ruleset))
+                continue
+            for literal, field, spec, _ in string.Formatter().parse(template):
+                add("part", literal)
+                for value in _field_forms(book, ruleset, field, spec or "", numbers, timers):
+                    add("part", value)
+    return sorted(rows.values(), key=lambda row: row[1])
+
+
+def _field_forms(book: Phrasebook, ruleset: str, field: str | None, spec: str, numbers: range,
+                 timers: Iterable[int]) -> list[str]:
+    if field is None or field in ("name", "names"):
+        return []  # roster names are said by espeak-ng
+    if field == "role":
+        return [book.say(key.removeprefix("host."), ruleset) for key in book.lines if key.startswith("host.role_")]
+    if field == "list":
+        return [cardinal(n) for n in numbers if n] + ["и"]
+    if field == "seconds":
+        return [spell(t, spec) for t in timers if t > 0]
+    return [spell(n, spec) for n in numbers if n or spec.startswith(("count", "pick"))]
