@@ -52,14 +52,11 @@ class Voice:
             self.close()
             raise InputError("cues", str(err)) from None
         self.warning = audio.warning
-        self.recorded: RecordedVoice | None = None
-        if audio.voice_folder:
-            try:
-                self.recorded = RecordedVoice(audio.voice_folder, audio.mix.samplerate, audio.voice.loudness_lufs,
-                                              audio.voice.ceiling_dbtp)
-            except RecordingsUnavailable as err:
-                self.close()
-                raise InputError("voice_folder", str(err)) from None
+        try:
+            self.recorded = recorded_voice(audio)
+        except InputError:
+            self.close()
+            raise
         self.mixer = Mixer(audio.mix, self.music)
         try:
             self.out = AudioOut(self.mixer, output or audio.output, log=self.log)
@@ -105,6 +102,17 @@ class Voice:
             thing = getattr(self, part, None)
             if thing is not None:
                 thing.close()
+
+
+def recorded_voice(audio: AudioConfig) -> RecordedVoice | None:
+    """The club's recorded host (``voice_folder``), or None."""
+    if not audio.voice_folder:
+        return None
+    try:
+        return RecordedVoice(audio.voice_folder, audio.mix.samplerate, audio.voice.loudness_lufs,
+                             audio.voice.ceiling_dbtp)
+    except RecordingsUnavailable as err:
+        raise InputError("voice_folder", str(err)) from None
 
 
 def fixed_lines(book: Phrasebook, ruleset: str, seats: Iterable[int]) -> list[str]:
@@ -165,6 +173,11 @@ class FileVoice:
             raise InputError("cues", str(err)) from None
         self.warning = audio.warning
         try:
+            self.recorded = recorded_voice(audio)
+        except InputError:
+            self.close()
+            raise
+        try:
             self.music = MusicFeed(audio.mix.samplerate, audio.music_folder, ahead=MUSIC_AHEAD)
         except MusicUnavailable as err:
             self.log(f"voicehost: {err}; playing the built-in ambient music")
@@ -193,7 +206,9 @@ class FileVoice:
         """The line into the mix at the game's present; returns its onset once it has been said."""
         loop = asyncio.get_running_loop()
         self._render_until(loop.time())
-        clip = self.renderer.clip(text)
+        clip = self.recorded.clip(text) if self.recorded is not None else None
+        if clip is None:
+            clip = self.renderer.clip(text)
         started = self.mixer.say(clip, text)
         limit = self.rendered + 10.0 + len(clip) / self.rate
         while not started.done() and self.rendered < limit:
