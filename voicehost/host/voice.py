@@ -36,27 +36,8 @@ class Voice:
 
     def __init__(self, audio: AudioConfig, output: str | None = None, log: Log | None = None) -> None:
         self.log = log or (lambda line: print(line, file=sys.stderr))
-        try:
-            self.renderer = SpeechRenderer(audio.voice, cache_dir() / "tts", spell=load_lexicon().apply)
-        except VoiceUnavailable as err:
-            raise InputError("voice", str(err)) from None
-        try:
-            self.music = MusicFeed(audio.mix.samplerate, audio.music_folder)
-        except MusicUnavailable as err:
-            self.log(f"voicehost: {err}; playing the built-in ambient music")
-            self.music = MusicFeed(audio.mix.samplerate)
-        try:
-            self.cues = load_cues(audio.mix.samplerate, audio.cues, audio.voice.loudness_lufs,
-                                  audio.voice.ceiling_dbtp)
-        except CueUnavailable as err:
-            self.close()
-            raise InputError("cues", str(err)) from None
-        self.warning = audio.warning
-        try:
-            self.recorded = recorded_voice(audio)
-        except InputError:
-            self.close()
-            raise
+        open_speech(self, audio)
+        self.music = open_music(audio, self.log)
         self.mixer = Mixer(audio.mix, self.music)
         try:
             self.out = AudioOut(self.mixer, output or audio.output, log=self.log)
@@ -102,6 +83,35 @@ class Voice:
             thing = getattr(self, part, None)
             if thing is not None:
                 thing.close()
+
+
+def open_speech(voice: Any, audio: AudioConfig) -> None:
+    """What every voice speaks with, set on ``voice``: the renderer (through the lexicon), the
+    cues and a club's recordings. A bad cue or recording closes what is already open before
+    its one line."""
+    try:
+        voice.renderer = SpeechRenderer(audio.voice, cache_dir() / "tts", spell=load_lexicon().apply)
+    except VoiceUnavailable as err:
+        raise InputError("voice", str(err)) from None
+    voice.warning = audio.warning
+    try:
+        voice.cues = load_cues(audio.mix.samplerate, audio.cues, audio.voice.loudness_lufs, audio.voice.ceiling_dbtp)
+        voice.recorded = recorded_voice(audio)
+    except CueUnavailable as err:
+        voice.close()
+        raise InputError("cues", str(err)) from None
+    except InputError:
+        voice.close()
+        raise
+
+
+def open_music(audio: AudioConfig, log: Log, **feed: Any) -> MusicFeed:
+    """The club's music folder, or the built-in bed when it cannot be played (said in one line)."""
+    try:
+        return MusicFeed(audio.mix.samplerate, audio.music_folder, **feed)
+    except MusicUnavailable as err:
+        log(f"voicehost: {err}; playing the built-in ambient music")
+        return MusicFeed(audio.mix.samplerate, **feed)
 
 
 def recorded_voice(audio: AudioConfig) -> RecordedVoice | None:
@@ -162,26 +172,8 @@ class FileVoice:
     def __init__(self, audio: AudioConfig, path: str, log: Log | None = None) -> None:
         import soundfile
         self.log = log or (lambda line: print(line, file=sys.stderr))
-        try:
-            self.renderer = SpeechRenderer(audio.voice, cache_dir() / "tts", spell=load_lexicon().apply)
-        except VoiceUnavailable as err:
-            raise InputError("voice", str(err)) from None
-        try:
-            self.cues = load_cues(audio.mix.samplerate, audio.cues, audio.voice.loudness_lufs,
-                                  audio.voice.ceiling_dbtp)
-        except CueUnavailable as err:
-            raise InputError("cues", str(err)) from None
-        self.warning = audio.warning
-        try:
-            self.recorded = recorded_voice(audio)
-        except InputError:
-            self.close()
-            raise
-        try:
-            self.music = MusicFeed(audio.mix.samplerate, audio.music_folder, ahead=MUSIC_AHEAD)
-        except MusicUnavailable as err:
-            self.log(f"voicehost: {err}; playing the built-in ambient music")
-            self.music = MusicFeed(audio.mix.samplerate, ahead=MUSIC_AHEAD)
+        open_speech(self, audio)
+        self.music = open_music(audio, self.log, ahead=MUSIC_AHEAD)
         self.mixer = Mixer(audio.mix, _Patient(self.music))
         self.rate = audio.mix.samplerate
         try:
