@@ -86,6 +86,9 @@ class Mixer:
         """Queue a line; the future gives the monotonic time its first sample reached the device.
         With ``pause`` it starts no sooner than ``pause_s`` after the previous line ended."""
         line = _Line(np.asarray(clip, dtype=np.float32), text, Future(), pause)
+        if self._stop.is_set():
+            line.onset.cancel()   # closed: nothing will ever play it
+            return line.onset
         self._pending.append(line)
         return line.onset
 
@@ -99,9 +102,15 @@ class Mixer:
         self._fade_target = 1.0 if on else 0.0
 
     def close(self) -> None:
+        """Stop; a line still waiting for its onset is cancelled, so whoever waits on it (a
+        voice in an executor thread) returns at once instead of at its timeout."""
         self._stop.set()
         self._line_started.set()
         self._notifier.join(timeout=2)
+        current = self._current
+        for line in [*list(self._pending), *([current] if current is not None else []),
+                     *(line for line, _ in list(self._started))]:
+            line.onset.cancel()
 
     # ---- the callback side -------------------------------------------------------------------
 
