@@ -176,10 +176,7 @@ class Console(Stage):
     def _undo(self) -> None:
         if len(self.game.inputs) <= 1:
             raise Refused("the deal cannot be undone (correct the cards with: roles 3=don,…)")
-        undone = self.game.inputs[-1]
-        self.game.pop()
-        self._journal_splice(len(self.game.inputs), 1, [], f"undo {undone.kind}")
-        self._relight()
+        self._pop_last("undo")
 
     async def _correct_vote(self, voter: int, candidate: int) -> None:
         at, removed, new = self.game.correct_vote(voter, candidate)
@@ -236,12 +233,20 @@ class Console(Stage):
         self.tell("console", (line, None))
         await self.reply([("resumed", {})])
 
-    def _journal_splice(self, at: int, removed: int, new: list[Input], why: str) -> None:
+    def _pop_last(self, why: str, source: str = "console") -> Input:
+        """The last input undone — by the judge's ``undo`` or a player's button (a veto, a
+        speech taken back) — journaled as a splice and the LEDs relit; returns what was undone."""
+        undone = self.game.pop()
+        self._journal_splice(len(self.game.inputs), 1, [], f"{why} {undone.kind}", source)
+        self._relight()
+        return undone
+
+    def _journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: str = "console") -> None:
         """A correction is checked against the whole game first (the splice replays it), then
         on disk before anything is said about it."""
-        self.log(f"console: {why}")
+        self.log(f"{source}: {why}")
         if self.journal is not None:
-            self.journal.splice(self.ports.clock(), "console", at, removed, new, why)
+            self.journal.splice(self.ports.clock(), source, at, removed, new, why)
 
     async def say_text(self, text: str) -> None:
         if self.echo_replies:

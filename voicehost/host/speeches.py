@@ -134,10 +134,7 @@ class Speeches(Console):
         if len(self.game.inputs) != index + 1:
             self.log("ears: veto refused: the game has moved on since the echo")
             return True
-        undone = self.game.inputs[-1]
-        self.game.pop()
-        self._journal_splice(index, 1, [], f"veto {undone.kind}")
-        self._relight()
+        self._pop_last("veto", "seats")
         await self.say([("vetoed", {})])
         return True
 
@@ -159,10 +156,7 @@ class Speeches(Console):
             self.floor.wake_at = min(wakes, default=float("inf"))
             return False
         self.take_back = None
-        undone = self.game.inputs[-1]
-        self.game.pop()
-        self._journal_splice(back.index, 1, [], f"taken back by seat {back.seat}: {undone.kind}")
-        self._relight()
+        self._pop_last(f"taken back by seat {back.seat}:", "seats")
         if back.time_left is not None:
             self.time_left[back.seat] = back.time_left
         await self.say([(back.line, {"seat": back.seat})])
