@@ -16,6 +16,7 @@ from typing import Any
 from voicehost.config import ruleset_names
 from voicehost.host import run_virtual
 from voicehost.host.hearing import HearingSettings
+from voicehost.rules.inputs import Nominate, Withdraw
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.mishearing import ErrorRates, Mishearing
 from voicehost.simulation.script import script_from_data
@@ -57,7 +58,7 @@ def bench_hearing(wer: float, games: int, seed: int, corrections: bool = True,
             try:
                 noisy = run_virtual(play_table(script, how=TableRun(ears=ears, hearing=settings)))
             except Divergence as err:
-                _classify(figures, str(err))
+                _classify(figures, err)
                 continue
             finally:
                 figures.words += ears.words_heard
@@ -75,13 +76,13 @@ def _length(result: Any) -> float:
     return lines[-1][0] - lines[0][0] if lines else 0.0
 
 
-def _classify(figures: HearingFigures, why: str) -> None:
-    """From the divergence: which kind of input the people made, and what the host took."""
-    did, _, took = why.partition(", the host took ")
-    if "Nominate(" in did or "Withdraw(" in did:
-        if "Nominate(" in took or "Withdraw(" in took:
-            figures.wrong_standing += 1
-        else:
-            figures.lost += 1
-    else:
+def _classify(figures: HearingFigures, parting: Divergence) -> None:
+    """Where the misheard game parted from the clean one: at a nomination the host never took
+    (lost), took for another seat (wrong, left standing), or elsewhere."""
+    words = (Nominate, Withdraw)
+    if not isinstance(parting.did, words):
         figures.other += 1
+    elif isinstance(parting.took, words):
+        figures.wrong_standing += 1
+    else:
+        figures.lost += 1

@@ -79,7 +79,12 @@ PRIVATE_PATTERNS = frozenset({YES.name, NO.name, "role"})  # shown while everyon
 
 
 class Divergence(RuntimeError):
-    """The director took something other than what the people did."""
+    """The director took something other than what the people did (``did``: the people's
+    input, ``took``: the host's, where there is one)."""
+
+    def __init__(self, message: str, did: Input | None = None, took: Input | None = None) -> None:
+        super().__init__(message)
+        self.did, self.took = did, took
 
 
 @dataclass
@@ -333,12 +338,12 @@ class People:
             if refusals is not None and len(self.director.refusals) > refusals:
                 raise self.director.refusals[-1]
             if self.game.is_over:
-                raise Divergence(f"the game ended before the host took {item}")
+                raise Divergence(f"the game ended before the host took {item}", did=item)
             self.director.progress.clear()
             await self.director.progress.wait()
         taken = self.game.inputs[self.cursor]
         if taken != item:
-            raise Divergence(f"input {self.cursor}: the people did {item}, the host took {taken}")
+            raise Divergence(f"input {self.cursor}: the people did {item}, the host took {taken}", item, taken)
         self.cursor += 1
         self.said_since_taken.clear()
         self.player.push(item)  # the engine level takes the same input
