@@ -5,6 +5,7 @@ parse the arguments, call the library, print. Every bad input ends in one line o
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -28,11 +29,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Once the arguments are read, everything imported so far (modules, the
+    ruleset, the phrasebook) lives as long as the process: ``gc.freeze()`` takes it out of the
+    collector's sight, so the full collections a long simulation, import or evening triggers
+    do not walk it again each time (a fifth of the time of ``bench engine`` on classic)."""
+    as_program = argv is None  # not a test calling main() again and again in one process
     argv = list(sys.argv[1:] if argv is None else argv)
     for number, arg in enumerate(argv, start=1):
         if not is_text(arg):  # bytes that are not UTF-8, as Python hands them over (surrogates)
             return _error(f"argument {number} ({ascii(arg)[:60]})", "is not valid UTF-8 text")
     args = build_parser().parse_args(argv)
+    if as_program:
+        gc.freeze()
     try:
         return int(args.run(args))
     except InputError as err:

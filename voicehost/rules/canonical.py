@@ -18,7 +18,7 @@ from .events import (
     TieDeclared,
     VotesCounted,
 )
-from .flow import Step, TableGame
+from .flow import Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import CloseVoting, Dawn, EndSpeech, Nominate, Shots, Vote
 from .requests import AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
@@ -81,8 +81,10 @@ class CanonicalGame(TableGame):
         self._emit(DayBegan(self.day, 0, self.alive_seats()))
         self._queue([(0, "free")], then="nominations")
 
-    def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
-        return kind, self.ruleset.timers["discussion_s" if kind == "free" else "nominate_s"]
+    @classmethod
+    def _turn_seconds(cls, ruleset: Ruleset, options: Options) -> dict[str, int]:
+        """The free discussion («free») runs on the discussion timer."""
+        return {**super()._turn_seconds(ruleset, options), "free": ruleset.timers["discussion_s"]}
 
     def _then_nominations(self) -> None:
         """The host asks each alive player in turn whom he nominates."""
@@ -163,11 +165,11 @@ class CanonicalGame(TableGame):
         return Outcome("red", "no_black_left") if self._count(Team.BLACK) == 0 else None
 
 
-CanonicalGame.handlers = {
+CanonicalGame.handlers = with_pauses({
     (Shots, AwaitShots): CanonicalGame._shoot,
     (Dawn, AwaitDawn): CanonicalGame._dawn,
     (Nominate, AwaitSpeech): CanonicalGame._nominate,
     (EndSpeech, AwaitSpeech): CanonicalGame._end_speech,
     (Vote, AwaitVotes): CanonicalGame._vote,
     (CloseVoting, AwaitVotes): CanonicalGame._count_votes,
-}
+})

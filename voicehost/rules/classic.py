@@ -23,7 +23,7 @@ from .events import (
     RoleRevealed,
     VotesCounted,
 )
-from .flow import Step, TableGame
+from .flow import Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import BloodName, Check, CloseVoting, Dawn, EndSpeech, Heal, Shots, Visit, Vote
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
@@ -183,14 +183,17 @@ class ClassicGame(TableGame):
             self._emit(DayBegan(self.day, self.opener, order))
             self._queue([(seat, "speech") for seat in order], then="prevote")
 
+    @classmethod
+    def _turn_seconds(cls, ruleset: Ruleset, options: Options) -> dict[str, int]:
+        """The free discussion («free») runs on the discussion timer."""
+        return {**super()._turn_seconds(ruleset, options), "free": ruleset.timers["discussion_s"]}
+
     def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
         """With ``etiquette``, the 3rd foul silences the player's next turn in the discussion."""
         if kind == "speech" and seat in self.silenced:
             self.silenced.discard(seat)
             return "silent", 0
-        timer = {"free": "discussion_s", "speech": "speech_s", "defence": "defence_s",
-                 "blood_name": "blood_name_s"}[kind]
-        return kind, self.ruleset.timers[timer]
+        return kind, self.turn_seconds[kind]
 
     def _after_foul(self, seat: int, count: int) -> None:
         if count == 3 and self.options.flag("etiquette"):
@@ -264,7 +267,7 @@ class ClassicGame(TableGame):
         return None
 
 
-ClassicGame.handlers = {
+ClassicGame.handlers = with_pauses({
     (Shots, AwaitShots): ClassicGame._shoot,
     (Heal, AwaitAction): ClassicGame._heal,
     (Visit, AwaitAction): ClassicGame._visit,
@@ -274,4 +277,4 @@ ClassicGame.handlers = {
     (EndSpeech, AwaitSpeech): ClassicGame._end_speech,
     (Vote, AwaitVotes): ClassicGame._vote,
     (CloseVoting, AwaitVotes): ClassicGame._count_votes,
-}
+})

@@ -23,11 +23,12 @@ from .events import (
     TieDeclared,
     VotesCounted,
 )
-from .flow import Step, TableGame
+from .flow import Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import Check, CloseVoting, Dawn, EndSpeech, Heal, Join, Kill, RaiseHand, Shots, Vote
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
+from .ruleset import Options, Ruleset
 
 MAFIA_ROLES = frozenset({Role.DON, Role.MAFIA})
 
@@ -163,12 +164,14 @@ class ClubGame(TableGame):
         self._emit(DayBegan(self.day, order[0], order))
         self._queue([(seat, "intro") for seat in order], then="night")
 
+    @classmethod
+    def _turn_seconds(cls, ruleset: Ruleset, options: Options) -> dict[str, int]:
+        """A killed player's last word is his testament; a voted-out player's is an option."""
+        return {**super()._turn_seconds(ruleset, options), "last_word": ruleset.timers["testament_s"],
+                "voted_word": options.number("last_word_s")}
+
     def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
-        timers = self.ruleset.timers
-        seconds = {"intro": timers["intro_s"], "speech": timers["speech_s"], "extra": timers["extra_s"],
-                   "defence": timers["defence_s"], "last_word": timers["testament_s"],
-                   "voted_word": self.options.number("last_word_s")}[kind]
-        return ("last_word" if kind == "voted_word" else kind), seconds
+        return ("last_word" if kind == "voted_word" else kind), self.turn_seconds[kind]
 
     def _then_speeches(self) -> None:
         """Day 2 (the first discussion) opens with seat 2, then the opener moves on as in sport."""
@@ -293,7 +296,7 @@ class ClubGame(TableGame):
         return None
 
 
-ClubGame.handlers = {
+ClubGame.handlers = with_pauses({
     (Join, AwaitAction): ClubGame._join,
     (Shots, AwaitShots): ClubGame._shoot,
     (Check, AwaitAction): ClubGame._check,
@@ -304,4 +307,4 @@ ClubGame.handlers = {
     (RaiseHand, AwaitSpeech): ClubGame._raise_hand,
     (Vote, AwaitVotes): ClubGame._vote,
     (CloseVoting, AwaitVotes): ClubGame._count_votes,
-}
+})

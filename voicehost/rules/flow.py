@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from .errors import IllegalInput
 from .events import NightFell, ShootingResolved, SpeechBegan, SpeechEnded, VoteIgnored, VotingBegan
-from .game import Game
+from .game import Game, Handler
 from .inputs import Dawn, EndSpeech, Foul, Input, Proceed, Remove, Shots, Vote
 from .requests import (
     AwaitAction,
@@ -22,21 +22,30 @@ from .requests import (
     Request,
 )
 from .roles import Role, Team
+from .ruleset import Options, Ruleset
 
 # A night step's role or team name → the enum member (calling Role(name) or Team(name) is slow).
 _ROLES = {role.value: role for role in Role}
 _TEAMS = {team.value: team for team in Team}
 AFTER_DEATH = frozenset({"last_word", "blood_name"})  # turns of players who just left
-Handler = Any  # an unbound method (self, request, input) -> None
 Step = tuple[str, ...]  # ("shots", team) | ("action", role, action, ...) | ("dawn",)
 
 
 class TableGame(Game):
     """Nights, turns and rounds. ``handlers`` maps (input type, request type) to a method."""
 
-    handlers: ClassVar[dict[tuple[type[Input], type[Any]], Handler]] = {}
     nominating_turns: ClassVar[frozenset[str]] = frozenset()
     second_vote_is_a_foul: ClassVar[bool] = True  # «многократное голосование» (sport, club)
+
+    def __init__(self, ruleset: Ruleset, options: Options, seats: int) -> None:
+        self.turn_seconds = self._turn_seconds(ruleset, options)
+        super().__init__(ruleset, options, seats)
+
+    @classmethod
+    def _turn_seconds(cls, ruleset: Ruleset, options: Options) -> dict[str, int]:
+        """How long each kind of turn lasts at this table: the ``<kind>_s`` timers, which a
+        ruleset may adjust by its options. Worked out once a game; turns begin on every speech."""
+        return {key.removesuffix("_s"): seconds for key, seconds in ruleset.timers.items()}
 
     def _reset(self) -> None:
         super()._reset()
@@ -49,13 +58,6 @@ class TableGame(Game):
         self.closer = 0
         self.held: list[Foul | Remove] = []  # the night's fouls and removals, until the morning
         self.morning_turns: tuple[list[tuple[int, str]], str] = ([], "")
-
-    def _handle(self, item: Input) -> None:
-        key = (type(item), type(self.request))
-        handler = self.handlers.get(key) or PAUSES.get(key)
-        if handler is None:
-            raise IllegalInput(f"{item.kind} does not answer {type(self.request).__name__}")
-        handler(self, self.request, item)
 
     # ---- nights ---------------------------------------------------------------------------
 
@@ -76,15 +78,16 @@ class TableGame(Game):
 
     def _next_night_step(self) -> None:
         step = self.night_steps.pop(0)
-        if step[0] == "dawn":
+        kind = step[0]
+        if kind == "action":
+            role = _ROLES[step[1]]
+            self.request = AwaitAction(self.night, role, step[2:], self._alive_with(role), self._targets(role))
+        elif kind == "shots":
+            self.request = AwaitShots(self.night, step[1], self._shooters(step[1]), self._called())
+        else:
             self._night_done()
             self.request = AwaitDawn(self.night)
             self._apply_held()
-        elif step[0] == "shots":
-            self.request = AwaitShots(self.night, step[1], self._shooters(step[1]), self._called())
-        else:
-            role = _ROLES[step[1]]
-            self.request = AwaitAction(self.night, role, step[2:], self._alive_with(role), self._targets(role))
 
     def _night_done(self) -> None:
         """Hook: every action of the night is in (classic resolves its shots and visits here)."""
@@ -112,6 +115,8 @@ class TableGame(Game):
         return removed or fouls >= self.fouls_to_remove
 
     def _apply_held(self) -> None:
+        if not self.held:
+            return
         held, self.held = self.held, []
         for item in held:
             if self.is_over:
@@ -129,10 +134,15 @@ class TableGame(Game):
         return self._alive_in(_TEAMS[team])
 
     def _alive_in(self, team: Team) -> tuple[int, ...]:
-        return tuple(s for s in self.alive_seats() if self.team(s) is team)
+        """The alive players of a team as dealt (a ruleset whose teams change overrides :meth:`_shooters`)."""
+        members = self.team_seats[team]
+        return tuple(s for s in self._alive_in_order if s in members)
 
     def _alive_with(self, role: Role) -> int | None:
-        return next((s for s in self.alive_seats() if self.roles[s] is role), None)
+        for seat in self.role_seats[role]:
+            if seat in self.alive:
+                return seat
+        return None
 
     def _check_actor(self, request: AwaitAction, item: Input, by: int | None, target: int | None) -> None:
         """The input must be one of the called role's actions, by that role's seat, on a seat."""
@@ -201,19 +211,20 @@ class TableGame(Game):
         self._next_turn()
 
     def _next_turn(self) -> None:
-        while self.turns and self._outcome is None:
-            seat, kind = self.turns.pop(0)
-            if seat not in self.alive and seat != 0 and kind not in AFTER_DEATH:
+        turns, alive = self.turns, self.alive
+        while turns and self._outcome is None:
+            seat, kind = turns.pop(0)
+            if seat not in alive and seat != 0 and kind not in AFTER_DEATH:
                 continue
             turn, seconds = self._turn_length(seat, kind)
             self.request = AwaitSpeech(seat, seconds, turn, turn in self.nominating_turns)
             self._emit(SpeechBegan(seat, seconds, turn))
             return
-        if not self.is_over:
+        if self._outcome is None:
             getattr(self, f"_then_{self.after_turns}")()
 
     def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
-        return kind, self.ruleset.timers[f"{kind}_s"]
+        return kind, self.turn_seconds[kind]
 
     def _end_speech(self, request: AwaitSpeech, item: EndSpeech) -> None:
         if item.seat != request.seat:
@@ -288,8 +299,12 @@ class TableGame(Game):
 
     def _vote(self, ballot: AwaitVotes, item: Vote) -> None:
         """One vote a round; a second one is ignored (and, where the ruleset says so, a foul)."""
-        self._check_vote(ballot, item.voter, item.candidate)
-        if item.voter in self.votes:
+        voter = item.voter
+        if voter not in ballot.voters or voter not in self.alive:
+            raise IllegalInput(f"seat {voter} does not vote in this round")
+        if item.candidate not in ballot.candidates:
+            raise IllegalInput(f"seat {item.candidate} is not on the ballot")
+        if voter in self.votes:
             self._emit(VoteIgnored(item.voter, item.candidate, "second_vote"))
             if self.second_vote_is_a_foul:
                 self._foul(item.voter, "second_vote")
@@ -299,12 +314,6 @@ class TableGame(Game):
     def windowed(self, ballot: AwaitVotes) -> tuple[int, ...]:
         """The candidates the host opens a vote window for (all, unless the ruleset says otherwise)."""
         return ballot.candidates
-
-    def _check_vote(self, ballot: AwaitVotes, voter: int, candidate: int) -> None:
-        if voter not in ballot.voters or voter not in self.alive:
-            raise IllegalInput(f"seat {voter} does not vote in this round")
-        if candidate not in ballot.candidates:
-            raise IllegalInput(f"seat {candidate} is not on the ballot")
 
     @staticmethod
     def leaders(counts: dict[int, int]) -> tuple[int, ...]:
@@ -320,11 +329,10 @@ PAUSES: dict[tuple[type[Input], type[Any]], Handler] = {
 }
 
 
-def handlers(*tables: dict[tuple[type[Input], type[Any]], Handler]) -> dict[tuple[type[Input], type[Any]], Handler]:
-    merged: dict[tuple[type[Input], type[Any]], Handler] = {}
-    for table in tables:
-        merged.update(table)
-    return merged
+def with_pauses(own: dict[tuple[type[Input], type[Any]], Handler]) -> dict[tuple[type[Input], type[Any]], Handler]:
+    """A ruleset's handlers plus the pauses every table has: one table, so that
+    :meth:`Game.push` finds any input's handler in one lookup."""
+    return {**PAUSES, **own}
 
 
 def request_night(request: Request | None) -> int | None:

@@ -26,11 +26,12 @@ from .events import (
     VotesCounted,
     WithdrawalRefused,
 )
-from .flow import Step, TableGame
+from .flow import Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import Check, CloseVoting, Dawn, EndSpeech, Lift, Nominate, Shots, Vote, Withdraw
 from .requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
+from .ruleset import Options, Ruleset
 
 
 class SportGame(TableGame):
@@ -116,22 +117,29 @@ class SportGame(TableGame):
         self._emit(DayBegan(self.day, self.opener, order))
         self._queue([(seat, "speech") for seat in order], then="voting")
 
+    @classmethod
+    def _turn_seconds(cls, ruleset: Ruleset, options: Options) -> dict[str, int]:
+        """A tie speech and a penalized speech have timers of their own; the last word's length
+        is an option."""
+        timers = ruleset.timers
+        return {"speech": timers["speech_s"], "tie": timers["tie_speech_s"], "short": timers["short_speech_s"],
+                "silent": timers["silent_turn_s"], "last_word": options.number("last_word_s")}
+
     def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
         """The 3rd foul (option ``three_fouls``): the next speech is silent (only nominations),
         or 30 s with 3–4 players alive; a last word right after it shrinks to 30 s."""
-        timers = self.ruleset.timers
-        if kind == "tie":
-            return kind, timers["tie_speech_s"]
-        base = self.options.number("last_word_s") if kind == "last_word" else timers["speech_s"]
+        seconds = self.turn_seconds[kind]
+        if kind == "tie" or seat not in self.penalized:
+            return kind, seconds
         penalty = self.options.text("three_fouls")
-        if seat not in self.penalized or penalty == "none":
-            return kind, base
+        if penalty == "none":
+            return kind, seconds
         self.penalized.discard(seat)
         if kind == "last_word":
-            return kind, min(base, timers["short_speech_s"])
+            return kind, min(seconds, self.turn_seconds["short"])
         if penalty == "lose_speech" and len(self.alive) > 4:
-            return "silent", timers["silent_turn_s"]
-        return "short", timers["short_speech_s"]
+            return "silent", self.turn_seconds["silent"]
+        return "short", self.turn_seconds["short"]
 
     def _after_foul(self, seat: int, count: int) -> None:
         if count == 3:
@@ -167,12 +175,16 @@ class SportGame(TableGame):
             return "seat_out"
         if target == by and not self.options.flag("self_nomination"):
             return "self_nomination"
-        if any(nominee == target for _, nominee in self.nominations):
-            return "already_nominated"
+        for _, nominee in self.nominations:
+            if nominee == target:
+                return "already_nominated"
         return None
 
     def _standing_nomination(self, by: int) -> int | None:
-        return next((nominee for nominator, nominee in self.nominations if nominator == by), None)
+        for nominator, nominee in self.nominations:
+            if nominator == by:
+                return nominee
+        return None
 
     def _withdraw(self, turn: AwaitSpeech, item: Withdraw) -> None:
         by, target = item.by, item.target
@@ -342,7 +354,7 @@ def seat_points(points: Mapping[str, float], role: Role, alive: bool, winner: st
     return total
 
 
-SportGame.handlers = {
+SportGame.handlers = with_pauses({
     (Shots, AwaitShots): SportGame._shoot,
     (Check, AwaitAction): SportGame._check,
     (Dawn, AwaitDawn): SportGame._dawn,
@@ -353,4 +365,4 @@ SportGame.handlers = {
     (Lift, AwaitLift): SportGame._lift,
     (CloseVoting, AwaitVotes): SportGame._count_votes,
     (CloseVoting, AwaitLift): SportGame._count_lift,
-}
+})

@@ -7,9 +7,9 @@ play, but input by input straight into the engine (no script, no table).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from voicehost.host.dealing import shuffled_deal
 from voicehost.rules import Game, IllegalInput, Options, Ruleset, new_game
@@ -43,44 +43,57 @@ from voicehost.rules.requests import (
     Request,
 )
 
+T = TypeVar("T")
+
 
 def random_input(game: Game, rng: random.Random) -> Input:
     """One input the game accepts now, chosen at random (a few fouls thrown in)."""
     request = game.request
     roll = rng.random()
     if roll < 0.01:
-        return Foul(rng.choice(game.alive_seats()))
+        return Foul(_pick(game.alive_seats(), rng))
     answer = _ANSWERS.get(type(request))
     if answer is None:
         raise AssertionError(f"no random input for {request!r}")
     return answer(game, request, roll, rng)
 
 
+def _pick(choices: Sequence[T], rng: random.Random) -> T:
+    """``rng.choice``, three times as fast: the property tests and ``bench engine`` draw
+    hundreds of thousands of these, and ``choice`` checks its argument every time."""
+    return choices[int(rng.random() * len(choices))]
+
+
+def _seat(seats: int, rng: random.Random) -> int:
+    """A seat number from 1 to ``seats``."""
+    return 1 + int(rng.random() * seats)
+
+
 def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Random) -> Input:
     """Something said or pressed during a turn, among what this ruleset listens for."""
     if request.may_nominate and roll < 0.35:
-        return Nominate(request.seat, rng.randint(1, game.seats + 1))
+        return Nominate(request.seat, _seat(game.seats + 1, rng))  # now and then a seat no table has
     withdraws, raises_hands = _listens_for(type(game))
     if request.may_nominate and roll < 0.4 and withdraws:
-        return Withdraw(request.seat, rng.randint(1, game.seats))
+        return Withdraw(request.seat, _seat(game.seats, rng))
     if request.turn == "speech" and roll < 0.1 and raises_hands:
-        return RaiseHand(rng.choice(game.alive_seats()))
+        return RaiseHand(_pick(game.alive_seats(), rng))
     if request.turn == "blood_name" and roll < 0.7:
-        return BloodName(request.seat, rng.randint(1, game.seats))
+        return BloodName(request.seat, _seat(game.seats, rng))
     return EndSpeech(request.seat)
 
 
 @cache
 def _listens_for(kind: type[Game]) -> tuple[bool, bool]:
     """Whether a ruleset takes withdrawals and raised hands during a turn."""
-    accepts = getattr(kind, "handlers", {})
+    accepts = kind.handlers
     return (Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts
 
 
 def _random_vote(game: Game, request: AwaitVotes, roll: float, rng: random.Random) -> Input:
     if roll < 0.15:
         return CloseVoting()
-    return Vote(rng.choice(request.voters), rng.choice(request.candidates))
+    return Vote(_pick(request.voters, rng), _pick(request.candidates, rng))
 
 
 def _random_shots(game: Game, request: AwaitShots, roll: float, rng: random.Random) -> Input:
@@ -89,16 +102,17 @@ def _random_shots(game: Game, request: AwaitShots, roll: float, rng: random.Rand
 
 def _random_action(game: Game, request: AwaitAction, roll: float, rng: random.Random) -> Input:
     if "join" in request.actions:
-        return Join(request.by, rng.choice(["black", "solo"]))
-    action = ACTIONS[rng.choice(request.actions)]
+        return Join(request.by, _pick(("black", "solo"), rng))
+    action = ACTIONS[_pick(request.actions, rng)]
     if request.by is None:
         return action(None, None)
-    choices = tuple(range(1, game.seats + 1)) if request.targets is None else request.targets
-    return action(request.by, rng.choice(choices) if choices and roll < 0.9 else None)
+    if request.targets is None:
+        return action(request.by, _seat(game.seats, rng) if roll < 0.9 else None)
+    return action(request.by, _pick(request.targets, rng) if request.targets and roll < 0.9 else None)
 
 
 def _random_lift(game: Game, request: AwaitLift, roll: float, rng: random.Random) -> Input:
-    return CloseVoting() if roll < 0.3 else Lift(rng.choice(request.voters))
+    return CloseVoting() if roll < 0.3 else Lift(_pick(request.voters, rng))
 
 
 # What the table may do, by what the game waits for (the roll decides among the choices).
@@ -111,11 +125,11 @@ _ANSWERS: dict[type[Request], Callable[[Game, Any, float, random.Random], Input]
 
 def _random_taps(shooters: tuple[int, ...], seats: int, rng: random.Random) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Mostly a consensus on one seat; sometimes a stray number or a shooter who does not tap."""
-    target = rng.randint(1, seats)
+    target = _seat(seats, rng)
     taps = []
     for shooter in shooters:
         roll = rng.random()
-        taps.append((shooter, (target,) if roll < 0.85 else (rng.randint(1, seats),) if roll < 0.95 else ()))
+        taps.append((shooter, (target,) if roll < 0.85 else (_seat(seats, rng),) if roll < 0.95 else ()))
     return tuple(taps)
 
 
