@@ -335,8 +335,11 @@ def with_pauses(own: dict[tuple[type[Input], type[Any]], Handler]) -> dict[tuple
     return {**PAUSES, **own}
 
 
+NIGHT_REQUESTS = frozenset({AwaitShots, AwaitAction, AwaitDawn})  # what a night waits for
+
+
 def request_night(request: Request | None) -> int | None:
     """The night a request belongs to, or None for a day request."""
-    if isinstance(request, (AwaitShots, AwaitAction, AwaitDawn)):
-        return request.night
+    if type(request) in NIGHT_REQUESTS:
+        return request.night  # type: ignore[union-attr]
     return None

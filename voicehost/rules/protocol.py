@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import Game
@@ -72,25 +72,27 @@ class _Builder:
         self.revealed: list[dict[str, Any]] = []
 
     def add(self, event: Event) -> None:
-        if isinstance(event, NightFell):
-            self.at_night = True
-            self.nights.append({"night": event.night, "killed": [], "missed": False, "checks": []})
-        elif isinstance(event, (ShootingResolved, CheckAnswered, ActionTaken, Saved, SideChosen)):
-            self._night_event(event)
-        elif isinstance(event, RoleRevealed):
-            self.revealed.append({"seat": event.seat, "role": event.role.value})
-        elif isinstance(event, MorningCame):
-            self.at_night = False
-            self.nights[-1]["killed"] = list(event.killed)
-            self.days.append({"day": event.day, "opener": None, "nominations": [], "withdrawn": [],
-                              "votes": {}, "revotes": [], "vote": "held", "eliminated": []})
-        elif isinstance(event, Eliminated):
-            self._eliminated(event)
-        elif isinstance(event, FoulGiven):
-            phase = self.nights if self.at_night or not self.days else self.days
-            phase[-1].setdefault("fouls", []).append({"seat": event.seat, "count": event.count})
-        else:
-            self._day_event(event)
+        """Events are final dataclasses: their exact type picks what they add (most add nothing)."""
+        adds = _ADDS.get(type(event))
+        if adds is not None:
+            adds(self, event)
+
+    def _night_fell(self, event: NightFell) -> None:
+        self.at_night = True
+        self.nights.append({"night": event.night, "killed": [], "missed": False, "checks": []})
+
+    def _role_revealed(self, event: RoleRevealed) -> None:
+        self.revealed.append({"seat": event.seat, "role": event.role.value})
+
+    def _morning(self, event: MorningCame) -> None:
+        self.at_night = False
+        self.nights[-1]["killed"] = list(event.killed)
+        self.days.append({"day": event.day, "opener": None, "nominations": [], "withdrawn": [],
+                          "votes": {}, "revotes": [], "vote": "held", "eliminated": []})
+
+    def _foul(self, event: FoulGiven) -> None:
+        phase = self.nights if self.at_night or not self.days else self.days
+        phase[-1].setdefault("fouls", []).append({"seat": event.seat, "count": event.count})
 
     def _night_event(self, event: Event) -> None:
         night = self.nights[-1]
@@ -153,3 +155,17 @@ class _Builder:
         elif isinstance(event, NominationsTallied):
             day["points"] = {str(seat): n for seat, n in event.points}
             day["ballot"] = list(event.ballot)
+
+
+_DAY_EVENTS = (DayBegan, NominationAccepted, NominationWithdrawn, VotesCounted, MayorElected, Acquitted, BloodNamed,
+               HandRaised, NominationsTallied, LiftCounted, NoVote)
+# Each event type the protocol records → how it records it.
+_ADDS: dict[type[Event], Callable[[_Builder, Any], None]] = {
+    NightFell: _Builder._night_fell,
+    RoleRevealed: _Builder._role_revealed,
+    MorningCame: _Builder._morning,
+    Eliminated: _Builder._eliminated,
+    FoulGiven: _Builder._foul,
+    **dict.fromkeys((ShootingResolved, CheckAnswered, ActionTaken, Saved, SideChosen), _Builder._night_event),
+    **dict.fromkeys(_DAY_EVENTS, _Builder._day_event),
+}

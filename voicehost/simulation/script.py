@@ -93,6 +93,8 @@ class _Reader:
     def __init__(self, data: Any) -> None:
         self.data = _mapping(data, "script")
         self.places: list[str] = []
+        self.seats = 0
+        self._seat_keys: dict[str, int] = {}  # "1" … "10": the seat numbers as JSON keys write them
 
     def script(self) -> Script:
         data = self.data
@@ -109,6 +111,7 @@ class _Reader:
         self.game = GAMES[name]
         options = ruleset.resolve(_mapping(data.get("options", {}), "options"), "options")
         self.seats = self._seat_count(ruleset, data.get("seats"))
+        self._seat_keys = {str(seat): seat for seat in range(1, self.seats + 1)}
         roles = self._roles(ruleset, options, data.get("roles", {}))
         names = self._names(data.get("names", {}))
         nights = [self._night(n, i, roles) for i, n in enumerate(_list(data.get("nights", []), "nights"))]
@@ -126,6 +129,8 @@ class _Reader:
         return raw
 
     def _seat(self, key: Any, place: str) -> int:
+        if type(key) is str and key in self._seat_keys:  # a script names seats many times over
+            return self._seat_keys[key]
         if isinstance(key, bool) or not isinstance(key, (str, int)):
             raise InputError(place, f"{key!r} is not a seat number")
         seat = ascii_number(str(key), place, "seat number", digits=3)
@@ -134,6 +139,8 @@ class _Reader:
         return seat
 
     def _target(self, value: Any, place: str) -> int:
+        if type(value) is int and 1 <= value <= self.seats:
+            return value
         if isinstance(value, bool) or not isinstance(value, int):
             raise InputError(place, f"{value!r} is not a seat number")
         if not 1 <= value <= self.seats:
