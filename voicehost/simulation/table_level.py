@@ -183,6 +183,8 @@ class People:
         self.open_window_thumbs: list[int] = []   # lift thumbs for a window already open
         self.said_since_taken: set[str] = set()   # line keys said since the people's last input was taken
         director.ports.on_line = self.hear_line
+        self.floor_given = asyncio.Event()   # set while a speaker has the floor (the host's timer runs)
+        director.watchers.append(self.watch_floor)
 
     # ---- what the people hear --------------------------------------------------------------------
 
@@ -296,10 +298,18 @@ class People:
             self.seats.press(item.seat, self.now(), self.now() + hold)
         await self.taken(item)
 
+    def watch_floor(self, what: str, seat: Any) -> None:
+        if what == "speech":
+            if self.director.deadline is not None:
+                self.floor_given.set()
+            else:
+                self.floor_given.clear()
+
     async def floor(self) -> None:
         """Until the host has given the floor (his line said, the timer running)."""
         while self.director.deadline is None:
-            await asyncio.sleep(0.05 / self.speed)
+            self.floor_given.clear()
+            await self.floor_given.wait()
 
     async def speak(self, request: Any, text: str) -> None:
         await self.floor()
