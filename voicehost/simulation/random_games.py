@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any, TypeVar
 
 from voicehost.host.dealing import shuffled_deal
@@ -48,11 +47,13 @@ T = TypeVar("T")
 
 def random_input(game: Game, rng: random.Random) -> Input:
     """One input the game accepts now, chosen at random (a few fouls thrown in)."""
-    request = game.request
-    roll = rng.random()
+    return _input_for(game, game.request, rng.random(), rng)
+
+
+def _input_for(game: Game, request: Request | None, roll: float, rng: random.Random) -> Input:
     if roll < 0.01:
         return Foul(_pick(game.alive_seats(), rng))
-    answer = _ANSWERS.get(type(request))
+    answer = _ANSWERS.get(type(request))  # type: ignore[arg-type]
     if answer is None:
         raise AssertionError(f"no random input for {request!r}")
     return answer(game, request, roll, rng)
@@ -73,7 +74,7 @@ def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Rand
     """Something said or pressed during a turn, among what this ruleset listens for."""
     if request.may_nominate and roll < 0.35:
         return Nominate(request.seat, _seat(game.seats + 1, rng))  # now and then a seat no table has
-    withdraws, raises_hands = _listens_for(type(game))
+    withdraws, raises_hands = _LISTENS_FOR.get(type(game)) or _listens_for(type(game))
     if request.may_nominate and roll < 0.4 and withdraws:
         return Withdraw(request.seat, _seat(game.seats, rng))
     if request.turn == "speech" and roll < 0.1 and raises_hands:
@@ -83,11 +84,14 @@ def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Rand
     return EndSpeech(request.seat)
 
 
-@cache
 def _listens_for(kind: type[Game]) -> tuple[bool, bool]:
     """Whether a ruleset takes withdrawals and raised hands during a turn."""
     accepts = kind.handlers
-    return (Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts
+    _LISTENS_FOR[kind] = (Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts
+    return _LISTENS_FOR[kind]
+
+
+_LISTENS_FOR: dict[type[Game], tuple[bool, bool]] = {}
 
 
 def _random_vote(game: Game, request: AwaitVotes, roll: float, rng: random.Random) -> Input:
@@ -138,10 +142,12 @@ def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inpu
     seats = rng.choice(ruleset.seats)
     game = new_game(ruleset, options, seats)
     game.push(Deal(shuffled_deal(ruleset, options, seats, rng)))
+    draw = rng.random
     for _ in range(max_inputs):
-        if game.is_over:
+        request = game.request
+        if request is None:  # the game is over
             break
-        item = random_input(game, rng)
+        item = _input_for(game, request, draw(), rng)
         if type(item) is Vote and item.voter not in game.alive:
             continue  # the voter was removed during this round (a 4th foul)
         try:
