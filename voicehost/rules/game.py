@@ -185,7 +185,7 @@ class Game:
 
     def state(self) -> dict[str, Any]:
         """Everything that makes up the position, deep-copied: equal states play on identically."""
-        skip = {"ruleset", "options", "cast", "inputs", "events", "_emit", "names"}
+        skip = {"ruleset", "options", "cast", "inputs", "events", "_emit", "names", "turn_seconds"}
         return {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
 
     def scores(self) -> dict[int, float]:
