@@ -237,11 +237,11 @@ class Game:
         self.roles = dict(enumerate(deal.roles, start=1))
         self.alive = set(self.roles)
         self._alive_in_order = tuple(self.roles)
-        by_role: dict[Role, list[int]] = {role: [] for role in Role}
+        by_role: dict[Role, list[int]] = {role: [] for role in _ROLES}
         for seat, role in self.roles.items():
             by_role[role].append(seat)
         self.role_seats = {role: tuple(seats) for role, seats in by_role.items()}
-        self.team_seats = {team: frozenset(s for role in _ROLES_OF[team] for s in by_role[role]) for team in Team}
+        self.team_seats = {team: frozenset(s for role in cards for s in by_role[role]) for team, cards in _ROLES_OF.items()}
         self._emit(RolesDealt(deal.roles))
         self._begin()
 
@@ -333,6 +333,8 @@ class Game:
         """Hook for a ruleset's foul consequences short of removal."""
 
 
+# Iterating an Enum class runs a generator in enum.py: the deal reads these tuples instead.
+_ROLES = tuple(Role)
 _SPECIAL_ROLES = tuple(role for role in Role if role is not Role.CITIZEN)
 _ROLES_OF = {team: tuple(role for role in Role if role.team is team) for team in Team}  # the cards of each team
 
