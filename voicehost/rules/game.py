@@ -241,7 +241,8 @@ class Game:
         for seat, role in self.roles.items():
             by_role[role].append(seat)
         self.role_seats = {role: tuple(seats) for role, seats in by_role.items()}
-        self.team_seats = {team: frozenset(s for role in cards for s in by_role[role]) for team, cards in _ROLES_OF.items()}
+        self.team_seats = {team: frozenset(s for role in cards for s in by_role[role])
+                           for team, cards in _ROLES_OF.items()}
         self._emit(RolesDealt(deal.roles))
         self._begin()
 
