@@ -6,11 +6,14 @@ import atexit
 import os
 import shutil
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from pulse import PulseDaemon, PulseUnavailable
 
 from hw.pinmap import load_pinmap
 from voicehost.rules.protocol import build_protocol
@@ -78,100 +81,86 @@ def ten_seats():
 
 # ---- sound: a PulseAudio null sink whose monitor is the microphone (speaker → microphone) ----
 
-def _run(*argv: str) -> int:
-    import subprocess
+@pytest.fixture(scope="session")
+def pulse_daemon() -> Iterator[PulseDaemon]:
+    """This test process's own PulseAudio daemon (tests/pulse.py), stopped at the session's end."""
     try:
-        return subprocess.run(argv, capture_output=True, timeout=20).returncode
-    except (OSError, subprocess.TimeoutExpired):
-        return 127
+        daemon = PulseDaemon.start()
+    except PulseUnavailable as err:
+        pytest.skip(str(err))
+    yield daemon
+    daemon.stop()
 
 
-def _wait_until_the_sink_opens() -> None:
-    """A PulseAudio daemon that has just started may refuse the first streams: PortAudio is
-    restarted (to see the new default devices) and a speaker and a microphone are opened and
-    closed until both work."""
-    import time
+@pytest.fixture(scope="module")
+def pulse_loop(pulse_daemon: PulseDaemon) -> Iterator[str]:
+    """This module's sound goes to this process's own daemon: PortAudio is restarted with
+    ``PULSE_SERVER`` pointing there (and again after, without it). Yields the sink's name."""
+    before = os.environ.get("PULSE_SERVER")
+    os.environ["PULSE_SERVER"] = pulse_daemon.server
+    try:
+        _wait_until_the_sink_is_quick()
+        yield pulse_daemon.sink
+    finally:
+        if before is None:
+            os.environ.pop("PULSE_SERVER", None)
+        else:
+            os.environ["PULSE_SERVER"] = before
+        _restart_portaudio()
+
+
+def _restart_portaudio() -> None:
+    """PortAudio lists devices once, when it starts: restarted, it sees the current server."""
+    import sys
+    sounddevice = sys.modules.get("sounddevice")
+    if sounddevice is not None:
+        sounddevice._terminate()
+        sounddevice._initialize()
+
+
+def _wait_until_the_sink_is_quick(patience_s: float = 10.0) -> None:
+    """PortAudio is restarted (to see the daemon); then a speaker and a microphone are opened
+    until both run at once: a tenth of a second after they start, each has had most of its
+    10-ms blocks (a daemon that has just started may refuse the first streams, and a null
+    sink renders in 2-second blocks until a low-latency stream uses it: tests/pulse.py)."""
     try:
         import sounddevice
     except Exception as err:  # no libportaudio2
         pytest.skip(f"sounddevice cannot start ({err})")
-    last: Exception | None = None
-    for _ in range(40):
+    deadline = time.monotonic() + patience_s
+    last: Exception | str = "never opened"
+    while time.monotonic() < deadline:
+        blocks = {"out": 0, "in": 0}
+        streams = []
         try:
-            sounddevice._terminate()
-            sounddevice._initialize()
-            for kind in (sounddevice.OutputStream, sounddevice.InputStream):
-                stream = kind(samplerate=48000, channels=1, dtype="float32")
+            _restart_portaudio()
+            streams = [sounddevice.OutputStream(samplerate=48000, blocksize=480, channels=1, dtype="float32",
+                                                latency="low", callback=_count(blocks, "out", silence=True)),
+                       sounddevice.InputStream(samplerate=48000, blocksize=480, channels=1, dtype="float32",
+                                               latency="low", callback=_count(blocks, "in"))]
+            for stream in streams:
                 stream.start()
-                stream.stop()
-                stream.close()
-            return
+            time.sleep(0.1)
+            if min(blocks.values()) >= 5:
+                return
+            last = f"blocks in the first 0.1 s: {blocks}"
         except Exception as err:  # PortAudioError while the daemon settles
             last = err
-            time.sleep(0.25)
-    pytest.skip(f"PulseAudio's null sink does not open streams here ({last})")
-
-
-@pytest.fixture(scope="module")
-def pulse_loop():
-    """Start PulseAudio if needed, add a null sink and make it the default speaker, with its
-    monitor as the default microphone. Skips (with the reason) where PulseAudio is missing.
-
-    There is one sound server per machine, so one module at a time may use it: the xdist
-    workers (and any other test run on the machine) take turns through a lock file, held
-    while the module's tests run."""
-    import fcntl
-    import tempfile
-    with open(Path(tempfile.gettempdir()) / "voicehost-pulseaudio.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield from _null_sink_loop()
         finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def _null_sink_loop():
-    import shutil
-    import subprocess
-    if not shutil.which("pulseaudio") or not shutil.which("pactl"):
-        pytest.skip("PulseAudio is not installed (./setup.sh test installs pulseaudio and pulseaudio-utils)")
-    started_here = _run("pactl", "info") != 0  # a daemon already running is the user's: left as it is
-    if started_here:
-        _run("pulseaudio", "--start", "--exit-idle-time=-1")
-        for _ in range(50):
-            if _run("pactl", "info") == 0:
-                break
-            import time
-            time.sleep(0.1)
-        else:
-            pytest.skip("PulseAudio does not start here")
-    info = subprocess.run(["pactl", "info"], capture_output=True, text=True).stdout
-    previous = {line.split(":", 1)[0]: line.split(":", 1)[1].strip() for line in info.splitlines() if ":" in line}
-    module = subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=voicehost_test"],
-                            capture_output=True, text=True).stdout.strip()
-    _run("pactl", "set-default-sink", "voicehost_test")
-    _run("pactl", "set-default-source", "voicehost_test.monitor")
-    _wait_until_the_sink_opens()
-    yield "voicehost_test"
-    if previous.get("Default Sink"):
-        _run("pactl", "set-default-sink", previous["Default Sink"])
-    if previous.get("Default Source"):
-        _run("pactl", "set-default-source", previous["Default Source"])
-    if module.isdigit():
-        _run("pactl", "unload-module", module)
-    if started_here:
-        stop_pulseaudio()
-
-
-def stop_pulseaudio() -> None:
-    """Stop the daemon this session started (tests stop what they start: a daemon left behind
-    would make the next demo play into the test's null sink)."""
-    import time
-    _run("pulseaudio", "--kill")
-    for _ in range(50):
-        if _run("pulseaudio", "--check") != 0:
-            return
+            for stream in streams:
+                stream.close()
         time.sleep(0.1)
+    if isinstance(last, Exception):
+        pytest.skip(f"PulseAudio's null sink does not open streams here ({last})")
+    # slow, but it works: the tests run, and say what they find
+
+
+def _count(blocks: dict[str, int], key: str, silence: bool = False):
+    def callback(data, frames, time_info, status) -> None:
+        if silence:
+            data.fill(0)
+        blocks[key] += 1
+    return callback
 
 
 @pytest.fixture(scope="session")
