@@ -1,25 +1,35 @@
-"""The real thing: lines rendered by pyttsx3 + espeak-ng, mixed with night music, played by
-sounddevice into a PulseAudio null sink and recorded from its monitor.
+"""The real thing: lines rendered by pyttsx3 + espeak-ng (through the lexicon and the loudness
+chain), mixed with night music, played by sounddevice into a PulseAudio null sink and recorded
+from its monitor.
 
-One scripted session is played once; the tests read the recording. Both streams are warmed
-up first: PulseAudio settles its latency during the first seconds of a stream.
+One scripted session is played once and recorded; every test reads the recording. By day the
+host says three lines with no music; at night, first over a test tone (one FFT bin, easy to
+measure under speech), then over the generated bed. The recording starts a little before
+the first line, so the silence before it is on record too.
 """
 
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
 
-from audio.mixer import Mixer, MixSettings
+from audio.mixer import Mixer, MixSettings, MusicSource
 from audio.music import MusicFeed
 from audio.output import AudioOut
 
+pytestmark = pytest.mark.xdist_group("audio_loop")   # one worker plays the session for all its tests
+
 RATE = 48000
-WARM_UP_S = 3.0
+BEFORE_THE_FIRST_LINE_S = 0.6
 LOUD = 0.02
+FADE_S = 0.5
+DAY_LINES = ("Спасибо.", "Кандидатура номер семь принята.", "Игрок номер пять — шесть голосов.")
+NIGHT_LINE_OVER_THE_TONE = "Просыпается мафия."
+NIGHT_LINE_OVER_THE_BED = "Мафия засыпает."
 
 
 class Tone:
@@ -32,6 +42,19 @@ class Tone:
         t = np.arange(self.phase, self.phase + len(out))
         out[:] = 0.5 * np.sin(2 * np.pi * 5000 * t / RATE)
         self.phase += len(out)
+
+
+class Switch:
+    """The night music: the tone, then (after :meth:`to`) another source, in one stream."""
+
+    def __init__(self, source: MusicSource) -> None:
+        self.source = source
+
+    def to(self, source: MusicSource) -> None:
+        self.source = source
+
+    def read(self, out: np.ndarray) -> None:
+        self.source.read(out)
 
 
 class Recorder:
@@ -76,140 +99,138 @@ def tone_db(samples: np.ndarray, freq: float = 5000) -> float:
 
 
 @dataclass
+class Line:
+    text: str
+    onset: float
+    duration: float
+    lead: float   # where the clip itself gets loud
+
+
+@dataclass
 class Session:
     recorder: Recorder
-    day_lines: list[tuple[float, float, float]] = field(default_factory=list)  # (onset, duration, lead)
-    night_line: tuple[float, float] = (0.0, 0.0)
+    loudness_lufs: float
+    day_lines: list[Line] = field(default_factory=list)
+    night_lines: list[Line] = field(default_factory=list)   # over the tone, over the bed
     night_on: float = 0.0
+    tone_off: float = 0.0      # the bed replaces the tone
     night_off: float = 0.0
-    ambient: Recorder | None = None
+    bed_underruns: int = -1
 
 
 @pytest.fixture(scope="module")
-def session(pulse_loop, renderer) -> Session:
-    mixer = Mixer(MixSettings(samplerate=RATE, fade_s=1.0), Tone())
+def session(pulse_loop, tmp_path_factory) -> Session:
+    from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable
+    from voicehost.language.lexicon import load_lexicon
+    settings = VoiceSettings()
+    try:
+        renderer = SpeechRenderer(settings, tmp_path_factory.mktemp("voice"), spell=load_lexicon().apply)
+    except VoiceUnavailable as err:
+        pytest.skip(f"no Russian voice here: {err}")
+    bed = MusicFeed(RATE)   # no folder: the generated ambient bed
+    music = Switch(Tone())
+    mixer = Mixer(MixSettings(samplerate=RATE, fade_s=FADE_S), music)
     out = recorder = None
     try:
+        clips = {text: renderer.clip(text) for text in (*DAY_LINES, NIGHT_LINE_OVER_THE_TONE, NIGHT_LINE_OVER_THE_BED)}
         out = AudioOut(mixer, "default", log=lambda line: pytest.fail(line))
         assert out.kind == "device"
-        time.sleep(1.0)
-        recorder = Recorder()  # after the speaker: the null sink re-times its monitor when a player joins
-        time.sleep(WARM_UP_S)
-        return _play_the_session(mixer, recorder, renderer)
+        recorder = Recorder()
+        time.sleep(BEFORE_THE_FIRST_LINE_S)
+        played = _play_the_session(Session(recorder, settings.loudness_lufs), mixer, music, bed, clips)
+        played.bed_underruns = bed.underruns
+        return played
     finally:  # every stream closed, even when the session fails half-way
         if recorder is not None:
             recorder.stop()
         if out is not None:
             out.close()
         mixer.close()
+        bed.close()
+        renderer.close()
 
 
-def _play_the_session(mixer: Mixer, recorder: Recorder, renderer) -> Session:
-    played = Session(recorder)
-    for text in ("Спасибо.", "Кандидатура номер семь принята.", "Спасибо."):
-        clip = renderer.clip(text)
-        lead = np.nonzero(np.abs(clip) > LOUD)[0][0] / RATE  # where the clip itself gets loud
-        played.day_lines.append((mixer.say(clip, text).result(5), len(clip) / RATE, lead))
-        time.sleep(len(clip) / RATE + 0.6)
+def _play_the_session(played: Session, mixer: Mixer, music: Switch, bed: MusicFeed,
+                      clips: dict[str, np.ndarray]) -> Session:
+    """The day's lines go out together (the mixer leaves its pause between them); the night
+    is timed here: the fade, the duck's release, the bed on its own before its line."""
+    def line_of(text: str, onset: Future[float]) -> Line:
+        clip = clips[text]
+        return Line(text, onset.result(15), len(clip) / RATE, np.nonzero(np.abs(clip) > LOUD)[0][0] / RATE)
+
+    def say(text: str) -> Line:
+        return line_of(text, mixer.say(clips[text], text))
+
+    def until(t: float) -> None:
+        time.sleep(max(0.0, t - time.monotonic()))
+
+    said = [(text, mixer.say(clips[text], text)) for text in DAY_LINES]
+    played.day_lines = [line_of(text, onset) for text, onset in said]
+    until(played.day_lines[-1].onset + played.day_lines[-1].duration + 0.6)
     mixer.night(True)
     played.night_on = time.monotonic()
-    time.sleep(2.0)
-    clip = renderer.clip("Просыпается мафия.")
-    played.night_line = (mixer.say(clip).result(5), len(clip) / RATE)
-    time.sleep(len(clip) / RATE + 1.5)
+    time.sleep(FADE_S + 0.8)
+    line = say(NIGHT_LINE_OVER_THE_TONE)
+    played.night_lines.append(line)
+    until(line.onset + line.duration + 1.2)   # the duck's release, then the tone at full level
+    music.to(bed)
+    played.tone_off = time.monotonic()
+    time.sleep(1.0)
+    line = say(NIGHT_LINE_OVER_THE_BED)
+    played.night_lines.append(line)
+    until(line.onset + line.duration + 0.3)
     mixer.night(False)
     played.night_off = time.monotonic()
-    time.sleep(2.0)
+    time.sleep(FADE_S + 1.2)
     return played
 
 
 def test_speech_is_heard_where_the_host_said_it(session: Session) -> None:
-    for onset, duration, _ in session.day_lines:
-        voiced = session.recorder.between(onset + 0.05, onset + duration - 0.05)
-        silence = session.recorder.between(onset - 0.5, onset - 0.1)
-        assert level_db(voiced) > -35 and level_db(silence) < -60
+    for line in session.day_lines:
+        voiced = session.recorder.between(line.onset + 0.05, line.onset + line.duration - 0.05)
+        silence = session.recorder.between(line.onset - 0.5, line.onset - 0.1)
+        assert level_db(voiced) > -35 and level_db(silence) < -60, line.text
 
 
 def test_reported_onsets_match_the_recording_within_30_ms(session: Session) -> None:
     errors = []
-    for onset, _, lead in session.day_lines:
-        heard = session.recorder.first_sound_after(onset - 0.25, LOUD)
+    for line in session.day_lines:
+        heard = session.recorder.first_sound_after(line.onset - 0.25, LOUD)
         assert heard is not None
-        errors.append((heard - lead - onset) * 1000)
+        errors.append((heard - line.lead - line.onset) * 1000)
     assert all(abs(e) <= 30 for e in errors), errors
 
 
 def test_music_is_at_least_12_db_lower_during_speech_than_just_before(session: Session) -> None:
-    onset, duration = session.night_line
-    before = tone_db(session.recorder.between(onset - 0.6, onset - 0.1))
-    during = tone_db(session.recorder.between(onset + 0.1, onset + duration - 0.1))
+    line = session.night_lines[0]
+    before = tone_db(session.recorder.between(line.onset - 0.6, line.onset - 0.1))
+    during = tone_db(session.recorder.between(line.onset + 0.1, line.onset + line.duration - 0.1))
     assert before - during >= 12, (before, during)
 
 
 def test_night_music_is_audible_through_the_night_and_absent_by_day(session: Session) -> None:
-    onset, duration = session.night_line
-    night = session.recorder.between(session.night_on + 1.2, onset - 0.1)
-    after_line = session.recorder.between(onset + duration + 0.7, session.night_off)
-    day = session.recorder.between(session.night_off + 1.3, session.night_off + 1.9)
+    line = session.night_lines[0]
+    night = session.recorder.between(session.night_on + FADE_S + 0.2, line.onset - 0.1)
+    after_line = session.recorder.between(line.onset + line.duration + 0.7, session.tone_off)
+    day = session.recorder.between(session.night_off + FADE_S + 0.3, session.night_off + FADE_S + 0.9)
     assert tone_db(night) > -30 and tone_db(after_line) > -30
-    assert level_db(session.recorder.between(session.day_lines[0][0] - 0.5, session.day_lines[0][0] - 0.1)) < -60
+    first = session.day_lines[0]
+    assert level_db(session.recorder.between(first.onset - 0.5, first.onset - 0.1)) < -60
     assert level_db(day) < -60
 
 
-def test_the_generated_ambient_music_plays_when_no_folder_is_set(pulse_loop) -> None:
-    feed = MusicFeed(RATE)
-    mixer = Mixer(MixSettings(samplerate=RATE, fade_s=0.3), feed)
-    out = AudioOut(mixer, "default")
-    recorder = Recorder()
-    try:
-        time.sleep(1.0)
-        mixer.night(True)
-        start = time.monotonic()
-        time.sleep(1.5)
-    finally:
-        recorder.stop()
-        out.close()
-        mixer.close()
-        feed.close()
-    assert level_db(recorder.between(start + 0.5, start + 1.4)) > -40 and feed.underruns == 0
+def test_the_generated_ambient_music_plays_when_no_folder_is_set(session: Session) -> None:
+    alone = session.recorder.between(session.tone_off + 0.3, session.night_lines[1].onset - 0.1)
+    assert level_db(alone) > -40 and session.bed_underruns == 0
 
 
-def test_the_recorded_mix_never_reaches_full_scale_and_every_line_is_at_one_loudness(pulse_loop, tmp_path) -> None:
-    """Rendered lines (through the lexicon and the loudness chain) played by day and over the
-    generated bed at night, recorded from the sink's monitor and measured (BS.1770)."""
+def test_the_recorded_mix_never_reaches_full_scale_and_every_line_is_at_one_loudness(session: Session) -> None:
+    """Every line measured (BS.1770) where it was recorded: by day, and at night over the ducked
+    generated bed (not the line over the test tone: a steady 5 kHz sine would add to it)."""
     from audio.level import loudness
-    from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable
-    from voicehost.language.lexicon import load_lexicon
-    settings = VoiceSettings()
-    try:
-        renderer = SpeechRenderer(settings, tmp_path, spell=load_lexicon().apply)
-    except VoiceUnavailable as err:
-        pytest.skip(f"no Russian voice here: {err}")
-    texts = ["Спасибо.", "Кандидатура номер семь принята.", "Дневное обсуждение завершено. Город приступает к "
-             "голосованию.", "Игрок номер пять — шесть голосов.", "Просыпается Шериф и ищет мафию.",
-             "Мафия засыпает."]
-    feed = MusicFeed(RATE)
-    mixer = Mixer(MixSettings(samplerate=RATE, fade_s=0.5), feed)
-    out = AudioOut(mixer, "default", log=lambda line: pytest.fail(line))
-    recorder = Recorder()
-    played = []
-    try:
-        time.sleep(WARM_UP_S)
-        for k, text in enumerate(texts):
-            if k == 4:
-                mixer.night(True)
-                time.sleep(1.5)
-            clip = renderer.clip(text)
-            played.append((mixer.say(clip, text).result(10), len(clip) / RATE, text))
-            time.sleep(len(clip) / RATE + 1.2)
-        time.sleep(1.0)
-    finally:
-        recorder.stop()
-        out.close()
-        mixer.close()
-        feed.close()
-        renderer.close()
-    everything = recorder.between(played[0][0] - 1.0, played[-1][0] + 5.0)
+    recorder = session.recorder
+    everything = recorder.between(session.day_lines[0].onset - 1.0, session.night_off + FADE_S + 1.0)
     assert np.max(np.abs(everything)) < 0.99
-    measured = {text: loudness(recorder.between(onset, onset + duration), RATE) for onset, duration, text in played}
-    assert all(abs(lufs - settings.loudness_lufs) <= 1.0 for lufs in measured.values()), measured
+    measured = {line.text: loudness(recorder.between(line.onset, line.onset + line.duration), RATE)
+                for line in (*session.day_lines, session.night_lines[1])}
+    assert all(abs(lufs - session.loudness_lufs) <= 1.0 for lufs in measured.values()), measured
