@@ -6,7 +6,8 @@ AcceptWaveform/Result/FinalResult, the reset after the gate, the missing-vocabul
 on Korean audio espeak-ng renders here. With a Russian model in VOICEHOST_VOSK_MODEL, the
 parser's utterances are also rendered in Russian and must come back as the right intents.
 At the end, ``voicehost ears test`` runs whole at a null-sink table (speaker → monitor →
-microphone) in a noisy room, an echoing room, and with a "player" reading the phrases.
+microphone) in a noisy room, an echoing room, and with a "player" reading the phrases; it gets
+the model this module loaded (the same folder, the same class) rather than loading it again.
 """
 
 from __future__ import annotations
@@ -206,7 +207,7 @@ def test_the_gate_drops_the_hosts_own_voice_through_a_speaker_to_microphone_loop
     mic = MicListener(ko_model.recognizer(KO_GRAMMAR), gate, heard.put)
     try:
         mic.start()
-        time.sleep(2.0)
+        time.sleep(0.5)   # a stream loses its first moments
         onset = mixer.say(clip, "host").result(5)  # the host says it: the gate knows
         gate.host_speaks(onset, onset + len(clip) / 48000)
         time.sleep(len(clip) / 48000 + 2.0)
@@ -239,10 +240,24 @@ def test_alternatives_from_the_real_recognizer_keep_the_best_reading_as_the_text
 
 # ---- the whole command at a null-sink table ------------------------------------------------------------
 
-# Phrases the Korean model hears well in espeak-ng's Korean voice (its numbers it mostly does not).
-KO_PHRASES = ["감사합니다", "죄송합니다", "여보세요", "여덟", "대한민국", "감사합니다 여러분", "여러분 안녕하세요",
-              "서울", "오늘"]
+# Phrases the Korean model hears well in espeak-ng's Korean voice (its numbers it mostly does not),
+# one of two words; each costs about 3 s of real time at the table.
+KO_PHRASES = ["감사합니다", "죄송합니다", "여보세요", "대한민국", "감사합니다 여러분", "서울"]
 ROOM_DBFS = -45.0
+
+
+@pytest.fixture
+def table_model(ko_model, monkeypatch) -> SpeechModel:
+    """The command gets the module's model instead of loading the same folder again (2–3 s
+    a run): the same class, loaded from the same path (ko_model_path, in the table file)."""
+    import voicehost.cli.ears as ears_cli
+
+    def load(path: str | Path) -> SpeechModel:
+        assert Path(path) == ko_model.path, path
+        return ko_model
+
+    monkeypatch.setattr(ears_cli, "SpeechModel", load)
+    return ko_model
 
 
 class RoomNoise:
@@ -324,20 +339,20 @@ def run_at_the_table(tmp_path, capsys, phrases: list[str], room: RoomNoise | Roo
     listed.write_text("\n".join(phrases) + "\n", encoding="utf-8")
     try:
         code = main(["ears", "test", "--table", str(table), "--phrases", str(listed), "--repeat", "1",
-                     "--quiet", "2", "--json", *options])
+                     "--quiet", "1", "--json", *options])
     finally:
         room.close()
     captured = capsys.readouterr()
     return code, json.loads(captured.out), captured.err
 
 
-def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_loop, tmp_path, capsys) -> None:
+def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_loop, table_model, tmp_path, capsys) -> None:
     code, report, progress = run_at_the_table(tmp_path, capsys, KO_PHRASES, RoomNoise(ROOM_DBFS))
     floor = report["noise_floor"]
     assert abs(floor["rms_dbfs"] - ROOM_DBFS) < 2.0, floor            # the noise we played, measured
     assert report["speech_dbfs"] > ROOM_DBFS + 15
     heard = [(a["phrase"], a["heard"]) for a in report["attempts"]]
-    assert report["tries"] == len(KO_PHRASES) and report["right"] >= 6, heard   # most, whatever the load
+    assert report["tries"] == len(KO_PHRASES) and report["right"] >= 4, heard   # most, whatever the load
     assert code == (0 if report["passed"] else 1) and report["missing_words"] == []
     suggestions = report["suggestions"]
     assert set(suggestions) == {"hold_off_s", "rule2_s", "rule3_s", "rule4_s", "min_confidence"}
@@ -350,17 +365,17 @@ def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_loop, tmp_
     assert "«감사합니다»" in progress                                        # the progress, on stderr
 
 
-def test_an_echoing_room_lengthens_the_suggested_hold_off(pulse_loop, tmp_path, capsys) -> None:
+def test_an_echoing_room_lengthens_the_suggested_hold_off(pulse_loop, table_model, tmp_path, capsys) -> None:
     """Dry, the host's voice is gone before its clip ends (espeak's trailing silence); with an
     echo 0.4 s later it lingers after the line, and the suggested hold-off grows with it."""
-    _, report, _ = run_at_the_table(tmp_path, capsys, KO_PHRASES[:4], RoomEcho(delay_s=0.4, gain=0.4))
+    _, report, _ = run_at_the_table(tmp_path, capsys, KO_PHRASES[:3], RoomEcho(delay_s=0.4, gain=0.4))
     tails = [a["echo_tail_s"] for a in report["attempts"]]
     assert all(t is not None for t in tails) and float(np.median(tails)) > 0.0, tails
     hold_off = report["suggestions"]["hold_off_s"]
     assert hold_off["value"] >= max(tails) + 0.15 - 1e-9 and hold_off["value"] >= 0.2, (hold_off, tails)
 
 
-def test_a_player_reads_the_phrases_shown_to_him(pulse_loop, tmp_path, capsys, monkeypatch) -> None:
+def test_a_player_reads_the_phrases_shown_to_him(pulse_loop, table_model, tmp_path, capsys, monkeypatch) -> None:
     """``--read``: a "player" (espeak-ng's Korean, into the room) says each phrase when the
     command shows it; the host says three phrases itself first, for its echo."""
     import voicehost.cli.ears as ears_cli
@@ -374,10 +389,10 @@ def test_a_player_reads_the_phrases_shown_to_him(pulse_loop, tmp_path, capsys, m
             room.speak(np.frombuffer(spoken(phrase, silence_s=0.0), dtype="<i2") / 32768)
 
     monkeypatch.setattr(ears_cli, "_progress", player)
-    phrases = KO_PHRASES[:4]
+    phrases = KO_PHRASES[:3]
     code, report, _ = run_at_the_table(tmp_path, capsys, phrases, room, "--read", "--timeout", "6")
     assert said == phrases and report["mode"] == "read" and report["tries"] == len(phrases)
-    assert report["right"] >= 3, [(a["phrase"], a["heard"]) for a in report["attempts"]]
+    assert report["right"] >= 2, [(a["phrase"], a["heard"]) for a in report["attempts"]]
     assert len(report["echo_probes"]) == 3 and all(p["echo_tail_s"] is not None for p in report["echo_probes"])
     assert report["suggestions"]["hold_off_s"]["value"] is not None
     assert report["suggestions"]["min_confidence"]["value"] is not None and code == (0 if report["passed"] else 1)
