@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import queue
-import threading
-import time
 
 import numpy as np
 import pytest
@@ -17,6 +15,7 @@ from audio.listener import RATE, Heard
 from voicehost.cli.main import main
 from voicehost.host.calibration import (
     QUIET_DBFS,
+    READ_SETTLE_S,
     Attempt,
     LevelMeter,
     NoiseFloor,
@@ -226,21 +225,46 @@ def test_a_report_from_synthetic_levels_and_results() -> None:
 
 # ---- the session's waiting -----------------------------------------------------------------------------
 
+class Table:
+    """The session's clock and its queue of results in one: ``get`` moves the clock on to the
+    next result if it comes within ``timeout``, else by ``timeout`` (then ``queue.Empty``), as
+    a real queue would, without waiting."""
+
+    def __init__(self, *said: tuple[float, str]) -> None:
+        self.now = 0.0
+        self.coming = list(said)
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    def get(self, timeout: float) -> Heard:
+        if self.coming and self.coming[0][0] <= self.now + timeout:
+            t_end, text = self.coming.pop(0)
+            self.now = max(self.now, t_end)
+            return Heard(text, t_end, "mic")
+        self.now += timeout
+        raise queue.Empty
+
+
 def test_a_reader_gets_time_for_the_second_half_of_a_split_phrase() -> None:
-    heard: queue.Queue[Heard] = queue.Queue()
+    table = Table((0.2, "выставляю игрока"), (1.0, "номер семь"))
     shown = []
-    session = Session(heard, say=lambda text: (0.0, 0.0), show=shown.append)
-
-    def player() -> None:
-        time.sleep(0.2)
-        heard.put(Heard("выставляю игрока", time.monotonic(), "mic"))
-        time.sleep(0.8)
-        heard.put(Heard("номер семь", time.monotonic(), "mic"))
-
-    threading.Thread(target=player).start()
+    session = Session(table, say=lambda text: (0.0, 0.0), show=shown.append, clock=table.clock, sleep=table.sleep)
     attempt = session.player_reads("выставляю игрока номер семь", timeout=5.0, number="[1/1] ")
     assert [h.text for h in session.results] == ["выставляю игрока", "номер семь"]
-    assert shown == ["[1/1] say: «выставляю игрока номер семь»"] and attempt.end - attempt.start < 4.5
+    assert shown == ["[1/1] say: «выставляю игрока номер семь»"]
+    assert attempt.end == pytest.approx(1.0 + READ_SETTLE_S)   # settled after the second half, not the timeout
+
+
+def test_a_reader_who_says_nothing_is_waited_for_until_the_timeout() -> None:
+    table = Table((9.0, "пас"))
+    session = Session(table, say=lambda text: (0.0, 0.0), show=lambda line: None, clock=table.clock,
+                      sleep=table.sleep)
+    attempt = session.player_reads("пас", timeout=5.0)
+    assert session.results == [] and attempt.end == pytest.approx(5.0)
 
 
 # ---- the command's bad input ----------------------------------------------------------------------------
