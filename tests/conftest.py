@@ -6,14 +6,12 @@ import atexit
 import os
 import shutil
 import tempfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
-from pulse import PulseDaemon, PulseUnavailable
+from pulse import pulse_daemon, pulse_loop  # noqa: F401  (the sound fixtures)
 
 from hw.pinmap import load_pinmap
 from voicehost.rules.protocol import build_protocol
@@ -98,88 +96,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # ---- sound: a PulseAudio null sink whose monitor is the microphone (speaker → microphone) ----
-
-@pytest.fixture(scope="session")
-def pulse_daemon() -> Iterator[PulseDaemon]:
-    """This test process's own PulseAudio daemon (tests/pulse.py), stopped at the session's end."""
-    try:
-        daemon = PulseDaemon.start()
-    except PulseUnavailable as err:
-        pytest.skip(str(err))
-    yield daemon
-    daemon.stop()
-
-
-@pytest.fixture(scope="module")
-def pulse_loop(pulse_daemon: PulseDaemon) -> Iterator[str]:
-    """This module's sound goes to this process's own daemon: PortAudio is restarted with
-    ``PULSE_SERVER`` pointing there (and again after, without it). Yields the sink's name."""
-    before = os.environ.get("PULSE_SERVER")
-    os.environ["PULSE_SERVER"] = pulse_daemon.server
-    try:
-        _wait_until_the_sink_is_quick()
-        yield pulse_daemon.sink
-    finally:
-        if before is None:
-            os.environ.pop("PULSE_SERVER", None)
-        else:
-            os.environ["PULSE_SERVER"] = before
-        _restart_portaudio()
-
-
-def _restart_portaudio() -> None:
-    """PortAudio lists devices once, when it starts: restarted, it sees the current server."""
-    import sys
-    sounddevice = sys.modules.get("sounddevice")
-    if sounddevice is not None:
-        sounddevice._terminate()
-        sounddevice._initialize()
-
-
-def _wait_until_the_sink_is_quick(patience_s: float = 10.0) -> None:
-    """PortAudio is restarted (to see the daemon); then a speaker and a microphone are opened
-    until both run at once: a tenth of a second after they start, each has had most of its
-    10-ms blocks (a daemon that has just started may refuse the first streams, and a null
-    sink renders in 2-second blocks until a low-latency stream uses it: tests/pulse.py)."""
-    try:
-        import sounddevice
-    except Exception as err:  # no libportaudio2
-        pytest.skip(f"sounddevice cannot start ({err})")
-    deadline = time.monotonic() + patience_s
-    last: Exception | str = "never opened"
-    while time.monotonic() < deadline:
-        blocks = {"out": 0, "in": 0}
-        streams = []
-        try:
-            _restart_portaudio()
-            streams = [sounddevice.OutputStream(samplerate=48000, blocksize=480, channels=1, dtype="float32",
-                                                latency="low", callback=_count(blocks, "out", silence=True)),
-                       sounddevice.InputStream(samplerate=48000, blocksize=480, channels=1, dtype="float32",
-                                               latency="low", callback=_count(blocks, "in"))]
-            for stream in streams:
-                stream.start()
-            time.sleep(0.1)
-            if min(blocks.values()) >= 5:
-                return
-            last = f"blocks in the first 0.1 s: {blocks}"
-        except Exception as err:  # PortAudioError while the daemon settles
-            last = err
-        finally:
-            for stream in streams:
-                stream.close()
-        time.sleep(0.1)
-    if isinstance(last, Exception):
-        pytest.skip(f"PulseAudio's null sink does not open streams here ({last})")
-    # slow, but it works: the tests run, and say what they find
-
-
-def _count(blocks: dict[str, int], key: str, silence: bool = False):
-    def callback(data, frames, time_info, status) -> None:
-        if silence:
-            data.fill(0)
-        blocks[key] += 1
-    return callback
-
+# pulse_daemon and pulse_loop: tests/pulse.py, imported above.
 
 @pytest.fixture(scope="session")
 def renderer(tmp_path_factory):

@@ -40,7 +40,7 @@ def running(pid: int, name: str = "pulseaudio") -> bool:
 
 
 def inner_session(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], list[str], dict]:
-    """Run a pytest session with the suite's conftest on one test using the sound fixtures.
+    """Run a pytest session with the suite's sound fixtures (tests/pulse.py) on one test.
     It gets a runtime folder and a home of its own, so a daemon it started the usual way would
     show there. Returns the run, what the test wrote in its marker, and the environment."""
     if not all(shutil.which(tool) for tool in TOOLS):
@@ -59,7 +59,7 @@ def inner_session(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], lis
         "    assert os.environ['PULSE_SERVER'] == pulse_daemon.server\n"
         "    d = pulse_daemon\n"
         "    open(os.environ['INNER_MARKER'], 'w').write(f'{d.pid} {d.keeper_pid} {d.server} {pulse_loop}')\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "conftest", "-p", "after_the_session",
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "pulse", "-p", "after_the_session",
                            "-p", "no:cacheprovider", str(tmp_path / "test_inner.py")],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     if not marker.exists():
