@@ -20,6 +20,7 @@ wrapped to add it.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import queue
@@ -182,17 +183,19 @@ class SpeechRenderer:
         if not isinstance(espeak_driver._espeak, _PhonemeInput):
             espeak_driver._espeak = _PhonemeInput(espeak_driver._espeak)  # type: ignore[attr-defined]
         try:
-            engine = pyttsx3.init("espeak")
+            engine = _the_engine(pyttsx3)
         except Exception as err:
             raise VoiceUnavailable(f"espeak-ng does not start ({err}); install the espeak-ng package") from None
         voices = {v.id for v in engine.getProperty("voices")}
         if self.settings.voice not in voices:
             russian = sorted(v for v in voices if "ru" in v)
             raise VoiceUnavailable(f"no voice {self.settings.voice!r} in espeak-ng (Russian ones: {russian})")
-        engine.setProperty("voice", self.settings.voice)
-        engine.setProperty("rate", self.settings.rate)
-        engine.setProperty("volume", self.settings.volume)
         return engine
+
+    def _speak_as_set(self, engine: object) -> None:
+        engine.setProperty("voice", self.settings.voice)  # type: ignore[attr-defined]
+        engine.setProperty("rate", self.settings.rate)  # type: ignore[attr-defined]
+        engine.setProperty("volume", self.settings.volume)  # type: ignore[attr-defined]
 
     def _recall(self, key: str) -> np.ndarray | None:
         with self._memory_lock:
@@ -224,19 +227,39 @@ class SpeechRenderer:
     def _synthesize(self, engine: object, text: str) -> np.ndarray:
         """pyttsx3 2.99's espeak driver writes the file from espeak's callback, and under load
         ``runAndWait()`` can return before that file exists, or the file comes out empty. So
-        the file is waited for, and an empty rendering is tried again."""
-        for _ in range(RENDER_ATTEMPTS):
-            with tempfile.TemporaryDirectory() as folder:
-                raw = Path(folder) / "line.wav"
-                engine.save_to_file(text, str(raw))  # type: ignore[attr-defined]
-                engine.runAndWait()  # type: ignore[attr-defined]
-                samples = _read_when_written(raw)
-            if samples is not None and len(samples):
-                return samples
+        the file is waited for, and an empty rendering is tried again.
+
+        Every renderer of the process shares one espeak engine (``pyttsx3.init`` hands out the
+        same one, and espeak-ng's voice is global anyway): a rendering holds the process's lock
+        and sets its own voice, rate and volume first, or it would speak in whatever voice
+        another renderer set last."""
+        with _ESPEAK:
+            self._speak_as_set(engine)
+            for _ in range(RENDER_ATTEMPTS):
+                with tempfile.TemporaryDirectory() as folder:
+                    raw = Path(folder) / "line.wav"
+                    engine.save_to_file(text, str(raw))  # type: ignore[attr-defined]
+                    engine.runAndWait()  # type: ignore[attr-defined]
+                    samples = _read_when_written(raw)
+                if samples is not None and len(samples):
+                    return samples
         raise VoiceUnavailable(f"espeak-ng rendered nothing for {text!r} ({RENDER_ATTEMPTS} tries)")
 
 
 RENDER_ATTEMPTS = 4
+_ESPEAK = threading.Lock()   # the process's one espeak engine: one rendering at a time
+_ENGINE: list[object] = []
+
+
+def _the_engine(pyttsx3: Any) -> object:
+    """The process's espeak engine, kept until the process exits: a pyttsx3 engine that is
+    dropped unhooks espeak-ng's one callback, whichever engine set it, and the renderers of
+    the process share it anyway. Let go at exit, while pyttsx3's finalizer can still run."""
+    with _ESPEAK:
+        if not _ENGINE:
+            _ENGINE.append(pyttsx3.init("espeak"))
+            atexit.register(_ENGINE.clear)
+        return _ENGINE[0]
 ESPEAK_RATE = 22050   # what espeak-ng renders, and what the cache keeps
 
 

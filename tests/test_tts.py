@@ -65,3 +65,28 @@ def test_the_lexicon_reaches_the_cache_key(tmp_path) -> None:
         assert speech.cache_file("мафию").stem == speech.settings.key("[[m'Af;iju]]")
     finally:
         speech.close()
+
+
+def test_renderers_in_one_process_each_keep_their_voice(tmp_path) -> None:
+    """pyttsx3 gives every renderer of a process the same espeak engine, and espeak-ng's voice
+    is global anyway: a Russian line rendered after a Korean renderer spoke must still come out
+    as a renderer that starts last renders it (a test saw it spelled letter by letter in the
+    Korean voice, 21 s long, and cached under the Russian key)."""
+    text = "Кандидатура номер семь принята."
+    try:
+        russian = SpeechRenderer(VoiceSettings(), tmp_path / "ru")
+    except VoiceUnavailable as err:  # pragma: no cover
+        pytest.skip(str(err))
+    korean = SpeechRenderer(VoiceSettings(voice="ko", rate=165), tmp_path / "ko")
+    try:
+        korean.clip("감사합니다")
+        heard = russian.clip(text)
+        last = SpeechRenderer(VoiceSettings(), tmp_path / "last")
+        try:
+            expected = last.clip(text)
+        finally:
+            last.close()
+        assert abs(len(heard) - len(expected)) < 0.01 * len(expected), (len(heard), len(expected))
+    finally:
+        korean.close()
+        russian.close()
