@@ -92,8 +92,8 @@ def test_a_test_process_killed_mid_session_leaves_no_daemon(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-c", started], capture_output=True, text=True, timeout=60)
     assert done.returncode == -9, done.stderr
     pid, keeper, folder = done.stdout.split()
-    shutil.rmtree(folder)   # the killed process could not
     deadline = time.monotonic() + 5
     while (running(int(pid)) or running(int(keeper), "parec")) and time.monotonic() < deadline:
         time.sleep(0.02)
+    shutil.rmtree(folder, ignore_errors=True)   # the killed process could not (once the daemon has left it)
     assert not running(int(pid)) and not running(int(keeper), "parec")
