@@ -12,8 +12,9 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from scipy.ndimage import minimum_filter1d, uniform_filter1d
-from scipy.signal import resample_poly
+
+# scipy (over half a second to import) is imported where a line is rendered, not here: every
+# ``voicehost`` command reaches this module through the table file, and most render nothing.
 
 OVERSAMPLE = 4          # true peak is estimated on a 4× oversampled signal (as BS.1770 asks)
 LOOKAHEAD_S = 0.005     # the limiter sees a peak this early and turns down smoothly into it
@@ -47,6 +48,7 @@ def true_peak_db(clip: np.ndarray) -> float:
 
 def _oversampled_peaks(samples: np.ndarray) -> np.ndarray:
     """Per original sample, the largest magnitude among its oversampled neighbours."""
+    from scipy.signal import resample_poly
     up = np.abs(resample_poly(samples, OVERSAMPLE, 1))
     return up[: len(samples) * OVERSAMPLE].reshape(len(samples), OVERSAMPLE).max(axis=1)
 
@@ -55,6 +57,7 @@ def compress(clip: np.ndarray, rate: int, threshold_db: float = -24.0, ratio: fl
              window_s: float = 0.02) -> np.ndarray:
     """Feed-forward RMS compression above ``threshold_db`` (dBFS): loud vowels come down,
     consonants and word endings stay, so after normalizing the soft parts are louder."""
+    from scipy.ndimage import uniform_filter1d
     samples = np.asarray(clip, dtype=np.float64)
     power = uniform_filter1d(samples ** 2, max(1, int(window_s * rate)), mode="nearest")
     level_db = 10 * np.log10(power + 1e-12)
@@ -66,6 +69,7 @@ def compress(clip: np.ndarray, rate: int, threshold_db: float = -24.0, ratio: fl
 def limit(clip: np.ndarray, rate: int, ceiling_dbtp: float) -> np.ndarray:
     """Look-ahead limiter: the gain reaches its minimum before each over-ceiling true peak and
     never jumps (a moving minimum, then a moving average of half its width)."""
+    from scipy.ndimage import minimum_filter1d, uniform_filter1d
     samples = np.asarray(clip, dtype=np.float64)
     ceiling = 10 ** (ceiling_dbtp / 20)
     peaks = _oversampled_peaks(samples)
