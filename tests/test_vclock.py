@@ -34,3 +34,27 @@ def test_waiting_for_nothing_forever_is_stuck_not_a_hang() -> None:
 
     with pytest.raises(Stuck):
         run_virtual(forever())
+
+
+def test_a_job_on_the_loops_executor_takes_no_game_time() -> None:
+    """The clock waits for a thread the loop itself handed work to (the web console serves its
+    files that way) instead of jumping past the timers meanwhile."""
+    import threading
+    import time
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        started = threading.Event()
+
+        def slow() -> float:
+            started.set()
+            time.sleep(0.05)
+            return loop.time()
+
+        timer = asyncio.ensure_future(asyncio.sleep(10))
+        seen_in_thread = await loop.run_in_executor(None, slow)
+        after = loop.time()
+        await timer
+        return seen_in_thread, after, loop.time()
+
+    assert run_virtual(main()) == (0.0, 0.0, 10.0)

@@ -15,18 +15,18 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from voicehost.host import Director
+from voicehost.host import Director, run_virtual
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import Role
 from voicehost.rules.events import PRIVATE_EVENTS
 from voicehost.simulation.script import load_script, script_from_data
 from voicehost.simulation.scriptgen import random_script
-from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
+from voicehost.simulation.table_level import TableRun, play_table
 from voicehost.web import WebTable
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-SPEED = 60.0   # real time, 60× faster: a whole game in seconds, and every tap still lands
+POLL_S = 1.0   # the public endpoints are polled this often, in game time
 JUDGE_ONLY_KEYS = {"roles", "role", "night_log", "judge_log", "answers", "csrf", "waiting_for"}
 ROLE_VALUES = {role.value for role in Role}
 
@@ -61,7 +61,7 @@ async def record_public(script: Any) -> tuple[list[str], list[dict[str, Any]], l
         while True:
             public.append(await (await client.get("/api/state")).text())
             judge.append(await (await client.get("/api/judge/state")).json())
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(POLL_S)
 
     @asynccontextmanager
     async def around(director: Director) -> AsyncIterator[WebTable]:
@@ -71,7 +71,7 @@ async def record_public(script: Any) -> tuple[list[str], list[dict[str, Any]], l
 
     tasks = [asyncio.create_task(listen()), asyncio.create_task(poll())]
     try:
-        result = await play_table(script, how=TableRun(speak=VirtualVoice(SPEED).speak, speed=SPEED, around=around))
+        result = await play_table(script, how=TableRun(around=around))
         await asyncio.sleep(0.1)   # the last messages arrive
     finally:
         for task in tasks:
@@ -97,7 +97,7 @@ def keys_and_strings(data: Any, keys: set[str], strings: set[str]) -> None:
 @pytest.mark.parametrize("make_script", games())
 def test_no_public_message_carries_a_role_a_night_action_or_a_check(make_script: Any) -> None:
     script = make_script()
-    public, judge, aloud, result = asyncio.run(record_public(script))
+    public, judge, aloud, result = run_virtual(record_public(script))
     game = result.game
     assert game.is_over, "a whole game"
     book = load_phrasebook()

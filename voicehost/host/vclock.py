@@ -3,7 +3,9 @@
 The loop's ``time()`` is a number the loop itself moves: whenever nothing is ready and the
 loop would sleep until its next timer, the clock jumps to that timer instead. Everything on
 the loop — ``asyncio.sleep``, ``wait_for`` deadlines, the director's timers — then runs on
-game time, deterministically. Nothing may wait on another thread: with no timer left and
+game time, deterministically. Work handed to the loop's executor (``run_in_executor``: a
+file served by the web console, a name resolved) takes no game time: the clock waits for it.
+Nothing else may wait on another thread: with no timer left, no executor job running and
 nothing ready, the game is stuck, and the loop says so instead of hanging.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import selectors
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -37,6 +39,8 @@ class _JumpingSelector(selectors.DefaultSelector):
             ready = super().select(0)
             if ready:
                 return ready
+        if self._loop.in_executor:
+            return super().select(None)  # the clock stands still until the job's result wakes the loop
         if timeout is None:
             raise Stuck("everything waits and nothing is scheduled")
         self._loop.now += timeout
@@ -47,7 +51,17 @@ class VirtualLoop(asyncio.SelectorEventLoop):
     def __init__(self) -> None:
         self.now = 0.0
         self.woken = False  # the wake-up pipe was written (call_soon_threadsafe)
+        self.in_executor = 0  # executor jobs whose results the loop has not yet taken
         super().__init__(_JumpingSelector(self))
+
+    def run_in_executor(self, executor: Any, func: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        future = super().run_in_executor(executor, func, *args)
+        self.in_executor += 1
+        future.add_done_callback(self._executor_done)
+        return future
+
+    def _executor_done(self, future: asyncio.Future[Any]) -> None:
+        self.in_executor -= 1
 
     def _write_to_self(self) -> None:
         self.woken = True
