@@ -7,10 +7,10 @@ import json
 import os
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from processes import run_voicehost
 
 from voicehost.host.journal import Journal, read_journal
 from voicehost.rules import InputError
@@ -20,12 +20,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def voicehost(*argv: str, crash_after: int | None = None) -> subprocess.CompletedProcess:
+    """The command in a process of its own (forked ready to run, see processes.py), killed
+    with SIGKILL right after record ``crash_after`` is on disk."""
     env = dict(os.environ)
     env.pop("VOICEHOST_CRASH_AFTER", None)
     if crash_after is not None:
         env["VOICEHOST_CRASH_AFTER"] = str(crash_after)
-    return subprocess.run([sys.executable, "-m", "voicehost", *argv], capture_output=True, text=True, env=env,
-                          cwd=ROOT, check=False)
+    return run_voicehost(argv, env=env, cwd=ROOT)
 
 
 @pytest.mark.parametrize(("script", "crashes", "level"), [("examples/sport-sample.json", 20, "engine"),
