@@ -149,13 +149,12 @@ def test_the_host_deals_and_each_player_reads_his_card_on_his_own_led(table_game
 def test_voicehost_run_finishes_a_game_without_microphone_or_sound_card(tmp_path) -> None:
     """The real command: mock pins, the null audio output, no ears; the console ends it."""
     import json
-    import subprocess
-    import sys
+
+    from processes import run_voicehost
     journal = tmp_path / "live.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "voicehost", "run", "--mock", "--no-ears", "--audio", "null", "--speed", "100",
-         "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", str(journal)],
-        input="remove 3\nremove 5\nremove 9\n", capture_output=True, text=True, timeout=300, check=False)
+    done = run_voicehost(["run", "--mock", "--no-ears", "--audio", "null", "--speed", "100",
+                          "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", str(journal)],
+                         input="remove 3\nremove 5\nremove 9\n", timeout=300)
     assert done.returncode == 0, done.stderr
     protocol = json.loads((tmp_path / "live.protocol.json").read_text())
     assert (protocol["winner"], protocol["reason"]) == ("red", "no_black_left")
@@ -164,12 +163,11 @@ def test_voicehost_run_finishes_a_game_without_microphone_or_sound_card(tmp_path
 
 def test_voicehost_run_without_gpio_is_one_line(tmp_path) -> None:
     import os
-    import subprocess
-    import sys
+
+    from processes import run_voicehost
     env = dict(os.environ, GPIOZERO_PIN_FACTORY="no-such-factory")
-    done = subprocess.run([sys.executable, "-m", "voicehost", "run", "--no-ears", "--audio", "null",
-                           "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", str(tmp_path / "j.jsonl")],
-                          input="", capture_output=True, text=True, timeout=120, env=env, check=False)
+    done = run_voicehost(["run", "--no-ears", "--audio", "null", "--roles", "3=don,5=mafia,9=mafia,7=sheriff",
+                          "--journal", str(tmp_path / "j.jsonl")], env=env)
     assert done.returncode == 2 and done.stderr.strip().endswith("on a machine without GPIO try --mock")
     assert done.stderr.count("voicehost: error") == 1
 

@@ -31,10 +31,9 @@ def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None
 
 
 def run_cli(tmp_path, *argv: str, stdin: bytes = b"", timeout: float = 120):
-    import subprocess
-    import sys
-    return subprocess.run([sys.executable, "-m", "voicehost", "run", "--mock", "--no-ears", *argv],
-                          input=stdin, capture_output=True, timeout=timeout, cwd=tmp_path)
+    """``voicehost run --mock --no-ears ARGV`` in a process of its own (see processes.py)."""
+    from processes import run_voicehost
+    return run_voicehost(["run", "--mock", "--no-ears", *argv], input=stdin, cwd=tmp_path, timeout=timeout, text=False)
 
 
 import pytest  # noqa: E402
