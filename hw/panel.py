@@ -19,6 +19,11 @@ from .leds import OFF, SPEAKER, Pattern, show
 from .pinmap import PinMap
 
 Deliver = Callable[..., Any]
+# gpiozero gives every Button a thread that waits ``hold_time`` (1 s by default) while the
+# button is down, before it fires ``when_held``, and closing the button waits for that wait to
+# end. The panel times holds itself and sets no ``when_held``: a short wait lets ``close()``
+# return at once while a thumb is still down (a vote, a held speech) instead of a second later.
+HOLD_WAKE_S = 0.05
 
 
 class GpioUnavailable(RuntimeError):
@@ -54,6 +59,7 @@ class SeatPanel:
     def _open(self, pinmap: PinMap, pin_factory: Any, Button: Any, PWMLED: Any) -> None:  # noqa: N803
         for pins in pinmap.seats:
             button = Button(pins.button, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+            button.hold_time = HOLD_WAKE_S
             button.when_pressed = self._callback(pins.seat, True)
             button.when_released = self._callback(pins.seat, False)
             self.buttons[pins.seat] = button
@@ -101,6 +107,13 @@ class SeatPanel:
             show(led, pattern)
 
     def close(self) -> None:
+        """Close every button and LED. A button's close waits for its thread, which wakes every
+        0.1 s: the threads are all told to stop first (as gpiozero's own shutdown does), so ten
+        buttons close in a tenth of a second, not one after another."""
+        for button in self.buttons.values():
+            thread = getattr(button, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
         for device in [*self.buttons.values(), *self.leds.values()]:
             device.close()
         self.buttons.clear()
