@@ -8,6 +8,7 @@ import argparse
 import gc
 import sys
 from collections.abc import Sequence
+from functools import cache
 
 from voicehost import __version__
 from voicehost.cli import bench, config, ears, games, hw, records, rules, run, service, voice
@@ -19,7 +20,10 @@ from voicehost.simulation.table_level import Divergence
 COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, bench, config, service)
 
 
+@cache
 def build_parser() -> argparse.ArgumentParser:
+    """Built once per process: ``main`` may be called many times in one (a fuzzer, the test
+    suite), and building every command's arguments takes about 10 ms."""
     parser = Parser(prog="voicehost", description="A voice host for Mafia at a real table.")
     parser.add_argument("--version", action="version", version=f"voicehost {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
