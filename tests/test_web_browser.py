@@ -36,7 +36,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "sport-sample.json"   # day 2: the judge fouls seat 8 after his speech
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-SPEED = 60.0   # real time, 60× faster: every state the display draws is recorded by the page itself
+SPEED = 120.0   # real time, 120× faster: every state the display draws is recorded by the page itself
 PIN = "2468"
 PHONE, TABLET = (375, 812), (820, 1180)
 
