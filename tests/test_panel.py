@@ -131,6 +131,19 @@ def led_states(factory, pin):
     return [round(s.state, 2) for s in factory.pin(pin).states]
 
 
+def played_out(factory, pin, pattern, quiet_s: float = 0.3) -> None:
+    """Until ``pattern`` has played out: its whole length, then until the LED has stayed as it
+    is for ``quiet_s`` (a late or an extra blink would change it within that)."""
+    import time
+    time.sleep(pattern.n * (pattern.on + pattern.off))
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        seen = len(factory.pin(pin).states)
+        time.sleep(quiet_s)
+        if len(factory.pin(pin).states) == seen:
+            return
+
+
 def test_led_patterns_over_time_and_the_private_answer(ten_seats, mock_factory) -> None:
     panel, _ = panel_with(ten_seats, mock_factory)
     checker, other = ten_seats.pins_of(7).led, ten_seats.pins_of(3).led
@@ -139,11 +152,10 @@ def test_led_patterns_over_time_and_the_private_answer(ten_seats, mock_factory) 
     panel.leds[7].blink(on_time=0.01, off_time=0.01, n=3, background=False)  # a yes-like pattern, synchronously
     on_off = [s for s in led_states(mock_factory, checker)[-6:]]
     assert on_off == [1.0, 0.0] * 3
-    import time
     for pattern, blinks in ((YES, 3), (NO, 12)):
         mock_factory.pin(checker).clear_states()
         panel.show(7, pattern)
-        time.sleep(pattern.n * (pattern.on + pattern.off) + 1.0)
+        played_out(mock_factory, checker, pattern)
         states = led_states(mock_factory, checker)
         assert states.count(1.0) == blinks and states[-1] == 0.0
     assert led_states(mock_factory, other) == [0.0]  # nothing on anyone else's LED
@@ -152,9 +164,8 @@ def test_led_patterns_over_time_and_the_private_answer(ten_seats, mock_factory) 
 
 def test_foul_flash_is_short(ten_seats, mock_factory) -> None:
     panel, _ = panel_with(ten_seats, mock_factory)
-    import time
     panel.show(2, FOUL)
-    time.sleep(FOUL.n * (FOUL.on + FOUL.off) + 1.0)
+    played_out(mock_factory, ten_seats.pins_of(2).led, FOUL)
     states = mock_factory.pin(ten_seats.pins_of(2).led).states
     assert [round(s.state) for s in states].count(1) == 3
     assert states[-1].timestamp - states[1].timestamp < 0.6
