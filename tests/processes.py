@@ -4,7 +4,7 @@ Tests about what a process does — its exit code, its one line on stderr, a jou
 by a SIGKILL, a console read from stdin — need a process each, and a fresh ``python -m
 voicehost`` spends about 0.3 s starting and importing before it does anything (most of such a
 test's time when it starts twenty). These processes are forked instead from one server that
-has imported :mod:`voicehost.cli.main` once (:mod:`multiprocessing`'s forkserver, preloaded).
+has imported voicehost once (:mod:`multiprocessing`'s forkserver, preloaded).
 Each is still a new process with its own environment, working folder, stdin, stdout, stderr
 and exit status (killed by a signal: minus the signal, as with :mod:`subprocess`); what is
 shared is the interpreter's start and the imports. The command as a user starts it (``python
@@ -23,7 +23,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 _FORKS = multiprocessing.get_context("forkserver")
-_FORKS.set_forkserver_preload(["voicehost.cli.main"])
+# The command line, and what ``run`` imports only once it opens the voice (the loudness meter
+# and scipy: a second), the seat panel and the records. Nothing that opens a device at import.
+_FORKS.set_forkserver_preload(["voicehost.cli.main", "pyloudnorm", "scipy.ndimage", "scipy.signal", "pyttsx3",
+                               "gpiozero", "sqlalchemy", "alembic", "voicehost.records.store"])
 
 
 def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env: Mapping[str, str] | None = None,
