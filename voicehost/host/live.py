@@ -136,7 +136,7 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
                 around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None) -> Journal:
     loop = asyncio.get_running_loop()
     log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
-    voice = open_live_voice(table, args.audio, game, log)
+    voice = open_live_voice(table, args.audio, game, log, args.speed)
     edges = EdgeLog()
     try:
         panel = SeatPanel(pinmap, edges.add, pin_factory=mock_factory() if args.mock else None,

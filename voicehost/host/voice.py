@@ -233,16 +233,18 @@ class FileVoice:
 
 class TerminalVoice:
     """``--audio off`` at a live table: no sound at all — each line is printed for the
-    organizer to read out, and takes the time it would take to say."""
+    organizer to read out, and takes the time it would take to say. Nothing is heard, so like
+    the virtual voice (and unlike a sound card) it keeps to ``--speed`` as the timers do."""
 
-    def __init__(self, log: Log) -> None:
+    def __init__(self, log: Log, speed: float = 1.0) -> None:
         self.log = log
+        self.speed = speed
 
     def say(self, text: str, wait: bool = True) -> float:
         onset = time.monotonic()
         self.log(f"host: {text}")
         if wait:
-            time.sleep(spoken_length_s(text))
+            time.sleep(spoken_length_s(text) / self.speed)
         return onset
 
     warning = "voice"   # no tones here: the 10-second warning is printed as its line
@@ -268,11 +270,12 @@ def spoken_length_s(text: str) -> float:
 AUDIO_CHOICES = "default, device:NAME, file:OUT.wav, null, or off (no voice)"
 
 
-def open_live_voice(table: Path, output: str | None, game: Any, log: Log) -> Voice | TerminalVoice:
+def open_live_voice(table: Path, output: str | None, game: Any, log: Log, speed: float = 1.0) -> Voice | TerminalVoice:
     """The voice for ``voicehost run``: the table's sound (every fixed line rendered up front,
-    so no line waits for the synthesizer later), or ``off``: the lines on the terminal."""
+    so no line waits for the synthesizer later), or ``off``: the lines on the terminal, each
+    taking its time ``speed`` times faster."""
     if output == "off":
-        return TerminalVoice(log)
+        return TerminalVoice(log, speed)
     voice = Voice(load_audio(table), output, log=log)
     voice.renderer.warm(fixed_lines(voice.book, game.ruleset.name, range(1, game.seats + 1)))
     return voice
