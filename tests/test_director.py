@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 
@@ -147,12 +148,18 @@ def test_the_host_deals_and_each_player_reads_his_card_on_his_own_led(table_game
 
 
 def test_voicehost_run_finishes_a_game_without_microphone_or_sound_card(tmp_path) -> None:
-    """The real command: mock pins, the null audio output, no ears; the console ends it."""
+    """The real command: mock pins, the null audio output, no ears; the console ends it. The
+    null output plays in real time, as a sound card would: the bundled table with no pause
+    between lines (``[audio] pause_s``) takes 18 s of speech instead of 24."""
     import json
 
     from processes import run_voicehost
     journal = tmp_path / "live.jsonl"
-    done = run_voicehost(["run", "--mock", "--no-ears", "--audio", "null", "--speed", "100",
+    table = tmp_path / "table.toml"
+    bundled = (Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml").read_text()
+    table.write_text(bundled.replace("\n[audio]\n", "\n[audio]\npause_s = 0.0\n"))
+    assert table.read_text() != bundled, "the bundled table has no [audio] section any more"
+    done = run_voicehost(["run", "--mock", "--no-ears", "--audio", "null", "--speed", "100", "--table", str(table),
                           "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", str(journal)],
                          input="remove 3\nremove 5\nremove 9\n", timeout=300)
     assert done.returncode == 0, done.stderr
