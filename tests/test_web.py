@@ -343,3 +343,27 @@ def test_a_table_file_with_a_web_pin_is_a_valid_table(tmp_path: Path) -> None:
     table.write_text((config_dir() / "tables" / "ten-seats.toml").read_text() + '\n[web]\npin = "48"\n')
     with pytest.raises(ValueError, match="web.pin"):
         check_table(table)
+
+
+def test_the_logs_in_a_state_are_the_last_lines_of_the_whole_narration() -> None:
+    """A state's logs are narrated from the newest event back (a state is built on every
+    change): at every point of whole games, the same lines as narrating everything."""
+    from voicehost.language.narrate import narrate, public_lines
+    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.rules.events import PRIVATE_EVENTS
+    from voicehost.simulation.engine_level import simulate
+    from voicehost.simulation.script import script_from_data
+    from voicehost.simulation.scriptgen import random_script
+    from voicehost.web.view import LOG_TAIL, _last_lines
+
+    book = load_phrasebook()
+    longest = 0
+    for ruleset in ("sport", "club", "classic", "canonical"):
+        game = simulate(script_from_data(random_script(ruleset, 3))).game
+        longest = max(longest, len(list(narrate(game.events, book))))
+        for end in range(len(game.events) + 1):
+            events = game.events[:end]
+            public = [e for e in events if not isinstance(e, PRIVATE_EVENTS)]
+            assert _last_lines(public, book, game.names) == public_lines(public, book, game.names)[-LOG_TAIL:]
+            assert _last_lines(events, book, game.names) == list(narrate(events, book, game.names))[-LOG_TAIL:]
+    assert longest > LOG_TAIL, "a game longer than the tail"

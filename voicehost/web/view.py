@@ -73,7 +73,6 @@ class TableView:
     def public(self) -> dict[str, Any]:
         game = self.game
         public_events = [e for e in game.events if not isinstance(e, PRIVATE_EVENTS)]
-        log = public_lines(public_events, self.book, game.names)
         return {
             "ruleset": game.ruleset.name,
             "phase": _phase(public_events, game),
@@ -83,7 +82,7 @@ class TableView:
             "vote": self._vote(public_events),
             "result": _last_result(public_events, self.book, game.names),
             "subtitles": list(self.lines)[-SUBTITLES:],
-            "log": log[-LOG_TAIL:],
+            "log": _last_lines(public_events, self.book, game.names),
             "paused": self.director.paused,
             "speed": self.director.ports.speed,
         }
@@ -155,10 +154,22 @@ class TableView:
         roles = getattr(game, "roles", {}) or {}
         state["roles"] = {str(seat): self.book.line("log", f"role_{role.value}") for seat, role in roles.items()}
         private = [e for e in game.events if isinstance(e, PRIVATE_EVENTS)]
-        state["night_log"] = list(narrate(private, self.book, game.names))[-LOG_TAIL:]
-        state["judge_log"] = list(narrate(game.events, self.book, game.names))[-LOG_TAIL:]
+        state["night_log"] = _last_lines(private, self.book, game.names)
+        state["judge_log"] = _last_lines(game.events, self.book, game.names)
         state["waiting_for"] = type(game.request).__name__ if game.request is not None else None
         return state
+
+
+def _last_lines(events: list[Event], book: Phrasebook, names: dict[int, str]) -> list[str]:
+    """The last :data:`LOG_TAIL` lines :func:`narrate` makes of ``events``. Each event makes
+    its own line, so only the newest are narrated: a state is built on every change, and
+    narrating the whole game each time made a long game's states ever slower to build."""
+    newest_first = []
+    for line in narrate(reversed(events), book, names):
+        newest_first.append(line)
+        if len(newest_first) == LOG_TAIL:
+            break
+    return newest_first[::-1]
 
 
 def _phase(events: list[Event], game: Game) -> dict[str, Any]:
