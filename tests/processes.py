@@ -65,5 +65,6 @@ def _voicehost(argv: list[str], env: dict[str, str], cwd: str, stdin: str, stdou
         os.dup2(opened, fd)
         os.close(opened)
     sys.stdin = open(0, closefd=False)  # multiprocessing gave the child /dev/null
+    sys.argv = ["voicehost", *argv]
     from voicehost.cli.main import main
-    sys.exit(main(argv))
+    sys.exit(main())  # as the program runs it (from sys.argv)
