@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 
@@ -131,11 +132,11 @@ def led_states(factory, pin):
     return [round(s.state, 2) for s in factory.pin(pin).states]
 
 
-def played_out(factory, pin, pattern, quiet_s: float = 0.3) -> None:
-    """Until ``pattern`` has played out: its whole length, then until the LED has stayed as it
-    is for ``quiet_s`` (a late or an extra blink would change it within that)."""
+def played_out(factory, pin, pattern, shown: float, quiet_s: float = 0.3) -> None:
+    """Until ``pattern``, shown at ``shown`` (monotonic), has played out: its whole length, then
+    until the LED has stayed as it is for ``quiet_s`` (a late or an extra blink would change it)."""
     import time
-    time.sleep(pattern.n * (pattern.on + pattern.off))
+    time.sleep(max(0.0, shown + pattern.n * (pattern.on + pattern.off) - time.monotonic()))
     deadline = time.monotonic() + 5.0
     while time.monotonic() < deadline:
         seen = len(factory.pin(pin).states)
@@ -152,12 +153,17 @@ def test_led_patterns_over_time_and_the_private_answer(ten_seats, mock_factory) 
     panel.leds[7].blink(on_time=0.01, off_time=0.01, n=3, background=False)  # a yes-like pattern, synchronously
     on_off = [s for s in led_states(mock_factory, checker)[-6:]]
     assert on_off == [1.0, 0.0] * 3
-    for pattern, blinks in ((YES, 3), (NO, 12)):
-        mock_factory.pin(checker).clear_states()
-        panel.show(7, pattern)
-        played_out(mock_factory, checker, pattern)
-        states = led_states(mock_factory, checker)
-        assert states.count(1.0) == blinks and states[-1] == 0.0
+    # Two checkers' answers at once, each on his own LED (they play out in real time): seat 7's
+    # yes, seat 9's no.
+    answers = {7: (YES, 3), 9: (NO, 12)}
+    shown = time.monotonic()
+    for seat, (pattern, _) in answers.items():
+        mock_factory.pin(ten_seats.pins_of(seat).led).clear_states()
+        panel.show(seat, pattern)
+    for seat, (pattern, blinks) in answers.items():
+        played_out(mock_factory, ten_seats.pins_of(seat).led, pattern, shown)
+        states = led_states(mock_factory, ten_seats.pins_of(seat).led)
+        assert states.count(1.0) == blinks and states[-1] == 0.0, (pattern.name, states)
     assert led_states(mock_factory, other) == [0.0]  # nothing on anyone else's LED
     panel.close()
 
@@ -165,7 +171,7 @@ def test_led_patterns_over_time_and_the_private_answer(ten_seats, mock_factory) 
 def test_foul_flash_is_short(ten_seats, mock_factory) -> None:
     panel, _ = panel_with(ten_seats, mock_factory)
     panel.show(2, FOUL)
-    played_out(mock_factory, ten_seats.pins_of(2).led, FOUL)
+    played_out(mock_factory, ten_seats.pins_of(2).led, FOUL, time.monotonic())
     states = mock_factory.pin(ten_seats.pins_of(2).led).states
     assert [round(s.state) for s in states].count(1) == 3
     assert states[-1].timestamp - states[1].timestamp < 0.6
