@@ -95,6 +95,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item._id = type(item._id).parse(f"{item.nodeid}@{'_'.join(groups)}")
 
 
+# Modules whose tests mostly wait on real time, longest first. They are collected first, so the
+# xdist workers start them at once and the short CPU-bound tests fill in around them, instead of
+# a 20-s test starting when the rest is nearly done (a whole module moves: its fixtures stay shared).
+WAITING_FIRST = ("test_listener.py", "test_audio_loop.py", "test_director.py", "test_web_browser.py",
+                 "test_panel.py", "test_table_sim.py")
+
+
+class _WaitingFirst:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        rank = {name: place for place, name in enumerate(WAITING_FIRST)}
+        items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: the rest keep their order
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_WaitingFirst(), "voicehost-waiting-first")
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` starts one worker more than the machine has cores: a good part of the suite
     waits on real time with its core idle (a voice at its own pace, PulseAudio recordings, a
