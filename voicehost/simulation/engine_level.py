@@ -14,13 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from voicehost.host.journal import Journal, JournalEntry
 from voicehost.language.intents import EndIntent, Intent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
-from voicehost.rules.flow import NIGHT_REQUESTS, request_night
+from voicehost.rules.flow import request_night
 from voicehost.rules.inputs import (
     ACTIONS,
     BloodName,
@@ -106,9 +105,8 @@ def simulate(script: Script, journal: Journal | None = None, replayed: list[Jour
 
 def phase_index(game: Game, request: Request) -> int:
     """Night n → 2n-2, day d → 2d-1: the order phases happen in."""
-    if type(request) in NIGHT_REQUESTS:
-        return 2 * request.night - 2  # type: ignore[union-attr]
-    return 2 * game.day - 1
+    night = request_night(request)
+    return 2 * game.day - 1 if night is None else 2 * night - 2
 
 
 # Turns whose words come from the script's ``speeches``.
@@ -200,30 +198,26 @@ class ScriptPlayer:
             yield from self._answer(request)
 
     def _answer(self, request: Request) -> Acts:
-        answer = _ANSWERS.get(type(request))
-        if answer is None:  # AwaitDeal cannot come back after the deal
-            raise AssertionError(request)
-        return answer(self, request)
-
-    def _shots_of_the_night(self, request: AwaitShots) -> Acts:
-        return self._shots(request, self._night(request.night))
-
-    def _action_of_the_night(self, request: AwaitAction) -> Acts:
-        return self._action(request, self._night(request.night))
-
-    def _nightfall(self, request: AwaitNightfall) -> Acts:
-        yield from self._after_vote(self._day())
-        if self.game.request == request:
+        if isinstance(request, AwaitShots):
+            yield from self._shots(request, self._night(request.night))
+        elif isinstance(request, AwaitAction):
+            yield from self._action(request, self._night(request.night))
+        elif isinstance(request, AwaitDawn):
+            yield [Act("host", Dawn())]
+        elif isinstance(request, AwaitMorning):
             yield [Act("host", Proceed())]
-
-    def _turn(self, request: AwaitSpeech) -> Acts:
-        return self._speech(request, self._day())
-
-    def _round(self, request: AwaitVotes) -> Acts:
-        return self._votes(request, self._day())
-
-    def _lift_round(self, request: AwaitLift) -> Acts:
-        return self._lift(request, self._day())
+        elif isinstance(request, AwaitNightfall):
+            yield from self._after_vote(self._day())
+            if self.game.request == request:
+                yield [Act("host", Proceed())]
+        elif isinstance(request, AwaitSpeech):
+            yield from self._speech(request, self._day())
+        elif isinstance(request, AwaitVotes):
+            yield from self._votes(request, self._day())
+        elif isinstance(request, AwaitLift):
+            yield from self._lift(request, self._day())
+        else:  # AwaitDeal cannot come back after the deal
+            raise AssertionError(request)
 
     def _phase_start(self, request: Request) -> Acts:
         if request_night(request) is not None:
@@ -440,19 +434,6 @@ def split_end(text: str) -> tuple[str, str]:
                 break  # the end words change what was said before them: keep the utterance whole
             return body, " ".join(tokens[k:])
     return "", text
-
-
-# What the people do, by what the game waits for.
-_ANSWERS: dict[type[Request], Callable[[ScriptPlayer, Any], Iterable[list[Act]]]] = {
-    AwaitShots: ScriptPlayer._shots_of_the_night,
-    AwaitAction: ScriptPlayer._action_of_the_night,
-    AwaitDawn: lambda player, request: iter(([Act("host", Dawn())],)),
-    AwaitMorning: lambda player, request: iter(([Act("host", Proceed())],)),
-    AwaitNightfall: ScriptPlayer._nightfall,
-    AwaitSpeech: ScriptPlayer._turn,
-    AwaitVotes: ScriptPlayer._round,
-    AwaitLift: ScriptPlayer._lift_round,
-}
 
 
 def in_window_order(windowed: tuple[int, ...], votes: list[Act]) -> list[Act]:

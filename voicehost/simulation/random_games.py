@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, TypeVar
 
 from voicehost.host.dealing import shuffled_deal
@@ -74,7 +75,7 @@ def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Rand
     """Something said or pressed during a turn, among what this ruleset listens for."""
     if request.may_nominate and roll < 0.35:
         return Nominate(request.seat, _seat(game.seats + 1, rng))  # now and then a seat no table has
-    withdraws, raises_hands = _LISTENS_FOR.get(type(game)) or _listens_for(type(game))
+    withdraws, raises_hands = _listens_for(type(game))
     if request.may_nominate and roll < 0.4 and withdraws:
         return Withdraw(request.seat, _seat(game.seats, rng))
     if request.turn == "speech" and roll < 0.1 and raises_hands:
@@ -84,14 +85,11 @@ def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Rand
     return EndSpeech(request.seat)
 
 
+@cache
 def _listens_for(kind: type[Game]) -> tuple[bool, bool]:
     """Whether a ruleset takes withdrawals and raised hands during a turn."""
     accepts = kind.handlers
-    _LISTENS_FOR[kind] = (Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts
-    return _LISTENS_FOR[kind]
-
-
-_LISTENS_FOR: dict[type[Game], tuple[bool, bool]] = {}
+    return (Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts
 
 
 def _random_vote(game: Game, request: AwaitVotes, roll: float, rng: random.Random) -> Input:
