@@ -234,12 +234,15 @@ class SpeechRenderer:
         and sets its own voice, rate and volume first, or it would speak in whatever voice
         another renderer set last."""
         with _ESPEAK:
+            _espeak_idle()
             self._speak_as_set(engine)
+            _espeak_idle()
             for _ in range(RENDER_ATTEMPTS):
                 with tempfile.TemporaryDirectory() as folder:
                     raw = Path(folder) / "line.wav"
                     engine.save_to_file(text, str(raw))  # type: ignore[attr-defined]
                     engine.runAndWait()  # type: ignore[attr-defined]
+                    _espeak_idle()
                     samples = _read_when_written(raw)
                 if samples is not None and len(samples):
                     return samples
@@ -265,6 +268,17 @@ def _the_engine(pyttsx3: Any) -> object:
             atexit.register(_ENGINE.clear)
         return _ENGINE[0]
 ESPEAK_RATE = 22050   # what espeak-ng renders, and what the cache keeps
+
+
+def _espeak_idle() -> None:
+    """Wait until espeak-ng's own thread has done everything asked of it. pyttsx3 starts
+    espeak-ng in its asynchronous retrieval mode: ``runAndWait()`` returns once the line is
+    queued, and a rate or volume set is queued too, while a voice is set at once. Under load a
+    line was rendered at the previous renderer's rate (a Russian line at a Korean renderer's
+    165 wpm, 1 run in 20 with both cores busy): so nothing is set or read while it works."""
+    import pyttsx3.drivers.espeak as espeak_driver
+
+    espeak_driver._espeak.Synchronize()  # type: ignore[attr-defined]
 
 
 def _read_when_written(path: Path, patience_s: float = 3.0) -> np.ndarray | None:
