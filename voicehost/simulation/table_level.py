@@ -183,7 +183,8 @@ class People:
         self.open_window_thumbs: list[int] = []   # lift thumbs for a window already open
         self.said_since_taken: set[str] = set()   # line keys said since the people's last input was taken
         director.ports.on_line = self.hear_line
-        self.floor_given = asyncio.Event()   # set while a speaker has the floor (the host's timer runs)
+        self.floor_given = asyncio.Event()   # set whenever the host gives or closes a floor
+        self.floor_of: Any = None             # the request whose floor is open (the host's timer runs)
         director.watchers.append(self.watch_floor)
 
     # ---- what the people hear --------------------------------------------------------------------
@@ -290,7 +291,7 @@ class People:
     async def raise_hand(self, item: RaiseHand, request: Any) -> None:
         """A hand is a button held for ``raise_hand_s`` once the speaker has the floor; the
         speaker himself cannot (his button ends his speech), so the judge types his hand."""
-        await self.floor()
+        await self.floor(request)
         if isinstance(request, AwaitSpeech) and request.seat == item.seat:
             self.director.ports.type(f"hand {item.seat}")
         else:
@@ -300,19 +301,19 @@ class People:
 
     def watch_floor(self, what: str, seat: Any) -> None:
         if what == "speech":
-            if self.director.deadline is not None:
-                self.floor_given.set()
-            else:
-                self.floor_given.clear()
+            self.floor_of = self.game.request if self.director.deadline is not None else None
+            self.floor_given.set()
 
-    async def floor(self) -> None:
-        """Until the host has given the floor (his line said, the timer running)."""
-        while self.director.deadline is None:
+    async def floor(self, request: Any) -> None:
+        """Until the host has given the floor for ``request`` (his line said, the timer running).
+        Not just any floor: a speaker removed by the judge still holds his until the host's
+        loop closes it, and words said under it would be his, not the next speaker's."""
+        while self.floor_of != request:
             self.floor_given.clear()
             await self.floor_given.wait()
 
     async def speak(self, request: Any, text: str) -> None:
-        await self.floor()
+        await self.floor(request)
         if self.ears is not None:
             await self.take_back_a_false_end(request)
         await asyncio.sleep(len(text.split()) / WORDS_PER_S / self.speed)
@@ -324,7 +325,7 @@ class People:
         assert isinstance(item, (Nominate, BloodName))
         names = self.game.names
         words = names[item.target] if item.target in names else f"номер {cardinal(item.target)}"
-        await self.floor()
+        await self.floor(request)
         # a quick answer when the turn is short (a club may give 1 s): within the first third of it
         await asyncio.sleep(min(ANSWER_AFTER_S, getattr(request, "seconds", 0) / 3 or ANSWER_AFTER_S) / self.speed)
         self.last_words = (request, words)
@@ -441,7 +442,7 @@ class People:
         while len(self.game.inputs) > self.cursor and self.now() < limit:
             await self.stir(limit - self.now())
         if len(self.game.inputs) == self.cursor and isinstance(taken, EndSpeech):
-            await self.floor()
+            await self.floor(self.game.request)
         return len(self.game.inputs) == self.cursor
 
     async def take_back_a_false_end(self, request: Any) -> None:
