@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from hw.leds import FOUL, HAND, LAST_SECONDS, NOMINEE, OFF, SPEAKER, VOTE_WINDOW
 from voicehost.host.vclock import run_virtual
+from voicehost.rules.events import NominationRefused
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.engine_level import simulate
 from voicehost.simulation.script import load_script, script_from_data
@@ -199,3 +200,18 @@ def test_night_removals_single_candidates_and_split_speeches_give_identical_prot
                                "names": {str(s): f"Игрок{s}" for s in range(1, seats + 1)}})
     engine, table, _ = both(script)
     assert table == engine
+
+
+def test_the_speaker_after_a_removed_one_is_heard_from_his_first_words() -> None:
+    """The judge removes seat 2 during his speech: seat 3's floor follows at once, and his
+    «выставляю 1» must be his (refused: 1 already stands), not fall under seat 2's floor,
+    which the host's loop closes only after (a case hypothesis found)."""
+    script = script_from_data({
+        "ruleset": "sport", "seats": 10,
+        "roles": {"3": "mafia", "7": "mafia", "8": "don", "5": "sheriff"},
+        "days": [{"lift": [1, 2, 3, 4, 5],
+                  "speeches": {"2": "выставляю 1 спасибо", "3": "выставляю 1 спасибо"},
+                  "removals": [{"seat": 2, "after_speech": 2}]}]})
+    engine, table, record = both(script)
+    assert table == engine
+    assert NominationRefused(3, 1, "already_nominated") in record.game.events
