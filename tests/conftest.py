@@ -95,18 +95,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item._id = type(item._id).parse(f"{item.nodeid}@{'_'.join(groups)}")
 
 
-# Modules whose tests mostly wait on real time, longest first. They are collected first, so the
-# xdist workers start them at once and the short CPU-bound tests fill in around them, instead of
-# a 20-s test starting when the rest is nearly done (a whole module moves: its fixtures stay shared).
-WAITING_FIRST = ("test_listener.py", "test_audio_loop.py", "test_director.py", "test_web_browser.py",
-                 "test_panel.py", "test_table_sim.py")
+# The tests that wait on real time (a voice at its own pace, PulseAudio recordings, a game on
+# a null sink), longest first, in two xdist groups of about a minute each: two workers play
+# them one after another while the others run the CPU-bound rest beside them. Started all at
+# once, they left both cores 80 % idle for 40 s and the CPU-bound tests queued behind them.
+# A group is a module, or a module's test (its function name).
+REAL_TIME_GROUPS = {
+    "room": ("test_listener.py::test_a_player_reads_the_phrases_shown_to_him",
+             "test_listener.py::test_the_command_at_a_null_sink_table_with_the_korean_model",
+             "test_listener.py::test_an_echoing_room_lengthens_the_suggested_hold_off"),
+    "audio_loop": ("test_audio_loop.py",
+                   "test_director.py::test_voicehost_run_finishes_a_game_without_microphone_or_sound_card",
+                   "test_listener.py"),
+}
+# Modules that wait on real time but need no group: collected right after the groups, so they
+# start early rather than when the rest is nearly done (a whole module moves: its fixtures stay shared).
+WAITING_FIRST = ("test_web_browser.py", "test_web_setup.py", "test_panel.py", "test_table_sim.py", "test_appliance.py")
+
+
+def real_time_group(item: pytest.Item) -> str | None:
+    """The group of :data:`REAL_TIME_GROUPS` a test belongs to (its own test named, else its module)."""
+    test = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+    for wanted in (test, item.path.name):
+        for group, members in REAL_TIME_GROUPS.items():
+            if wanted in members:
+                return group
+    return None
 
 
 class _WaitingFirst:
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        rank = {name: place for place, name in enumerate(WAITING_FIRST)}
-        items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: the rest keep their order
+        groups = list(REAL_TIME_GROUPS)
+        rank = {name: len(groups) + place for place, name in enumerate(WAITING_FIRST)}
+
+        def order(item: pytest.Item) -> int:
+            group = real_time_group(item)
+            return groups.index(group) if group else rank.get(item.path.name, len(groups) + len(rank))
+
+        for item in items:
+            if (group := real_time_group(item)) is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
+        items.sort(key=order)   # stable: the rest keep their order
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -114,11 +144,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` starts one worker more than the machine has cores: a good part of the suite
-    waits on real time with its core idle (a voice at its own pace, PulseAudio recordings, a
-    browser, LED patterns, a PostgreSQL restart), and a third worker on CI's two cores fills
-    that time (the whole suite in 80–90 s instead of 107 s). ``-n N`` still chooses for itself."""
-    return (os.cpu_count() or 1) + 1
+    """``-n auto`` starts two workers more than the machine has cores: the two that play the
+    real-time groups leave most of their core idle, and the others fill it."""
+    return (os.cpu_count() or 1) + 2
 
 
 # ---- sound: a PulseAudio null sink whose monitor is the microphone (speaker → microphone) ----

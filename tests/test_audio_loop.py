@@ -21,7 +21,7 @@ from audio.mixer import Mixer, MixSettings, MusicSource
 from audio.music import MusicFeed
 from audio.output import AudioOut
 
-pytestmark = pytest.mark.xdist_group("audio_loop")   # one worker plays the session for all its tests
+# one worker plays the session for all its tests: conftest puts the module in the "audio_loop" xdist group
 
 RATE = 48000
 BEFORE_THE_FIRST_LINE_S = 0.6
