@@ -128,7 +128,6 @@ class ScriptPlayer:
         self.journal = journal
         self.replayed = replayed or []
         self.journal_name = str(journal.path) if journal is not None else "journal"
-        self.pushed = 0
         self.game = new_game(script.ruleset, script.options, script.seats)
         self.game.names = dict(script.names)
         self.used: set[str] = set()
@@ -148,23 +147,33 @@ class ScriptPlayer:
     def push_batch(self, batch: list[Act]) -> None:
         game = self.game
         request = game.request
+        bare = self.journal is None and not self.replayed   # nothing to check or write: straight in
         for act in batch:
-            if act.item is not None:
-                self.push(act.item, act.source)
+            item = act.item
+            if item is not None:
+                if bare:
+                    game.push(item)
+                else:
+                    self.push(item, act.source)
             if game.request is not request and game.request != request:  # `is`: most acts change nothing
                 return
 
+    @property
+    def pushed(self) -> int:
+        """How many inputs the game has taken so far."""
+        return len(self.game.inputs)
+
     def push(self, item: Input, source: str = "script") -> None:
         """Every input goes through here: checked against the journal being resumed, or — once
-        the game took it (it may refuse a judge's foul) — journaled, before anything follows."""
-        index = self.pushed
+        the game took it (it may refuse a judge's foul) — journaled, before anything follows.
+        (A game with neither takes its inputs straight from :meth:`push_batch`.)"""
+        index = len(self.game.inputs)
         self.game.push(item)
         if index < len(self.replayed) and self.replayed[index].input != item:
             raise InputError(self.journal_place(index), f"the journal has {self.replayed[index].input}, the script "
                                                         f"now gives {item}: not the same game")
         if index >= len(self.replayed) and self.journal is not None:
             self.journal.append(index, 0.0, source, item)
-        self.pushed += 1
 
     def journal_place(self, index: int) -> str:
         """Where the journal being resumed holds input ``index``: its file and line."""
@@ -197,27 +206,32 @@ class ScriptPlayer:
                     continue
             yield from self._answer(request)
 
-    def _answer(self, request: Request) -> Acts:
-        if isinstance(request, AwaitShots):
-            yield from self._shots(request, self._night(request.night))
-        elif isinstance(request, AwaitAction):
-            yield from self._action(request, self._night(request.night))
-        elif isinstance(request, AwaitDawn):
-            yield [Act("host", Dawn())]
-        elif isinstance(request, AwaitMorning):
+    def _answer(self, request: Request) -> Iterable[list[Act]]:
+        """What the people do for ``request``: the generator that works it out (a plain
+        function, not one more generator in the chain every act passes through)."""
+        kind = type(request)   # exact types: requests are final dataclasses
+        if kind is AwaitSpeech:
+            return self._speech(request, self._day())  # type: ignore[arg-type]
+        if kind is AwaitVotes:
+            return self._votes(request, self._day())  # type: ignore[arg-type]
+        if kind is AwaitShots:
+            return self._shots(request, self._night(request.night))  # type: ignore[arg-type,union-attr]
+        if kind is AwaitAction:
+            return self._action(request, self._night(request.night))  # type: ignore[arg-type,union-attr]
+        if kind is AwaitDawn:
+            return ([Act("host", Dawn())],)
+        if kind is AwaitMorning:
+            return ([Act("host", Proceed())],)
+        if kind is AwaitNightfall:
+            return self._nightfall(request)  # type: ignore[arg-type]
+        if kind is AwaitLift:
+            return self._lift(request, self._day())  # type: ignore[arg-type]
+        raise AssertionError(request)  # AwaitDeal cannot come back after the deal
+
+    def _nightfall(self, request: AwaitNightfall) -> Acts:
+        yield from self._after_vote(self._day())
+        if self.game.request == request:
             yield [Act("host", Proceed())]
-        elif isinstance(request, AwaitNightfall):
-            yield from self._after_vote(self._day())
-            if self.game.request == request:
-                yield [Act("host", Proceed())]
-        elif isinstance(request, AwaitSpeech):
-            yield from self._speech(request, self._day())
-        elif isinstance(request, AwaitVotes):
-            yield from self._votes(request, self._day())
-        elif isinstance(request, AwaitLift):
-            yield from self._lift(request, self._day())
-        else:  # AwaitDeal cannot come back after the deal
-            raise AssertionError(request)
 
     def _phase_start(self, request: Request) -> Acts:
         if request_night(request) is not None:
@@ -465,10 +479,17 @@ class Feed:
 
 
 def drive(acts: Acts, carry_out: Callable[[list[Act]], None]) -> None:
-    """Carry out each batch of acts in turn."""
-    feed = Feed(acts)
-    for batch in feed:
+    """Carry out each batch of acts in turn; an input the game refused (a judge's foul for a
+    seat already out) goes back into the script, which reports it and carries on. (The
+    :class:`Feed` without its per-batch method call: every engine-level game runs through here.)"""
+    batch = next(acts, None)
+    while batch is not None:
         try:
             carry_out(batch)
         except IllegalInput as err:
-            feed.refuse(err)
+            try:
+                batch = acts.throw(err)
+            except StopIteration:
+                return
+        else:
+            batch = next(acts, None)
