@@ -11,12 +11,12 @@ from .events import (
     AllStay,
     DayBegan,
     MorningCame,
-    NominationAccepted,
-    NominationRefused,
     NominationsTallied,
     RoleRevealed,
     TieDeclared,
     VotesCounted,
+    nomination_accepted,
+    nomination_refused,
 )
 from .flow import Step, TableGame, with_pauses
 from .game import Outcome
@@ -101,10 +101,10 @@ class CanonicalGame(TableGame):
         elif item.by in self.nominated:
             reason = "one_per_speech"
         if reason is not None:
-            self._emit(NominationRefused(item.by, item.target, reason))
+            self._emit(nomination_refused(item.by, item.target, reason))
             return
         self.nominated[item.by] = item.target
-        self._emit(NominationAccepted(item.by, item.target))
+        self._emit(nomination_accepted(item.by, item.target))
 
     def _then_ballot(self) -> None:
         points = {seat: 0 for seat in self.alive_seats()}

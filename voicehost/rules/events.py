@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Record, from_dict
+from .records import Record, from_dict, interned
 from .roles import Role
 
 
@@ -273,3 +273,14 @@ PRIVATE_EVENTS: tuple[type[Event], ...] = (RolesDealt, CheckAnswered, SideChosen
 
 def event_from_dict(data: dict[str, Any]) -> Event:
     return from_dict(Event, data)
+
+
+# The events nearly every input emits, each distinct one built once (see interned).
+speech_began = interned(SpeechBegan)
+speech_ended = interned(SpeechEnded)
+foul_given = interned(FoulGiven)
+vote_ignored = interned(VoteIgnored)
+nomination_accepted = interned(NominationAccepted)
+nomination_refused = interned(NominationRefused)
+eliminated = interned(Eliminated)
+night_fell = interned(NightFell)

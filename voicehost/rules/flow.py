@@ -5,10 +5,18 @@ rounds they have; the bookkeeping of getting from one to the next lives here onc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .errors import IllegalInput
-from .events import NightFell, ShootingResolved, SpeechBegan, SpeechEnded, VoteIgnored, VotingBegan
+from .events import (
+    ShootingResolved,
+    VotingBegan,
+    night_fell,
+    speech_began,
+    speech_ended,
+    vote_ignored,
+)
 from .game import Game, Handler
 from .inputs import Dawn, EndSpeech, Foul, Input, Proceed, Remove, Shots, Vote
 from .requests import (
@@ -20,6 +28,10 @@ from .requests import (
     AwaitSpeech,
     AwaitVotes,
     Request,
+    await_dawn,
+    await_morning,
+    await_nightfall,
+    await_speech,
 )
 from .roles import Role, Team
 from .ruleset import Options, Ruleset
@@ -36,6 +48,14 @@ class TableGame(Game):
 
     nominating_turns: ClassVar[frozenset[str]] = frozenset()
     second_vote_is_a_foul: ClassVar[bool] = True  # «многократное голосование» (sport, club)
+    # What follows a queue of turns: ``then`` → the ruleset's ``_then_<then>`` method, found
+    # once per class rather than by name after every queue (a day has several).
+    continuations: ClassVar[dict[str, Callable[[Any], None]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.continuations = {name.removeprefix("_then_"): getattr(cls, name)
+                             for name in dir(cls) if name.startswith("_then_")}
 
     def __init__(self, ruleset: Ruleset, options: Options, seats: int) -> None:
         self.turn_seconds = self._turn_seconds(ruleset, options)
@@ -68,7 +88,7 @@ class TableGame(Game):
     def _begin_night(self) -> None:
         self.phase = "night"
         self.night += 1
-        self._emit(NightFell(self.night))
+        self._emit(night_fell(self.night))
         self._on_night()
         self.night_steps = self._night_order()
         self._next_night_step()
@@ -86,7 +106,7 @@ class TableGame(Game):
             self.request = AwaitShots(self.night, step[1], self._shooters(step[1]), self._called())
         else:
             self._night_done()
-            self.request = AwaitDawn(self.night)
+            self.request = await_dawn(self.night)
             self._apply_held()
 
     def _night_done(self) -> None:
@@ -187,7 +207,7 @@ class TableGame(Game):
         seat removed now never opens the day). Then ``turns`` (last words …), then ``then``."""
         self.morning_turns = (turns, then)
         self.turns, self.after_turns = [], ""
-        self.request = AwaitMorning(self.day)
+        self.request = await_morning(self.day)
 
     def _give_floor(self, _: AwaitMorning, __: Proceed) -> None:
         turns, then = self.morning_turns
@@ -197,7 +217,7 @@ class TableGame(Game):
     def _nightfall(self) -> None:
         """The day's business is over; fouls and removals given now still belong to the day."""
         self.turns, self.after_turns = [], ""
-        self.request = AwaitNightfall(self.day)
+        self.request = await_nightfall(self.day)
 
     def _night_falls(self, _: AwaitNightfall, __: Proceed) -> None:
         self._begin_night()
@@ -217,11 +237,11 @@ class TableGame(Game):
             if seat not in alive and seat != 0 and kind not in AFTER_DEATH:
                 continue
             turn, seconds = self._turn_length(seat, kind)
-            self.request = AwaitSpeech(seat, seconds, turn, turn in self.nominating_turns)
-            self._emit(SpeechBegan(seat, seconds, turn))
+            self.request = await_speech(seat, seconds, turn, turn in self.nominating_turns)
+            self._emit(speech_began(seat, seconds, turn))
             return
         if self._outcome is None:
-            getattr(self, f"_then_{self.after_turns}")()
+            self.continuations[self.after_turns](self)
 
     def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
         return kind, self.turn_seconds[kind]
@@ -229,7 +249,7 @@ class TableGame(Game):
     def _end_speech(self, request: AwaitSpeech, item: EndSpeech) -> None:
         if item.seat != request.seat:
             raise IllegalInput(f"seat {request.seat} has the floor, not seat {item.seat}")
-        self._emit(SpeechEnded(item.seat))
+        self._emit(speech_ended(item.seat))
         self._next_turn()
 
     def _speaking_order(self, first_opener: int) -> tuple[int, ...]:
@@ -272,7 +292,7 @@ class TableGame(Game):
         if self._voting_now(request):
             self._vote_interrupted(request)
         elif isinstance(request, AwaitSpeech) and request.seat == seat:
-            self._emit(SpeechEnded(seat))
+            self._emit(speech_ended(seat))
             self._next_turn()
 
     def _removed_at_night(self, seat: int) -> None:
@@ -305,7 +325,7 @@ class TableGame(Game):
         if item.candidate not in ballot.candidates:
             raise IllegalInput(f"seat {item.candidate} is not on the ballot")
         if voter in self.votes:
-            self._emit(VoteIgnored(item.voter, item.candidate, "second_vote"))
+            self._emit(vote_ignored(item.voter, item.candidate, "second_vote"))
             if self.second_vote_is_a_foul:
                 self._foul(item.voter, "second_vote")
             return

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import IllegalInput, InputError
-from .events import Eliminated, Event, FoulGiven, GameOver, RolesDealt
+from .events import Event, GameOver, RolesDealt, eliminated, foul_given
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
 from .requests import AwaitDeal, AwaitLift, AwaitVotes, Request
 from .roles import Role, Team
@@ -269,7 +269,7 @@ class Game:
     def _foul(self, seat: int, reason: str) -> None:
         self._require_alive(seat)
         self.fouls[seat] += 1
-        self._emit(FoulGiven(seat, self.fouls[seat], reason))
+        self._emit(foul_given(seat, self.fouls[seat], reason))
         self._after_foul(seat, self.fouls[seat])
         if self.fouls[seat] >= self.fouls_to_remove:
             self._remove(seat, "fouls")
@@ -282,7 +282,7 @@ class Game:
         self.alive.discard(seat)
         self._alive_in_order = tuple(sorted(self.alive))
         in_day = cause != "killed" and not self._at_night()
-        self._emit(Eliminated(seat, cause, self.day if in_day else None, None if in_day else self.night))
+        self._emit(eliminated(seat, cause, self.day if in_day else None, None if in_day else self.night))
         self._on_eliminated(seat)
         if check:
             self._check_winner()

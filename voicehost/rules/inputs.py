@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Record, from_dict
+from .records import Record, from_dict, interned
 from .roles import Role
 
 
@@ -149,3 +149,14 @@ def input_from_dict(data: dict[str, Any]) -> Input:
 
 # A night action's name (a request's ``actions``, a script's night key) → the input it becomes.
 ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal": Heal, "visit": Visit, "kill": Kill}
+
+
+# The inputs a table gives over and over, each distinct one built once (see interned).
+end_speech = interned(EndSpeech)
+vote = interned(Vote)
+nominate = interned(Nominate)
+foul = interned(Foul)
+lift = interned(Lift)
+dawn = interned(Dawn)
+proceed = interned(Proceed)
+close_voting = interned(CloseVoting)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .records import interned
 from .roles import Role
 
 
@@ -90,3 +91,9 @@ class AwaitLift:
 
 Request = (AwaitDeal | AwaitShots | AwaitAction | AwaitDawn | AwaitMorning | AwaitSpeech | AwaitVotes | AwaitLift
            | AwaitNightfall)
+
+# The requests of every turn and pause, each distinct one built once (see interned).
+await_speech = interned(AwaitSpeech)
+await_dawn = interned(AwaitDawn)
+await_morning = interned(AwaitMorning)
+await_nightfall = interned(AwaitNightfall)

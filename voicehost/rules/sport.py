@@ -17,14 +17,14 @@ from .events import (
     LiftAsked,
     LiftCounted,
     MorningCame,
-    NominationAccepted,
-    NominationRefused,
     NominationWithdrawn,
     NoVote,
     TieDeclared,
-    VoteIgnored,
     VotesCounted,
     WithdrawalRefused,
+    nomination_accepted,
+    nomination_refused,
+    vote_ignored,
 )
 from .flow import Step, TableGame, with_pauses
 from .game import Outcome
@@ -159,10 +159,10 @@ class SportGame(TableGame):
                 self.nominations.remove((by, own))
                 self._emit(NominationWithdrawn(by, own))
         if reason is not None:
-            self._emit(NominationRefused(by, target, reason))
+            self._emit(nomination_refused(by, target, reason))
             return
         self.nominations.append((by, target))
-        self._emit(NominationAccepted(by, target))
+        self._emit(nomination_accepted(by, target))
 
     def _nomination_refusal(self, turn: AwaitSpeech, by: int, target: int) -> str | None:
         if not turn.may_nominate:
@@ -264,7 +264,7 @@ class SportGame(TableGame):
         if voter not in ask.voters or voter not in self.alive:
             raise IllegalInput(f"seat {voter} does not vote in this round")
         if voter in self.lifts:
-            self._emit(VoteIgnored(voter, 0, "second_vote"))
+            self._emit(vote_ignored(voter, 0, "second_vote"))
             self._foul(voter, "second_vote")
             return
         self.lifts.add(voter)

@@ -16,20 +16,22 @@ from voicehost.rules import Game, IllegalInput, Options, Ruleset, new_game
 from voicehost.rules.inputs import (
     ACTIONS,
     BloodName,
-    CloseVoting,
-    Dawn,
     Deal,
-    EndSpeech,
     Foul,
     Input,
     Join,
-    Lift,
-    Nominate,
-    Proceed,
     RaiseHand,
     Shots,
     Vote,
     Withdraw,
+    close_voting,
+    dawn,
+    end_speech,
+    foul,
+    lift,
+    nominate,
+    proceed,
+    vote,
 )
 from voicehost.rules.requests import (
     AwaitAction,
@@ -44,20 +46,18 @@ from voicehost.rules.requests import (
 )
 
 T = TypeVar("T")
+Answer = Callable[[Game, Any, float, random.Random], Input]
 
 
 def random_input(game: Game, rng: random.Random) -> Input:
     """One input the game accepts now, chosen at random (a few fouls thrown in)."""
-    return _input_for(game, game.request, rng.random(), rng)
-
-
-def _input_for(game: Game, request: Request | None, roll: float, rng: random.Random) -> Input:
+    roll = rng.random()
     if roll < 0.01:
-        return Foul(_pick(game.alive_seats(), rng))
-    answer = _ANSWERS.get(type(request))  # type: ignore[arg-type]
+        return foul(_pick(game.alive_seats(), rng))
+    answer = _answers(type(game)).get(type(game.request))  # type: ignore[arg-type]
     if answer is None:
-        raise AssertionError(f"no random input for {request!r}")
-    return answer(game, request, roll, rng)
+        raise AssertionError(f"no random input for {game.request!r}")
+    return answer(game, game.request, roll, rng)
 
 
 def _pick(choices: Sequence[T], rng: random.Random) -> T:
@@ -71,31 +71,27 @@ def _seat(seats: int, rng: random.Random) -> int:
     return 1 + int(rng.random() * seats)
 
 
-def _random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Random) -> Input:
+def _word_answer(withdraws: bool, raises_hands: bool) -> Answer:
     """Something said or pressed during a turn, among what this ruleset listens for."""
-    if request.may_nominate and roll < 0.35:
-        return Nominate(request.seat, _seat(game.seats + 1, rng))  # now and then a seat no table has
-    withdraws, raises_hands = _listens_for(type(game))
-    if request.may_nominate and roll < 0.4 and withdraws:
-        return Withdraw(request.seat, _seat(game.seats, rng))
-    if request.turn == "speech" and roll < 0.1 and raises_hands:
-        return RaiseHand(_pick(game.alive_seats(), rng))
-    if request.turn == "blood_name" and roll < 0.7:
-        return BloodName(request.seat, _seat(game.seats, rng))
-    return EndSpeech(request.seat)
 
+    def random_word(game: Game, request: AwaitSpeech, roll: float, rng: random.Random) -> Input:
+        if request.may_nominate and roll < 0.35:
+            return nominate(request.seat, _seat(game.seats + 1, rng))  # now and then a seat no table has
+        if request.may_nominate and roll < 0.4 and withdraws:
+            return Withdraw(request.seat, _seat(game.seats, rng))
+        if request.turn == "speech" and roll < 0.1 and raises_hands:
+            return RaiseHand(_pick(game.alive_seats(), rng))
+        if request.turn == "blood_name" and roll < 0.7:
+            return BloodName(request.seat, _seat(game.seats, rng))
+        return end_speech(request.seat)
 
-@cache
-def _listens_for(kind: type[Game]) -> tuple[bool, bool]:
-    """Whether a ruleset takes withdrawals and raised hands during a turn."""
-    accepts = kind.handlers
-    return (Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts
+    return random_word
 
 
 def _random_vote(game: Game, request: AwaitVotes, roll: float, rng: random.Random) -> Input:
     if roll < 0.15:
-        return CloseVoting()
-    return Vote(_pick(request.voters, rng), _pick(request.candidates, rng))
+        return close_voting()
+    return vote(_pick(request.voters, rng), _pick(request.candidates, rng))
 
 
 def _random_shots(game: Game, request: AwaitShots, roll: float, rng: random.Random) -> Input:
@@ -114,15 +110,20 @@ def _random_action(game: Game, request: AwaitAction, roll: float, rng: random.Ra
 
 
 def _random_lift(game: Game, request: AwaitLift, roll: float, rng: random.Random) -> Input:
-    return CloseVoting() if roll < 0.3 else Lift(_pick(request.voters, rng))
+    return close_voting() if roll < 0.3 else lift(_pick(request.voters, rng))
 
 
-# What the table may do, by what the game waits for (the roll decides among the choices).
-_ANSWERS: dict[type[Request], Callable[[Game, Any, float, random.Random], Input]] = {
-    AwaitSpeech: _random_word, AwaitVotes: _random_vote, AwaitShots: _random_shots, AwaitAction: _random_action,
-    AwaitLift: _random_lift, AwaitDawn: lambda *_: Dawn(), AwaitMorning: lambda *_: Proceed(),
-    AwaitNightfall: lambda *_: Proceed(),
-}
+@cache
+def _answers(kind: type[Game]) -> dict[type[Request], Answer]:
+    """What the table may do, by what the game waits for (the roll decides among the choices);
+    a turn's words are the ones this ruleset listens for (withdrawals, raised hands)."""
+    accepts = kind.handlers
+    random_word = _word_answer((Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts)
+    return {
+        AwaitSpeech: random_word, AwaitVotes: _random_vote, AwaitShots: _random_shots, AwaitAction: _random_action,
+        AwaitLift: _random_lift, AwaitDawn: lambda *_: dawn(), AwaitMorning: lambda *_: proceed(),
+        AwaitNightfall: lambda *_: proceed(),
+    }
 
 
 def _random_taps(shooters: tuple[int, ...], seats: int, rng: random.Random) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -140,14 +141,18 @@ def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inpu
     seats = rng.choice(ruleset.seats)
     game = new_game(ruleset, options, seats)
     game.push(Deal(shuffled_deal(ruleset, options, seats, rng)))
-    draw = rng.random
+    draw, answers = rng.random, _answers(type(game))
     for _ in range(max_inputs):
         request = game.request
         if request is None:  # the game is over
             break
-        item = _input_for(game, request, draw(), rng)
-        if type(item) is Vote and item.voter not in game.alive:
-            continue  # the voter was removed during this round (a 4th foul)
+        roll = draw()
+        if roll < 0.01:
+            item = foul(_pick(game.alive_seats(), rng))
+        else:  # the same draws as random_input, without its checks: this loop is bench engine's
+            item = answers[type(request)](game, request, roll, rng)
+            if type(item) is Vote and item.voter not in game.alive:
+                continue  # the voter was removed during this round (a 4th foul)
         try:
             game.push(item)
         except IllegalInput:
