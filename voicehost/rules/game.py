@@ -238,11 +238,12 @@ class Game:
         self.alive = set(self.roles)
         self._alive_in_order = tuple(self.roles)
         by_role: dict[Role, list[int]] = {role: [] for role in _ROLES}
+        by_team: dict[Team, list[int]] = {team: [] for team in _TEAMS}
         for seat, role in self.roles.items():
             by_role[role].append(seat)
+            by_team[_TEAM_OF[role]].append(seat)
         self.role_seats = {role: tuple(seats) for role, seats in by_role.items()}
-        self.team_seats = {team: frozenset(s for role in cards for s in by_role[role])
-                           for team, cards in _ROLES_OF.items()}
+        self.team_seats = {team: frozenset(seats) for team, seats in by_team.items()}
         self._emit(RolesDealt(deal.roles))
         self._begin()
 
@@ -334,10 +335,12 @@ class Game:
         """Hook for a ruleset's foul consequences short of removal."""
 
 
-# Iterating an Enum class runs a generator in enum.py: the deal reads these tuples instead.
+# Iterating an Enum class runs a generator in enum.py, and Role.team is a property: the deal
+# reads these instead.
 _ROLES = tuple(Role)
+_TEAMS = tuple(Team)
+_TEAM_OF = {role: role.team for role in Role}
 _SPECIAL_ROLES = tuple(role for role in Role if role is not Role.CITIZEN)
-_ROLES_OF = {team: tuple(role for role in Role if role.team is team) for team in Team}  # the cards of each team
 
 
 def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int, place: str, spare: int = 0) -> None:
@@ -345,18 +348,22 @@ def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int,
     ``spare`` cards left face down (``extra_card``), any ``spare`` of the deck may be missing."""
     if len(roles) != seats:
         raise InputError(place, f"{len(roles)} cards for {seats} seats")
-    special = _SPECIAL_ROLES
-    want: dict[Role, int] = {role: cast.get(role, 0) for role in special}
-    have: dict[Role, int] = dict.fromkeys(special, 0)
+    have: dict[Role, int] = {}
     for role in roles:
-        if role is not Role.CITIZEN:
-            have[role] += 1
-    missing = sum(want.values()) - sum(have.values())
-    fits = all(have[r] <= want[r] for r in special) and 0 <= missing <= spare if spare else want == have
+        have[role] = have.get(role, 0) + 1
+    have.pop(Role.CITIZEN, None)
+    want = {role: count for role, count in cast.items() if count and role is not Role.CITIZEN}
+    if not spare:
+        fits = want == have
+    else:
+        missing = sum(want.values()) - sum(have.values())
+        fits = all(count <= want.get(role, 0) for role, count in have.items()) and 0 <= missing <= spare
     if not fits:
         held_back = " (one of them may stay face down)" if spare else ""
         raise InputError(place, f"the table needs {_cards(want)}{held_back}; the deal has {_cards(have)}")
 
 
 def _cards(counts: Mapping[Role, int]) -> str:
-    return ", ".join(f"{n} {role.value}" for role, n in counts.items() if n) or "no special cards"
+    """The special cards counted, in the order roles are listed."""
+    listed = [f"{counts[role]} {role.value}" for role in _SPECIAL_ROLES if counts.get(role)]
+    return ", ".join(listed) or "no special cards"

@@ -39,7 +39,7 @@ from voicehost.rules.inputs import (
     Vote,
     Withdraw,
 )
-from voicehost.rules.records import quicken
+from voicehost.rules.records import interned, quicken
 from voicehost.rules.requests import (
     AwaitAction,
     AwaitDawn,
@@ -81,7 +81,8 @@ class Act:
     words: str = ""
 
 
-quicken(Act)  # one per input the script feeds
+quicken(Act)
+act = interned(Act)  # nearly every act is one a table does again and again (seat 3 ends his speech)
 
 Acts = Generator[list[Act], None, None]
 
@@ -137,10 +138,14 @@ class ScriptPlayer:
         self.voting_seen: set[int] = set()
         self.after_vote_done: set[int] = set()
         self.hands_raised: set[int] = set()
+        self.words_heard = True  # the words said, as acts of their own: for a table that listens
 
     # ---- the engine level: every act's input pushed as it comes -------------------------------
 
     def play(self) -> Simulation:
+        """The engine level has nobody who listens: the words said are not acts of their own
+        (only the inputs the director would hear in them are)."""
+        self.words_heard = False
         drive(self.acts(), self.push_batch)
         return self.finish()
 
@@ -194,7 +199,7 @@ class ScriptPlayer:
     # ---- what the people do ------------------------------------------------------------------
 
     def acts(self) -> Acts:
-        yield [Act("deal", Deal(self.script.roles), "deal")]
+        yield [act("deal", Deal(self.script.roles), "deal")]
         while (request := self.game.request) is not None:
             index = phase_index(self.game, request)
             if index > self.horizon:
@@ -219,9 +224,9 @@ class ScriptPlayer:
         if kind is AwaitAction:
             return self._action(request, self._night(request.night))  # type: ignore[arg-type,union-attr]
         if kind is AwaitDawn:
-            return ([Act("host", Dawn())],)
+            return ([act("host", Dawn())],)
         if kind is AwaitMorning:
-            return ([Act("host", Proceed())],)
+            return ([act("host", Proceed())],)
         if kind is AwaitNightfall:
             return self._nightfall(request)  # type: ignore[arg-type]
         if kind is AwaitLift:
@@ -231,7 +236,7 @@ class ScriptPlayer:
     def _nightfall(self, request: AwaitNightfall) -> Acts:
         yield from self._after_vote(self._day())
         if self.game.request == request:
-            yield [Act("host", Proceed())]
+            yield [act("host", Proceed())]
 
     def _phase_start(self, request: Request) -> Acts:
         if request_night(request) is not None:
@@ -263,7 +268,7 @@ class ScriptPlayer:
             else:
                 taps.append((shooter, called))
                 self.used.add(place)
-        yield [Act("taps", Shots(tuple(sorted(taps))), "seats")]
+        yield [act("taps", Shots(tuple(sorted(taps))), "seats")]
 
     def _action(self, request: AwaitAction, night: Night) -> Acts:
         """The first of the role's actions the script has an entry for; else it does nothing."""
@@ -272,7 +277,7 @@ class ScriptPlayer:
             side = night.join.get(by, "solo") if by is not None else "solo"
             if by in night.join:
                 self.used.add(f"nights[{request.night - 1}].join.{by}")
-            yield [Act("taps", Join(by, side), "seats")]
+            yield [act("taps", Join(by, side), "seats")]
             return
         for action in request.actions:
             entries: dict[int, int] = getattr(night, action)
@@ -283,9 +288,9 @@ class ScriptPlayer:
                     self.reasons[place] = f"seat {target} is not among the night's victims"
                     break
                 self.used.add(place)
-                yield [Act("taps", ACTIONS[action](by, target), "seats")]
+                yield [act("taps", ACTIONS[action](by, target), "seats")]
                 return
-        yield [Act("taps", ACTIONS[request.actions[0]](by, None), "seats")]
+        yield [act("taps", ACTIONS[request.actions[0]](by, None), "seats")]
 
     def _speech(self, request: AwaitSpeech, day: Day) -> Acts:
         seat = request.seat
@@ -298,7 +303,7 @@ class ScriptPlayer:
             entries, make = (day.nominate, Nominate) if request.turn == "nominate" else (day.blood_name, BloodName)
             yield from self._answer_with(request, entries, request.turn, make)
             if self.game.request == request:
-                yield [Act("host", EndSpeech(request.seat), "ears")]
+                yield [act("host", EndSpeech(request.seat), "ears")]
             yield from self._timed(day, lambda t: t.after_speech == seat)
             return
         elif seat in day.speeches and request.turn in SPOKEN_TURNS and not request.seconds:
@@ -312,13 +317,13 @@ class ScriptPlayer:
         if request.turn != "tie" and request.turn != "last_word":
             yield from self._timed(day, lambda t: t.after_speech == seat)
         if self.game.request == request:
-            yield [Act("host", EndSpeech(request.seat), "ears")]
+            yield [act("host", EndSpeech(request.seat), "ears")]
 
     def _answer_with(self, request: AwaitSpeech, entries: dict[int, int], key: str,
                      make: type[Nominate] | type[BloodName]) -> Acts:
         if request.seat in entries:
             self.used.add(f"days[{self.game.day - 1}].{key}.{request.seat}")
-            yield [Act("answer", make(request.seat, entries[request.seat]), "ears")]
+            yield [act("answer", make(request.seat, entries[request.seat]), "ears")]
 
     def _raise_hands(self, day: Day) -> Acts:
         """``extra_word`` (club): the hands go up during the discussion round."""
@@ -326,7 +331,7 @@ class ScriptPlayer:
             place = f"days[{self.game.day - 1}].extra_word[{j}]"
             if self.game.is_alive(seat):
                 self.used.add(place)
-                yield [Act("hand", RaiseHand(seat), "seats")]
+                yield [act("hand", RaiseHand(seat), "seats")]
             else:
                 self.reasons[place] = f"seat {seat} is out"
 
@@ -341,15 +346,16 @@ class ScriptPlayer:
                 yield from self._words(request, body)
             if end:
                 yield from before_end()  # after every word of the speech, before its end
-                if self.game.request == request:
-                    yield [Act("words", None, "ears", end)]
+                if self.words_heard and self.game.request == request:
+                    yield [act("words", None, "ears", end)]
                 return
             if self.game.request != request:
                 return
 
     def _words(self, request: AwaitSpeech, text: str) -> Acts:
         """Words that do not end the speech, then the nominations the director hears in them."""
-        yield [Act("words", None, "ears", text)]
+        if self.words_heard:
+            yield [act("words", None, "ears", text)]
         for intent in _intents(text):
             if self.game.request != request:
                 return
@@ -358,7 +364,7 @@ class ScriptPlayer:
             assert isinstance(intent, (NominateIntent, WithdrawIntent))
             item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
                            else Withdraw(request.seat, intent.seat))
-            yield [Act("heard", item, "ears")]
+            yield [act("heard", item, "ears")]
 
     def _votes(self, request: AwaitVotes, day: Day) -> Acts:
         if request.round != "mayor" and self.game.day not in self.voting_seen:
@@ -372,7 +378,7 @@ class ScriptPlayer:
         for voter, candidate in ballot.items():
             place = f"days[{self.game.day - 1}].{key}.{voter}"
             if voter in request.voters and candidate in request.candidates and self.game.is_alive(voter):
-                wanted.append(Act("vote", Vote(voter, candidate), "seats"))
+                wanted.append(act("vote", Vote(voter, candidate), "seats"))
                 self.used.add(place)
             elif place not in self.used:
                 self.reasons[place] = f"seat {candidate} is not on the ballot" if voter in request.voters \
@@ -390,14 +396,14 @@ class ScriptPlayer:
                 presses[voter] = presses.get(voter, 0) + 1
                 yes.append((presses[voter], voter))
                 self.used.add(f"days[{self.game.day - 1}].lift[{j}]")
-        yield from self._ballot(request, [Act("lift", Lift(voter), "seats") for _, voter in sorted(yes)])
+        yield from self._ballot(request, [act("lift", Lift(voter), "seats") for _, voter in sorted(yes)])
 
     def _ballot(self, request: Request, thumbs: list[Act]) -> Acts:
         if thumbs:
             yield thumbs
             if self.game.request != request:
                 return
-        yield [Act("host", CloseVoting(), "seats")]
+        yield [act("host", CloseVoting(), "seats")]
 
     def _after_vote(self, day: Day) -> Acts:
         """``at: after_vote`` entries: during the first last word after the result, else at
@@ -426,7 +432,7 @@ class ScriptPlayer:
         if self.game.is_over or place in self.used or place in self.reasons:
             return
         try:
-            yield [Act("console", item, "console")]
+            yield [act("console", item, "console")]
             self.used.add(place)
         except IllegalInput as err:
             self.reasons[place] = str(err)
