@@ -163,7 +163,8 @@ class ClassicGame(TableGame):
 
     def _voters(self) -> tuple[int, ...]:
         """Putana decision: the player she visited may not vote the next day."""
-        return tuple(s for s in self.alive_seats() if s != self.grounded)
+        alive = self.alive_seats()
+        return alive if self.grounded not in alive else tuple(s for s in alive if s != self.grounded)
 
     def _then_mayor(self) -> None:
         """``mayor``: elected on the first morning, again after he leaves; a tie waits a morning."""
@@ -258,11 +259,11 @@ class ClassicGame(TableGame):
     def _winner(self) -> Outcome | None:
         """Red: no mafia (and no yakuza) left. A criminal team: the only team left.
         Decision (three sides): the last two teams falling together leaves no winner."""
-        teams = {self.team(seat) for seat in self.alive}
+        teams = [team for team, members in self.team_seats.items() if not members.isdisjoint(self.alive)]
         if not teams:
             return Outcome("nobody", "mutual_destruction")
         if len(teams) == 1:
-            winner, reason = WINNERS[next(iter(teams))]
+            winner, reason = WINNERS[teams[0]]
             return Outcome(winner, reason)
         return None
 

@@ -62,7 +62,13 @@ class ClubGame(TableGame):
         return role.team
 
     def _count(self, team: Team) -> int:
-        return sum(1 for seat in self.alive if self.team(seat) is team)
+        return len(self.alive & self._members(team))
+
+    def _members(self, team: Team) -> frozenset[int]:
+        """A team's seats as dealt, the maniac who joined the mafia among the black (as :meth:`team`)."""
+        if self.maniac_side == "black" and team in (Team.BLACK, Team.MANIAC):
+            return self.team_seats[Team.BLACK] | self.team_seats[Team.MANIAC] if team is Team.BLACK else frozenset()
+        return self.team_seats[team]
 
     def _begin(self) -> None:
         self._begin_night()
@@ -285,7 +291,7 @@ class ClubGame(TableGame):
     def _winner(self) -> Outcome | None:
         """In this order: a lone maniac with at most one other player; red with no black and no
         lone maniac; black at parity (a lone maniac is on neither side)."""
-        lone_maniac = any(self.team(s) is Team.MANIAC for s in self.alive)
+        lone_maniac = self._count(Team.MANIAC) > 0
         black, red = self._count(Team.BLACK), self._count(Team.RED)
         if lone_maniac and len(self.alive) <= 2:
             return Outcome("maniac", "maniac_last_two")

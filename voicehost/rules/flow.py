@@ -339,7 +339,7 @@ class TableGame(Game):
     def leaders(counts: dict[int, int]) -> tuple[int, ...]:
         """Candidates with the most votes, in ballot order."""
         top = max(counts.values(), default=0)
-        return tuple(c for c, n in counts.items() if n == top)
+        return tuple([c for c, n in counts.items() if n == top])
 
 
 # The pauses every table has, answered by the host's Proceed.

@@ -26,7 +26,6 @@ from voicehost.rules.inputs import (
     CloseVoting,
     Dawn,
     Deal,
-    EndSpeech,
     Foul,
     Input,
     Join,
@@ -36,8 +35,10 @@ from voicehost.rules.inputs import (
     RaiseHand,
     Remove,
     Shots,
-    Vote,
     Withdraw,
+    end_speech,
+    nominate,
+    vote,
 )
 from voicehost.rules.records import interned, quicken
 from voicehost.rules.requests import (
@@ -51,7 +52,7 @@ from voicehost.rules.requests import (
     AwaitVotes,
     Request,
 )
-from voicehost.simulation.script import Day, Night, Script, Timed
+from voicehost.simulation.script import Day, Night, Script
 
 
 @dataclass
@@ -244,7 +245,7 @@ class ScriptPlayer:
             for seat, place in night.fouls:
                 yield from self._console(Foul(seat), place)
         else:
-            yield from self._timed(self._day(), lambda t: t.at == "morning")
+            yield from self._timed(self._day(), at="morning")
 
     def _night(self, number: int) -> Night:
         nights = self.script.nights
@@ -303,21 +304,20 @@ class ScriptPlayer:
             entries, make = (day.nominate, Nominate) if request.turn == "nominate" else (day.blood_name, BloodName)
             yield from self._answer_with(request, entries, request.turn, make)
             if self.game.request == request:
-                yield [act("host", EndSpeech(request.seat), "ears")]
-            yield from self._timed(day, lambda t: t.after_speech == seat)
+                yield [act("host", end_speech(seat), "ears")]
+            yield from self._timed(day, after_speech=seat)
             return
         elif seat in day.speeches and request.turn in SPOKEN_TURNS and not request.seconds:
             self.used.add(f"days[{self.game.day - 1}].speeches.{seat}")  # a turn without time: no words
         elif seat in day.speeches and request.turn in SPOKEN_TURNS:
             # Judges' fouls «after_speech» are given before the words that end the speech.
-            yield from self._say(request, day.speeches[seat],
-                                 lambda: self._timed(day, lambda t: t.after_speech == seat))
+            yield from self._say(request, day, day.speeches[seat])
         if request.turn == "last_word" and self.game.day in self.voting_seen:
             yield from self._after_vote(day)
         if request.turn != "tie" and request.turn != "last_word":
-            yield from self._timed(day, lambda t: t.after_speech == seat)
+            yield from self._timed(day, after_speech=seat)
         if self.game.request == request:
-            yield [act("host", EndSpeech(request.seat), "ears")]
+            yield [act("host", end_speech(seat), "ears")]
 
     def _answer_with(self, request: AwaitSpeech, entries: dict[int, int], key: str,
                      make: type[Nominate] | type[BloodName]) -> Acts:
@@ -335,7 +335,7 @@ class ScriptPlayer:
             else:
                 self.reasons[place] = f"seat {seat} is out"
 
-    def _say(self, request: AwaitSpeech, utterances: list[str], before_end: Callable[[], Acts]) -> Acts:
+    def _say(self, request: AwaitSpeech, day: Day, utterances: list[str]) -> Acts:
         """Each utterance is said, then the inputs the director will hear in it. Before the
         words that end the speech come the judge's fouls given during it."""
         place = f"days[{self.game.day - 1}].speeches.{request.seat}"
@@ -345,7 +345,7 @@ class ScriptPlayer:
             if body:
                 yield from self._words(request, body)
             if end:
-                yield from before_end()  # after every word of the speech, before its end
+                yield from self._timed(day, after_speech=request.seat)  # after its every word, before its end
                 if self.words_heard and self.game.request == request:
                     yield [act("words", None, "ears", end)]
                 return
@@ -362,14 +362,14 @@ class ScriptPlayer:
             if not request.may_nominate or isinstance(intent, EndIntent):
                 continue  # no nominations in this turn (or this ruleset): words only
             assert isinstance(intent, (NominateIntent, WithdrawIntent))
-            item: Input = (Nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
+            item: Input = (nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
                            else Withdraw(request.seat, intent.seat))
             yield [act("heard", item, "ears")]
 
     def _votes(self, request: AwaitVotes, day: Day) -> Acts:
         if request.round != "mayor" and self.game.day not in self.voting_seen:
             self.voting_seen.add(self.game.day)
-            yield from self._timed(day, lambda t: t.at == "voting")
+            yield from self._timed(day, at="voting")
             if self.game.request != request:
                 return
         key = ROUND_KEYS[request.round]
@@ -378,7 +378,7 @@ class ScriptPlayer:
         for voter, candidate in ballot.items():
             place = f"days[{self.game.day - 1}].{key}.{voter}"
             if voter in request.voters and candidate in request.candidates and self.game.is_alive(voter):
-                wanted.append(act("vote", Vote(voter, candidate), "seats"))
+                wanted.append(act("vote", vote(voter, candidate), "seats"))
                 self.used.add(place)
             elif place not in self.used:
                 self.reasons[place] = f"seat {candidate} is not on the ballot" if voter in request.voters \
@@ -411,20 +411,21 @@ class ScriptPlayer:
         if self.game.day == 0 or self.game.day in self.after_vote_done:
             return
         self.after_vote_done.add(self.game.day)
-        yield from self._timed(day, lambda t: t.at == "after_vote")
+        yield from self._timed(day, at="after_vote")
 
-    def _timed(self, day: Day, when: Callable[[Timed], bool]) -> Iterable[list[Act]]:
-        """The judge's fouls and removals of ``day`` that fall now (most days have none)."""
+    def _timed(self, day: Day, at: str | None = None, after_speech: int | None = None) -> Iterable[list[Act]]:
+        """The judge's fouls and removals of ``day`` that fall now: ``at`` a moment or during
+        seat ``after_speech``'s speech (most days have none)."""
         if not day.fouls and not day.removals:
             return ()
-        return self._timed_entries(day, when)
+        return self._timed_entries(day, at, after_speech)
 
-    def _timed_entries(self, day: Day, when: Callable[[Timed], bool]) -> Acts:
+    def _timed_entries(self, day: Day, at: str | None, after_speech: int | None) -> Acts:
         for entry in day.fouls:
-            if when(entry):
+            if entry.at == at and entry.after_speech == after_speech:
                 yield from self._console(Foul(entry.seat), entry.place)
         for entry in day.removals:
-            if when(entry):
+            if entry.at == at and entry.after_speech == after_speech:
                 yield from self._console(Remove(entry.seat), entry.place)
 
     def _console(self, item: Foul | Remove, place: str) -> Acts:
