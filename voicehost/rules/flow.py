@@ -182,10 +182,13 @@ class TableGame(Game):
         for shooter in taps:
             if shooter not in shooters:
                 raise IllegalInput(f"seat {shooter} does not shoot tonight")
-        targets = {t for seat in shooters for t in taps.get(seat, ())}
-        if not shooters or len(targets) != 1 or any(len(taps.get(s, ())) != 1 for s in shooters):
-            return None
-        return next(iter(targets))
+        target = None
+        for seat in shooters:
+            tapped = taps.get(seat, ())
+            if len(tapped) != 1 or target is not None and tapped[0] != target:
+                return None
+            target = tapped[0]
+        return target
 
     def _resolve_shots(self, request: AwaitShots, shots: Shots, shooters: tuple[int, ...]) -> int | None:
         target = self.consensus(shooters, shots)

@@ -37,8 +37,11 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
     """The protocol of ``game``; ``names`` (the roster) adds each seat's name."""
     outcome = game.outcome()
     builder = _Builder()
+    adds = _ADDS.get  # events are final dataclasses: their exact type picks what they add (most add nothing)
     for event in game.events:
-        builder.add(event)
+        add = adds(type(event))
+        if add is not None:
+            add(builder, event)
     seats: dict[str, Any] = {}
     for seat in range(1, game.seats + 1):
         entry: dict[str, Any] = {"role": game.roles[seat].value, "fouls": game.fouls[seat]}
@@ -70,12 +73,6 @@ class _Builder:
         self.out: dict[int, dict[str, Any]] = {}
         self.at_night = True
         self.revealed: list[dict[str, Any]] = []
-
-    def add(self, event: Event) -> None:
-        """Events are final dataclasses: their exact type picks what they add (most add nothing)."""
-        adds = _ADDS.get(type(event))
-        if adds is not None:
-            adds(self, event)
 
     def _night_fell(self, event: NightFell) -> None:
         self.at_night = True
