@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from voicehost.host.journal import Journal, JournalEntry
-from voicehost.language.intents import EndIntent, Intent, NominateIntent, WithdrawIntent
+from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
 from voicehost.rules.flow import request_night
@@ -89,9 +89,11 @@ Acts = Generator[list[Act], None, None]
 
 
 @lru_cache(maxsize=4096)
-def _intents(text: str) -> tuple[Intent, ...]:
-    """Scripts say the same few phrases over and over («спасибо», «пас»): each is parsed once."""
-    return tuple(parse(text))
+def heard(text: str, seat: int) -> tuple[Nominate | Withdraw, ...]:
+    """The nominations and withdrawals the director hears when ``seat`` says ``text`` in a
+    turn that takes them. Scripts say the same few phrases over and over: each is parsed once."""
+    return tuple(nominate(seat, intent.seat) if isinstance(intent, NominateIntent) else Withdraw(seat, intent.seat)
+                 for intent in parse(text) if isinstance(intent, (NominateIntent, WithdrawIntent)))
 
 
 def simulate(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None) -> Simulation:
@@ -342,8 +344,13 @@ class ScriptPlayer:
         self.used.add(place)
         for text in utterances:
             body, end = split_end(text)
-            if body:
-                yield from self._words(request, body)
+            if body:  # the words that do not end the speech, then the nominations heard in them
+                if self.words_heard:
+                    yield [act("words", None, "ears", body)]
+                for item in heard(body, request.seat) if request.may_nominate else ():
+                    if self.game.request != request:
+                        break
+                    yield [act("heard", item, "ears")]
             if end:
                 yield from self._timed(day, after_speech=request.seat)  # after its every word, before its end
                 if self.words_heard and self.game.request == request:
@@ -351,20 +358,6 @@ class ScriptPlayer:
                 return
             if self.game.request != request:
                 return
-
-    def _words(self, request: AwaitSpeech, text: str) -> Acts:
-        """Words that do not end the speech, then the nominations the director hears in them."""
-        if self.words_heard:
-            yield [act("words", None, "ears", text)]
-        for intent in _intents(text):
-            if self.game.request != request:
-                return
-            if not request.may_nominate or isinstance(intent, EndIntent):
-                continue  # no nominations in this turn (or this ruleset): words only
-            assert isinstance(intent, (NominateIntent, WithdrawIntent))
-            item: Input = (nominate(request.seat, intent.seat) if isinstance(intent, NominateIntent)
-                           else Withdraw(request.seat, intent.seat))
-            yield [act("heard", item, "ears")]
 
     def _votes(self, request: AwaitVotes, day: Day) -> Acts:
         if request.round != "mayor" and self.game.day not in self.voting_seen:
