@@ -352,7 +352,7 @@ def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int,
     for role in roles:
         have[role] = have.get(role, 0) + 1
     have.pop(Role.CITIZEN, None)
-    want = {role: count for role, count in cast.items() if count and role is not Role.CITIZEN}
+    want: dict[Role, int] = {role: count for role, count in cast.items() if count and role is not Role.CITIZEN}
     if not spare:
         fits = want == have
     else:
