@@ -112,7 +112,7 @@ class CanonicalGame(TableGame):
             if target in points:
                 points[target] += 1
         self.ballot = self.ballot_from(points)
-        nominees = tuple((s, n) for s, n in sorted(points.items(), key=lambda p: (-p[1], p[0])) if n)
+        nominees = tuple([(s, n) for s, n in sorted(points.items(), key=lambda p: (-p[1], p[0])) if n])
         self._emit(NominationsTallied(self.day, nominees, self.ballot))
         self._open_round("main", self.ballot, self.alive_seats())
 
@@ -121,10 +121,9 @@ class CanonicalGame(TableGame):
         """Decision (RULES.md §4): the smallest top group of 1–3 whose every member has at least
         2 points more than every player outside it (unnominated players count 0); none → all."""
         ranked = sorted(points, key=lambda seat: (-points[seat], seat))
-        for size in (1, 2, 3):
-            inside, outside = ranked[:size], ranked[size:]
-            if outside and min(points[s] for s in inside) >= max(points[s] for s in outside) + LEAD:
-                return tuple(sorted(inside))
+        for size in (1, 2, 3):  # ranked by points: the group's last member against the first outside it
+            if size < len(ranked) and points[ranked[size - 1]] >= points[ranked[size]] + LEAD:
+                return tuple(sorted(ranked[:size]))
         return tuple(sorted(points))
 
 
@@ -136,7 +135,7 @@ class CanonicalGame(TableGame):
             counts[candidate] += 1
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))
         leaders = self.leaders(counts)
-        voters = sum(1 for v in ballot.voters if v in self.alive)
+        voters = len([v for v in ballot.voters if v in self.alive])
         if len(leaders) == 1 and (len(counts) > 1 or 2 * counts[leaders[0]] > voters):
             self._execute(leaders[0])
         elif ballot.round == "main" and 2 <= len(leaders) <= 3:

@@ -119,8 +119,8 @@ class ClassicGame(TableGame):
         """Putana decision: the visited survives and his own action that night has no effect."""
         victims: list[int] = []
         for team, shots in self.taps.items():
-            shooters = tuple(s for s in self._shooters(team) if s != self.visited)
-            counted = Shots(tuple((s, taps) for s, taps in shots.taps if s in shooters))
+            shooters = tuple([s for s in self._shooters(team) if s != self.visited])
+            counted = Shots(tuple([(s, taps) for s, taps in shots.taps if s in shooters]))
             request = AwaitShots(self.night, team, shooters, self._called())
             target = self._resolve_shots(request, counted, shooters)
             if target is not None and target not in victims:
@@ -131,7 +131,7 @@ class ClassicGame(TableGame):
             self._emit(ActionTaken(self.night, Role.DOCTOR, "heal", doctor, self.healed, healed is not None))
         if self.visited is not None and (putana := self._alive_with(Role.PUTANA)) is not None:
             self._emit(ActionTaken(self.night, Role.PUTANA, "visit", putana, self.visited, True))
-        return tuple(v for v in victims if v not in (healed, self.visited))
+        return tuple([v for v in victims if v not in (healed, self.visited)])
 
     # ---- morning ------------------------------------------------------------------------------
 
@@ -141,7 +141,7 @@ class ClassicGame(TableGame):
 
     def _begin_day(self) -> None:
         """The dead are named without details; the last two teams may fall together."""
-        killed = tuple(v for v in self.victims if v in self.alive)
+        killed = tuple([v for v in self.victims if v in self.alive])
         self.phase = "day"
         self.day += 1
         self.grounded = self.visited
@@ -164,7 +164,7 @@ class ClassicGame(TableGame):
     def _voters(self) -> tuple[int, ...]:
         """Putana decision: the player she visited may not vote the next day."""
         alive = self.alive_seats()
-        return alive if self.grounded not in alive else tuple(s for s in alive if s != self.grounded)
+        return alive if self.grounded not in alive else tuple([s for s in alive if s != self.grounded])
 
     def _then_mayor(self) -> None:
         """``mayor``: elected on the first morning, again after he leaves; a tie waits a morning."""

@@ -88,7 +88,7 @@ class ClubGame(TableGame):
 
     def _shooters(self, team: str) -> tuple[int, ...]:
         """All mafia players, the Don included; never the maniac, who wakes on his own."""
-        return tuple(s for s in self.alive_seats() if self.roles[s] in MAFIA_ROLES)
+        return tuple([s for s in self.alive_seats() if self.roles[s] in MAFIA_ROLES])
 
     def _targets(self, role: Role) -> tuple[int, ...] | None:
         return tuple(self.victims) if role is Role.DOCTOR else None
@@ -150,7 +150,7 @@ class ClubGame(TableGame):
         self.phase = "day"
         self.day += 1
         self.raised = []
-        killed = tuple(v for v in self.victims if v in self.alive)
+        killed = tuple([v for v in self.victims if v in self.alive])
         self._emit(MorningCame(self.day, killed))
         speaking = [seat for seat in killed if not self._leaves_silently(seat)]
         self._eliminate_group(killed, "killed")  # the night's victims leave together
@@ -205,7 +205,7 @@ class ClubGame(TableGame):
         counts = {c: 0 for c in ballot.candidates}
         for candidate in self.votes.values():
             counts[candidate] += 1
-        missing = tuple(v for v in ballot.voters if v in self.alive and v not in self.votes)
+        missing = tuple([v for v in ballot.voters if v in self.alive and v not in self.votes])
         must_vote = ballot.round != "acquittal"
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))
         if must_vote and self.options.flag("non_voter_foul"):

@@ -156,7 +156,7 @@ class TableGame(Game):
     def _alive_in(self, team: Team) -> tuple[int, ...]:
         """The alive players of a team as dealt (a ruleset whose teams change overrides :meth:`_shooters`)."""
         members = self.team_seats[team]
-        return tuple(s for s in self._alive_in_order if s in members)
+        return tuple([s for s in self._alive_in_order if s in members])
 
     def _alive_with(self, role: Role) -> int | None:
         for seat in self.role_seats[role]:
@@ -310,8 +310,8 @@ class TableGame(Game):
     def _vote_interrupted(self, request: Request | None) -> None:
         """A removal during a vote: by default the round starts again without him."""
         assert isinstance(request, AwaitVotes)
-        candidates = tuple(c for c in request.candidates if c in self.alive) or self.alive_seats()
-        self._open_round(request.round, candidates, tuple(v for v in request.voters if v in self.alive))
+        candidates = tuple([c for c in request.candidates if c in self.alive]) or self.alive_seats()
+        self._open_round(request.round, candidates, tuple([v for v in request.voters if v in self.alive]))
 
     # ---- voting rounds ---------------------------------------------------------------------
 

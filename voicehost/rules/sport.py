@@ -204,7 +204,7 @@ class SportGame(TableGame):
     def _begin_voting(self) -> None:
         """No candidate, or one on day 1: no vote. One on a later day is a vote like any other, with
         no window: every vote goes to the last (the only) candidate, after the judge had his say."""
-        candidates = tuple(nominee for _, nominee in self.nominations if nominee in self.alive)
+        candidates = tuple([nominee for _, nominee in self.nominations if nominee in self.alive])
         if self.vote_cancelled:
             self._no_vote("cancelled")
         elif not candidates:
@@ -227,13 +227,13 @@ class SportGame(TableGame):
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
         voters = [v for v in ballot.voters if v in self.alive]
-        defaulted = tuple(v for v in voters if v not in self.votes)
+        defaulted = tuple([v for v in voters if v not in self.votes])
         counts = {c: 0 for c in ballot.candidates}
         for voter in voters:
             counts[self.votes.get(voter, ballot.candidates[-1])] += 1
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), defaulted))
         top = max(counts.values())
-        leaders = tuple(c for c in ballot.candidates if counts[c] == top)
+        leaders = tuple([c for c in ballot.candidates if counts[c] == top])
         if len(leaders) == 1:
             self._voted_out(leaders)
         elif ballot.round == "main":
@@ -247,7 +247,7 @@ class SportGame(TableGame):
         """Option ``tied_vote_in_revote``: whether the tied players vote in the revote."""
         voters = self.alive_seats()
         if not self.options.flag("tied_vote_in_revote"):
-            voters = tuple(v for v in voters if v not in self.tied)
+            voters = tuple([v for v in voters if v not in self.tied])
         self._open_round("revote", self.tied, voters)
 
     def _repeat_tie(self, leaders: tuple[int, ...]) -> None:
