@@ -46,7 +46,7 @@ class Game:
     night_actions: ClassVar[Mapping[str, frozenset[Role]]] = {}
     day_keys: ClassVar[frozenset[str]] = frozenset()
     # (input type, request type) → the method that takes that input while the game waits for
-    # that request: how nearly every input is applied, in one lookup (see :meth:`push`).
+    # that request: how nearly every input is applied (see :meth:`push`).
     handlers: ClassVar[Mapping[tuple[type[Input], type[Any]], Handler]] = {}
 
     def __init__(self, ruleset: Ruleset, options: Options, seats: int) -> None:
@@ -56,6 +56,7 @@ class Game:
         self.cast, self.spare_cards = self.deck(ruleset, options, seats)
         self.names: dict[int, str] = {}  # the roster, where the ruleset calls players by name
         self.inputs: list[Input] = []
+        self._accepts = _by_request(type(self))
         self._start_events()
         self._reset()
 
@@ -73,12 +74,12 @@ class Game:
 
         An input that answers the current request goes straight to its handler; the deal, the
         judge's penalties and refusals take the long way (:meth:`_apply`). Games are pushed a
-        few hundred inputs at a time by every simulation, so the common case is one lookup."""
+        few hundred inputs at a time by every simulation: the common case is two dict lookups."""
         events = self.events
         start = len(events)
         request = self.request
         try:
-            handler = self.handlers.get((type(item), type(request)))
+            handler = self._accepts[type(request)].get(type(item))
             if handler is None:
                 self._apply(item)
             else:
@@ -185,7 +186,7 @@ class Game:
 
     def state(self) -> dict[str, Any]:
         """Everything that makes up the position, deep-copied: equal states play on identically."""
-        skip = {"ruleset", "options", "cast", "inputs", "events", "_emit", "names", "turn_seconds"}
+        skip = {"ruleset", "options", "cast", "inputs", "events", "_emit", "names", "turn_seconds", "_accepts"}
         return {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
 
     def scores(self) -> dict[int, float]:
@@ -225,7 +226,7 @@ class Game:
         elif isinstance(item, (Foul, Remove)):
             self._penalty(item)
         else:
-            handler = self.handlers.get((type(item), type(self.request)))
+            handler = self._accepts[type(self.request)].get(type(item))
             if handler is None:
                 raise IllegalInput(f"{item.kind} does not answer {type(self.request).__name__}")
             handler(self, self.request, item)
@@ -333,6 +334,22 @@ class Game:
 
     def _after_foul(self, seat: int, count: int) -> None:
         """Hook for a ruleset's foul consequences short of removal."""
+
+
+HandlerTable = dict[type[Any], dict[type[Input], Handler]]
+_TABLES: dict[type[Game], HandlerTable] = {}
+
+
+def _by_request(game: type[Game]) -> HandlerTable:
+    """A ruleset's :attr:`Game.handlers` by request type (every one, and None's once the game
+    is over), then input type: what :meth:`Game.push` looks up for every input, without
+    building a key tuple each time. Made once per ruleset."""
+    table = _TABLES.get(game)
+    if table is None:
+        table = _TABLES[game] = {kind: {} for kind in (*Request.__args__, type(None))}
+        for (item, request), handler in game.handlers.items():
+            table[request][item] = handler
+    return table
 
 
 # Iterating an Enum class runs a generator in enum.py, and Role.team is a property: the deal
