@@ -40,7 +40,7 @@ from voicehost.rules.inputs import (
     nominate,
     vote,
 )
-from voicehost.rules.records import interned, quicken
+from voicehost.rules.records import quicken
 from voicehost.rules.requests import (
     AwaitAction,
     AwaitDawn,
@@ -83,16 +83,32 @@ class Act:
 
 
 quicken(Act)
-act = interned(Act)  # nearly every act is one a table does again and again (seat 3 ends his speech)
+
+# The acts a table does again and again, each built once: made from the seats alone, they skip
+# hashing an input in Python, as interning the Act itself would.
+@lru_cache(maxsize=4096)
+def speech_ends(seat: int) -> Act:
+    """The host ends seat's turn (his time is up, or he said «спасибо»)."""
+    return Act("host", end_speech(seat), "ears")
+
+
+@lru_cache(maxsize=4096)
+def thumb(voter: int, candidate: int) -> Act:
+    """A voter's thumb in a candidate's window."""
+    return Act("vote", vote(voter, candidate), "seats")
+
+
+DAWN, PROCEED, CLOSE = Act("host", Dawn()), Act("host", Proceed()), Act("host", CloseVoting(), "seats")
 
 Acts = Generator[list[Act], None, None]
 
 
 @lru_cache(maxsize=4096)
-def heard(text: str, seat: int) -> tuple[Nominate | Withdraw, ...]:
+def heard(text: str, seat: int) -> tuple[Act, ...]:
     """The nominations and withdrawals the director hears when ``seat`` says ``text`` in a
     turn that takes them. Scripts say the same few phrases over and over: each is parsed once."""
-    return tuple(nominate(seat, intent.seat) if isinstance(intent, NominateIntent) else Withdraw(seat, intent.seat)
+    return tuple(Act("heard", nominate(seat, intent.seat) if isinstance(intent, NominateIntent)
+                     else Withdraw(seat, intent.seat), "ears")
                  for intent in parse(text) if isinstance(intent, (NominateIntent, WithdrawIntent)))
 
 
@@ -202,7 +218,7 @@ class ScriptPlayer:
     # ---- what the people do ------------------------------------------------------------------
 
     def acts(self) -> Acts:
-        yield [act("deal", Deal(self.script.roles), "deal")]
+        yield [Act("deal", Deal(self.script.roles), "deal")]
         while (request := self.game.request) is not None:
             index = phase_index(self.game, request)
             if index > self.horizon:
@@ -227,9 +243,9 @@ class ScriptPlayer:
         if kind is AwaitAction:
             return self._action(request, self._night(request.night))  # type: ignore[arg-type,union-attr]
         if kind is AwaitDawn:
-            return ([act("host", Dawn())],)
+            return ([DAWN],)
         if kind is AwaitMorning:
-            return ([act("host", Proceed())],)
+            return ([PROCEED],)
         if kind is AwaitNightfall:
             return self._nightfall(request)  # type: ignore[arg-type]
         if kind is AwaitLift:
@@ -239,7 +255,7 @@ class ScriptPlayer:
     def _nightfall(self, request: AwaitNightfall) -> Acts:
         yield from self._after_vote(self._day())
         if self.game.request == request:
-            yield [act("host", Proceed())]
+            yield [PROCEED]
 
     def _phase_start(self, request: Request) -> Acts:
         if request_night(request) is not None:
@@ -271,7 +287,7 @@ class ScriptPlayer:
             else:
                 taps.append((shooter, called))
                 self.used.add(place)
-        yield [act("taps", Shots(tuple(sorted(taps))), "seats")]
+        yield [Act("taps", Shots(tuple(sorted(taps))), "seats")]
 
     def _action(self, request: AwaitAction, night: Night) -> Acts:
         """The first of the role's actions the script has an entry for; else it does nothing."""
@@ -280,7 +296,7 @@ class ScriptPlayer:
             side = night.join.get(by, "solo") if by is not None else "solo"
             if by in night.join:
                 self.used.add(f"nights[{request.night - 1}].join.{by}")
-            yield [act("taps", Join(by, side), "seats")]
+            yield [Act("taps", Join(by, side), "seats")]
             return
         for action in request.actions:
             entries: dict[int, int] = getattr(night, action)
@@ -291,9 +307,9 @@ class ScriptPlayer:
                     self.reasons[place] = f"seat {target} is not among the night's victims"
                     break
                 self.used.add(place)
-                yield [act("taps", ACTIONS[action](by, target), "seats")]
+                yield [Act("taps", ACTIONS[action](by, target), "seats")]
                 return
-        yield [act("taps", ACTIONS[request.actions[0]](by, None), "seats")]
+        yield [Act("taps", ACTIONS[request.actions[0]](by, None), "seats")]
 
     def _speech(self, request: AwaitSpeech, day: Day) -> Acts:
         seat = request.seat
@@ -306,7 +322,7 @@ class ScriptPlayer:
             entries, make = (day.nominate, Nominate) if request.turn == "nominate" else (day.blood_name, BloodName)
             yield from self._answer_with(request, entries, request.turn, make)
             if self.game.request == request:
-                yield [act("host", end_speech(seat), "ears")]
+                yield [speech_ends(seat)]
             yield from self._timed(day, after_speech=seat)
             return
         elif seat in day.speeches and request.turn in SPOKEN_TURNS and not request.seconds:
@@ -319,13 +335,13 @@ class ScriptPlayer:
         if request.turn != "tie" and request.turn != "last_word":
             yield from self._timed(day, after_speech=seat)
         if self.game.request == request:
-            yield [act("host", end_speech(seat), "ears")]
+            yield [speech_ends(seat)]
 
     def _answer_with(self, request: AwaitSpeech, entries: dict[int, int], key: str,
                      make: type[Nominate] | type[BloodName]) -> Acts:
         if request.seat in entries:
             self.used.add(f"days[{self.game.day - 1}].{key}.{request.seat}")
-            yield [act("answer", make(request.seat, entries[request.seat]), "ears")]
+            yield [Act("answer", make(request.seat, entries[request.seat]), "ears")]
 
     def _raise_hands(self, day: Day) -> Acts:
         """``extra_word`` (club): the hands go up during the discussion round."""
@@ -333,7 +349,7 @@ class ScriptPlayer:
             place = f"days[{self.game.day - 1}].extra_word[{j}]"
             if self.game.is_alive(seat):
                 self.used.add(place)
-                yield [act("hand", RaiseHand(seat), "seats")]
+                yield [Act("hand", RaiseHand(seat), "seats")]
             else:
                 self.reasons[place] = f"seat {seat} is out"
 
@@ -346,15 +362,15 @@ class ScriptPlayer:
             body, end = split_end(text)
             if body:  # the words that do not end the speech, then the nominations heard in them
                 if self.words_heard:
-                    yield [act("words", None, "ears", body)]
-                for item in heard(body, request.seat) if request.may_nominate else ():
+                    yield [Act("words", None, "ears", body)]
+                for nomination in heard(body, request.seat) if request.may_nominate else ():
                     if self.game.request != request:
                         break
-                    yield [act("heard", item, "ears")]
+                    yield [nomination]
             if end:
                 yield from self._timed(day, after_speech=request.seat)  # after its every word, before its end
                 if self.words_heard and self.game.request == request:
-                    yield [act("words", None, "ears", end)]
+                    yield [Act("words", None, "ears", end)]
                 return
             if self.game.request != request:
                 return
@@ -371,7 +387,7 @@ class ScriptPlayer:
         for voter, candidate in ballot.items():
             place = f"days[{self.game.day - 1}].{key}.{voter}"
             if voter in request.voters and candidate in request.candidates and self.game.is_alive(voter):
-                wanted.append(act("vote", vote(voter, candidate), "seats"))
+                wanted.append(thumb(voter, candidate))
                 self.used.add(place)
             elif place not in self.used:
                 self.reasons[place] = f"seat {candidate} is not on the ballot" if voter in request.voters \
@@ -389,14 +405,14 @@ class ScriptPlayer:
                 presses[voter] = presses.get(voter, 0) + 1
                 yes.append((presses[voter], voter))
                 self.used.add(f"days[{self.game.day - 1}].lift[{j}]")
-        yield from self._ballot(request, [act("lift", Lift(voter), "seats") for _, voter in sorted(yes)])
+        yield from self._ballot(request, [Act("lift", Lift(voter), "seats") for _, voter in sorted(yes)])
 
     def _ballot(self, request: Request, thumbs: list[Act]) -> Acts:
         if thumbs:
             yield thumbs
             if self.game.request != request:
                 return
-        yield [act("host", CloseVoting(), "seats")]
+        yield [CLOSE]
 
     def _after_vote(self, day: Day) -> Acts:
         """``at: after_vote`` entries: during the first last word after the result, else at
@@ -426,7 +442,7 @@ class ScriptPlayer:
         if self.game.is_over or place in self.used or place in self.reasons:
             return
         try:
-            yield [act("console", item, "console")]
+            yield [Act("console", item, "console")]
             self.used.add(place)
         except IllegalInput as err:
             self.reasons[place] = str(err)

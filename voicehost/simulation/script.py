@@ -231,7 +231,7 @@ class _Reader:
             place = f"{where}.{key}"
             seat = self._seat(key, place)
             lines = [value] if isinstance(value, str) else value
-            if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+            if not isinstance(lines, list) or not all([isinstance(line, str) for line in lines]):
                 raise InputError(place, "must be a string or a list of strings")
             speeches[seat] = lines
             self.places.append(place)
@@ -273,6 +273,8 @@ class _Reader:
 
 
 def _mapping(value: Any, place: str) -> Mapping[str, Any]:
+    if type(value) is dict:  # what JSON and TOML give; asking the Mapping ABC is slow
+        return value
     if not isinstance(value, Mapping):
         raise InputError(place, f"must be an object, not {type(value).__name__}")
     return value
