@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from .events import (
     AllStay,
     DayBegan,
-    MorningCame,
     NominationsTallied,
     RoleRevealed,
     TieDeclared,
     VotesCounted,
+    morning_came,
     nomination_accepted,
     nomination_refused,
 )
@@ -71,7 +71,7 @@ class CanonicalGame(TableGame):
         self.day += 1
         self.nominated = {}
         killed = (self.night_target,) if self.night_target in self.alive else ()
-        self._emit(MorningCame(self.day, killed))
+        self._emit(morning_came(self.day, killed))
         self._eliminate_group(killed, "killed")
         if self.is_over:
             return

@@ -16,12 +16,12 @@ from .events import (
     ActionTaken,
     AllStay,
     BloodNamed,
-    CheckAnswered,
     DayBegan,
     MayorElected,
-    MorningCame,
     RoleRevealed,
     VotesCounted,
+    check_answered,
+    morning_came,
 )
 from .flow import Step, TableGame, with_pauses
 from .game import Outcome
@@ -112,7 +112,7 @@ class ClassicGame(TableGame):
                 self._emit(ActionTaken(self.night, Role.COMMISSAR, "check", check.by, check.target, False))
             else:
                 result = self.team(check.target) in (Team.BLACK, Team.YAKUZA)
-                self._emit(CheckAnswered(self.night, Role.COMMISSAR, check.by, check.target, result))
+                self._emit(check_answered(self.night, Role.COMMISSAR, check.by, check.target, result))
         self._next_night_step()
 
     def _night_victims(self) -> tuple[int, ...]:
@@ -147,7 +147,7 @@ class ClassicGame(TableGame):
         self.grounded = self.visited
         self.blood = {}
         self.killed_last_night = killed
-        self._emit(MorningCame(self.day, killed))
+        self._emit(morning_came(self.day, killed))
         self._eliminate_group(killed, "killed")
         if self.is_over:
             return

@@ -13,15 +13,15 @@ from .events import (
     Acquitted,
     ActionTaken,
     AllStay,
-    CheckAnswered,
     DayBegan,
     HandRaised,
-    MorningCame,
     NoVote,
     Saved,
     SideChosen,
     TieDeclared,
     VotesCounted,
+    check_answered,
+    morning_came,
 )
 from .flow import Step, TableGame, with_pauses
 from .game import Outcome
@@ -119,7 +119,7 @@ class ClubGame(TableGame):
                 result = self.roles[check.target] is Role.SHERIFF
             else:
                 result = self.roles[check.target].team is Team.BLACK
-            self._emit(CheckAnswered(self.night, request.role, check.by, check.target, result))
+            self._emit(check_answered(self.night, request.role, check.by, check.target, result))
         self._next_night_step()
 
     def _kill(self, request: AwaitAction, kill: Kill) -> None:
@@ -151,7 +151,7 @@ class ClubGame(TableGame):
         self.day += 1
         self.raised = []
         killed = tuple([v for v in self.victims if v in self.alive])
-        self._emit(MorningCame(self.day, killed))
+        self._emit(morning_came(self.day, killed))
         speaking = [seat for seat in killed if not self._leaves_silently(seat)]
         self._eliminate_group(killed, "killed")  # the night's victims leave together
         if self.is_over:

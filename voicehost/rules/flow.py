@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 
 from .errors import IllegalInput
 from .events import (
-    ShootingResolved,
     VotingBegan,
     night_fell,
+    shooting_resolved,
     speech_began,
     speech_ended,
     vote_ignored,
@@ -28,6 +28,7 @@ from .requests import (
     AwaitSpeech,
     AwaitVotes,
     Request,
+    await_action,
     await_dawn,
     await_morning,
     await_nightfall,
@@ -101,7 +102,7 @@ class TableGame(Game):
         kind = step[0]
         if kind == "action":
             role = _ROLES[step[1]]
-            self.request = AwaitAction(self.night, role, step[2:], self._alive_with(role), self._targets(role))
+            self.request = await_action(self.night, role, step[2:], self._alive_with(role), self._targets(role))
         elif kind == "shots":
             self.request = AwaitShots(self.night, step[1], self._shooters(step[1]), self._called())
         else:
@@ -194,7 +195,7 @@ class TableGame(Game):
         target = self.consensus(shooters, shots)
         if target is not None and (target not in self.alive or target not in request.called):
             target = None
-        self._emit(ShootingResolved(self.night, target, request.team))
+        self._emit(shooting_resolved(self.night, target, request.team))
         return target
 
     def _dawn(self, _: AwaitDawn, __: Dawn) -> None:

@@ -7,6 +7,7 @@ removals at any time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,8 +148,6 @@ def input_from_dict(data: dict[str, Any]) -> Input:
     return from_dict(Input, data)
 
 
-# A night action's name (a request's ``actions``, a script's night key) → the input it becomes.
-ACTIONS: dict[str, type[Check | Heal | Visit | Kill]] = {"check": Check, "heal": Heal, "visit": Visit, "kill": Kill}
 
 
 # The inputs a table gives over and over, each distinct one built once (see interned).
@@ -160,3 +159,9 @@ lift = interned(Lift)
 dawn = interned(Dawn)
 proceed = interned(Proceed)
 close_voting = interned(CloseVoting)
+
+# A night action's name (a request's ``actions``, a script's night key) → the input it becomes
+# (interned: a seat checks, heals or visits another every night).
+ACTIONS: dict[str, Callable[[int | None, int | None], Check | Heal | Visit | Kill]] = {
+    "check": interned(Check), "heal": interned(Heal), "visit": interned(Visit), "kill": interned(Kill),
+}

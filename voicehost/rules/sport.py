@@ -12,16 +12,16 @@ from collections.abc import Mapping
 from .errors import IllegalInput
 from .events import (
     AllStay,
-    CheckAnswered,
     DayBegan,
     LiftAsked,
     LiftCounted,
-    MorningCame,
     NominationWithdrawn,
     NoVote,
     TieDeclared,
     VotesCounted,
     WithdrawalRefused,
+    check_answered,
+    morning_came,
     nomination_accepted,
     nomination_refused,
     vote_ignored,
@@ -89,7 +89,7 @@ class SportGame(TableGame):
                 result = self.roles[check.target] is Role.SHERIFF
             else:
                 result = self.team(check.target) is Team.BLACK
-            self._emit(CheckAnswered(self.night, request.role, check.by, check.target, result))
+            self._emit(check_answered(self.night, request.role, check.by, check.target, result))
         self._next_night_step()
 
     # ---- morning and speeches ------------------------------------------------------
@@ -100,7 +100,7 @@ class SportGame(TableGame):
         self.nominations = []
         self.vote_over = self.vote_cancelled = self.day_split = False
         killed = (self.night_target,) if self.night_target in self.alive else ()
-        self._emit(MorningCame(self.day, killed))
+        self._emit(morning_came(self.day, killed))
         if self.night > 1:
             self.misses = 0 if self.night_target is not None else self.misses + 1
         self._eliminate_group(killed, "killed")

@@ -19,7 +19,7 @@ from voicehost.host.journal import Journal, JournalEntry
 from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
-from voicehost.rules.flow import request_night
+from voicehost.rules.flow import NIGHT_REQUESTS, request_night
 from voicehost.rules.inputs import (
     ACTIONS,
     BloodName,
@@ -219,12 +219,14 @@ class ScriptPlayer:
 
     def acts(self) -> Acts:
         yield [Act("deal", Deal(self.script.roles), "deal")]
-        while (request := self.game.request) is not None:
-            index = phase_index(self.game, request)
+        game, started = self.game, self.started
+        while (request := game.request) is not None:
+            # phase_index, inlined: this loop turns once per request
+            index = 2 * request.night - 2 if type(request) in NIGHT_REQUESTS else 2 * game.day - 1  # type: ignore[union-attr]
             if index > self.horizon:
                 break
-            if index not in self.started:
-                self.started.add(index)
+            if index not in started:
+                started.add(index)
                 yield from self._phase_start(request)
                 if self.game.request is not request:
                     continue
