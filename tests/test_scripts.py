@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from voicehost.rules import IllegalInput
 from voicehost.rules.protocol import build_protocol
-from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.engine_level import Feed, ScriptPlayer, simulate
 from voicehost.simulation.script import load_script
 
 SCRIPTS = sorted(p for p in (Path(__file__).parent / "scripts").glob("*.json") if not p.name.endswith(".expect.json"))
@@ -49,3 +50,20 @@ def test_every_tricky_case_of_the_issue_has_a_script() -> None:
         "sport-non-voters-to-last", "sport-single-candidate-day-one", "sport-single-candidate-day-two",
         "sport-night-removal-after-the-shot", "club-night-victims-leave-together",  # issue 11
     } <= names
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_the_engine_level_takes_the_inputs_a_listening_table_takes(path: Path) -> None:
+    """The engine level skips the acts that are only words (nobody listens there); the
+    inputs, the game and what the script had that was never asked for stay the same."""
+    script = load_script(path)
+    listening = ScriptPlayer(script)   # words heard, as at the table level
+    feed = Feed(listening.acts())
+    for batch in feed:
+        try:
+            listening.push_batch(batch)
+        except IllegalInput as err:
+            feed.refuse(err)
+    engine = simulate(load_script(path))
+    assert engine.game.inputs == listening.game.inputs
+    assert engine.ignored == listening.finish().ignored
