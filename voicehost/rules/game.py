@@ -270,10 +270,10 @@ class Game:
 
     def _foul(self, seat: int, reason: str) -> None:
         self._require_alive(seat)
-        self.fouls[seat] += 1
-        self._emit(foul_given(seat, self.fouls[seat], reason))
-        self._after_foul(seat, self.fouls[seat])
-        if self.fouls[seat] >= self.fouls_to_remove:
+        count = self.fouls[seat] = self.fouls[seat] + 1
+        self._emit(foul_given(seat, count, reason))
+        self._after_foul(seat, count)
+        if count >= self.fouls_to_remove:
             self._remove(seat, "fouls")
 
     def _eliminate(self, seat: int, cause: str, check: bool = True) -> None:
