@@ -84,6 +84,7 @@ class Act:
 
 quicken(Act)
 
+
 # The acts a table does again and again, each built once: made from the seats alone, they skip
 # hashing an input in Python, as interning the Act itself would.
 @lru_cache(maxsize=4096)
@@ -121,12 +122,6 @@ def simulate(script: Script, journal: Journal | None = None, replayed: list[Jour
     it, and carries on writing after the last one — the exact state, bookkeeping included.
     """
     return ScriptPlayer(script, journal, replayed or []).play()
-
-
-def phase_index(game: Game, request: Request) -> int:
-    """Night n → 2n-2, day d → 2d-1: the order phases happen in."""
-    night = request_night(request)
-    return 2 * game.day - 1 if night is None else 2 * night - 2
 
 
 # Turns whose words come from the script's ``speeches``.
@@ -221,7 +216,7 @@ class ScriptPlayer:
         yield [Act("deal", Deal(self.script.roles), "deal")]
         game, started = self.game, self.started
         while (request := game.request) is not None:
-            # phase_index, inlined: this loop turns once per request
+            # The phase, in the order phases happen: night n is 2n-2, day d is 2d-1.
             index = 2 * request.night - 2 if type(request) in NIGHT_REQUESTS else 2 * game.day - 1  # type: ignore[union-attr]
             if index > self.horizon:
                 break

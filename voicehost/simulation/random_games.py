@@ -148,6 +148,7 @@ def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inpu
         if request is None:  # the game is over
             break
         roll = draw()
+        item: Input
         if roll < 0.01:
             item = foul(_pick(game.alive_seats(), rng))
         else:  # the same draws as random_input, without its checks: this loop is bench engine's
