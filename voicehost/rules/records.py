@@ -134,5 +134,8 @@ def interned(cls: Callable[P, T], size: int = 4096) -> Callable[P, T]:
     second vote was ignored): looking the record up in C costs a third of building it in
     Python, and the engine builds a few of these for every input. Bounded, so a server that
     runs all evening keeps at most ``size`` records of each kind; only for records whose fields
-    take a few values each (seats, turns, reasons), where nearly every call is a hit."""
+    take a few values each (seats, turns, reasons), where nearly every call is a hit. The cache
+    keys by ``==``, which makes ``1``, ``1.0`` and ``True`` one key; these records' fields are
+    ints, strings, None and tuples of them, made by the engine or checked on the way in (a
+    script's seat is never a bool), so the untyped key (40 ns a call cheaper) never shows."""
     return cast(Callable[P, T], lru_cache(maxsize=size)(cls))  # the same signature, checked as the class's
