@@ -66,9 +66,9 @@ class ClubGame(TableGame):
 
     def _members(self, team: Team) -> frozenset[int]:
         """A team's seats as dealt, the maniac who joined the mafia among the black (as :meth:`team`)."""
-        if self.maniac_side == "black" and team in (Team.BLACK, Team.MANIAC):
-            return self.team_seats[Team.BLACK] | self.team_seats[Team.MANIAC] if team is Team.BLACK else frozenset()
-        return self.team_seats[team]
+        if self.maniac_side != "black" or team not in (Team.BLACK, Team.MANIAC):
+            return self.team_seats[team]
+        return self.team_seats[Team.BLACK] | self.team_seats[Team.MANIAC] if team is Team.BLACK else frozenset()
 
     def _begin(self) -> None:
         self._begin_night()
