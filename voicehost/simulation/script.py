@@ -129,9 +129,7 @@ class _Reader:
         return raw
 
     def _seat(self, key: Any, place: str) -> int:
-        """A seat named by a key ("3"); the readers look the common ones up in ``_seat_keys``
-        first (a script names seats many times over) and come here for the rest."""
-        if type(key) is str and key in self._seat_keys:
+        if type(key) is str and key in self._seat_keys:  # a script names seats many times over
             return self._seat_keys[key]
         if isinstance(key, bool) or not isinstance(key, (str, int)):
             raise InputError(place, f"{key!r} is not a seat number")
@@ -183,7 +181,7 @@ class _Reader:
                 continue
             for actor_key, target in _mapping(value, f"{where}.{key}").items():
                 place = f"{where}.{key}.{actor_key}"
-                actor = self._seat_keys.get(actor_key) or self._seat(actor_key, place)
+                actor = self._seat(actor_key, place)
                 self._require_action(key, actor, roles, place)
                 if key == "shots":
                     taps = target if isinstance(target, list) else [target]
@@ -229,10 +227,9 @@ class _Reader:
 
     def _speeches(self, raw: Any, where: str) -> dict[int, list[str]]:
         speeches: dict[int, list[str]] = {}
-        seat_of = self._seat_keys
         for key, value in _mapping(raw, where).items():
             place = f"{where}.{key}"
-            seat = seat_of.get(key) or self._seat(key, place)
+            seat = self._seat(key, place)
             lines = [value] if isinstance(value, str) else value
             if not isinstance(lines, list) or not all([isinstance(line, str) for line in lines]):
                 raise InputError(place, "must be a string or a list of strings")
@@ -242,10 +239,9 @@ class _Reader:
 
     def _ballot(self, raw: Any, where: str) -> dict[int, int]:
         ballot: dict[int, int] = {}
-        seat_of = self._seat_keys
         for key, value in _mapping(raw, where).items():
             place = f"{where}.{key}"
-            ballot[seat_of.get(key) or self._seat(key, place)] = self._target(value, place)
+            ballot[self._seat(key, place)] = self._target(value, place)
             self.places.append(place)
         return ballot
 
