@@ -19,7 +19,7 @@ from voicehost.host.journal import Journal, JournalEntry
 from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
-from voicehost.rules.flow import NIGHT_REQUESTS, request_night
+from voicehost.rules.flow import request_night
 from voicehost.rules.inputs import (
     ACTIONS,
     BloodName,
@@ -124,6 +124,12 @@ def simulate(script: Script, journal: Journal | None = None, replayed: list[Jour
     return ScriptPlayer(script, journal, replayed or []).play()
 
 
+def phase_index(game: Game, request: Request) -> int:
+    """Night n → 2n-2, day d → 2d-1: the order phases happen in."""
+    night = request_night(request)
+    return 2 * game.day - 1 if night is None else 2 * night - 2
+
+
 # Turns whose words come from the script's ``speeches``.
 SPOKEN_TURNS = frozenset({"speech", "silent", "short"})
 
@@ -216,8 +222,7 @@ class ScriptPlayer:
         yield [Act("deal", Deal(self.script.roles), "deal")]
         game, started = self.game, self.started
         while (request := game.request) is not None:
-            # The phase, in the order phases happen: night n is 2n-2, day d is 2d-1.
-            index = 2 * request.night - 2 if type(request) in NIGHT_REQUESTS else 2 * game.day - 1  # type: ignore[union-attr]
+            index = phase_index(game, request)
             if index > self.horizon:
                 break
             if index not in started:
