@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .errors import IllegalInput, InputError
 from .events import Event, GameOver, RolesDealt, eliminated, foul_given
@@ -34,6 +34,9 @@ class Outcome:
     winner: str
     reason: str
     count: int = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Outcome:
+        return self  # immutable (and compiled, a frozen class copy cannot rebuild field by field)
 
 
 class Game:
@@ -187,7 +190,8 @@ class Game:
     def state(self) -> dict[str, Any]:
         """Everything that makes up the position, deep-copied: equal states play on identically."""
         skip = {"ruleset", "options", "cast", "inputs", "events", "_emit", "names", "turn_seconds", "_accepts"}
-        return {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
+        attributes = cast(dict[str, Any], self.__getstate__())  # vars(self), also where compiled (no __dict__)
+        return {k: copy.deepcopy(v) for k, v in attributes.items() if k not in skip}
 
     def scores(self) -> dict[int, float]:
         """Points per seat under the club's scoring scheme; all zero until the game ends."""

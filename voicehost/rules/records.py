@@ -94,11 +94,11 @@ def quicken(cls: type) -> None:
     anyway) and compare the two ``__dict__`` s, after an identity check. Immutability,
     ``__hash__``, ``__repr__`` and defaults stay the dataclass's own. A class this cannot mirror
     exactly (slots, ``__post_init__``, factories, ``init=False`` or keyword-only fields) keeps
-    the generated methods.
+    the generated methods, and a class compiled by mypyc (no ``__dict__``) has faster ones.
     """
     params = dataclasses.fields(cls)
     if (
-        "__slots__" in vars(cls) or hasattr(cls, "__post_init__")
+        cls.__dictoffset__ == 0 or "__slots__" in vars(cls) or hasattr(cls, "__post_init__")
         or any(not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING for f in params)
     ):
         return
