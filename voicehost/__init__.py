@@ -1,3 +1,7 @@
 """voicehost: hosts the party game Mafia at a real table, in Russian."""
 
+from voicehost import native
+
 __version__ = "0.1.0"
+
+native.install()  # the engine compiled by mypyc, where it was built from these very sources

@@ -12,6 +12,7 @@ from typing import Any
 
 from hw.edges import Edge
 from hw.panel import SeatPanel
+from voicehost import native
 from voicehost.cli.args import Commands, number_between, positive, print_json
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.host.seats import mock_factory
@@ -94,6 +95,7 @@ def _bench(args: argparse.Namespace) -> int:
         return 0
 
     names = [args.ruleset] if args.ruleset else ruleset_names()
+    print(f"engine: {native.state()}")  # compiled by mypyc, or plain Python (voicehost.native)
     for name in names:
         figures = bench_engine(load_ruleset(name), args.games or 2000, args.seed, args.repeat)
         print(f"{name}: {figures['games']} games in {figures['seconds']:.2f} s = "

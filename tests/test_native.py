@@ -1,0 +1,121 @@
+"""The compiled engine (voicehost.native): the same games as the Python one, and never stale."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from voicehost import native
+from voicehost.native.build import build
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Random games of every ruleset, and the bundled scripts' protocols, digested: what a process
+# running one engine or the other produced, input by input.
+PLAY = r"""
+import hashlib, json, random, sys
+from pathlib import Path
+from voicehost import native
+from voicehost.config import load_ruleset
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.random_games import random_game
+from voicehost.simulation.script import load_script
+
+digests = {}
+for name in ("sport", "club", "classic", "canonical"):
+    ruleset, rng, digest = load_ruleset(name), random.Random(18), hashlib.sha256()
+    for _ in range(60):
+        game = random_game(ruleset, ruleset.resolve({}), rng)
+        for record in (*game.inputs, *game.events):
+            digest.update(repr(record).encode())
+        digest.update(repr((game.outcome(), game.scores(), sorted(game.state().items()))).encode())
+    digests[name] = digest.hexdigest()
+for path in sorted(path for folder in sys.argv[1:] for path in Path(folder).glob("*.json")
+                   if not path.name.endswith(".expect.json")):
+    result = simulate(load_script(path))
+    digests[path.name] = hashlib.sha256(
+        json.dumps(build_protocol(result.game, result.ignored), sort_keys=True).encode()).hexdigest()
+print(json.dumps({"compiled": native.active(), "digests": digests}))
+"""
+
+
+def _play(**env: str) -> dict[str, object]:
+    folders = [str(ROOT / "examples"), str(ROOT / "tests" / "scripts")]
+    done = subprocess.run([sys.executable, "-c", PLAY, *folders], capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=300, check=True)
+    return dict(json.loads(done.stdout))
+
+
+def test_the_compiled_engine_plays_the_same_games_as_the_python_one() -> None:
+    if native.state() != "compiled":
+        pytest.skip(f"no current compiled engine here: {native.state()}")
+    compiled, python = _play(), _play(**{native.SWITCH: "python"})
+    assert compiled["compiled"] is True and python["compiled"] is False
+    assert compiled["digests"] == python["digests"]
+    assert len(compiled["digests"]) == 4 + 4 + 15  # the rulesets' games, the bundled and the tests' scripts
+
+
+@pytest.fixture
+def build_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the compiled modules' sources and a build folder that claims to be made from them."""
+    sources = tmp_path / "src"
+    for name in native.MODULES:
+        source = native.source_file(name)
+        target = sources / source.relative_to(native.SOURCES)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    folder = tmp_path / "native"
+    folder.mkdir()
+    (folder / native.FINGERPRINT).write_text(native.fingerprint(sources) + "\n")
+    return folder, sources
+
+
+def test_a_build_is_used_only_while_its_sources_are_unchanged(build_folder: tuple[Path, Path],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, sources = build_folder
+    monkeypatch.delenv(native.SWITCH, raising=False)
+    assert native.state(folder, sources) == "compiled"
+    game = sources / "voicehost" / "rules" / "game.py"
+    game.write_text(game.read_text() + "\n# a club's edit\n")
+    assert "older than the sources" in native.state(folder, sources)
+    finders = list(sys.meta_path)
+    assert native.install(folder, sources) is False and sys.meta_path == finders
+
+
+def test_no_build_or_the_switch_means_plain_python(build_folder: tuple[Path, Path],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, sources = build_folder
+    monkeypatch.setenv(native.SWITCH, "python")
+    assert native.state(folder, sources) == f"plain Python ({native.SWITCH}=python)"
+    monkeypatch.delenv(native.SWITCH)
+    (folder / native.FINGERPRINT).unlink()
+    assert "not compiled" in native.state(folder, sources)
+
+
+def test_a_build_that_fails_keeps_the_build_before_it(build_folder: tuple[Path, Path],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A type error stops mypyc before any C is written; the folder in use stays as it was."""
+    pytest.importorskip("mypyc.build", reason="the native extra (mypy) is not installed")
+    folder, sources = build_folder
+    shutil.copyfile(ROOT / "pyproject.toml", sources / "pyproject.toml")
+    for package in ("voicehost", "voicehost/rules"):
+        shutil.copyfile(ROOT / package / "__init__.py", sources / package / "__init__.py")
+    for module in (ROOT / "voicehost" / "rules").glob("*.py"):  # what the compiled modules import
+        if not (sources / "voicehost" / "rules" / module.name).exists():
+            shutil.copyfile(module, sources / "voicehost" / "rules" / module.name)
+    shutil.copytree(ROOT / "voicehost" / "native", sources / "voicehost" / "native")
+    game = sources / "voicehost" / "rules" / "game.py"
+    game.write_text(game.read_text().replace("return seat in self.alive", "return len(self.alive) + ''"))
+    before = (folder / native.FINGERPRINT).read_text()
+    with pytest.raises(SystemExit):
+        build(folder, sources)
+    assert 'Unsupported operand types for + ("int" and "str")' in capsys.readouterr().out
+    assert (folder / native.FINGERPRINT).read_text() == before
+    assert sorted(path.name for path in folder.iterdir()) == [native.FINGERPRINT]

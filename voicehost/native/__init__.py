@@ -1,0 +1,110 @@
+"""The engine compiled to C by mypyc, used when it was built from exactly the sources here.
+
+The rules core is pure, fully typed Python, which is what mypyc compiles: the same code runs
+about twice as fast as C extension modules (``voicehost bench engine``). Everything built on
+the engine wants that speed — the property tests, the hearing benchmark's thousands of games,
+the records import, a club studying its rules by simulation — while the live table does not
+need it. So the compiled build is optional and never stale:
+
+- ``python -m voicehost.native build`` (:mod:`~voicehost.native.build`; ``setup.sh`` runs it)
+  compiles :data:`MODULES` into :data:`FOLDER`, inside the environment, next to a fingerprint
+  of the sources it compiled;
+- importing ``voicehost`` calls :func:`install`, which loads those modules from the build only
+  when the fingerprint still matches the sources beside it. An edited rule, a missing compiler
+  or ``VOICEHOST_ENGINE=python`` all mean the plain Python modules, which behave the same
+  (``tests/test_native.py`` plays the same games both ways).
+
+The records (inputs, events, requests) stay Python: mypyc keeps no field types at run time,
+and the journal rebuilds records from them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+# The hot path of every game, compiled together (one shared library, the GROUP).
+MODULES = (
+    "voicehost.rules.game", "voicehost.rules.flow", "voicehost.rules.ruleset", "voicehost.rules.roster",
+    "voicehost.rules.sport", "voicehost.rules.club", "voicehost.rules.classic", "voicehost.rules.canonical",
+    "voicehost.rules.protocol",
+)
+GROUP = "voicehost.rules.native"
+FOLDER = Path(sys.prefix) / "lib" / "voicehost-native"
+FINGERPRINT = "fingerprint"
+SWITCH = "VOICEHOST_ENGINE"  # "python": leave the compiled build alone
+SOURCES = Path(__file__).resolve().parents[2]  # the folder that holds the voicehost package
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def fingerprint(sources: Path = SOURCES) -> str:
+    """What the build must have been made from: every compiled module's source, and the
+    interpreter's extension ABI."""
+    digest = hashlib.sha256(SUFFIX.encode())
+    for name in MODULES:
+        digest.update(name.encode() + b"\0" + source_file(name, sources).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def source_file(name: str, sources: Path = SOURCES) -> Path:
+    return sources.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def state(folder: Path = FOLDER, sources: Path = SOURCES) -> str:
+    """Which engine ``import voicehost`` gives, in words: "compiled", or why it is plain Python."""
+    if os.environ.get(SWITCH) == "python":
+        return f"plain Python ({SWITCH}=python)"
+    built = built_from(folder)
+    if built is None:
+        return "plain Python (not compiled: run ./setup.sh, or python -m voicehost.native build)"
+    if built != fingerprint(sources):
+        return "plain Python (the compiled build is older than the sources: run ./setup.sh)"
+    return "compiled"
+
+
+def built_from(folder: Path = FOLDER) -> str | None:
+    """The fingerprint of the sources the build in ``folder`` was made from (None: no build)."""
+    try:
+        return (folder / FINGERPRINT).read_text().strip()
+    except OSError:
+        return None
+
+
+class CompiledModules:
+    """An import finder that serves :data:`MODULES` (and their shared library) from a build."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.names = frozenset((*MODULES, f"{GROUP}__mypyc"))
+
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if name not in self.names:
+            return None
+        *package, module = name.split(".")
+        file = str(self.folder.joinpath(*package, module + SUFFIX))
+        loader = importlib.machinery.ExtensionFileLoader(name, file)
+        return importlib.util.spec_from_file_location(name, file, loader=loader)
+
+
+def install(folder: Path = FOLDER, sources: Path = SOURCES) -> bool:
+    """Put the compiled modules ahead of the Python ones, if the build is current."""
+    if state(folder, sources) != "compiled":
+        return False
+    if not any(isinstance(finder, CompiledModules) for finder in sys.meta_path):
+        sys.meta_path.insert(0, CompiledModules(folder))
+    return True
+
+
+def active() -> bool:
+    """Whether the engine this process imported is the compiled one."""
+    module = sys.modules.get(MODULES[0])
+    spec = getattr(module, "__spec__", None)
+    return spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
