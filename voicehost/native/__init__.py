@@ -30,13 +30,15 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-# The hot path of every game, compiled together (one shared library, the GROUP).
+# The hot path of every game, compiled together (one shared library, the GROUP): the rules,
+# the script player with its reader (script → protocol), and the script inventor built on the player.
 MODULES = (
     "voicehost.rules.game", "voicehost.rules.flow", "voicehost.rules.ruleset", "voicehost.rules.roster",
     "voicehost.rules.sport", "voicehost.rules.club", "voicehost.rules.classic", "voicehost.rules.canonical",
-    "voicehost.rules.protocol",
+    "voicehost.rules.protocol", "voicehost.simulation.script", "voicehost.simulation.engine_level",
+    "voicehost.simulation.scriptgen",
 )
-GROUP = "voicehost.rules.native"
+GROUP = "voicehost.native.engine"
 FOLDER = Path(sys.prefix) / "lib" / "voicehost-native"
 FINGERPRINT = "fingerprint"
 SWITCH = "VOICEHOST_ENGINE"  # "python": leave the compiled build alone

@@ -13,6 +13,7 @@ from .classic import ClassicGame
 from .club import ClubGame
 from .errors import IllegalInput, InputError
 from .events import Event
+from .flow import TableGame
 from .game import Game, Outcome
 from .inputs import Input
 from .records import family, quicken
@@ -21,7 +22,7 @@ from .roles import Role, Team
 from .ruleset import Options, Ruleset, ruleset_from_mapping
 from .sport import SportGame
 
-GAMES: Mapping[str, type[Game]] = {
+GAMES: Mapping[str, type[TableGame]] = {
     "sport": SportGame, "club": ClubGame, "classic": ClassicGame, "canonical": CanonicalGame,
 }
 
@@ -30,12 +31,12 @@ for _record in (*family(Event).values(), *family(Input).values(), *Request.__arg
     quicken(_record)
 
 
-def new_game(ruleset: Ruleset, options: Options, seats: int) -> Game:
+def new_game(ruleset: Ruleset, options: Options, seats: int) -> TableGame:
     """A fresh game of ``ruleset`` waiting for the deal."""
     return GAMES[ruleset.name](ruleset, options, seats)
 
 
 __all__ = [
     "GAMES", "Game", "IllegalInput", "InputError", "Options", "Outcome", "Role", "Ruleset",
-    "CanonicalGame", "ClassicGame", "ClubGame", "SportGame", "Team", "new_game", "ruleset_from_mapping",
+    "CanonicalGame", "ClassicGame", "ClubGame", "SportGame", "TableGame", "Team", "new_game", "ruleset_from_mapping",
 ]

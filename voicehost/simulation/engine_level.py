@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from voicehost.host.journal import Journal, JournalEntry
 from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
@@ -62,7 +63,7 @@ class Simulation:
     script: Script
     game: Game
     ignored: list[dict[str, str]] = field(default_factory=list)
-    table: object = None   # the table level's record of public outputs (voicehost.simulation.table_level.TableRecord)
+    table: Any = None   # the table level's record of public outputs (voicehost.simulation.table_level.TableRecord)
 
 
 @dataclass(frozen=True)
@@ -260,8 +261,9 @@ class ScriptPlayer:
             yield [PROCEED]
 
     def _phase_start(self, request: Request) -> Acts:
-        if request_night(request) is not None:
-            night = self._night(request.night)
+        number = request_night(request)
+        if number is not None:
+            night = self._night(number)
             for seat, place in night.fouls:
                 yield from self._console(Foul(seat), place)
         else:
