@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from voicehost import native
-from voicehost.native.build import build
+from voicehost.native.build import build, swap_in
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,3 +119,17 @@ def test_a_build_that_fails_keeps_the_build_before_it(build_folder: tuple[Path, 
     assert 'Unsupported operand types for + ("int" and "str")' in capsys.readouterr().out
     assert (folder / native.FINGERPRINT).read_text() == before
     assert sorted(path.name for path in folder.iterdir()) == [native.FINGERPRINT]
+
+
+def test_a_new_build_is_swapped_in_at_once_and_the_one_before_is_kept(tmp_path: Path) -> None:
+    """A process that started on the build before may still be importing from it."""
+    folder = tmp_path / "voicehost-native"
+    builds = [tmp_path / f"voicehost-native.{n}" for n in "abc"]
+    folder.mkdir()  # a build written in place goes
+    for build_folder in builds:
+        build_folder.mkdir()
+        (build_folder / native.FINGERPRINT).write_text(build_folder.name)
+        swap_in(folder, build_folder)
+        assert (folder / native.FINGERPRINT).read_text() == build_folder.name
+    assert sorted(path.name for path in tmp_path.iterdir()) == [folder.name, builds[1].name, builds[2].name]
+    assert folder.is_symlink() and folder.resolve() == builds[2]

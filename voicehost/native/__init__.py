@@ -7,8 +7,8 @@ the records import, a club studying its rules by simulation — while the live t
 need it. So the compiled build is optional and never stale:
 
 - ``python -m voicehost.native build`` (:mod:`~voicehost.native.build`; ``setup.sh`` runs it)
-  compiles :data:`MODULES` into :data:`FOLDER`, inside the environment, next to a fingerprint
-  of the sources it compiled;
+  compiles :data:`MODULES` into a build named by :data:`FOLDER`, inside the environment, next
+  to a fingerprint of the sources it compiled;
 - importing ``voicehost`` calls :func:`install`, which loads those modules from the build only
   when the fingerprint still matches the sources beside it. An edited rule, a missing compiler
   or ``VOICEHOST_ENGINE=python`` all mean the plain Python modules, which behave the same
@@ -97,11 +97,15 @@ class CompiledModules:
 
 
 def install(folder: Path = FOLDER, sources: Path = SOURCES) -> bool:
-    """Put the compiled modules ahead of the Python ones, if the build is current."""
-    if state(folder, sources) != "compiled":
+    """Put the compiled modules ahead of the Python ones, if the build is current.
+
+    ``folder`` is a link to the build it names (:func:`~voicehost.native.build.build` swaps
+    it in one step); the build it names now is the one this process keeps loading from."""
+    build = folder.resolve()
+    if state(build, sources) != "compiled":
         return False
     if not any(isinstance(finder, CompiledModules) for finder in sys.meta_path):
-        sys.meta_path.insert(0, CompiledModules(folder))
+        sys.meta_path.insert(0, CompiledModules(build))
     return True
 
 
