@@ -1,7 +1,7 @@
 """The engine compiled to C by mypyc, used when it was built from exactly the sources here.
 
-The rules core is pure, fully typed Python, which is what mypyc compiles: the same code runs
-about twice as fast as C extension modules (``voicehost bench engine``). Everything built on
+The rules core is pure, fully typed Python, which is what mypyc compiles: built as C extension
+modules, the same code runs about twice as fast (``voicehost bench engine``). Everything built on
 the engine wants that speed — the property tests, the hearing benchmark's thousands of games,
 the records import, a club studying its rules by simulation — while the live table does not
 need it. So the compiled build is optional and never stale:
@@ -47,9 +47,10 @@ SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
 def fingerprint(sources: Path = SOURCES) -> str:
-    """What the build must have been made from: every compiled module's source, and the
-    interpreter's extension ABI."""
+    """What the build must have been made from: every compiled module's source, the recipe
+    (:mod:`~voicehost.native.build`) and the interpreter's extension ABI."""
     digest = hashlib.sha256(SUFFIX.encode())
+    digest.update(Path(__file__).with_name("build.py").read_bytes())
     for name in MODULES:
         digest.update(name.encode() + b"\0" + source_file(name, sources).read_bytes() + b"\0")
     return digest.hexdigest()
