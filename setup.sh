@@ -89,9 +89,9 @@ make_venv() {
     "$python" -m venv "${venv_flags[@]}" "$VENV"
     local log="$VENV/pip.log"
     "$VENV/bin/python" -m pip install -q --upgrade pip >"$log" 2>&1 || { cat "$log"; die "pip upgrade failed"; }
-    local spec=".[native]"
+    local spec=.
     if [ "$extras" = "test" ]; then
-        spec=".[native,test]"
+        spec=".[test]"
         say "installing voicehost and its test tools"
     else
         say "installing voicehost"
@@ -101,18 +101,31 @@ make_venv() {
 }
 
 compile_engine() {
-    # The rules compiled by mypyc run everything built on the engine about twice as fast (the
-    # tests, benchmarks, records import). Rebuilt whenever the rules change; without a compiler
-    # the engine stays plain Python, which plays exactly the same games.
-    local python="$VENV/bin/python" log="$VENV/native.log"
+    # The engine compiled by mypyc (voicehost.native) runs everything built on it about twice as
+    # fast: the tests, benchmarks, a records import. Compiled again whenever a source changed.
+    # Optional: whatever stands in the way (no compiler, no mypy for this machine, apt offline)
+    # leaves the engine as plain Python, which plays exactly the same games.
+    local python="$VENV/bin/python" log="$VENV/native.log" missing="$VENV/.native-tools-missing"
+    [ "${VOICEHOST_ENGINE:-}" = python ] && return
     "$python" -c 'import sys, voicehost.native as n; sys.exit(n.built_from() != n.fingerprint())' && return
+    if ! "$python" -c 'import mypyc.build, setuptools' 2>/dev/null; then
+        [ "$(cat "$missing" 2>/dev/null)" = "$(sha256sum pyproject.toml)" ] && return  # failed before
+        if ! "$python" -m pip install -q -e ".[native]" >"$log" 2>&1; then
+            sha256sum pyproject.toml >"$missing"
+            say "no mypy for this machine (see $log): the engine runs as plain Python, slower"
+            return
+        fi
+    fi
     if ! command -v gcc >/dev/null 2>&1 || ! "$python" -c 'import os, sys, sysconfig
 sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
-        install_apt_packages "${NATIVE_PACKAGES[@]}"
+        install_apt_packages "${NATIVE_PACKAGES[@]}" ||
+            { say "no C compiler: the engine runs as plain Python, slower"; return; }
     fi
-    say "compiling the engine (mypyc; a few minutes on a Raspberry Pi)"
-    "$python" -m voicehost.native build >"$log" 2>&1 ||
-        say "the engine was not compiled ($(tail -n 1 "$log")); it runs as plain Python (full log: $log)"
+    say "compiling the engine (mypyc: about 30 s here, a few minutes on a Raspberry Pi)"
+    if ! "$python" -m voicehost.native build >"$log" 2>&1; then
+        grep -m 3 "error" "$log" >&2 || true
+        say "the engine was not compiled, so it runs as plain Python, slower (full log: $log)"
+    fi
 }
 
 test_packages() {

@@ -64,28 +64,38 @@ def test_the_compiled_engine_plays_the_same_games_as_the_python_one() -> None:
 
 @pytest.fixture
 def build_folder(tmp_path: Path) -> tuple[Path, Path]:
-    """A copy of the compiled modules' sources and a build folder that claims to be made from them."""
+    """A copy of the sources and a build folder that claims to be made from them."""
     sources = tmp_path / "src"
-    for name in native.MODULES:
-        source = native.source_file(name)
-        target = sources / source.relative_to(native.SOURCES)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+    for package in native.PACKAGES:
+        shutil.copytree(native.SOURCES / package, sources / package, ignore=shutil.ignore_patterns("__pycache__"))
     folder = tmp_path / "native"
     folder.mkdir()
     (folder / native.FINGERPRINT).write_text(native.fingerprint(sources) + "\n")
     return folder, sources
 
 
-def test_a_build_is_used_only_while_its_sources_are_unchanged(build_folder: tuple[Path, Path],
+@pytest.mark.parametrize("edited", ["voicehost/rules/game.py", "voicehost/language/parser.py", "audio/tts.py"])
+def test_a_build_is_used_only_while_its_sources_are_unchanged(build_folder: tuple[Path, Path], edited: str,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compiled module's source, or one it imports: mypyc compiled the types of both in."""
     folder, sources = build_folder
     monkeypatch.delenv(native.SWITCH, raising=False)
     assert native.state(folder, sources) == "compiled"
-    game = sources / "voicehost" / "rules" / "game.py"
-    game.write_text(game.read_text() + "\n# a club's edit\n")
+    source = sources / edited
+    source.write_text(source.read_text() + "\n# a club's edit\n")
     assert "older than the sources" in native.state(folder, sources)
     finders = list(sys.meta_path)
+    assert native.install(folder, sources) is False and sys.meta_path == finders
+
+
+def test_a_build_missing_a_file_is_not_loaded(build_folder: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, sources = build_folder
+    monkeypatch.delenv(native.SWITCH, raising=False)
+    for path in native.library_files(folder)[1:]:  # all but the first
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    finders = list(sys.meta_path)
+    assert native.state(folder, sources) == "compiled"
     assert native.install(folder, sources) is False and sys.meta_path == finders
 
 
@@ -101,16 +111,9 @@ def test_no_build_or_the_switch_means_plain_python(build_folder: tuple[Path, Pat
 
 def test_a_build_that_fails_keeps_the_build_before_it(build_folder: tuple[Path, Path],
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    """A type error stops mypyc before any C is written; the folder in use stays as it was."""
+    """A type error stops mypyc before any C is written; the build in use stays as it was."""
     pytest.importorskip("mypyc.build", reason="the native extra (mypy) is not installed")
     folder, sources = build_folder
-    shutil.copyfile(ROOT / "pyproject.toml", sources / "pyproject.toml")
-    for package in ("voicehost", "voicehost/rules"):
-        shutil.copyfile(ROOT / package / "__init__.py", sources / package / "__init__.py")
-    for module in (ROOT / "voicehost" / "rules").glob("*.py"):  # what the compiled modules import
-        if not (sources / "voicehost" / "rules" / module.name).exists():
-            shutil.copyfile(module, sources / "voicehost" / "rules" / module.name)
-    shutil.copytree(ROOT / "voicehost" / "native", sources / "voicehost" / "native")
     game = sources / "voicehost" / "rules" / "game.py"
     game.write_text(game.read_text().replace("return seat in self.alive", "return len(self.alive) + ''"))
     before = (folder / native.FINGERPRINT).read_text()
@@ -119,6 +122,18 @@ def test_a_build_that_fails_keeps_the_build_before_it(build_folder: tuple[Path, 
     assert 'Unsupported operand types for + ("int" and "str")' in capsys.readouterr().out
     assert (folder / native.FINGERPRINT).read_text() == before
     assert sorted(path.name for path in folder.iterdir()) == [native.FINGERPRINT]
+    assert sorted(path.name for path in folder.parent.iterdir()) == ["native", "native-lock", "src"]
+
+
+def test_a_build_made_before_is_swapped_in_without_compiling(build_folder: tuple[Path, Path],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two setup.sh at once, or a branch checked out again: the build is there already."""
+    folder, sources = build_folder
+    made = folder.with_name(f"{folder.name}.{native.fingerprint(sources)[:16]}")
+    shutil.copytree(folder, made)
+    monkeypatch.setattr("voicehost.native.build._compile", lambda *_: pytest.fail("compiled again"))
+    assert build(folder, sources) == made
+    assert folder.is_symlink() and folder.resolve() == made
 
 
 def test_a_new_build_is_swapped_in_at_once_and_the_one_before_is_kept(tmp_path: Path) -> None:

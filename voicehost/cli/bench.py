@@ -95,7 +95,7 @@ def _bench(args: argparse.Namespace) -> int:
         return 0
 
     names = [args.ruleset] if args.ruleset else ruleset_names()
-    print(f"engine: {native.state()}")  # compiled by mypyc, or plain Python (voicehost.native)
+    print(f"engine: {native.running()}")  # compiled by mypyc, or plain Python and why (voicehost.native)
     for name in names:
         figures = bench_engine(load_ruleset(name), args.games or 2000, args.seed, args.repeat)
         print(f"{name}: {figures['games']} games in {figures['seconds']:.2f} s = "

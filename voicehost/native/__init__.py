@@ -8,14 +8,20 @@ need it. So the compiled build is optional and never stale:
 
 - ``python -m voicehost.native build`` (:mod:`~voicehost.native.build`; ``setup.sh`` runs it)
   compiles :data:`MODULES` into a build named by :data:`FOLDER`, inside the environment, next
-  to a fingerprint of the sources it compiled;
+  to a fingerprint of the sources it was compiled from;
 - importing ``voicehost`` calls :func:`install`, which loads those modules from the build only
-  when the fingerprint still matches the sources beside it. An edited rule, a missing compiler
-  or ``VOICEHOST_ENGINE=python`` all mean the plain Python modules, which behave the same
-  (``tests/test_native.py`` plays the same games both ways).
+  when the fingerprint still matches the sources beside it. Any edited source, a missing
+  compiler or ``VOICEHOST_ENGINE=python`` all mean the plain Python modules, which behave the
+  same (``tests/test_native.py`` plays the same games both ways).
+
+The fingerprint covers every Python file of voicehost, audio and hw, not only the compiled
+ones: mypyc builds the types of what they import (a parser's return type, a journal entry's
+fields) into its checks, so a change there can break a build whose own modules are unchanged.
 
 The records (inputs, events, requests) stay Python: mypyc keeps no field types at run time,
-and the journal rebuilds records from them.
+and the journal rebuilds records from them. Compiled objects have no ``__dict__``, cannot be
+copied or pickled field by field, and check their arguments' types at run time; nothing in
+voicehost does any of that to them.
 """
 
 from __future__ import annotations
@@ -38,26 +44,35 @@ MODULES = (
     "voicehost.rules.protocol", "voicehost.simulation.script", "voicehost.simulation.engine_level",
     "voicehost.simulation.scriptgen",
 )
-GROUP = "voicehost.native.engine"
+# The modules' shared library, a top-level module (mypyc gives the modules in it file names
+# as if it sat at the top of the tree): <build>/voicehost_engine__mypyc.<suffix>.
+GROUP = "voicehost_engine"
 FOLDER = Path(sys.prefix) / "lib" / "voicehost-native"
 FINGERPRINT = "fingerprint"
 SWITCH = "VOICEHOST_ENGINE"  # "python": leave the compiled build alone
 SOURCES = Path(__file__).resolve().parents[2]  # the folder that holds the voicehost package
+PACKAGES = ("voicehost", "audio", "hw")  # what the fingerprint covers
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
 def fingerprint(sources: Path = SOURCES) -> str:
-    """What the build must have been made from: every compiled module's source, the recipe
-    (:mod:`~voicehost.native.build`) and the interpreter's extension ABI."""
+    """What a build must have been made from: every Python file of :data:`PACKAGES` (the
+    compiled modules, what they import, this module and the build recipe) and the
+    interpreter's extension ABI. About 2 ms."""
     digest = hashlib.sha256(SUFFIX.encode())
-    digest.update(Path(__file__).with_name("build.py").read_bytes())
-    for name in MODULES:
-        digest.update(name.encode() + b"\0" + source_file(name, sources).read_bytes() + b"\0")
+    for path in sorted(path for package in PACKAGES for path in (sources / package).rglob("*.py")):
+        digest.update(str(path.relative_to(sources)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
 def source_file(name: str, sources: Path = SOURCES) -> Path:
     return sources.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def library_files(build: Path) -> list[Path]:
+    """The files a build must hold: each compiled module's and the shared library."""
+    return [build.joinpath(*package, module + SUFFIX)
+            for *package, module in (name.split(".") for name in (*MODULES, f"{GROUP}__mypyc"))]
 
 
 def state(folder: Path = FOLDER, sources: Path = SOURCES) -> str:
@@ -98,16 +113,25 @@ class CompiledModules:
 
 
 def install(folder: Path = FOLDER, sources: Path = SOURCES) -> bool:
-    """Put the compiled modules ahead of the Python ones, if the build is current.
+    """Put the compiled modules ahead of the Python ones, if the build is current and whole.
 
     ``folder`` is a link to the build it names (:func:`~voicehost.native.build.build` swaps
-    it in one step); the build it names now is the one this process keeps loading from."""
-    build = folder.resolve()
-    if state(build, sources) != "compiled":
+    it in one step); the build it names now is the one this process keeps loading from.
+    Whatever is wrong with it (unreadable, half deleted), ``import voicehost`` still works."""
+    try:
+        build = folder.resolve()
+        if state(build, sources) != "compiled" or not all(path.is_file() for path in library_files(build)):
+            return False
+    except OSError:
         return False
     if not any(isinstance(finder, CompiledModules) for finder in sys.meta_path):
         sys.meta_path.insert(0, CompiledModules(build))
     return True
+
+
+def running() -> str:
+    """What this process runs, in words: "compiled", or why it is plain Python."""
+    return "compiled" if active() else state()
 
 
 def active() -> bool:

@@ -7,14 +7,15 @@ needs mypy, setuptools and a C compiler with the Python headers.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from voicehost.native import FINGERPRINT, FOLDER, GROUP, MODULES, SOURCES, built_from, fingerprint, state
+from voicehost.native import FINGERPRINT, FOLDER, GROUP, MODULES, PACKAGES, SOURCES, built_from, fingerprint, state
 
 
 def build(folder: Path = FOLDER, sources: Path = SOURCES) -> Path:
@@ -23,38 +24,62 @@ def build(folder: Path = FOLDER, sources: Path = SOURCES) -> Path:
     A build that fails leaves the one in use; a half-written one is never named. The swap is
     one rename of a link, so a process starting meanwhile loads the old build or the new one;
     the build before stays on disk (a process that started on it may still be importing), older
-    ones go. Needs mypy, setuptools and a C compiler with the Python headers."""
+    ones go. Two builds at once (two ``setup.sh``) take turns; the second finds the work done.
+    Needs mypy, setuptools and a C compiler with the Python headers."""
+    made_from = fingerprint(sources)  # before compiling: an edit during the build makes it stale
+    target = folder.with_name(f"{folder.name}.{made_from[:16]}")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with _taking_turns(folder.with_name(f"{folder.name}-lock")):
+        if built_from(target) != made_from:  # not already built (another build, an earlier branch)
+            for leftover in folder.parent.glob(f"{folder.name}-build-*"):
+                shutil.rmtree(leftover, ignore_errors=True)  # from a build that was killed
+            with tempfile.TemporaryDirectory(prefix=f"{folder.name}-build-", dir=folder.parent) as work:
+                built = _compile(sources, Path(work))
+                (built / FINGERPRINT).write_text(made_from + "\n")
+                shutil.rmtree(target, ignore_errors=True)
+                built.rename(target)
+        swap_in(folder, target)
+    return target
+
+
+def _compile(sources: Path, work: Path) -> Path:
+    """mypyc's C for :data:`MODULES`, compiled into ``work``/new.
+
+    mypy runs in a folder holding only links to :data:`PACKAGES`: from an installed wheel's
+    site-packages it would refuse the other packages there (its own typing_extensions among
+    them). Only the compiled modules must type-check; what they import is read for its types."""
     from mypyc.build import mypycify
     from setuptools import Distribution  # type: ignore[import-untyped]  # (no stubs of its own)
 
-    made_from = fingerprint(sources)  # before compiling: an edit during the build makes it stale
+    tree = work / "sources"
+    tree.mkdir()
+    for package in PACKAGES:
+        (tree / package).symlink_to(sources / package, target_is_directory=True)
     files = [os.path.join(*name.split(".")) + ".py" for name in MODULES]
-    target = folder.with_name(f"{folder.name}.{made_from[:16]}")
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f"{folder.name}-build-", dir=folder.parent) as work:
-        with contextlib.chdir(sources):  # mypy names the modules by their paths from here, and reads pyproject.toml
-            # Only the compiled modules must pass mypy's strict check; what they import is read for its types.
-            options = ["--cache-dir", os.path.join(work, "mypy"), "--follow-imports=silent"]
-            extensions = mypycify([*options, *files], group_name=GROUP, opt_level="3",
-                                  target_dir=os.path.join(work, "c"))
-            dist = Distribution({"name": "voicehost-native", "ext_modules": extensions})
-            command = dist.get_command_obj("build_ext")
-            command.build_lib = os.path.join(work, "new")
-            command.build_temp = os.path.join(work, "objects")
-            dist.run_command("build_ext")
-        built = Path(work) / "new"
-        (built / FINGERPRINT).write_text(made_from + "\n")
-        shutil.rmtree(target, ignore_errors=True)
-        built.rename(target)
-    swap_in(folder, target)
-    return target
+    with contextlib.chdir(tree):  # mypy names the modules by their paths from here
+        options = ["--cache-dir", str(work / "mypy"), "--follow-imports=silent", "--python-version",
+                   f"{sys.version_info.major}.{sys.version_info.minor}"]
+        extensions = mypycify([*options, *files], group_name=GROUP, opt_level="3", target_dir=str(work / "c"))
+        dist = Distribution({"name": "voicehost-native", "ext_modules": extensions})
+        command = dist.get_command_obj("build_ext")
+        command.build_lib = str(work / "new")
+        command.build_temp = str(work / "objects")
+        dist.run_command("build_ext")
+    return work / "new"
+
+
+@contextlib.contextmanager
+def _taking_turns(lock: Path) -> Iterator[None]:
+    with open(lock, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes
+        yield
 
 
 def swap_in(folder: Path, target: Path) -> None:
     """Make the link ``folder`` name the build ``target`` in one step (a rename over the old
     link); keep the build it named before, remove older ones."""
     previous = folder.resolve() if folder.is_symlink() else None
-    fresh = folder.with_name(f"{folder.name}-link")
+    fresh = folder.with_name(f"{folder.name}-link-{os.getpid()}")
     fresh.unlink(missing_ok=True)
     fresh.symlink_to(target.name)
     if folder.is_dir() and not folder.is_symlink():
@@ -74,9 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args == ["build"] and built_from() != fingerprint():
         try:
             build()
-        except (Exception, SystemExit) as err:  # mypy's or the compiler's own report is printed above
-            print(f"voicehost.native: the engine was not compiled ({type(err).__name__}: {err}); "
-                  "it stays plain Python", file=sys.stderr)
+        except SystemExit:  # how mypycify stops
+            print("voicehost.native: not compiled: mypy or the C compiler reported errors (above)", file=sys.stderr)
+            return 1
+        except Exception as err:
+            print(f"voicehost.native: not compiled: {type(err).__name__}: {err}", file=sys.stderr)
             return 1
     print(f"engine: {state()}")
     return 0
