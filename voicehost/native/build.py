@@ -18,8 +18,8 @@ from pathlib import Path
 from voicehost.native import FINGERPRINT, FOLDER, GROUP, MODULES, PACKAGES, SOURCES, built_from, fingerprint, state
 
 
-def build(folder: Path = FOLDER, sources: Path = SOURCES) -> Path:
-    """Compile :data:`MODULES` with mypyc into a new build, then point ``folder`` at it.
+def build(folder: Path = FOLDER, sources: Path = SOURCES, modules: Sequence[str] = MODULES) -> Path:
+    """Compile ``modules`` with mypyc into a new build, then point ``folder`` at it.
 
     A build that fails leaves the one in use; a half-written one is never named. The swap is
     one rename of a link, so a process starting meanwhile loads the old build or the new one;
@@ -34,7 +34,7 @@ def build(folder: Path = FOLDER, sources: Path = SOURCES) -> Path:
             for leftover in folder.parent.glob(f"{folder.name}-build-*"):
                 shutil.rmtree(leftover, ignore_errors=True)  # from a build that was killed
             with tempfile.TemporaryDirectory(prefix=f"{folder.name}-build-", dir=folder.parent) as work:
-                built = _compile(sources, Path(work))
+                built = _compile(sources, Path(work), modules)
                 (built / FINGERPRINT).write_text(made_from + "\n")
                 shutil.rmtree(target, ignore_errors=True)
                 built.rename(target)
@@ -42,8 +42,8 @@ def build(folder: Path = FOLDER, sources: Path = SOURCES) -> Path:
     return target
 
 
-def _compile(sources: Path, work: Path) -> Path:
-    """mypyc's C for :data:`MODULES`, compiled into ``work``/new.
+def _compile(sources: Path, work: Path, modules: Sequence[str]) -> Path:
+    """mypyc's C for ``modules``, compiled into ``work``/new.
 
     mypy runs in a folder holding only links to :data:`PACKAGES`: from an installed wheel's
     site-packages it would refuse the other packages there (its own typing_extensions among
@@ -55,7 +55,7 @@ def _compile(sources: Path, work: Path) -> Path:
     tree.mkdir()
     for package in PACKAGES:
         (tree / package).symlink_to(sources / package, target_is_directory=True)
-    files = [os.path.join(*name.split(".")) + ".py" for name in MODULES]
+    files = [os.path.join(*name.split(".")) + ".py" for name in modules]
     with contextlib.chdir(tree):  # mypy names the modules by their paths from here
         options = ["--cache-dir", str(work / "mypy"), "--follow-imports=silent", "--python-version",
                    f"{sys.version_info.major}.{sys.version_info.minor}"]
