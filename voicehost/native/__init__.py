@@ -65,14 +65,19 @@ def fingerprint(sources: Path = SOURCES) -> str:
     return digest.hexdigest()
 
 
-def source_file(name: str, sources: Path = SOURCES) -> Path:
-    return sources.joinpath(*name.split(".")).with_suffix(".py")
+# What a build serves: each compiled module, and the shared library their shims import.
+LOADED = (*MODULES, f"{GROUP}__mypyc")
+
+
+def library_file(build: Path, name: str) -> Path:
+    """Where in ``build`` the module ``name`` is (a.b.c → a/b/c.<suffix>)."""
+    *package, module = name.split(".")
+    return build.joinpath(*package, module + SUFFIX)
 
 
 def library_files(build: Path) -> list[Path]:
-    """The files a build must hold: each compiled module's and the shared library."""
-    return [build.joinpath(*package, module + SUFFIX)
-            for *package, module in (name.split(".") for name in (*MODULES, f"{GROUP}__mypyc"))]
+    """The files a build must hold: one for each of :data:`LOADED`."""
+    return [library_file(build, name) for name in LOADED]
 
 
 def state(folder: Path = FOLDER, sources: Path = SOURCES) -> str:
@@ -96,18 +101,17 @@ def built_from(folder: Path = FOLDER) -> str | None:
 
 
 class CompiledModules:
-    """An import finder that serves :data:`MODULES` (and their shared library) from a build."""
+    """An import finder that serves :data:`LOADED` from a build."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.names = frozenset((*MODULES, f"{GROUP}__mypyc"))
+        self.names = frozenset(LOADED)
 
     def find_spec(self, name: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
         if name not in self.names:
             return None
-        *package, module = name.split(".")
-        file = str(self.folder.joinpath(*package, module + SUFFIX))
+        file = str(library_file(self.folder, name))
         loader = importlib.machinery.ExtensionFileLoader(name, file)
         return importlib.util.spec_from_file_location(name, file, loader=loader)
 
