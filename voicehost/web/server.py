@@ -14,7 +14,11 @@ URLs (see docs/web.md):
   /api/judge/discard``, ``POST /api/judge/best {"seat": N}`` (the last game's best player);
   the judge's state then carries ``setup`` (what may be chosen) while idle
 
-Every refusal is a 4xx with ``{"error": "<one Russian line>"}``.
+Every refusal is a 4xx with ``{"error": "<one Russian line>"}`` — also a request aiohttp's own
+parser refuses (a URL or header over the size limit) — and one line in the log, never a
+traceback. Every answer carries the security headers (:data:`SECURITY_HEADERS`, a
+Content-Security-Policy without 'unsafe-inline'); a request or socket from another page's origin
+is refused; logging out closes the session's sockets. See docs/web.md, «The door».
 """
 
 from __future__ import annotations
@@ -22,17 +26,21 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
+import re
 import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import LineTooLong
+from aiohttp.web_protocol import RequestHandler
 
 from voicehost.host import Director
 from voicehost.rules import InputError
@@ -45,10 +53,18 @@ MAX_BODY = 4096                # bytes: a command or a PIN is a few dozen
 SESSION_COOKIE = "voicehost_judge"
 SESSION_S = 12 * 3600          # a tournament evening
 COMMAND_WAIT_S = 20.0          # a command waits this long for the director (it may be mid-line)
-WRONG_PIN_DELAY_S = 0.5        # every wrong PIN answers this late …
-LOCKOUT_AFTER = 3              # … and after this many in a row, the next try waits 2, 4, 8 … 60 s
+WRONG_PIN_DELAY_S = 0.5        # the n-th wrong PIN of an attempt source answers n times this late (≤ 5 s) …
+WRONG_PIN_MAX_DELAY_S = 5.0
+LOCKOUT_AFTER = 3              # … and after this many in a row, its next try waits 2, 4, 8 … 60 s
 LOCKOUT_MAX_S = 60.0
+ATTEMPT_COOKIE = "voicehost_try"   # an attempt source: given with the judge's page, locked on its own
+SOURCES_PER_ADDRESS = 5        # new attempt sources one address is given …
+SOURCE_WINDOW_S = 600.0        # … per this many seconds (then its logins count against the address)
+FORGET_ATTEMPTS_S = 3600.0     # a source or address with no failure for this long is forgotten
 ANSWERS = 20                   # the judge's recent console answers kept in his state
+LOGGED_OUT = 4001              # the close code of a judge socket whose session ended
+
+log = logging.getLogger("voicehost.web")
 
 
 
@@ -64,12 +80,23 @@ def parse_address(text: str) -> tuple[str, int]:
 class Session:
     csrf: str
     expires: float
+    sockets: set[web.WebSocketResponse] = field(default_factory=set)   # closed at logout
 
 
 @dataclass
 class Attempts:
+    """The wrong PINs of one attempt source (or of one address's logins without a source)."""
     failures: int = 0
     not_before: float = 0.0
+    last: float = 0.0
+    busy: bool = False             # an attempt of this source is being answered
+
+
+@dataclass
+class Source:
+    address: str
+    issued: float
+    attempts: Attempts = field(default_factory=Attempts)
 
 
 class WebTable:
@@ -91,7 +118,8 @@ class WebTable:
         self.view: TableView | None = None
         self.finished = False
         self.sessions: dict[str, Session] = {}
-        self.attempts: dict[str, Attempts] = {}
+        self.attempts: dict[str, Attempts] = {}      # by address: the logins that bring no source
+        self.sources: dict[str, Source] = {}         # by the ATTEMPT_COOKIE's token
         self.public_sockets: set[web.WebSocketResponse] = set()
         self.judge_sockets: set[web.WebSocketResponse] = set()
         self.pending: dict[str, deque[asyncio.Future[str | None]]] = {}
@@ -239,9 +267,11 @@ class WebTable:
 
     def _build_app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[_one_line_errors, _same_origin])
+        app.on_response_prepare.append(_security_headers)
         app.router.add_get("/", _page("table.html"))
-        app.router.add_get("/judge", _page("judge.html"))
-        app.router.add_static("/static/", STATIC, follow_symlinks=False)
+        app.router.add_get("/judge", self._judge_page)
+        app.router.add_get("/static/{name}", _static)
+        app.router.add_get("/favicon.ico", _no_icon)
         app.router.add_get("/api/state", self._get_state)
         app.router.add_get("/ws", self._public_ws)
         app.router.add_post("/api/login", self._login)
@@ -258,7 +288,7 @@ class WebTable:
 
     async def start(self, host: str, port: int) -> str:
         """Serve on the running loop; returns the base URL (the port the OS gave for port 0)."""
-        self._runner = web.AppRunner(self.app, access_log=None)
+        self._runner = _DoorRunner(self.app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         try:
@@ -282,41 +312,92 @@ class WebTable:
         return await self._serve_socket(request, self.public_sockets, self.public_state)
 
     async def _judge_ws(self, request: web.Request) -> web.WebSocketResponse:
-        self._session(request)
-        return await self._serve_socket(request, self.judge_sockets, self.judge_state)
+        session = self._session(request)
+        return await self._serve_socket(request, self.judge_sockets, self.judge_state, session.sockets)
 
     async def _serve_socket(self, request: web.Request, sockets: set[web.WebSocketResponse],
-                            state: Callable[[], dict[str, Any]]) -> web.WebSocketResponse:
+                            state: Callable[[], dict[str, Any]],
+                            owned: set[web.WebSocketResponse] | None = None) -> web.WebSocketResponse:
         """The whole state on (re)connect, then every change; what the client sends is ignored
-        (commands go through POST, where the CSRF token is checked)."""
+        (commands go through POST, where the CSRF token is checked). ``owned``: the session's
+        own sockets, closed when it logs out."""
         ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=MAX_BODY)
         await ws.prepare(request)
-        await ws.send_str(self._message(state()))
+        try:
+            await ws.send_str(self._message(state()))
+        except ConnectionError:
+            return ws   # the phone went away right after the handshake
         sockets.add(ws)
+        if owned is not None:
+            owned.add(ws)
         try:
             async for message in ws:
                 if message.type == WSMsgType.ERROR:
                     break
         finally:
             sockets.discard(ws)
+            if owned is not None:
+                owned.discard(ws)
         return ws
 
-    async def _login(self, request: web.Request) -> web.Response:
-        who = request.remote or "?"
-        attempts = self.attempts.setdefault(who, Attempts())
+    async def _judge_page(self, request: web.Request) -> web.FileResponse:
+        """The judge's page, and with it an attempt source of its own (:meth:`_attempts_for`)."""
+        response = web.FileResponse(STATIC / "judge.html", headers={"Cache-Control": "no-cache"})
+        if request.cookies.get(ATTEMPT_COOKIE, "") not in self.sources:
+            token = self._new_source(request.remote or "?")
+            if token is not None:
+                response.set_cookie(ATTEMPT_COOKIE, token, httponly=True, samesite="Strict", path="/api/login")
+        return response
+
+    def _new_source(self, address: str) -> str | None:
+        """A new attempt source for ``address``, or None when the address was given its share
+        lately (then its logins count against the address itself)."""
         now = time.monotonic()
+        self._forget_attempts(now)
+        lately = sum(1 for source in self.sources.values()
+                     if source.address == address and now - source.issued < SOURCE_WINDOW_S)
+        if lately >= SOURCES_PER_ADDRESS:
+            return None
+        token = secrets.token_urlsafe(16)
+        self.sources[token] = Source(address, now)
+        return token
+
+    def _attempts_for(self, request: web.Request) -> Attempts:
+        """Whose wrong PINs these are: the attempt source the judge's page gave this browser,
+        else the address. A flood from one phone locks that phone's source (and the logins
+        without one from its address), never the judge's own page."""
+        source = self.sources.get(request.cookies.get(ATTEMPT_COOKIE, ""))
+        if source is not None:
+            return source.attempts
+        return self.attempts.setdefault(request.remote or "?", Attempts())
+
+    def _forget_attempts(self, now: float) -> None:
+        for token in [t for t, s in self.sources.items()
+                      if now - max(s.issued, s.attempts.last) > FORGET_ATTEMPTS_S and now >= s.attempts.not_before]:
+            del self.sources[token]
+        for address in [a for a, t in self.attempts.items()
+                        if now - t.last > FORGET_ATTEMPTS_S and now >= t.not_before]:
+            del self.attempts[address]
+
+    async def _login(self, request: web.Request) -> web.Response:
+        """A PIN, checked only when its source is neither locked nor still waiting for the
+        answer to its previous try (so parallel tries gain nothing)."""
+        attempts = self._attempts_for(request)
+        now = time.monotonic()
+        if attempts.busy:
+            raise _error(web.HTTPTooManyRequests, "Подождите ответа на прошлую попытку входа.")
         if now < attempts.not_before:
             wait = int(attempts.not_before - now) + 1
             raise _error(web.HTTPTooManyRequests, f"Слишком много неверных PIN: подождите {wait} с.")
-        body = await _json_body(request)
-        pin = body.get("pin")
-        if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.pin.encode()):
-            attempts.failures += 1
-            if attempts.failures >= LOCKOUT_AFTER:
-                attempts.not_before = time.monotonic() + min(LOCKOUT_MAX_S, 2.0 ** (attempts.failures - 2))
-            await asyncio.sleep(self.wrong_pin_delay_s)
-            raise _error(web.HTTPUnauthorized, "Неверный PIN.")
-        self.attempts.pop(who, None)
+        attempts.busy = True
+        try:
+            body = await _json_body(request)
+            pin = body.get("pin")
+            if not isinstance(pin, str) or not _same_secret(pin, self.pin):
+                await self._wrong_pin(attempts)
+        finally:
+            attempts.busy = False
+        attempts.failures, attempts.not_before = 0, 0.0
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         self._forget_expired()
         self.sessions[token] = Session(csrf, time.monotonic() + SESSION_S)
@@ -324,9 +405,19 @@ class WebTable:
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="Strict", max_age=SESSION_S, path="/")
         return response
 
+    async def _wrong_pin(self, attempts: Attempts) -> None:
+        attempts.failures += 1
+        attempts.last = time.monotonic()
+        if attempts.failures >= LOCKOUT_AFTER:
+            attempts.not_before = attempts.last + min(LOCKOUT_MAX_S, 2.0 ** (attempts.failures - 2))
+        await asyncio.sleep(min(WRONG_PIN_MAX_DELAY_S, self.wrong_pin_delay_s * attempts.failures))
+        raise _error(web.HTTPUnauthorized, "Неверный PIN.")
+
     async def _logout(self, request: web.Request) -> web.Response:
-        token, _ = self._checked_session(request)
+        """The session ends, and so do its open sockets (the page goes back to the PIN)."""
+        token, session = self._checked_session(request)
         self.sessions.pop(token, None)
+        self._close_sockets(session)
         response = web.json_response({"ok": True})
         response.del_cookie(SESSION_COOKIE, path="/")
         return response
@@ -406,20 +497,71 @@ class WebTable:
         """A session, and the CSRF token it was given at login in the X-CSRF-Token header."""
         session = self._session(request)
         sent = request.headers.get("X-CSRF-Token", "")
-        if not hmac.compare_digest(sent.encode(), session.csrf.encode()):
+        if not _same_secret(sent, session.csrf):
             raise _error(web.HTTPForbidden, "Нет CSRF-токена сессии: обновите страницу судьи.")
         return request.cookies[SESSION_COOKIE], session
 
     def _forget_expired(self) -> None:
         now = time.monotonic()
         for token in [t for t, s in self.sessions.items() if s.expires < now]:
-            del self.sessions[token]
+            self._close_sockets(self.sessions.pop(token))
+
+    def _close_sockets(self, session: Session) -> None:
+        """Closed from their own tasks: a close waits for the phone's reply to it."""
+        for ws in list(session.sockets):
+            task = asyncio.ensure_future(ws.close(code=LOGGED_OUT, message=b"session ended"))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        session.sockets.clear()
 
 
 def _page(name: str) -> Callable[[web.Request], Awaitable[web.FileResponse]]:
     async def page(request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
     return page
+
+
+ASSETS = frozenset(path.name for path in STATIC.iterdir() if path.suffix in (".css", ".js"))
+
+
+async def _static(request: web.Request) -> web.FileResponse:
+    """Only the pages' own files, by name: no directory, no path, nothing else of the package."""
+    name = request.match_info["name"]
+    if name not in ASSETS:
+        raise _error(web.HTTPNotFound, ERRORS[404])
+    return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    """Browsers ask for it on every page; there is none (and no refusal to log for it)."""
+    return web.Response(status=204)
+
+
+# Every answer: no framing (clickjacking the console), no sniffing, no referrer, nothing of ours
+# embedded by another origin. The pages' scripts and styles are files of their own (no inline
+# code): the policy allows this origin's files only, and sockets to this host.
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+                    "Referrer-Policy": "no-referrer", "Cross-Origin-Resource-Policy": "same-origin"}
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                           "connect-src 'self'{sockets}; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HOST_NAME = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]+)?|\[[0-9A-Fa-f:.]+\](:[0-9]+)?")
+
+
+def security_headers(scheme: str, host: str) -> dict[str, str]:
+    """The headers of every answer; the socket URL is named too, since older Safari does not
+    count ws:// as 'self'."""
+    sockets = f" {'wss' if scheme == 'https' else 'ws'}://{host}" if HOST_NAME.fullmatch(host) else ""
+    return {**SECURITY_HEADERS, "Content-Security-Policy": CONTENT_SECURITY_POLICY.format(sockets=sockets)}
+
+
+async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(security_headers(request.scheme, request.host))
+
+
+def _same_secret(sent: str, secret: str) -> bool:
+    """A constant-time compare that any string can take (a lone surrogate from JSON, a header's
+    undecodable bytes), not only what encodes as UTF-8."""
+    return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), secret.encode("utf-8", "surrogatepass"))
 
 
 def _dumps(data: Any) -> str:
@@ -445,36 +587,140 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
         body = json.loads(await request.text())
     except web.HTTPRequestEntityTooLarge:
         raise _error(web.HTTPRequestEntityTooLarge, f"Слишком большой запрос (больше {MAX_BODY} байт).") from None
+    except RecursionError:
+        raise _error(web.HTTPBadRequest, "Неверный JSON: слишком глубокая вложенность.") from None
     except (ValueError, UnicodeDecodeError):
         raise _error(web.HTTPBadRequest, "Неверный JSON.") from None
     if not isinstance(body, dict):
         raise _error(web.HTTPBadRequest, "Ожидался JSON-объект.")
+    if not _encodable(body):
+        raise _error(web.HTTPBadRequest, "Неверный JSON: одиночный суррогат (\\ud800…) в строке.")
     return body
 
 
-ERRORS = {404: "Нет такой страницы.", 405: "Этот метод здесь не принимается.",
-          413: f"Слишком большой запрос (больше {MAX_BODY} байт)."}
+def _encodable(data: Any) -> bool:
+    """No string of the body has a lone surrogate (valid JSON, but no text: it would fail the
+    first write, to the journal or a compare). Without recursion: the nesting is the client's."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
+
+
+ERRORS = {400: "Неверный запрос.", 403: "Доступ запрещён.", 404: "Нет такой страницы.",
+          405: "Этот метод здесь не принимается.", 413: f"Слишком большой запрос (больше {MAX_BODY} байт).",
+          414: "Слишком длинный адрес запроса.", 431: "Слишком длинный заголовок запроса."}
+
+
+def _refusal(status: int) -> str:
+    return ERRORS.get(status, f"Запрос отклонён (код {status}).")
+
+
+def _logged(request: web.BaseRequest, answer: str) -> None:
+    """The one log line of a refused request (the path cut short: it is the client's)."""
+    log.warning("web: refused %s %s from %s: %s", request.method, _short(request.rel_url.path),
+                request.remote or "?", answer)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 @web.middleware
 async def _one_line_errors(request: web.Request, handler: Any) -> web.StreamResponse:
-    """Every refusal, ours or aiohttp's, as ``{"error": "<one line>"}`` with its 4xx."""
+    """Every refusal, ours or aiohttp's, as ``{"error": "<one line>"}`` with its 4xx and one log
+    line; a phone gone in the middle of its request is one log line too."""
     try:
         return await handler(request)  # type: ignore[no-any-return]
     except web.HTTPException as err:
-        if err.content_type == "application/json" or err.status < 400:
+        if err.status < 400:
             raise
-        return web.json_response({"error": ERRORS.get(err.status, err.reason)}, status=err.status, dumps=_dumps)
+        if err.content_type == "application/json":
+            _logged(request, f"{err.status} {json.loads(err.text or '{}').get('error', '')}")
+            raise
+        _logged(request, f"{err.status} {_refusal(err.status)}")
+        return web.json_response({"error": _refusal(err.status)}, status=err.status, dumps=_dumps)
+    except ConnectionError:
+        _logged(request, "the client left in the middle of its request")
+        return web.json_response({"error": "Соединение прервано."}, status=400, dumps=_dumps)
 
 
 @web.middleware
 async def _same_origin(request: web.Request, handler: Any) -> web.StreamResponse:
-    """A state-changing request from another site's page is refused (with the CSRF token and
-    the SameSite cookie, the third fence)."""
+    """A request from another origin's page is refused — a state-changing one (with the CSRF
+    token and the SameSite cookie, the third fence) and a socket (a page on another port of the
+    same Pi is same-site: it is sent the cookie). Browsers always send the Origin of a socket."""
     origin = request.headers.get("Origin")
-    if request.method == "POST" and origin and urlsplit(origin).netloc != request.host:
+    if origin is not None and not _own_origin(origin, request.scheme, request.host):
         raise _error(web.HTTPForbidden, "Запрос с чужой страницы отклонён.")
     return await handler(request)  # type: ignore[no-any-return]
+
+
+def _own_origin(origin: str, scheme: str, host: str) -> bool:
+    """``Origin`` names this server: the same scheme, host and port as the request's Host."""
+    return _origin_key(origin) == _origin_key(f"{scheme}://{host}")
+
+
+def _origin_key(url: str) -> tuple[str, str, int | None] | None:
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname or parts.path or parts.query:
+        return None
+    return parts.scheme.lower(), parts.hostname.lower(), port
+
+
+class _DoorHandler(RequestHandler):
+    """aiohttp's connection protocol, answering a request its own parser refused (a URL or a
+    header over 8190 bytes, not HTTP at all) like every other refusal: a 4xx with one Russian
+    line, the security headers, one log line — instead of a traceback and English text."""
+
+    def handle_error(self, request: web.BaseRequest, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        if status >= 500:
+            return super().handle_error(request, status, exc, message)
+        status, line = _parser_refusal(exc)
+        log.warning("web: refused a request from %s: %s %s", request.remote or "?", status, line)
+        response = web.json_response({"error": line}, status=status, dumps=_dumps,
+                                     headers=security_headers("http", ""))
+        response.force_close()
+        return response
+
+
+def _parser_refusal(exc: BaseException | None) -> tuple[int, str]:
+    if isinstance(exc, LineTooLong):
+        line = exc.args[0] if exc.args else b""
+        is_url = isinstance(line, (bytes, bytearray)) and re.match(rb"([A-Z]+ )?/", bytes(line)) is not None
+        return (414, ERRORS[414]) if is_url else (431, ERRORS[431])
+    return 400, "Неверный HTTP-запрос."
+
+
+class _DoorServer(web.Server):
+    def __call__(self) -> RequestHandler:
+        return _DoorHandler(self, loop=self._loop, **self._kwargs)
+
+
+class _DoorRunner(web.AppRunner):
+    """aiohttp's runner, with :class:`_DoorHandler` for every connection (aiohttp has no hook
+    for its parser's refusals: aio-libs/aiohttp#3287)."""
+
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        server.__class__ = _DoorServer
+        return server
 
 
 def serving(address: str, pin: str | None, show: Callable[[str], None]
