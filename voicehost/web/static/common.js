@@ -5,7 +5,8 @@
 const Table = {
   state: null, receivedAt: 0,
 
-  connect(path, onState) {
+  // onEnded: the server closed the socket for good (the judge's session ended, code 4001).
+  connect(path, onState, onEnded) {
     const status = document.getElementById("conn");
     let delay = 500;
     const open = () => {
@@ -18,7 +19,8 @@ const Table = {
         document.body.dataset.seq = data.seq;
         onState(data.state);
       };
-      ws.onclose = () => {
+      ws.onclose = (event) => {
+        if (event.code === 4001 && onEnded) return onEnded();
         status.textContent = "нет связи — переподключаюсь…"; status.classList.add("lost");
         setTimeout(open, delay); delay = Math.min(delay * 2, 5000);
       };

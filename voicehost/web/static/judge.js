@@ -23,7 +23,7 @@ const Judge = {
   showConsole() {
     document.getElementById("login").classList.add("hidden");
     document.getElementById("console").classList.remove("hidden");
-    Table.connect("/ws/judge", Judge.draw);
+    Table.connect("/ws/judge", Judge.draw, () => Judge.showLogin());
   },
 
   async login(event) {
