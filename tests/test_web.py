@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -367,3 +368,296 @@ def test_the_logs_in_a_state_are_the_last_lines_of_the_whole_narration() -> None
             assert _last_lines(public, book, game.names) == public_lines(public, book, game.names)[-LOG_TAIL:]
             assert _last_lines(events, book, game.names) == list(narrate(events, book, game.names))[-LOG_TAIL:]
     assert longest > LOG_TAIL, "a game longer than the tail"
+
+
+# ---- the door: bad requests, headers, origins, sockets, the PIN flood ---------------------------------
+
+Served = Callable[[WebTable, str, int], Awaitable[None]]
+
+
+def run_served(test: Served, wrong_pin_delay_s: float = 0.0) -> None:
+    """``test`` gets a table served as ``voicehost run --web`` serves it (its own runner, so the
+    refusals of aiohttp's parser are ours too) on a port of its own, and its base URL."""
+    async def main() -> None:
+        table = WebTable(PIN, wrong_pin_delay_s=wrong_pin_delay_s)
+        base = await table.start("127.0.0.1", 0)
+        try:
+            await test(table, base, int(base.rsplit(":", 1)[1]))
+        finally:
+            table.finish()
+            await table.stop()
+    asyncio.run(main())
+
+
+async def raw_request(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Bytes as sent (no client's checks); the status, headers and body of the answer."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+def post_bytes(path: str, body: bytes, extra: bytes = b"") -> bytes:
+    return (b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + extra + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+
+
+def refusals(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The log's refusal lines; and nothing in the log is a traceback."""
+    assert "Traceback" not in caplog.text and not any(record.exc_info for record in caplog.records), caplog.text
+    return [record.getMessage() for record in caplog.records if record.getMessage().startswith("web: refused")]
+
+
+def one_russian_line(body: bytes) -> str:
+    line = json.loads(body)["error"]
+    assert isinstance(line, str) and "\n" not in line and any("а" <= c <= "я" for c in line.lower()), line
+    return line
+
+
+@pytest.mark.parametrize("body, error", [
+    (b'{"pin": ' + b"[" * 1500 + b"]" * 1500 + b"}", "Неверный JSON: слишком глубокая вложенность."),
+    (b'{"pin": "\\ud800"}', "Неверный JSON: одиночный суррогат"),
+    (b'{"pin": "1", "x": {"\\udfff": 1}}', "Неверный JSON: одиночный суррогат"),
+])
+def test_a_login_body_that_breaks_the_parser_is_one_line(caplog: pytest.LogCaptureFixture, body: bytes,
+                                                         error: str) -> None:
+    assert len(body) < MAX_BODY
+
+    async def test(table: WebTable, base: str, port: int) -> None:
+        status, headers, answer = await raw_request(port, post_bytes("/api/login", body))
+        assert status == 400 and one_russian_line(answer).startswith(error)
+    caplog.set_level("WARNING")
+    run_served(test)
+    assert len(refusals(caplog)) == 1
+
+
+def test_a_csrf_header_that_is_not_utf8_is_refused_not_a_crash(caplog: pytest.LogCaptureFixture) -> None:
+    async def test(table: WebTable, base: str, port: int) -> None:
+        import aiohttp
+
+        async with browser(base) as client:
+            reply = await client.post("/api/login", json={"pin": PIN})
+            token = reply.cookies[SESSION_COOKIE].value
+        cookie = b"Cookie: " + SESSION_COOKIE.encode() + b"=" + token.encode() + b"\r\n"
+        status, _, answer = await raw_request(port, post_bytes("/api/judge/command", b'{"command": "foul 3"}',
+                                                               cookie + b"X-CSRF-Token: \xff\xfe\r\n"))
+        assert status == 403 and "CSRF" in one_russian_line(answer)
+    caplog.set_level("WARNING")
+    run_served(test)
+    assert len(refusals(caplog)) == 1
+
+
+def test_phones_dropping_off_mid_post_leave_one_line_each(caplog: pytest.LogCaptureFixture) -> None:
+    """Sixty slow clients send the headers and half a body, then go: a reset (the phone's
+    Wi-Fi gone) or a plain close."""
+    import socket
+    import struct
+
+    async def test(table: WebTable, base: str, port: int) -> None:
+        async def slow(reset: bool) -> None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 200\r\n\r\n{\"pin\": \"12")
+            await writer.drain()
+            await asyncio.sleep(0.2)
+            if reset:
+                writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                                           struct.pack("ii", 1, 0))
+            writer.close()
+        await asyncio.gather(*(slow(reset=n % 2 == 0) for n in range(60)))
+        for _ in range(100):   # the server hears of each one a moment later
+            if len(refusals(caplog)) >= 60:
+                break
+            await asyncio.sleep(0.05)
+        state = await raw_request(port, b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert state[0] == 200, "the server still serves"
+    caplog.set_level("WARNING")
+    run_served(test)
+    lines = refusals(caplog)
+    assert len(lines) == 60 and all("left in the middle" in line for line in lines), lines[:3]
+
+
+@pytest.mark.parametrize("request_bytes, status, error", [
+    (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414, "Слишком длинный адрес запроса."),
+    (b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"a" * 9000 + b"\r\n\r\n", 431,
+     "Слишком длинный заголовок запроса."),
+    (b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X" * 9000 + b": 1\r\n\r\n", 431,
+     "Слишком длинный заголовок запроса."),
+    (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 not http\r\n\r\n", 400, "Неверный HTTP-запрос."),
+])
+def test_lines_over_the_parsers_limit_are_one_russian_line(caplog: pytest.LogCaptureFixture, request_bytes: bytes,
+                                                           status: int, error: str) -> None:
+    async def test(table: WebTable, base: str, port: int) -> None:
+        got, headers, answer = await raw_request(port, request_bytes)
+        assert got == status and one_russian_line(answer) == error
+        assert headers["content-type"].startswith("application/json") and headers["x-frame-options"] == "DENY"
+    caplog.set_level("WARNING")
+    run_served(test)
+    assert len(refusals(caplog)) == 1
+
+
+def test_static_serves_the_pages_files_only(caplog: pytest.LogCaptureFixture) -> None:
+    async def test(table: WebTable, base: str, port: int) -> None:
+        for path in ("/static", "/static/", "/static/..%252f..%252fserver.py", "/static/..%2f..%2fserver.py",
+                     "/static/%2e%2e/server.py", "/static/../server.py", "/static/nothing.js", "/static/style.css/x"):
+            status, _, answer = await raw_request(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                                        "Connection: close\r\n\r\n".encode())
+            assert status == 404 and one_russian_line(answer) == "Нет такой страницы.", path
+        status, headers, _ = await raw_request(port, b"GET /static/style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                                     b"Connection: close\r\n\r\n")
+        assert status == 200 and headers["content-type"].startswith("text/css")
+    caplog.set_level("WARNING")
+    run_served(test)
+    assert len(refusals(caplog)) == 8
+
+
+def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
+    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+        replies = [await client.get(url) for url in ("/", "/judge", "/static/common.js", "/static/table.js",
+                                                     "/api/state", "/api/judge/state", "/api/nothing")]
+        replies.append(await client.post("/api/login", data="x", headers={"Content-Type": "text/plain"}))
+        ws = await client.ws_connect("/ws")
+        for reply in [*replies, ws._response]:
+            headers = reply.headers
+            policy = headers["Content-Security-Policy"]
+            assert headers["X-Content-Type-Options"] == "nosniff" and headers["X-Frame-Options"] == "DENY"
+            assert headers["Referrer-Policy"] == "no-referrer"
+            assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
+            assert "script-src 'self';" in policy and "unsafe" not in policy
+        await ws.close()
+    run_with_table(test, tmp_path)
+
+
+def test_the_pages_have_no_inline_code_the_policy_would_block() -> None:
+    """The CSP allows script and style files of this origin only: no inline script, no style
+    attribute, no event handler attribute in the pages."""
+    import re
+
+    from voicehost.web.server import STATIC
+
+    for page in sorted(STATIC.glob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), f"{page.name}: an inline script"
+        assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", html), f"{page.name}: an inline style or handler"
+        for asset in re.findall(r'(?:src|href)="([^"]+)"', html):
+            assert asset.startswith("/static/") and (STATIC / asset.removeprefix("/static/")).is_file(), asset
+
+
+def test_a_socket_from_another_origin_is_refused(tmp_path: Path) -> None:
+    """A page on another port of the same Pi is same-site: the browser sends it the judge's
+    cookie. Its socket must not get the cards."""
+    import aiohttp
+
+    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+        await login(client)
+        own = f"http://{client.host}:{client.port}"
+        for path in ("/ws/judge", "/ws"):
+            for origin in ("http://evil.example", f"http://{client.host}:{client.port + 1}", "null",
+                           f"https://{client.host}:{client.port}", own + "/x"):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await client.ws_connect(path, origin=origin)
+                assert refused.value.status == 403, (path, origin)
+            ws = await client.ws_connect(path, origin=own)
+            assert json.loads((await ws.receive()).data)["type"] == "state"
+            await ws.close()
+        state = await client.get("/api/judge/state", headers={"Origin": "http://evil.example"})
+        assert state.status == 403 and (await state.json())["error"] == "Запрос с чужой страницы отклонён."
+    run_with_table(test, tmp_path)
+
+
+def test_logging_out_closes_the_sessions_sockets(tmp_path: Path) -> None:
+    import aiohttp
+
+    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+        csrf = await login(client)
+        mine = await client.ws_connect("/ws/judge")
+        await mine.receive()
+        async with browser(f"http://{client.host}:{client.port}") as other:
+            assert (await other.post("/api/login", json={"pin": PIN})).status == 200
+            theirs = await other.ws_connect("/ws/judge")
+            await theirs.receive()
+            reply = await client.post("/api/logout", headers={"X-CSRF-Token": csrf})
+            assert reply.status == 200
+            closed = await asyncio.wait_for(mine.receive(), 5)
+            assert closed.type == aiohttp.WSMsgType.CLOSE and mine.close_code == 4001
+            assert (await client.get("/api/judge/state")).status == 401
+            assert (await command(client, "x", "foul 3"))[0] == 401
+            status, _ = await command(client, csrf, "foul 3")
+            assert status == 401, "the old session's token is no key either"
+            director.tell("speech", director.speaking)   # a change: the other judge still hears it
+            message = await asyncio.wait_for(theirs.receive(), 5)
+            assert message.type == aiohttp.WSMsgType.TEXT and not theirs.closed
+            await theirs.close()
+    run_with_table(test, tmp_path)
+
+
+def browser(base: str) -> Any:
+    """A client that keeps cookies, also of a numeric host (as a phone's browser does)."""
+    import aiohttp
+
+    return aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+
+async def judge_page(client: Any) -> bool:
+    """The judge's page, as his browser loads it: whether it gave an attempt source."""
+    from voicehost.web.server import ATTEMPT_COOKIE
+
+    reply = await client.get("/judge")
+    assert reply.status == 200
+    return ATTEMPT_COOKIE in reply.cookies
+
+
+def test_a_wrong_pin_flood_from_one_phone_does_not_lock_the_judge_out() -> None:
+    import aiohttp
+
+    async def test(table: WebTable, base: str, port: int) -> None:
+        async with browser(base) as judge, browser(base) as flood:
+            assert await judge_page(judge) and await judge_page(flood)
+            answers = [(await flood.post("/api/login", json={"pin": f"{n:04d}"})).status for n in range(12)]
+            assert answers[:3] == [401] * 3 and set(answers[3:]) == {429}, answers
+            async with browser(base) as cookieless:   # no source: the address's own lock
+                bare = [(await cookieless.post("/api/login", json={"pin": "0000"})).status for _ in range(5)]
+            assert bare == [401, 401, 401, 429, 429]
+            reply = await judge.post("/api/login", json={"pin": PIN})
+            assert reply.status == 200, await reply.text()
+            assert (await judge.get("/api/judge/state")).status == 200
+            assert (await flood.post("/api/login", json={"pin": PIN})).status == 429, "the flood stays locked"
+    run_served(test)
+
+
+def test_one_address_gets_a_few_attempt_sources_only() -> None:
+    """Else a flood would take a new source (three fresh tries) for every few PINs."""
+    import aiohttp
+
+    from voicehost.web.server import SOURCES_PER_ADDRESS
+
+    async def test(table: WebTable, base: str, port: int) -> None:
+        given = []
+        for _ in range(SOURCES_PER_ADDRESS + 2):
+            async with browser(base) as phone:
+                given.append(await judge_page(phone))
+                assert await judge_page(phone) is False, "a reload keeps the source it has"
+        assert given == [True] * SOURCES_PER_ADDRESS + [False] * 2
+    run_served(test)
+
+
+def test_parallel_tries_gain_nothing_and_each_wrong_pin_answers_later() -> None:
+    import aiohttp
+
+    async def test(table: WebTable, base: str, port: int) -> None:
+        async with browser(base) as flood:
+            assert await judge_page(flood)
+            started = time.monotonic()
+            first = (await flood.post("/api/login", json={"pin": "0000"})).status
+            took_first = time.monotonic() - started
+            started = time.monotonic()
+            parallel = await asyncio.gather(*(flood.post("/api/login", json={"pin": f"{n:04d}"}) for n in range(8)))
+            took_second = time.monotonic() - started
+            assert first == 401 and sorted(r.status for r in parallel) == [401] + [429] * 7
+            assert took_first >= 0.2 and took_second >= 0.4, (took_first, took_second)
+    run_served(test, wrong_pin_delay_s=0.2)

@@ -346,7 +346,7 @@ class WebTable:
         if request.cookies.get(ATTEMPT_COOKIE, "") not in self.sources:
             token = self._new_source(request.remote or "?")
             if token is not None:
-                response.set_cookie(ATTEMPT_COOKIE, token, httponly=True, samesite="Strict", path="/api/login")
+                response.set_cookie(ATTEMPT_COOKIE, token, httponly=True, samesite="Strict", path="/")
         return response
 
     def _new_source(self, address: str) -> str | None:
@@ -383,15 +383,11 @@ class WebTable:
         """A PIN, checked only when its source is neither locked nor still waiting for the
         answer to its previous try (so parallel tries gain nothing)."""
         attempts = self._attempts_for(request)
-        now = time.monotonic()
-        if attempts.busy:
-            raise _error(web.HTTPTooManyRequests, "Подождите ответа на прошлую попытку входа.")
-        if now < attempts.not_before:
-            wait = int(attempts.not_before - now) + 1
-            raise _error(web.HTTPTooManyRequests, f"Слишком много неверных PIN: подождите {wait} с.")
+        self._refuse_if_locked(attempts)
+        body = await _json_body(request)   # a slow body holds nothing: the lock is looked at again
+        self._refuse_if_locked(attempts)
         attempts.busy = True
         try:
-            body = await _json_body(request)
             pin = body.get("pin")
             if not isinstance(pin, str) or not _same_secret(pin, self.pin):
                 await self._wrong_pin(attempts)
@@ -404,6 +400,15 @@ class WebTable:
         response = web.json_response({"ok": True, "csrf": csrf})
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="Strict", max_age=SESSION_S, path="/")
         return response
+
+    @staticmethod
+    def _refuse_if_locked(attempts: Attempts) -> None:
+        now = time.monotonic()
+        if attempts.busy:
+            raise _error(web.HTTPTooManyRequests, "Подождите ответа на прошлую попытку входа.")
+        if now < attempts.not_before:
+            wait = int(attempts.not_before - now) + 1
+            raise _error(web.HTTPTooManyRequests, f"Слишком много неверных PIN: подождите {wait} с.")
 
     async def _wrong_pin(self, attempts: Attempts) -> None:
         attempts.failures += 1
