@@ -438,7 +438,6 @@ def test_a_login_body_that_breaks_the_parser_is_one_line(caplog: pytest.LogCaptu
 
 def test_a_csrf_header_that_is_not_utf8_is_refused_not_a_crash(caplog: pytest.LogCaptureFixture) -> None:
     async def test(table: WebTable, base: str, port: int) -> None:
-        import aiohttp
 
         async with browser(base) as client:
             reply = await client.post("/api/login", json={"pin": PIN})
@@ -613,7 +612,6 @@ async def judge_page(client: Any) -> bool:
 
 
 def test_a_wrong_pin_flood_from_one_phone_does_not_lock_the_judge_out() -> None:
-    import aiohttp
 
     async def test(table: WebTable, base: str, port: int) -> None:
         async with browser(base) as judge, browser(base) as flood:
@@ -632,7 +630,6 @@ def test_a_wrong_pin_flood_from_one_phone_does_not_lock_the_judge_out() -> None:
 
 def test_one_address_gets_a_few_attempt_sources_only() -> None:
     """Else a flood would take a new source (three fresh tries) for every few PINs."""
-    import aiohttp
 
     from voicehost.web.server import SOURCES_PER_ADDRESS
 
@@ -647,7 +644,6 @@ def test_one_address_gets_a_few_attempt_sources_only() -> None:
 
 
 def test_parallel_tries_gain_nothing_and_each_wrong_pin_answers_later() -> None:
-    import aiohttp
 
     async def test(table: WebTable, base: str, port: int) -> None:
         async with browser(base) as flood:
