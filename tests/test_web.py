@@ -556,7 +556,7 @@ def test_a_socket_from_another_origin_is_refused(tmp_path: Path) -> None:
         await login(client)
         own = f"http://{client.host}:{client.port}"
         for path in ("/ws/judge", "/ws"):
-            for origin in ("http://evil.example", f"http://{client.host}:{client.port + 1}", "null",
+            for origin in ("http://evil.example", f"http://{client.host}:{(client.port or 0) + 1}", "null",
                            f"https://{client.host}:{client.port}", own + "/x"):
                 with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                     await client.ws_connect(path, origin=origin)

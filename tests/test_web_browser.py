@@ -121,11 +121,14 @@ class Browser:
                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
                      "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
             options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})   # the pages' console: CSP reports
         self.driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
         self.driver.set_window_size(*PHONE)
         self.base = base
         self.seen: list[dict[str, Any]] = []
         self.answers: list[str] = []   # the host's answers on the judge console
+        self.refused: list[str] = []   # the CSP's refusals in the pages' consoles …
+        self.inline_ran: list[Any] = []   # … and whether an inline script ran (it must not)
         self.driver.get(base + "/")
         self.table = self.driver.current_window_handle
         self.driver.execute_script(RECORD)
@@ -189,6 +192,20 @@ class Browser:
         self.driver.set_window_size(*PHONE)
         return shots
 
+    def policy(self) -> tuple[list[str], list[Any]]:
+        """What the Content-Security-Policy refused in the pages' consoles (nothing, if the
+        pages fit it), and whether it is enforced: an inline script added to each page must not
+        run."""
+        refused = [entry["message"] for entry in self.driver.get_log("browser")
+                   if "Content Security Policy" in entry["message"]]
+        probe = ("const s = document.createElement('script'); s.textContent = 'window.inlineRan = true';"
+                 "document.body.append(s); return window.inlineRan === true;")
+        ran = []
+        for tab in (self.table, self.judge_tab):
+            self.driver.switch_to.window(tab)
+            ran.append(self.driver.execute_script(probe))
+        return refused, ran
+
     def close(self) -> None:
         self.driver.quit()
 
@@ -245,6 +262,7 @@ async def browser_game(profile: str) -> tuple[Any, Browser, list[Path]]:
         table.finish()
         await asyncio.sleep(0.3)
         await in_browser(browser.look)
+        browser.refused, browser.inline_ran = await in_browser(browser.policy)
         return result, browser, shots
     finally:
         await in_browser(browser.close)
@@ -278,3 +296,5 @@ def test_a_table_level_game_read_on_the_display_and_judged_from_the_console() ->
     for role in ("дон", "мафия", "шериф", "мирный"):
         assert not any(role in tile.lower() for s in seen for tile in s["seats"].values()), f"a seat showed {role!r}"
     assert len(shots) == 4 and all(path.stat().st_size > 10_000 for path in shots)
+    assert browser.refused == [], "the pages break their own Content-Security-Policy"
+    assert browser.inline_ran == [False, False], "the browser enforces the policy"
