@@ -469,7 +469,7 @@ def test_phones_dropping_off_mid_post_leave_one_line_each(caplog: pytest.LogCapt
                                                            struct.pack("ii", 1, 0))
             writer.close()
         await asyncio.gather(*(slow(reset=n % 2 == 0) for n in range(60)))
-        for _ in range(100):   # the server hears of each one a moment later
+        for _ in range(400):   # the server hears of each one a moment later
             if len(refusals(caplog)) >= 60:
                 break
             await asyncio.sleep(0.05)
@@ -618,13 +618,13 @@ def test_a_wrong_pin_flood_from_one_phone_does_not_lock_the_judge_out() -> None:
             assert await judge_page(judge) and await judge_page(flood)
             answers = [(await flood.post("/api/login", json={"pin": f"{n:04d}"})).status for n in range(12)]
             assert answers[:3] == [401] * 3 and set(answers[3:]) == {429}, answers
+            assert (await flood.post("/api/login", json={"pin": PIN})).status == 429, "the flood's source is locked"
             async with browser(base) as cookieless:   # no source: the address's own lock
                 bare = [(await cookieless.post("/api/login", json={"pin": "0000"})).status for _ in range(5)]
             assert bare == [401, 401, 401, 429, 429]
             reply = await judge.post("/api/login", json={"pin": PIN})
             assert reply.status == 200, await reply.text()
             assert (await judge.get("/api/judge/state")).status == 200
-            assert (await flood.post("/api/login", json={"pin": PIN})).status == 429, "the flood stays locked"
     run_served(test)
 
 
@@ -655,5 +655,5 @@ def test_parallel_tries_gain_nothing_and_each_wrong_pin_answers_later() -> None:
             parallel = await asyncio.gather(*(flood.post("/api/login", json={"pin": f"{n:04d}"}) for n in range(8)))
             took_second = time.monotonic() - started
             assert first == 401 and sorted(r.status for r in parallel) == [401] + [429] * 7
-            assert took_first >= 0.2 and took_second >= 0.4, (took_first, took_second)
-    run_served(test, wrong_pin_delay_s=0.2)
+            assert took_first >= 0.5 and took_second >= 1.0, (took_first, took_second)
+    run_served(test, wrong_pin_delay_s=0.5)
