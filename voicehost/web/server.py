@@ -60,7 +60,7 @@ LOCKOUT_MAX_S = 60.0
 ATTEMPT_COOKIE = "voicehost_try"   # an attempt source: given with the judge's page, locked on its own
 SOURCES_PER_ADDRESS = 5        # new attempt sources one address is given …
 SOURCE_WINDOW_S = 600.0        # … per this many seconds (then its logins count against the address)
-FORGET_ATTEMPTS_S = 3600.0     # a source or address with no failure for this long is forgotten
+FORGET_ATTEMPTS_S = 3600.0     # an address with no failure for this long is forgotten (a source: after SESSION_S)
 ANSWERS = 20                   # the judge's recent console answers kept in his state
 LOGGED_OUT = 4001              # the close code of a judge socket whose session ended
 
@@ -373,7 +373,7 @@ class WebTable:
 
     def _forget_attempts(self, now: float) -> None:
         for token in [t for t, s in self.sources.items()
-                      if now - max(s.issued, s.attempts.last) > FORGET_ATTEMPTS_S and now >= s.attempts.not_before]:
+                      if now - max(s.issued, s.attempts.last) > SESSION_S and now >= s.attempts.not_before]:
             del self.sources[token]
         for address in [a for a, t in self.attempts.items()
                         if now - t.last > FORGET_ATTEMPTS_S and now >= t.not_before]:
