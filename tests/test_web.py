@@ -602,6 +602,24 @@ def browser(base: str) -> Any:
     return aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 
+def test_a_judge_socket_closes_when_its_session_expires(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import aiohttp
+
+    from voicehost.web import server
+
+    monkeypatch.setattr(server, "SESSION_S", 1.0)
+
+    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+        await login(client)
+        ws = await client.ws_connect("/ws/judge")
+        message = await ws.receive()
+        while message.type == aiohttp.WSMsgType.TEXT:   # the game's changes, until the session ends
+            message = await asyncio.wait_for(ws.receive(), 10)
+        assert message.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4001
+        assert (await client.get("/api/judge/state")).status == 401
+    run_with_table(test, tmp_path)
+
+
 async def judge_page(client: Any) -> bool:
     """The judge's page, as his browser loads it: whether it gave an attempt source."""
     from voicehost.web.server import ATTEMPT_COOKIE

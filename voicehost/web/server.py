@@ -312,8 +312,14 @@ class WebTable:
         return await self._serve_socket(request, self.public_sockets, self.public_state)
 
     async def _judge_ws(self, request: web.Request) -> web.WebSocketResponse:
+        """The judge's socket, closed when his session ends: at logout or when it expires."""
         session = self._session(request)
-        return await self._serve_socket(request, self.judge_sockets, self.judge_state, session.sockets)
+        expiry = asyncio.get_running_loop().call_later(max(0.0, session.expires - time.monotonic()),
+                                                       self._close_sockets, session)
+        try:
+            return await self._serve_socket(request, self.judge_sockets, self.judge_state, session.sockets)
+        finally:
+            expiry.cancel()
 
     async def _serve_socket(self, request: web.Request, sockets: set[web.WebSocketResponse],
                             state: Callable[[], dict[str, Any]],
