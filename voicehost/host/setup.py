@@ -37,7 +37,7 @@ from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import GAMES, Game, InputError, new_game
 from voicehost.rules.inputs import Deal
 from voicehost.rules.roster import roster
-from voicehost.rules.ruleset import INT_OPTION_MAX, OptionSpec, Options, Ruleset
+from voicehost.rules.ruleset import INT_OPTION_MAX, Options, OptionSpec, Ruleset
 
 DealMode = Literal["host", "typed", "taps"]
 DEAL_MODES: tuple[DealMode, ...] = ("host", "typed", "taps")
@@ -145,7 +145,7 @@ def check_setup(request: SetupRequest) -> GameSetup:
     deal, cards, seed = _deal(request, ruleset, options, seats)
     setup = GameSetup(ruleset, options, seats, MappingProxyType(names), deal, cards, seed, table,
                       _new_journal(request.journal, where.journal) if request.journal is not None else None,
-                      _audio(request.audio, where.audio))
+                      audio_choice(request.audio, where.audio))
     _readable(setup)
     return setup
 
@@ -169,15 +169,15 @@ def table_game(table: str | Path | None) -> GameSetup:
     data = read_toml(path).get("game", {})
     place = f"{path}: game"
     if not isinstance(data, Mapping):
-        raise SetupRefused(place, "must be a table", "table", place=place)
+        raise SetupRefused(place, "must be a table", "table", where=place)
     unknown = sorted(set(data) - {"ruleset", "options"})
     if unknown:
         raise SetupRefused(f"{place}.{unknown[0]}", "unknown setting (known: options, ruleset)", "table",
-                           place=f"{place}.{unknown[0]}")
+                           where=f"{place}.{unknown[0]}")
     options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise SetupRefused(f"{place}.options", "must be a table of the ruleset's options", "table",
-                           place=f"{place}.options")
+                           where=f"{place}.options")
     return check_setup(SetupRequest(ruleset=data.get("ruleset", "sport"), options=options, table=path,
                                     places=Places(ruleset=f"{place}.ruleset", options=f"{place}.options",
                                                   seats=str(path))))
@@ -218,7 +218,7 @@ def _table_and_seats(request: SetupRequest, ruleset: Ruleset) -> tuple[Path | No
     except SetupRefused:
         raise
     except InputError as err:
-        raise SetupRefused(err.place, err.message, "table", place=err.place) from None
+        raise SetupRefused(err.place, err.message, "table", where=err.place) from None
     if seats is not None and seats > pinmap.size:
         raise SetupRefused(request.places.seats, f"the game has {seats} seats; the table has {pinmap.size}",
                            "seats", title=ruleset.title, sizes=ruleset.describe_sizes(), seats=pinmap.size)
@@ -317,7 +317,8 @@ def _new_journal(path: str | Path, place: str) -> Path:
     return journal
 
 
-def _audio(spec: str | None, place: str) -> str | None:
+def audio_choice(spec: str | None, place: str = "--audio") -> str | None:
+    """``--audio``: default, device:NAME, file:OUT.wav, null or off (None: the table's)."""
     if spec is None or spec == NO_AUDIO:
         return spec
     try:

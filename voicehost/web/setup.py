@@ -76,12 +76,12 @@ def read_choice(body: Mapping[str, Any], seats: int) -> GameChoice:
         raise SetupError(f"Неизвестное поле настройки: {', '.join(sorted(unknown))}.")
     options, names = body.get("options", {}), body.get("names", {})
     if not isinstance(options, dict) or not isinstance(names, dict):
-        raise SetupError("Настройка не принята: параметры и имена должны быть объектами JSON.")
+        raise SetupError("Настройка не принята. Параметры и имена должны быть объектами JSON.")
     typed = [(key, value) for key, value in names.items()
              if not (isinstance(value, str) and not value.strip())]   # an empty field: no name
     deal = body.get("deal", "host")
     if deal not in DEAL_MODES:
-        raise SetupError("Настройка не принята: выберите, кто раздаёт карты: ведущий или судья.")
+        raise SetupError("Настройка не принята. Выберите, кто раздаёт карты: ведущий или судья.")
     try:
         return check_setup(SetupRequest(ruleset=body.get("ruleset"), options=options, names=typed, deal=deal,
                                         cards=body.get("cards"), seats=seats))
