@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.host import GameSetup, SetupRefused, SetupRequest, check_setup, russian_refusal
 from voicehost.rules import GAMES
+from voicehost.rules.ruleset import INT_OPTION_MAX
 
 DEAL_MODES = {"host": "Ведущий раздаёт карты (каждому на его светодиод)",
               "typed": "Карты раздаёт судья и вводит их здесь"}
@@ -58,6 +59,7 @@ def offered(seats: int, default: str | None = None, options: Mapping[str, object
         rulesets.append({
             "name": name, "title": ruleset.title, "names_required": GAMES[name].requires_names,
             "options": [{"name": spec.name, "kind": spec.kind, "values": list(spec.values), "min": spec.minimum,
+                         "max": INT_OPTION_MAX if spec.kind == "int" else None,
                          "default": chosen.get(spec.name, spec.default) if chosen is not None else spec.default,
                          "doc": spec.doc}
                         for spec in ruleset.options.values()],
