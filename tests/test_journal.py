@@ -270,15 +270,12 @@ def test_a_full_disk_is_one_line_and_the_journal_stays_whole(tmp_path, monkeypat
 
 def test_a_live_director_stops_when_the_journal_cannot_be_written(tmp_path, monkeypatch) -> None:
     """Live: the input the game took is not acted on further — the director ends with the one line."""
-    import argparse
-
-    from voicehost.config import load_ruleset
     from voicehost.host.journal import JournalUnwritable
     from voicehost.host.live import _new_game
+    from voicehost.host.setup import SetupRequest, check_setup
 
-    ruleset = load_ruleset("sport")
-    args = argparse.Namespace(resume=None, journal=str(tmp_path / "live.jsonl"), roles=None, deal=3)
-    game, open_journal = _new_game(args, ruleset, ruleset.resolve({}), 10)
+    setup = check_setup(SetupRequest(ruleset="sport", seats=10, seed=3, journal=tmp_path / "live.jsonl"))
+    game, open_journal = _new_game(setup)
     journal = open_journal()
     fail_writes_after(monkeypatch, 0)
     with pytest.raises(JournalUnwritable, match="the game stops here"):
@@ -288,18 +285,15 @@ def test_a_live_director_stops_when_the_journal_cannot_be_written(tmp_path, monk
 
 def live_journal(tmp_path, names=None):
     """A live game's journal: dealt, the first night over, the first speech ended."""
-    import argparse
-
-    from voicehost.config import load_ruleset
     from voicehost.host.live import _new_game
+    from voicehost.host.setup import SetupRequest, check_setup
     from voicehost.rules.inputs import EndSpeech, Proceed
     from voicehost.rules.requests import AwaitMorning, AwaitSpeech
 
-    ruleset = load_ruleset("sport")
     path = tmp_path / "live.jsonl"
-    args = argparse.Namespace(resume=None, journal=str(path), roles=None, deal=3)
-    game, open_journal = _new_game(args, ruleset, ruleset.resolve({}), 10)
-    game.names = names or {}
+    setup = check_setup(SetupRequest(ruleset="sport", seats=10, seed=3, journal=path,
+                                     names=(names or {}).items()))
+    game, open_journal = _new_game(setup)
     journal = open_journal()
     while not isinstance(game.request, AwaitSpeech):
         step = Proceed() if isinstance(game.request, AwaitMorning) else Dawn()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import pytest
@@ -94,18 +95,26 @@ def test_the_setup_page_starts_the_judges_game_and_the_table_is_idle_again(mock_
     assert protocol["winner"]
 
 
+ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|cards|missing|name)\b", re.I)
+
+
 @pytest.mark.parametrize("body, says", [
-    ({"ruleset": "poker"}, "unknown ruleset 'poker'"),
-    ({"ruleset": 7}, "ruleset: must be a ruleset's name"),
-    ({"ruleset": "sport", "options": {"nomination": "middle"}}, "options.nomination: 'middle' is not one of"),
-    ({"ruleset": "sport", "options": {"colour": "red"}}, "sport has no option 'colour'"),
-    ({"ruleset": "sport", "options": ["x"]}, "options: must be a JSON object"),
-    ({"ruleset": "sport", "names": {"11": "Лев"}}, "names.11: there is no seat 11 at a 10-seat table"),
-    ({"ruleset": "sport", "names": {"1": "Лев", "2": "лев"}}, "'лев' is already seat 1's name"),
-    ({"ruleset": "sport", "deal": "dice"}, "deal: must be one of host, typed"),
-    ({"ruleset": "sport", "deal": "typed"}, "cards: the typed cards are missing"),
-    ({"ruleset": "sport", "deal": "typed", "cards": "3=don"}, "cards"),
+    ({"ruleset": "poker"}, "Правил «poker» нет."),
+    ({"ruleset": 7}, "Правил «» нет."),
+    ({"ruleset": "sport", "options": {"nomination": "middle"}}, "Параметр «nomination» не принят: нужно одно из"),
+    ({"ruleset": "sport", "options": {"colour": "red"}}, "нет параметра «colour»"),
+    ({"ruleset": "sport", "options": ["x"]}, "Параметры и имена должны быть объектами JSON"),
+    ({"ruleset": "sport", "names": {"11": "Лев"}}, "Имена не приняты (поле «11»): номер места — от 1 до 10"),
+    ({"ruleset": "sport", "names": {"1": "Лев", "2": "лев"}}, "имена не повторяются"),
+    ({"ruleset": "sport", "deal": "dice"}, "Выберите, кто раздаёт карты"),
+    ({"ruleset": "sport", "deal": "typed"}, "Впишите карты"),
+    ({"ruleset": "sport", "deal": "typed", "cards": "3=don"}, "Карты не приняты"),
     ({"ruleset": "sport", "colour": "red"}, "Неизвестное поле настройки: colour."),
+    # A number no journal can hold (the reader takes at most 18 digits) was taken, journaled, and after a
+    # power cut the journal was set aside as unreadable; a day's worth of seconds is the most an option takes.
+    ({"ruleset": "sport", "options": {"last_word_s": 9999999999999999999}}, "целое число от 0 до 86400"),
+    ({"ruleset": "sport", "options": {"last_word_s": int("9" * 3000)}}, "целое число от 0 до 86400"),
+    ({"ruleset": "sport", "options": {"last_word_s": 86401}}, "Параметр «last_word_s» не принят"),
 ])
 def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path, body, says) -> None:
     bench = Bench(mock_factory, tmp_path)
@@ -123,6 +132,8 @@ def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path
     run_virtual(main())
     (status, answer), (forged, _) = answers
     assert status == 400 and says in answer["error"] and "\n" not in answer["error"], answer
+    assert answer["error"].startswith(("Настройка не принята. ", "Неизвестное поле")), answer
+    assert not ENGLISH.search(answer["error"]), answer   # Russian: no English fragment of the check's message
     assert forged == 403
     assert not list(tmp_path.glob("*.jsonl")) and bench.said.count(READY) == 1
 

@@ -20,9 +20,11 @@ from voicehost.config import (
     ruleset_from_file,
     user_config_dir,
 )
+from voicehost.host import table_game
 from voicehost.host.ears import ears_from_mapping
 from voicehost.host.table_file import audio_from_mapping, load_web_pin
 from voicehost.language.phrasebook import phrasebook_from_file
+from voicehost.records.table import table_records
 from voicehost.rules import GAMES, InputError
 
 
@@ -101,6 +103,9 @@ def check_folder(folder: Path) -> int:
 
 
 def check_table(path: Path) -> None:
+    """A table file as ``serve`` loads it at boot: the pins, ``[audio]``, ``[ears]``, ``[web]``, the
+    game it starts (``[game]``: through the one setup check, so its ruleset must exist, its options
+    be the ruleset's and the table's seat count one the ruleset plays) and ``[records]``."""
     data = read_toml(path)  # through the gate for outside files first (no FIFO, UTF-8, depth)
     try:
         pinmap_from_mapping(data, str(path))
@@ -109,3 +114,5 @@ def check_table(path: Path) -> None:
     audio_from_mapping(data.get("audio", {}), f"{path}: audio")
     ears_from_mapping(data.get("ears", {}), f"{path}: ears")
     load_web_pin(path)
+    table_game(path)
+    table_records(path)

@@ -201,6 +201,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
+    _demo_setup(args, script)  # the whole table file and --audio, checked before the voice warm-up
     around = web_around(args, args.table)
     with _transcript(args) as transcript:
         if args.audio == "off" and around is not None:  # phones watch: real time, --speed times faster
@@ -279,6 +280,16 @@ def _demo_pinmap(table: str | None, seats: int) -> Any:
     if pinmap.size < seats:
         raise InputError(str(table_path(name)), f"has {pinmap.size} seats; the script needs {seats}")
     return pinmap
+
+
+def _demo_setup(args: argparse.Namespace, script: Any) -> None:
+    """The script's game at the demo's table through the one setup check ``run`` uses."""
+    from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup
+    from voicehost.host.table_file import table_path
+
+    table = table_path(args.table or ("ten-seats" if script.seats <= 10 else "twelve-seats"))
+    check_setup(SetupRequest(ruleset=script.ruleset.name, options=dict(script.options), names=script.names.items(),
+                             table=table, seats=script.seats, audio=args.audio, places=CLI_PLACES))
 
 
 def _fixed_lines(voice: Any, script: Any) -> list[str]:

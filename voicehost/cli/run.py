@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from voicehost.cli.args import Commands, add_web_arguments, speed, web_around
+from voicehost.host.table_file import table_path
 from voicehost.host.voice import AUDIO_CHOICES
+
+if TYPE_CHECKING:
+    from voicehost.host.journal import JournalFile
+    from voicehost.host.setup import GameSetup
 
 
 def add_commands(commands: Commands) -> None:
@@ -35,7 +42,36 @@ def add_commands(commands: Commands) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from voicehost.host.live import run
-    from voicehost.host.table_file import table_path
     from voicehost.records.table import protocol_hook
 
-    return run(args, on_results=protocol_hook(table_path(args.table), args.db), around=web_around(args, args.table))
+    setup, resumed = run_setup(args)
+    return run(setup, resumed, mock=args.mock, ears=not args.no_ears, speed=args.speed, transcript=args.transcript,
+               on_results=protocol_hook(setup.table, args.db), around=web_around(args, args.table))
+
+
+def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
+    """The arguments as one checked game setup (or the resumed journal's), before any audio work."""
+    from voicehost.host.dealing import typed_pairs
+    from voicehost.host.journal import load_journal
+    from voicehost.host.live import parse_options, setup_of_journal
+    from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup
+
+    if args.resume:
+        read = load_journal(args.resume)
+        return setup_of_journal(read, args.table, args.audio), read
+    roles = args.roles
+    deal = "host" if not roles else "taps" if roles == "taps" else "typed"
+    request = SetupRequest(ruleset=args.rules, options=parse_options(args.option or []),
+                           names=typed_pairs(args.names, "--names"), deal=deal, cards=roles, seed=args.deal,
+                           table=args.table if args.table is not None else table_path(None),
+                           journal=args.journal or default_journal(), audio=args.audio, places=CLI_PLACES)
+    return check_setup(request), None
+
+
+def default_journal() -> Path:
+    """``game-DATE.jsonl`` in the data folder's journals."""
+    import time
+
+    from voicehost.config import journals_dir
+
+    return journals_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"

@@ -17,11 +17,12 @@ from typing import Any
 from audio.listener import Gate
 from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.cli.args import Commands, add_web_arguments, web_pin
-from voicehost.config import journals_dir, load_ruleset, read_toml
+from voicehost.config import journals_dir
 from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory, open_pinmap, table_path
 from voicehost.host.ears import load_ears
 from voicehost.host.live import _open_ears as open_ears  # the same ears as `voicehost run`
 from voicehost.host.live import decode_console_line
+from voicehost.host.setup import table_game
 from voicehost.language.parser import forbidden_words
 from voicehost.rules import InputError
 from voicehost.service.notify import Notifier, watchdog_interval
@@ -64,17 +65,16 @@ def _service(args: argparse.Namespace) -> int:
 
 
 def table_setup(table: str | None, journals: str | None = None) -> tuple[Path, Any, TableSetup]:
-    """The table file's pins and its ``[game]`` (ruleset, options), checked together."""
-    path = table_path(table)
-    game = read_toml(path).get("game", {})
-    if not isinstance(game, dict):
-        raise InputError(f"{path}: game", "must be a table")
-    name = str(game.get("ruleset", "sport"))
-    pinmap = open_pinmap(str(path), name)
-    ruleset = load_ruleset(name)
-    options = ruleset.resolve(game.get("options", {}), f"{path}: game.options")
+    """The table file's pins and its ``[game]`` (ruleset, options) through the one setup check
+    (:func:`~voicehost.host.table_game`, as ``config check`` does), and its ``[records]``."""
+    from voicehost.records.table import table_records
+
+    game = table_game(table)
+    path = game.table or table_path(table)
+    table_records(path)  # a club server that is not PostgreSQL: refused now, not after the voice warm-up
+    pinmap = open_pinmap(str(path), game.ruleset.name)
     folder = Path(journals) if journals else journals_dir()
-    return path, pinmap, TableSetup(ruleset, options, pinmap.size, folder)
+    return path, pinmap, TableSetup(game.ruleset, game.options, pinmap.size, folder)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -10,26 +10,26 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from hw.panel import GpioUnavailable, SeatPanel
-from voicehost.config import journals_dir, load_ruleset
+from voicehost.config import journals_dir
 from voicehost.host.cards import learn_roles, roles_from_console, show_roles
-from voicehost.host.dealing import seeded_deal, typed_deal, typed_pairs
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import grammar, load_ears, model_path
 from voicehost.host.journal import Journal, JournalFile, load_journal, write_results
 from voicehost.host.seats import mock_factory, open_pinmap
+from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
 from voicehost.host.subtitles import Transcript
 from voicehost.host.table_file import table_path
 from voicehost.host.voice import TerminalVoice, open_live_voice
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
-from voicehost.rules import GAMES, Game, IllegalInput, InputError, new_game
+from voicehost.rules import Game, IllegalInput, InputError
 from voicehost.rules.flow import request_night
 from voicehost.rules.protocol import build_protocol
-from voicehost.rules.roster import roster
 
 
 def parse_options(items: list[str]) -> dict[str, str]:
@@ -43,61 +43,66 @@ def parse_options(items: list[str]) -> dict[str, str]:
     return options
 
 
-def run(args: Any, on_results: Callable[[Path, dict[str, Any]], None] | None = None,
+@dataclass(frozen=True)
+class _Run:
+    """What the table's wiring reads of a run: the setup's deal and audio, and the run's own knobs."""
+
+    audio: str | None
+    speed: float
+    mock: bool
+    no_ears: bool
+    transcript: str | None
+    roles: str | None      # "taps", "typed" or None (the host deals)
+    resume: bool
+
+
+def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = False, ears: bool = True,
+        speed: float = 1.0, transcript: str | None = None,
+        on_results: Callable[[Path, dict[str, Any]], None] | None = None,
         around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None) -> int:
-    """Host one game; ``on_results`` (the club records) gets each finished game's protocol;
-    ``around`` (the web display) is entered with the director once it exists and left when
-    the game ends.
-    Everything the command line gives is checked first (table, pins, ruleset, options,
-    roster, cards, journal name); the sound card and the seat panel are opened next; the
-    journal — which holds the secret deal — is created last, just before the game starts.
-    ``--resume``: the journal's header decides the table, ruleset, options and roster, and
-    every record must replay (:func:`resume_game`)."""
-    read = load_journal(args.resume) if args.resume else None
-    header = read.header if read is not None else {}
-    if read is not None and header.get("level", "live") != "live":
-        raise InputError(f"{read.path}:1", "a simulated game's journal: continue it with voicehost resume")
-    table = table_path(header.get("table", args.table))
-    rules = header.get("ruleset", args.rules)
-    pinmap = open_pinmap(str(table), rules)
-    ruleset = load_ruleset(rules)
-    if read is not None:
-        game, journal = resume_game(read, pinmap.size)
+    """Host one game of ``setup`` — checked whole by :func:`~voicehost.host.setup.check_setup`
+    (table, pins, ruleset, options, roster, cards, journal, audio) before this is called, so a
+    bad argument never waits for the voice warm-up. ``resumed``: the journal being continued
+    (``setup`` is its header's, :func:`setup_of_journal`); every record must replay
+    (:func:`resume_game`). ``on_results`` (the club records) gets each finished game's protocol;
+    ``around`` (the web display) is entered with the director once it exists and left when the
+    game ends. The sound card and the seat panel are opened next; the journal — which holds the
+    secret deal — is created last, just before the game starts."""
+    if setup.table is None:
+        raise InputError("run", "the live table needs a table file")
+    pinmap = open_pinmap(str(setup.table), None)
+    if resumed is not None:
+        game, journal = resume_game(resumed, pinmap.size)
         open_journal = lambda: journal  # noqa: E731 - the journal being resumed already exists
     else:
-        options = ruleset.resolve(parse_options(args.option or []), "--option")
-        # A roster, if one is given, names every seat where the ruleset calls players by name.
-        by_name = ruleset.name if args.names and GAMES[ruleset.name].requires_names else None
-        game, open_journal = _new_game(args, ruleset, options, pinmap.size, table)
-        game.names = roster(typed_pairs(args.names, "--names"), pinmap.size, by_name, "--names ")
-    journal = asyncio.run(_play(args, game, open_journal, pinmap, table, around))
+        game, open_journal = _new_game(setup)
+    knobs = _Run(setup.audio, speed, mock, not ears, transcript,
+                 None if setup.deal == "host" else setup.deal, resumed is not None)
+    journal = asyncio.run(_play(knobs, game, open_journal, pinmap, setup.table, around))
     _write_results(game, game.names, Path(journal.path), on_results)
     return 0
 
 
-def _new_game(args: Any, ruleset: Any, options: Any, seats: int,
-              table: Path | None = None) -> tuple[Game, Callable[[], Journal]]:
+def setup_of_journal(read: JournalFile, table: str | None = None, audio: str | None = None) -> GameSetup:
+    """The setup a live journal's header gives (its table, ruleset, options, seats, roster),
+    checked as a new game's is; ``table``: where it resumes when the header names none."""
+    if read.header.get("level", "live") != "live":
+        raise InputError(f"{read.path}:1", "a simulated game's journal: continue it with voicehost resume")
+    setup = setup_from_header(read.header, f"{read.path}:1", table_path(read.header.get("table", table)))
+    return replace(setup, journal=read.path, audio=audio_choice(audio))
+
+
+def _new_game(setup: GameSetup) -> tuple[Game, Callable[[], Journal]]:
     """A fresh game with its deal (typed, seeded, or learned from taps later), and how to
     create its journal once nothing more can be refused."""
-    game = new_game(ruleset, options, seats)
-    path = Path(args.journal) if args.journal else journals_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
-    if path.exists() and path.stat().st_size:
-        raise InputError(str(path), "the journal already exists: continue it with --resume")
-    if not path.parent.is_dir():
-        raise InputError(str(path), f"there is no folder {path.parent}")
-    deal = None
-    if args.roles and args.roles != "taps":
-        deal = typed_deal(args.roles, game, "--roles")
-    elif not args.roles:
-        deal = seeded_deal(game, args.deal if args.deal is not None else int(time.time()))
+    game = setup.new_game()
+    path = setup.journal or journals_dir() / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    deal = setup.first_deal(int(time.time()))
 
     def open_journal() -> Journal:
-        roster = {str(seat): name for seat, name in game.names.items()}  # the roster, checked; the records read it
-        journal = Journal(path, {"ruleset": ruleset.name, "options": dict(options), "seats": seats, "level": "live",
-                                 **({"names": roster} if roster else {}),
-                                 **({"table": str(table.resolve())} if table is not None else {})})
+        journal = Journal(path, setup.header())
         if deal is not None:
-            journal.append(0, time.monotonic(), "host" if args.roles else "deal", deal)
+            journal.append(0, time.monotonic(), "host" if setup.deal == "typed" else "deal", deal)
             game.push(deal)
         return journal
     return game, open_journal
@@ -111,13 +116,12 @@ def resume_game(source: str | Path | JournalFile, table_seats: int | None = None
     decides the ruleset, options, seats and roster."""
     read = source if isinstance(source, JournalFile) else load_journal(source)
     header, place = read.header, f"{read.path}:1"
-    ruleset = load_ruleset(header["ruleset"])
-    seats = header.get("seats", table_seats or ruleset.seats[0])
-    ruleset.cast_for(seats, f"{place}: seats")
-    if table_seats is not None and seats > table_seats:
-        raise InputError(f"{place}: seats", f"the game has {seats} seats; the table has {table_seats}")
-    game = new_game(ruleset, ruleset.resolve(header.get("options", {}), f"{place}: options"), seats)
-    game.names = roster(header.get("names", {}).items(), seats, None, f"{place}: names.")
+    if "seats" not in header and table_seats is not None:
+        header = {**header, "seats": table_seats}
+    setup = setup_from_header({key: value for key, value in header.items() if key != "table"}, place)
+    if table_seats is not None and setup.seats > table_seats:
+        raise InputError(f"{place}: seats", f"the game has {setup.seats} seats; the table has {table_seats}")
+    game = setup.new_game()
     for entry in read.entries:
         try:
             game.push(entry.input)

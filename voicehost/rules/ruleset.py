@@ -49,7 +49,7 @@ class OptionSpec:
         if self.kind == "bool":
             return "true, false"
         if self.kind == "int":
-            return f"integer >= {self.minimum}"
+            return f"integer from {self.minimum} to {INT_OPTION_MAX}"
         return ", ".join(self.values)
 
 
@@ -59,6 +59,12 @@ def _parse_bool(value: object, place: str) -> bool:
     if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
         return value.lower() in _TRUE
     raise InputError(place, f"{value!r} is not true or false")
+
+
+# A whole-number option is seconds or a count: a day's worth is more than any game needs, and far
+# below the 18 digits a journal may hold (voicehost.files.MAX_DIGITS), so every value taken is one
+# a resume reads back.
+INT_OPTION_MAX = 86_400
 
 
 def _parse_int(value: object, minimum: int, place: str) -> int:
@@ -72,6 +78,9 @@ def _parse_int(value: object, minimum: int, place: str) -> int:
         raise InputError(place, f"{value!r} is not a whole number")
     if number < minimum:
         raise InputError(place, f"{number} is below the minimum {minimum}")
+    if number > INT_OPTION_MAX:
+        raise InputError(place, f"{str(number)[:12]}{'…' if len(str(number)) > 12 else ''} is above the maximum "
+                                f"{INT_OPTION_MAX}")
     return number
 
 

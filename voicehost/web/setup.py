@@ -13,15 +13,12 @@ the web never reaches into the service.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.host import typed_deal
-from voicehost.rules import GAMES, InputError, new_game
-from voicehost.rules.inputs import Deal
-from voicehost.rules.roster import roster
-from voicehost.rules.ruleset import Options, Ruleset
+from voicehost.host import GameSetup, SetupRefused, SetupRequest, check_setup, russian_refusal
+from voicehost.rules import GAMES
+from voicehost.rules.ruleset import INT_OPTION_MAX
 
 DEAL_MODES = {"host": "Ведущий раздаёт карты (каждому на его светодиод)",
               "typed": "Карты раздаёт судья и вводит их здесь"}
@@ -31,15 +28,7 @@ class SetupError(ValueError):
     """A setup the table cannot play; the message is one line for the judge."""
 
 
-@dataclass(frozen=True)
-class GameChoice:
-    """A game the judge chose on the setup page, checked: ruleset, resolved options, roster,
-    and the typed cards (None: the host deals)."""
-
-    ruleset: Ruleset
-    options: Options
-    names: dict[int, str]
-    cards: Deal | None = None
+GameChoice = GameSetup   # a game the judge chose on the setup page, checked by the one setup check
 
 
 class SetupDesk(Protocol):
@@ -70,6 +59,7 @@ def offered(seats: int, default: str | None = None, options: Mapping[str, object
         rulesets.append({
             "name": name, "title": ruleset.title, "names_required": GAMES[name].requires_names,
             "options": [{"name": spec.name, "kind": spec.kind, "values": list(spec.values), "min": spec.minimum,
+                         "max": INT_OPTION_MAX if spec.kind == "int" else None,
                          "default": chosen.get(spec.name, spec.default) if chosen is not None else spec.default,
                          "doc": spec.doc}
                         for spec in ruleset.options.values()],
@@ -81,36 +71,21 @@ def offered(seats: int, default: str | None = None, options: Mapping[str, object
 
 def read_choice(body: Mapping[str, Any], seats: int) -> GameChoice:
     """``{"ruleset", "options": {…}, "names": {"3": "Анна", …}, "deal": "host"|"typed", "cards"}``
-    checked the way the command line is; :class:`SetupError` with the first fault."""
+    checked by :func:`~voicehost.host.check_setup`, the one check ``voicehost run``, a table
+    file and a journal's header go through; :class:`SetupError` with the first fault, in Russian."""
     unknown = set(body) - {"ruleset", "options", "names", "deal", "cards"}
     if unknown:
         raise SetupError(f"Неизвестное поле настройки: {', '.join(sorted(unknown))}.")
+    options, names = body.get("options", {}), body.get("names", {})
+    if not isinstance(options, dict) or not isinstance(names, dict):
+        raise SetupError("Настройка не принята. Параметры и имена должны быть объектами JSON.")
+    typed = [(key, value) for key, value in names.items()
+             if not (isinstance(value, str) and not value.strip())]   # an empty field: no name
+    deal = body.get("deal", "host")
+    if deal not in DEAL_MODES:
+        raise SetupError("Настройка не принята. Выберите, кто раздаёт карты: ведущий или судья.")
     try:
-        name = body.get("ruleset")
-        if not isinstance(name, str):
-            raise InputError("ruleset", "must be a ruleset's name")
-        ruleset = load_ruleset(name)
-        ruleset.cast_for(seats, "ruleset")
-        options = ruleset.resolve(_mapping(body.get("options", {}), "options"), "options")
-        typed = {key: value for key, value in _mapping(body.get("names", {}), "names").items()
-                 if not (isinstance(value, str) and not value.strip())}   # an empty field: no name
-        by_name = ruleset.name if typed and GAMES[ruleset.name].requires_names else None
-        names = roster(typed.items(), seats, by_name, "names.")
-        deal = body.get("deal", "host")
-        if deal not in DEAL_MODES:
-            raise InputError("deal", f"must be one of {', '.join(DEAL_MODES)}")
-        cards = None
-        if deal == "typed":
-            text = body.get("cards")
-            if not isinstance(text, str) or not text.strip():
-                raise InputError("cards", "the typed cards are missing (e.g. 3=don,5=mafia,9=mafia,7=sheriff)")
-            cards = typed_deal(text.strip(), new_game(ruleset, options, seats), "cards")
-    except InputError as err:
-        raise SetupError(f"Настройка не принята: {err}") from None
-    return GameChoice(ruleset, options, names, cards)
-
-
-def _mapping(value: object, place: str) -> dict[str, object]:
-    if not isinstance(value, dict):
-        raise InputError(place, "must be a JSON object")
-    return {str(key): item for key, item in value.items()}
+        return check_setup(SetupRequest(ruleset=body.get("ruleset"), options=options, names=typed, deal=deal,
+                                        cards=body.get("cards"), seats=seats))
+    except SetupRefused as err:
+        raise SetupError(f"Настройка не принята. {russian_refusal(err)}") from None

@@ -176,7 +176,7 @@ const Setup = {
       const label = Table.el("label", null, `${o.doc || o.name} `);
       let field;
       if (o.kind === "int") {
-        field = Table.el("input"); field.type = "number"; field.min = o.min; field.value = o.default;
+        field = Table.el("input"); field.type = "number"; field.min = o.min; if (o.max != null) field.max = o.max; field.value = o.default;
       } else {
         field = Table.el("select");
         const values = o.kind === "bool" ? ["true", "false"] : o.values;
