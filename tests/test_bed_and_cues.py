@@ -82,7 +82,7 @@ def test_the_bed_loops_without_a_seam() -> None:
 
 
 def test_the_feed_drops_no_samples_where_one_bar_meets_the_next() -> None:
-    feed = MusicFeed(RATE, block=1000, seed=3)  # 1000-sample blocks across bars of 150,000 samples
+    feed = MusicFeed(RATE, block=1000, seed=3)  # 1000-sample blocks across bars of 120,000 samples
     seconds = 6.0
     try:
         import time
