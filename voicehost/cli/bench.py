@@ -181,7 +181,8 @@ def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
 
     from audio.level import loudness, true_peak_db
     from audio.mixer import MixSettings
-    from audio.music import ambient, masking_ratio
+    from audio.music import masking_ratio
+    from audio.nightmusic import night_music
     from audio.tts import SpeechRenderer, VoiceSettings
     from voicehost.host.voice import fixed_lines
     from voicehost.language.lexicon import load_lexicon
@@ -225,7 +226,7 @@ def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
         clip = renderer.clip("Спасибо.")
         renderer.close()
         fresh.close()
-    bed = ambient(settings.samplerate)
+    bed = night_music(settings.samplerate, 40.0)
     figures["bed_masking_ratio_db"] = masking_ratio(bed, settings.samplerate)
     figures["bed_loudness_lufs_at_music_level"] = loudness(bed * MixSettings().music_level, settings.samplerate)
     figures.update(_bench_mixer(output, clip))
