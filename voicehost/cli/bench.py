@@ -240,6 +240,10 @@ def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
     return figures
 
 
+VOTE_QUESTIONS = ("vote_question", "prevote_question", "final_question", "mayor_question", "acquittal_question",
+                  "all_leave_question")
+
+
 def bench_mix(ruleset: str) -> dict[str, float]:
     """The bundled sample game of ``ruleset`` rendered to a file on the virtual clock at the
     real timers' pace (``demo --audio file:``), then measured in the rendered mix: the silence
@@ -278,6 +282,8 @@ def bench_mix(ruleset: str) -> dict[str, float]:
         mix, _ = soundfile.read(str(path), dtype="float32")
     book = load_phrasebook()
     numbers = {book.say("count", ruleset, seat=seat) for seat in range(1, 13)}
+    questions_asked = tuple(book.lines[book.host_key(key, ruleset)].split("{")[0] for key in VOTE_QUESTIONS
+                            if book.has(key, ruleset))
 
     def stretch(start: float, end: float) -> Any:
         return mix[int(start * rate):int(end * rate)]
@@ -288,7 +294,7 @@ def bench_mix(ruleset: str) -> dict[str, float]:
         if text in numbers and next_text in numbers and gap > 0.2:  # the count: the bed between two numbers
             bed = loudness(stretch(onset + length + 0.05, next_onset - 0.05), rate)
             over.append(loudness(stretch(next_onset, next_onset + next_length), rate) - bed)
-        elif next_text == book.say("thanks", ruleset) and text.endswith("?"):
+        elif next_text == book.say("thanks", ruleset) and text.startswith(questions_asked):
             questions.append(gap)
         elif text not in numbers and next_text not in numbers and 0 <= gap < 3.0:
             gaps.append(gap)
