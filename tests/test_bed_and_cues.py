@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from audio.cues import CUE_NAMES, CueUnavailable, load_cues
-from audio.level import loudness, true_peak_db
+from audio.level import loudness, over_the_bed, true_peak_db
 from audio.mixer import Mixer, MixSettings
 from audio.music import MusicFeed, ambient, band_energy, masking_ratio
+from audio.nightmusic import TEMPO_BPM, NightMusic, night_music
 from voicehost.host.table_file import audio_from_mapping
 from voicehost.rules import InputError
 
@@ -34,6 +35,43 @@ def test_the_bed_has_as_much_energy_at_1_to_8_khz_as_in_the_voice_band() -> None
     assert band_energy(old, RATE, 0, 200) / band_energy(old, RATE, 0, RATE / 2) > 0.9
 
 
+def test_the_night_music_masks_the_table_as_well_as_the_noise_bed_did() -> None:
+    music = night_music(RATE, 40.0)
+    assert masking_ratio(music, RATE) >= masking_ratio(ambient(RATE), RATE)  # −0.67 dB, the noise bed's
+    assert band_energy(music, RATE, 0, 200) / band_energy(music, RATE, 0, RATE / 2) < 0.35
+    assert true_peak_db(music) < -1.0 and -19.0 < loudness(music, RATE) < -15.0
+
+
+def test_the_night_music_has_a_beat() -> None:
+    """The energy envelope repeats every beat (96 BPM: 0.625 s), not at any other lag near it."""
+    music = night_music(RATE, 20.0).astype(np.float64)
+    hop = RATE // 100
+    envelope = np.sqrt(np.mean(music[: len(music) // hop * hop].reshape(-1, hop) ** 2, axis=1))
+    envelope -= envelope.mean()
+    lags = np.arange(40, 90)  # 0.40–0.90 s
+    correlation = [float(np.dot(envelope[:-lag], envelope[lag:])) for lag in lags]
+    assert abs(lags[int(np.argmax(correlation))] / 100 - 60 / TEMPO_BPM) <= 0.02
+
+
+def test_the_night_music_joins_its_bars_without_a_seam() -> None:
+    stream = NightMusic(RATE, 11).bars()
+    bars = [next(stream) for _ in range(12)]
+    music = np.concatenate(bars).astype(np.float64)
+    typical = np.percentile(np.abs(np.diff(music)), 99.9)
+    for k in range(1, len(bars)):
+        join = k * len(bars[0])
+        assert abs(music[join] - music[join - 1]) <= typical
+
+
+def test_the_night_music_is_the_same_for_a_seed_and_never_repeats_within_a_night() -> None:
+    assert np.array_equal(night_music(RATE, 5.0, seed=4), night_music(RATE, 5.0, seed=4))
+    assert not np.array_equal(night_music(RATE, 5.0, seed=4), night_music(RATE, 5.0, seed=5))
+    stream = NightMusic(RATE, 4)
+    plans = [tuple(stream._phrase()) for _ in range(40)]  # 40 phrases: 6 min 40 s, a long night
+    distinct_phrases = len(set(plans))
+    assert distinct_phrases >= 38
+
+
 def test_the_bed_loops_without_a_seam() -> None:
     bed = ambient(RATE).astype(np.float64)
     seam = abs(bed[0] - bed[-1])  # the step from the loop's last sample back to its first
@@ -43,13 +81,13 @@ def test_the_bed_loops_without_a_seam() -> None:
     assert spectrum_at_seam[-1000:].mean() < 3 * spectrum_inside[-1000:].mean()  # no click's treble burst
 
 
-def test_the_feed_drops_no_samples_at_the_loop_point() -> None:
-    feed = MusicFeed(RATE, block=1000)  # 24 s × 48 kHz is not a whole number of 1000-sample blocks… almost
+def test_the_feed_drops_no_samples_where_one_bar_meets_the_next() -> None:
+    feed = MusicFeed(RATE, block=1000, seed=3)  # 1000-sample blocks across bars of 120,000 samples
+    seconds = 6.0
     try:
-        bed = ambient(RATE)
-        out = np.zeros(len(bed) + 5000, dtype=np.float32)
         import time
-        deadline = time.monotonic() + 10
+        out = np.zeros(int(RATE * seconds), dtype=np.float32)
+        deadline = time.monotonic() + 20
         filled = 0
         while filled < len(out) and time.monotonic() < deadline:
             if feed.blocks:
@@ -60,7 +98,9 @@ def test_the_feed_drops_no_samples_at_the_loop_point() -> None:
                 time.sleep(0.005)
     finally:
         feed.close()
-    assert np.array_equal(out[len(bed):len(bed) + 5000], bed[:5000])
+    import random
+    expected = NightMusic(RATE, random.Random(3).randrange(2 ** 32)).take(seconds)
+    assert filled >= len(out) and np.array_equal(out, expected)
 
 
 def test_a_feed_carries_a_partial_block_into_the_next_track() -> None:
@@ -170,3 +210,17 @@ def test_the_director_plays_the_cues_and_holds_the_bed_through_each_count() -> N
     said_spoken = [text for _, text in spoken.table.lines]
     assert "Десять секунд." not in said_toned
     assert said_spoken.count("Десять секунд.") == cues.count("ten_seconds") > 0
+
+
+def test_every_number_of_the_night_count_is_heard_10_db_over_the_bed(renderer) -> None:
+    """The mafia taps on its number: in a noisy room each number must stand out of the bed held
+    at ``count_duck_db``, wherever in the music (a kick, a clap) it falls."""
+    from voicehost.language.phrasebook import load_phrasebook
+    book = load_phrasebook()
+    numbers = [renderer.clip(book.say("count", "sport", seat=seat)) for seat in range(1, 13)]
+    settings = MixSettings()
+    bed = night_music(RATE, 60.0, seed=1) * settings.music_level * 10 ** (settings.count_duck_db / 20)
+    heard = over_the_bed(numbers * 4, bed, RATE)
+    assert min(heard) >= 10.0, sorted(heard)[:5]
+    old = night_music(RATE, 60.0, seed=1) * settings.music_level * 10 ** (-4.0 / 20)
+    assert min(over_the_bed(numbers * 4, old, RATE)) < 10.0  # the old −4 dB hold: 6–7 dB

@@ -86,4 +86,20 @@ def test_roster_names_are_declined_and_unknown_ones_stay_as_written() -> None:
     assert killed("John") == "В городе наступает день! Все просыпаются, кроме John."
     assert killed("Кукумбер") == "В городе наступает день! Все просыпаются, кроме Кукумбер."
     assert book.say("sentence", "canonical", name="Жанна") == "Высший суд города приговорил к смерти Жанну."
+
+
+@pytest.mark.parametrize(("nickname", "genitive", "accusative"), [
+    ("Туман", "Тумана", "Тумана"), ("Пуля", "Пули", "Пулю"), ("Гром", "Грома", "Грома"),
+    ("Молния", "Молнии", "Молнию"), ("Ромашка", "Ромашки", "Ромашку"), ("Кактус", "Кактуса", "Кактуса"),
+    ("Тень", "Тени", "Тень"), ("Кеша", "Кеши", "Кешу"), ("Саша", "Саши", "Сашу")])
+def test_a_club_nickname_is_declined_as_a_person(nickname: str, genitive: str, accusative: str) -> None:
+    """An inanimate noun used as a nickname takes the animate accusative («приговорил Тумана»)."""
+    book = load_phrasebook()
+    assert book.say("morning_killed", "canonical", name=nickname).endswith(f"кроме {genitive}.")
+    assert book.say("sentence", "canonical", name=nickname).endswith(f"к смерти {accusative}.")
+
+
+def test_names_in_a_sentence_and_in_a_list() -> None:
+    book = load_phrasebook()
+    assert book.say("sentence", "canonical", name="Жанна") == "Высший суд города приговорил к смерти Жанну."
     assert book.say("runoff", "canonical", names=["Анна", "Егор"]) == "Поровну голосов. Второй тур: Анна и Егор."

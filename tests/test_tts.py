@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable, resample
+from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable, resample, trim_silence
 
 
 def test_a_russian_line_renders_to_speech_at_the_mixer_rate(renderer) -> None:
@@ -90,3 +90,24 @@ def test_renderers_in_one_process_each_keep_their_voice(tmp_path) -> None:
     finally:
         korean.close()
         russian.close()
+
+
+def test_a_rendered_line_carries_no_silence_of_its_own(renderer) -> None:
+    """espeak-ng ends every clip in 0.6–0.7 s of silence: kept, it would add to the mixer's
+    ``pause_s`` and the host would leave 1.6 s between lines instead of the table file's 1 s."""
+    clip = renderer.clip("Игрок номер девять, ваше слово.")
+    rate = renderer.settings.samplerate
+    sound = np.flatnonzero(np.abs(clip) > np.abs(clip).max() * 0.01)
+    assert sound[0] / rate < 0.05
+    assert (len(clip) - sound[-1]) / rate < 0.1
+
+
+def test_trimming_keeps_quiet_edges_of_the_speech_and_an_all_silent_clip() -> None:
+    rate = 22050
+    tone = np.sin(np.linspace(0, 440 * 2 * np.pi, rate)).astype(np.float32)
+    quiet = 0.05 * tone[: rate // 10]  # -26 dB: a fricative's level beside a vowel
+    clip = np.concatenate([np.zeros(rate), quiet, tone, np.zeros(rate)])
+    trimmed = trim_silence(clip, rate)
+    assert 1.1 * rate <= len(trimmed) <= 1.2 * rate  # the quiet part stays, the silence goes
+    silent = np.zeros(rate, dtype=np.float32)
+    assert len(trim_silence(silent, rate)) == rate

@@ -23,7 +23,7 @@ from voicehost.simulation.random_games import random_game
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
     bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing",
-                                            "web"],
+                                            "web", "mix"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
@@ -31,7 +31,9 @@ def add_commands(commands: Commands) -> None:
                                 "start: `voicehost serve` to «Стол готов» (warm cache), idle RSS and CPU, TTS cache; "
                                 "records: import protocols into SQLite and PostgreSQL, ratings, size per game; "
                                 "hearing: invented games at the table level, clean and misheard, compared; "
-                                "web: public viewers on loopback during a game, table change → message received")
+                                "web: public viewers on loopback during a game, table change → message received; "
+                                "mix: each ruleset's sample game rendered to a file and measured (line gaps, "
+                                "question → «Спасибо», the count over the bed, masking, loudness spread, true peak)")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=positive, default=None,
@@ -62,6 +64,11 @@ def _bench(args: argparse.Namespace) -> int:
         print(f"web: {figures['viewers']:.0f} public viewers, {figures['messages']:.0f} messages received during a "
               f"sport game ({figures['game_s']:.1f} s, timers {WEB_BENCH_SPEED:g}× faster): change → received "
               f"p50 {figures['p50_ms']:.2f} ms, p95 {figures['p95_ms']:.2f} ms, max {figures['max_ms']:.2f} ms")
+        return 0
+    if args.what == "mix":
+        for name in [args.ruleset] if args.ruleset else ruleset_names():
+            for key, value in bench_mix(name).items():
+                print(f"mix: {name}: {key} = {figure(value)}", flush=True)
         return 0
     if args.what == "start":
         for key, value in bench_start().items():
@@ -181,7 +188,8 @@ def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
 
     from audio.level import loudness, true_peak_db
     from audio.mixer import MixSettings
-    from audio.music import ambient, masking_ratio
+    from audio.music import masking_ratio
+    from audio.nightmusic import night_music
     from audio.tts import SpeechRenderer, VoiceSettings
     from voicehost.host.voice import fixed_lines
     from voicehost.language.lexicon import load_lexicon
@@ -225,10 +233,80 @@ def bench_voice(output: str = "null", lines: int = 40) -> dict[str, float]:
         clip = renderer.clip("Спасибо.")
         renderer.close()
         fresh.close()
-    bed = ambient(settings.samplerate)
+    bed = night_music(settings.samplerate, 40.0)
     figures["bed_masking_ratio_db"] = masking_ratio(bed, settings.samplerate)
     figures["bed_loudness_lufs_at_music_level"] = loudness(bed * MixSettings().music_level, settings.samplerate)
     figures.update(_bench_mixer(output, clip))
+    return figures
+
+
+VOTE_QUESTIONS = ("vote_question", "prevote_question", "final_question", "mayor_question", "acquittal_question",
+                  "all_leave_question")
+
+
+def bench_mix(ruleset: str) -> dict[str, float]:
+    """The bundled sample game of ``ruleset`` rendered to a file on the virtual clock at the
+    real timers' pace (``demo --audio file:``), then measured in the rendered mix: the silence
+    between consecutive lines, from a vote question to its «Спасибо», each night-count number
+    over the bed around it, every line's loudness in the mix, the mix's true peak, and the
+    built-in bed's masking ratio."""
+    import tempfile
+
+    import soundfile
+
+    from audio.level import loudness, true_peak_db
+    from audio.music import masking_ratio
+    from audio.nightmusic import night_music
+    from voicehost.config import packaged_examples
+    from voicehost.host.table_file import load_audio, table_path
+    from voicehost.host.vclock import run_virtual
+    from voicehost.host.voice import FileVoice
+    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.simulation.script import load_script
+    from voicehost.simulation.table_level import TableRun, play_table
+
+    script = load_script(packaged_examples() / f"{ruleset}-sample.json")
+    audio = load_audio(table_path(None))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.wav"
+        voice = FileVoice(audio, str(path))
+        try:
+            how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, hold=voice.hold,
+                           warning=voice.warning)
+            run_virtual(play_table(script, how=how))
+            rate = voice.rate
+            lines = sorted((onset, text, len(voice.renderer.clip(text)) / rate)
+                           for onset, text in voice.mixer.subtitles if text)
+        finally:
+            voice.close()
+        mix, _ = soundfile.read(str(path), dtype="float32")
+    book = load_phrasebook()
+    numbers = {book.say("count", ruleset, seat=seat) for seat in range(1, 13)}
+    questions_asked = tuple(book.lines[book.host_key(key, ruleset)].split("{")[0] for key in VOTE_QUESTIONS
+                            if book.has(key, ruleset))
+
+    def stretch(start: float, end: float) -> Any:
+        return mix[int(start * rate):int(end * rate)]
+
+    gaps, questions, over = [], [], []
+    for (onset, text, length), (next_onset, next_text, next_length) in zip(lines, lines[1:], strict=False):
+        gap = next_onset - (onset + length)
+        if text in numbers and next_text in numbers and gap > 0.2:  # the count: the bed between two numbers
+            bed = loudness(stretch(onset + length + 0.05, next_onset - 0.05), rate)
+            over.append(loudness(stretch(next_onset, next_onset + next_length), rate) - bed)
+        elif next_text == book.say("thanks", ruleset) and text.startswith(questions_asked):
+            questions.append(gap)
+        elif text not in numbers and next_text not in numbers and 0 <= gap < 3.0:
+            gaps.append(gap)
+    levels = [loudness(stretch(onset, onset + length), rate) for onset, _, length in lines if length >= 0.4]
+    figures = {"lines": float(len(lines)), "line_gap_s_median": statistics.median(gaps)}
+    if questions:
+        figures["question_to_thanks_s_min"], figures["question_to_thanks_s_max"] = min(questions), max(questions)
+    if over:
+        figures["count_over_bed_db_min"], figures["count_over_bed_db_median"] = min(over), statistics.median(over)
+    figures["masking_ratio_db"] = masking_ratio(night_music(rate, 40.0), rate)
+    figures["line_loudness_spread_lu"] = max(levels) - min(levels)
+    figures["true_peak_dbtp"] = true_peak_db(mix)
     return figures
 
 

@@ -30,6 +30,7 @@ from num2words import num2words
 CASES = {"nom": "nominative", "gen": "genitive", "dat": "dative", "acc": "accusative",
          "ins": "instrumental", "pre": "prepositional"}
 GENDERS = {"m": "m", "f": "f", "n": "n"}
+RUSSIAN_VOWELS = "аеёиоуыэюя"
 
 
 def plural(n: int, one: str, few: str, many: str) -> str:
@@ -130,17 +131,49 @@ def decline_name(name: str, case: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _decline_word(word: str, case_tag: str) -> str:
+    """A roster word is a person's name or nickname, so it is declined as a person: «Туман»,
+    an inanimate noun in the dictionary, takes the animate accusative («вижу Тумана»), as
+    «Барон» does. A word known in no nominative singular form but shaped like a first-declension
+    name («Кеша», which pymorphy3 reads only as a form of «кеш») follows that declension's
+    endings; anything else stays as written."""
     parses = [p for p in _morphology().parse(word) if p.is_known and "sing" in p.tag and "nomn" in p.tag]
     chosen = next((p for p in parses if any(t in p.tag for t in _NAME_TAGS)), None)
     if chosen is None:
         chosen = next((p for p in parses if p.tag.POS == "NOUN" and "anim" in p.tag), None)
     if chosen is None:
-        return word
-    inflected = chosen.inflect({case_tag})
+        chosen = next((p for p in parses if p.tag.POS == "NOUN"), None)
+    if chosen is None:
+        return _first_declension(word, case_tag) if not parses else word
+    animate_accusative = case_tag == "accs" and "anim" not in chosen.tag and "masc" in chosen.tag
+    inflected = chosen.inflect({"gent" if animate_accusative else case_tag})
     if inflected is None:
         return word
     form = str(inflected.word)
     return form.capitalize() if word[:1].isupper() else form
+
+
+# The endings of a first-declension name in «-а»/«-я» («Кеша», «Саша», «Ваня»): the ending
+# after a hushing or velar consonant («Кеши», not «Кешы»), after «-а», after «-я».
+_FIRST_DECLENSION = {
+    "а": {"gent": "ы", "datv": "е", "accs": "у", "ablt": "ой", "loct": "е"},
+    "а_soft": {"gent": "и", "datv": "е", "accs": "у", "ablt": "ей", "loct": "е"},
+    "а_velar": {"gent": "и", "datv": "е", "accs": "у", "ablt": "ой", "loct": "е"},
+    "я": {"gent": "и", "datv": "е", "accs": "ю", "ablt": "ей", "loct": "е"},
+}
+
+
+def _first_declension(word: str, case_tag: str) -> str:
+    if len(word) < 3 or word[-1] not in "ая" or word[-2].lower() in RUSSIAN_VOWELS or not word.isalpha():
+        return word
+    kind = word[-1]
+    if kind == "а" and word[-2] in "жшчщ":
+        kind = "а_soft"
+    elif kind == "а" and word[-2] in "гкх":
+        kind = "а_velar"
+    if word[-2] == "и" and kind == "я":  # «Мария»: «Марии», handled by the dictionary if known
+        return word
+    return word[:-1] + _FIRST_DECLENSION[kind][case_tag]
+
 
 
 FORMATTER = RussianFormatter()
