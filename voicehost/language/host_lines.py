@@ -231,7 +231,7 @@ def _names(game: Game) -> Callable[[int], str]:
 
 def _seat(game: Game, seat: int) -> dict[str, Any]:
     """A seat for a line that says its number or (a ruleset that calls players by name) its name."""
-    return {"seat": seat, "name": game.names.get(seat, str(seat))}
+    return {"seat": seat, "name": _names(game)(seat)}
 
 
 HOST_KEYS = frozenset({
