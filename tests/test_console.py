@@ -99,7 +99,7 @@ def test_the_console_answers_on_the_terminal_too() -> None:
     game.push(Foul(4, "host"))
     _, said, printed = console_at(game, ["status", "repeat", "pause", "resume"])
     host = [line.removeprefix("host: ") for line in printed if line.startswith("host: ")]
-    assert host == said and said[:2] == ["Выставлены игроки номер пять.", "Игрок номер четыре — одно замечание."]
+    assert host == said and said[:2] == ["Выставлен игрок номер пять.", "Игрок номер четыре — одно замечание."]
     assert said[-3:] == [said[-4], "Пауза.", "Продолжаем."]  # repeat said the last line again
 
     _, said, printed = console_at(voted_game(), ["vote 1 9"])

@@ -18,7 +18,7 @@ from typing import Any
 
 from voicehost.host.dealing import typed_deal
 from voicehost.host.stage import Stage
-from voicehost.language.host_lines import event_lines, spoken
+from voicehost.language.host_lines import event_lines, spoken, status_lines
 from voicehost.rules import IllegalInput, InputError
 from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Withdraw
 from voicehost.rules.requests import (
@@ -256,8 +256,7 @@ class Console(Stage):
     def status(self) -> list[tuple[str, dict[str, Any]]]:
         """«status» aloud: who is nominated, and the fouls."""
         nominated = [n for _, n in getattr(self.game, "nominations", [])]
-        said: list[tuple[str, dict[str, Any]]] = [("status_nominated", {"list": tuple(nominated)})] if nominated \
-            else [("status_nobody_nominated", {})]
+        said = status_lines(tuple(nominated))
         said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items()) if n]
         if self.deadline is not None:
             left = max(0, round((self.deadline - self.ports.clock()) * self.ports.speed))

@@ -36,8 +36,9 @@ class Speeches(Console):
         self.deadline = started + seconds / self.ports.speed
         self.floor = Floor(Joiner(self.hearing.join_s / self.ports.speed), after=self.floor.closed)
         self.tell("speech", seat)
-        warning_s = self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
-        warns = seconds > 10
+        warning = self.game.warning_for(request, seconds)   # (seconds left, its line) or none, by the ruleset
+        warning_s = warning[0] / self.ports.speed if warning else 0.0
+        warns = warning is not None
         ended: bool | str = False
         while not ended and self.game.request == request:
             self.ports.stirred.clear()
@@ -49,8 +50,8 @@ class Speeches(Console):
                     self.ports.led(seat, LAST_SECONDS)
                 if self.ports.warning != "voice":
                     self.ports.cue("ten_seconds")
-                if self.ports.warning != "tone":
-                    await self.say([("ten_seconds", {})])
+                if self.ports.warning != "tone" and warning:
+                    await self.say([(warning[1], {"n": warning[0]})])
             if not ended and self.ports.clock() >= deadline:
                 self.ports.cue("time_up")
                 await self.say([("thanks", {})])

@@ -25,7 +25,7 @@ from voicehost.host.table_file import AudioConfig, load_audio, table_path
 from voicehost.language.host_lines import HOST_KEYS
 from voicehost.language.lexicon import load_lexicon
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
-from voicehost.language.russian import cardinal, spell
+from voicehost.language.russian import CASES, cardinal, spell
 from voicehost.rules import InputError
 
 Log = Callable[[str], None]
@@ -309,8 +309,8 @@ def recording_script(book: Phrasebook, rulesets: Iterable[tuple[str, int, Iterab
 
 def _field_forms(book: Phrasebook, ruleset: str, field: str | None, spec: str, numbers: range,
                  timers: Iterable[int]) -> list[str]:
-    if field is None or field in ("name", "names"):
-        return []  # roster names are said by espeak-ng
+    if field is None or field in ("name", "names") or spec in CASES or spec.startswith("gender:"):
+        return []  # roster names (any field declined like one: «выдвигает {target:acc}») are said by espeak-ng
     if field == "role":
         return [book.say(key.removeprefix("host."), ruleset) for key in book.lines if key.startswith("host.role_")]
     if field == "list":

@@ -5,6 +5,11 @@ spoken line (they go to the checker's own LED, or nowhere). Each function return
 ``(key, values)`` pairs; :class:`voicehost.language.phrasebook.Phrasebook` turns them into Russian
 with the ruleset's own wording. :data:`HOST_KEYS` lists every key the code can ask for,
 so a test can check the phrasebook has them all.
+
+Where rulesets differ, the game class says which line (``type(game).lines``, a
+:class:`~voicehost.rules.ruleset.HostLines`, and :meth:`~voicehost.rules.Game.last_word_line`):
+nothing here asks which ruleset is playing. A line that may call a seat by name (canonical) is
+given both the seat and its roster name, and its wording uses the one it needs.
 """
 
 from __future__ import annotations
@@ -51,24 +56,15 @@ def _one(key: str, **values: Any) -> Said:
 
 
 def _night(e: NightFell, game: Game) -> Said:
-    if game.ruleset.name == "club" and e.night == 1:
-        return _one("night_one")
-    return _one("night_falls")
+    return _one(game.lines.first_night if e.night == 1 else "night_falls")
 
 
 def _morning(e: MorningCame, game: Game) -> Said:
-    names = _names(game)
-    if game.ruleset.name == "canonical":
-        return _one("morning_killed", name=names(e.killed[0])) if e.killed else _one("morning_quiet")
     if len(e.killed) > 1:
         return _one("morning_killed_many", list=e.killed)
     if e.killed:
-        return _one("morning_killed", seat=e.killed[0])
-    if game.ruleset.name == "sport":
-        return _one("morning_missed" if e.day > 1 else "morning")
-    if game.ruleset.name == "club" and e.day == 1:
-        return _one("introduction")
-    return _one("morning_quiet")
+        return _one("morning_killed", **_seat(game, e.killed[0]))
+    return _one(game.lines.first_morning if e.day == 1 else game.lines.quiet_morning)
 
 
 TURN_KEYS = {"speech": "speech", "short": "speech_short", "silent": "speech_silent", "tie": "tie_speech",
@@ -78,9 +74,7 @@ TURN_KEYS = {"speech": "speech", "short": "speech_short", "silent": "speech_sile
 
 def _speech(e: SpeechBegan, game: Game) -> Said:
     if e.turn == "last_word":
-        if game.ruleset.name == "club" and game.phase == "day" and not game.is_alive(e.seat):
-            return _one("testament" if e.seconds == game.ruleset.timers["testament_s"] else "last_word", seat=e.seat)
-        return _one("last_word_short" if e.seconds < game.options.get("last_word_s", 60) else "last_word", seat=e.seat)
+        return _one(game.last_word_line(e.seat, e.seconds), seat=e.seat)
     if e.turn == "free":
         return _one("discussion", seconds=e.seconds)
     if e.turn == "nominate":
@@ -90,15 +84,13 @@ def _speech(e: SpeechBegan, game: Game) -> Said:
 
 def _voting(e: VotingBegan, game: Game) -> Said:
     if e.round == "main":
-        said = _one("voting_starts")
-        if game.ruleset.name == "sport":
-            said += _one("candidates", list=e.candidates) * 2  # named twice, in the order accepted
-        return said
-    key = {"revote": "revote", "acquittal": "acquittal_question", "prevote": "prevote", "final": "final_vote",
-           "mayor": "mayor_election"}[e.round]
-    if game.ruleset.name == "canonical":
-        return _one("runoff", names=[_names(game)(s) for s in e.candidates])
-    return _one(key, list=e.candidates, seat=e.candidates[0])
+        # sport names them twice, in the order accepted; a single candidate (a later day) is «выставлен»
+        named = _one("candidates_one", seat=e.candidates[0]) if len(e.candidates) == 1 \
+            else _one("candidates", list=e.candidates)
+        return _one("voting_starts") + named * game.lines.candidates_named
+    key = {"revote": game.lines.revote, "acquittal": "acquittal_question", "prevote": "prevote",
+           "final": "final_vote", "mayor": "mayor_election"}[e.round]
+    return _one(key, list=e.candidates, seat=e.candidates[0], names=[_names(game)(s) for s in e.candidates])
 
 
 def question_key(round_name: str) -> str:
@@ -108,7 +100,7 @@ def question_key(round_name: str) -> str:
 
 
 def _counted(e: VotesCounted, game: Game) -> Said:
-    if game.ruleset.name != "sport":
+    if not game.lines.counts_said:
         return []
     return [("vote_count" if n else "vote_count_none", {"seat": seat, "n": n}) for seat, n in e.counts]
 
@@ -124,15 +116,11 @@ def _eliminated(e: Eliminated, game: Game) -> Said:
         return _one("removed", seat=e.seat)
     if e.cause == "killed":
         return []
-    if game.ruleset.name == "classic":
-        return _one("jailed", seat=e.seat)
-    if game.ruleset.name == "canonical":
-        return _one("sentence", name=_names(game)(e.seat))
-    return _one("leaves", seat=e.seat)
+    return _one(game.lines.voted_out, **_seat(game, e.seat))
 
 
 def _revealed(e: RoleRevealed, game: Game) -> Said:
-    if game.ruleset.name == "canonical":
+    if game.lines.card_by_team:
         return _one("executed_mafia" if e.role is Role.MAFIA else "executed_citizen")
     return _one("card_shown", seat=e.seat, role=e.role)
 
@@ -144,6 +132,8 @@ def _game_over(e: GameOver, game: Game) -> Said:
 def _tallied(e: NominationsTallied, game: Game) -> Said:
     if len(e.ballot) == len(game.alive_seats()) and len(e.ballot) > 3:
         return _one("everyone_on_ballot")
+    if len(e.ballot) == 1:
+        return _one("ballot_one", **_seat(game, e.ballot[0]))
     return _one("ballot", names=[_names(game)(s) for s in e.ballot])
 
 
@@ -151,10 +141,10 @@ EVENT_LINES: dict[type[Event], Callable[[Any, Game], Said]] = {
     NightFell: _night,
     MorningCame: _morning,
     DayBegan: lambda e, g: _one("day_opens", seat=e.opener)
-    if e.opener and not (g.ruleset.name == "club" and e.day == 1) else [],
+    if e.opener and (e.day > 1 or g.lines.opener_on_day_one) else [],
     SpeechBegan: _speech,
-    NominationAccepted: lambda e, g: _one("nomination_accepted", seat=e.target) if g.ruleset.name != "canonical"
-    else _one("nominated", name=_names(g)(e.by), target=_names(g)(e.target)),
+    NominationAccepted: lambda e, g: _one(g.lines.nomination, seat=e.target, name=_names(g)(e.by),
+                                          target=_names(g)(e.target)),
     NominationRefused: lambda e, g: _one(f"refused_{e.reason}", seat=e.target),
     NominationWithdrawn: lambda e, g: _one("withdrawn", seat=e.target),
     WithdrawalRefused: lambda e, g: _one("withdraw_refused"),
@@ -188,11 +178,8 @@ def event_lines(event: Event, game: Game) -> Said:
 
 def request_lines(request: Request | None, game: Game) -> Said:
     """The lines that call a night step (before the host waits for taps)."""
-    name = game.ruleset.name
     if isinstance(request, AwaitShots):
-        if name == "sport":
-            return _one("mafia_hunts")
-        return _one("yakuza_wakes" if request.team == "yakuza" else "mafia_wakes")
+        return _one("yakuza_wakes" if request.team == "yakuza" else game.lines.shots)
     if isinstance(request, AwaitAction):
         return _action_lines(request, game)
     if isinstance(request, AwaitDawn):
@@ -201,7 +188,7 @@ def request_lines(request: Request | None, game: Game) -> Said:
 
 
 def _action_lines(request: AwaitAction, game: Game) -> Said:
-    role, name = request.role, game.ruleset.name
+    role = request.role
     if "join" in request.actions:
         return [(k, {}) for k in ("mafia_acquaint", "sheriff_meets", "doctor_meets", "maniac_meets", "maniac_side")]
     if role is Role.DON:
@@ -210,19 +197,13 @@ def _action_lines(request: AwaitAction, game: Game) -> Said:
         return _one("sheriff_searches")
     if role is Role.MANIAC:
         return _one("maniac_hunts")
-    if role is Role.DOCTOR and name == "club":
+    if role is Role.DOCTOR and game.lines.doctor_hears_victims:
         return _one("doctor_saves" if request.targets else "doctor_no_victims")
     return _one(f"{role.value}_wakes")
 
 
 def _dawn_lines(request: AwaitDawn, game: Game) -> Said:
-    name = game.ruleset.name
-    if name == "sport" and request.night == 1:
-        keys = ("mafia_acquaint", "mafia_sleeps", "don_wakes", "don_sleeps", "sheriff_meets", "sheriff_sleeps")
-        return [(k, {}) for k in keys]
-    if name == "club" and request.night == 1:
-        return _one("maniac_sleeps")
-    return []
+    return [(k, {}) for k in game.lines.first_dawn] if request.night == 1 else []
 
 
 # A wake-up with a time of its own: after its line the host waits the ruleset's timer (a
@@ -230,15 +211,27 @@ def _dawn_lines(request: AwaitDawn, game: Game) -> Said:
 TIMED_WAKES = {"mafia_acquaint": "acquaintance_s", "mafia_wakes": "mafia_agree_s"}
 
 
+def status_lines(nominated: tuple[int, ...]) -> Said:
+    """The console's ``status``: who is nominated, in the number that agrees with how many."""
+    if not nominated:
+        return _one("status_nobody_nominated")
+    if len(nominated) == 1:
+        return _one("status_nominated_one", seat=nominated[0])
+    return _one("status_nominated", list=nominated)
+
+
 def count_lines(seats: tuple[int, ...], game: Game) -> Said:
     """The shooting count: numbers (or names, in canonical) called one by one."""
-    if game.ruleset.name == "canonical":
-        return [("name_call", {"name": _names(game)(s)}) for s in seats]
-    return [("count", {"seat": s}) for s in seats]
+    return [(game.lines.count, _seat(game, s)) for s in seats]
 
 
 def _names(game: Game) -> Callable[[int], str]:
     return lambda seat: game.names.get(seat, str(seat))
+
+
+def _seat(game: Game, seat: int) -> dict[str, Any]:
+    """A seat for a line that says its number or (a ruleset that calls players by name) its name."""
+    return {"seat": seat, "name": _names(game)(seat)}
 
 
 HOST_KEYS = frozenset({
@@ -246,6 +239,7 @@ HOST_KEYS = frozenset({
     "night_falls", "night_one", "morning", "morning_killed", "morning_killed_many", "morning_missed", "morning_quiet",
     "introduction", "last_word", "last_word_short", "testament", "day_opens", *TURN_KEYS.values(),
     "nomination_accepted", "nominated", "withdrawn", "withdraw_refused", "voting_starts", "candidates",
+    "candidates_one", "ballot_one",
     "repeat_number", "repeat_answer", "vetoed", "go_on",
     "revote", "acquittal_question", "prevote", "final_vote", "mayor_election", "runoff", "vote_count",
     "vote_count_none",
@@ -258,7 +252,7 @@ HOST_KEYS = frozenset({
     "doctor_wakes", "putana_wakes", "commissar_wakes", "mafia_sleeps", "don_wakes", "don_sleeps", "sheriff_sleeps",
     "maniac_sleeps", "count", "name_call", "deal_open", "deal_close", "learn_role", "learn_close", "learn_failed",
     "thanks", "ten_seconds", "accepted", "fouls_status", "status_nominated", "status_nobody_nominated",
-    "vote_corrected", "vote_removed", "paused", "resumed", "status_time_left", "one_minute",
+    "vote_corrected", "vote_removed", "paused", "resumed", "status_time_left", "one_minute", "status_nominated_one",
     *(f"refused_{r}" for r in ("seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
                                "self_nomination", "no_nominations_now")),
     *(f"victory_{w}" for w in ("red", "black", "maniac", "yakuza", "nobody")),

@@ -86,6 +86,13 @@ def _morning(e: MorningCame) -> Line:
     return "morning_quiet", {"day": e.day}
 
 
+def _voting(e: VotingBegan) -> Line:
+    """A main vote of one candidate (sport on a later day, a canonical ballot of one) says «Кандидат»."""
+    if e.round == "main" and len(e.candidates) == 1:
+        return "voting_main_one", {"seat": e.candidates[0]}
+    return f"voting_{e.round}", {"list": _seats(e.candidates)}
+
+
 def _speech(e: SpeechBegan) -> Line:
     return ("speech" if e.turn == "speech" else f"speech_{e.turn}"), {"seat": e.seat, "seconds": e.seconds}
 
@@ -102,7 +109,7 @@ _LINES: dict[type[Event], Callable[[Any], Line]] = {
     NominationRefused: lambda e: (f"refused_{e.reason}", {"by": e.by, "target": e.target}),
     NominationWithdrawn: lambda e: ("withdrawn", {"by": e.by, "target": e.target}),
     WithdrawalRefused: lambda e: ("withdraw_refused", {"by": e.by, "target": e.target}),
-    VotingBegan: lambda e: (f"voting_{e.round}", {"list": _seats(e.candidates)}),
+    VotingBegan: _voting,
     NoVote: lambda e: (f"no_vote_{e.reason}", {}),
     VoteIgnored: lambda e: ("vote_ignored", {"voter": e.voter}),
     TieDeclared: lambda e: ("tie", {"list": _seats(e.seats)}),
@@ -154,7 +161,8 @@ def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:
         counts = "; ".join(f"№{label(seat)} — {votes}" for seat, votes in event.counts)
         text = book.line("log", "votes_counted", list=counts)
         if event.defaulted:
-            text += " " + book.line("log", "votes_defaulted", **label.fill({"list": event.defaulted}))
+            key = "votes_defaulted_one" if len(event.defaulted) == 1 else "votes_defaulted"
+            text += " " + book.line("log", key, **label.fill({"list": event.defaulted}))
         return text
     if isinstance(event, ActionTaken):
         role = book.line("log", f"role_{event.role.value}").capitalize()

@@ -15,7 +15,9 @@ plain number. Sequences (a list of seats) are joined «пять, семь и д�
 
 A roster name (a string) takes a case the same way (``{name:gen}`` «кроме Анны»): it is
 declined by pymorphy3 when its dictionary knows it as a name, surname or a living being's
-noun (a nickname such as «Барон»); an unknown or foreign name stays as written.
+noun (a nickname such as «Барон»); an unknown or foreign name stays as written. A word that
+agrees with a name's gender is ``gender:<masculine>:<feminine>`` («{name:gender:выставлен:выставлена}
+{name}»: «выставлена Анна»); a name the dictionary does not know as feminine takes the masculine.
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ class RussianFormatter(string.Formatter):
             return join([self.format_field(v, format_spec) for v in value])
         if isinstance(value, str) and format_spec in CASES:
             return decline_name(value, format_spec)
+        if isinstance(value, str) and format_spec.startswith("gender:"):
+            masculine, feminine = format_spec.split(":")[1:]
+            return feminine if is_feminine(value) else masculine
         if not isinstance(value, int) or isinstance(value, bool):
             return super().format_field(value, format_spec)
         return spell(value, format_spec)
@@ -136,10 +141,8 @@ def _decline_word(word: str, case_tag: str) -> str:
     «Барон» does. A word known in no nominative singular form but shaped like a first-declension
     name («Кеша», which pymorphy3 reads only as a form of «кеш») follows that declension's
     endings; anything else stays as written."""
-    parses = [p for p in _morphology().parse(word) if p.is_known and "sing" in p.tag and "nomn" in p.tag]
-    chosen = next((p for p in parses if any(t in p.tag for t in _NAME_TAGS)), None)
-    if chosen is None:
-        chosen = next((p for p in parses if p.tag.POS == "NOUN" and "anim" in p.tag), None)
+    parses = _nominative_singular(word)
+    chosen = _as_name(word)
     if chosen is None:
         chosen = next((p for p in parses if p.tag.POS == "NOUN"), None)
     if chosen is None:
@@ -174,6 +177,29 @@ def _first_declension(word: str, case_tag: str) -> str:
         return word
     return word[:-1] + _FIRST_DECLENSION[kind][case_tag]
 
+
+def _nominative_singular(word: str) -> list[Any]:
+    return [p for p in _morphology().parse(word) if p.is_known and "sing" in p.tag and "nomn" in p.tag]
+
+
+def _as_name(word: str) -> Any:
+    """The dictionary's reading of ``word`` as a name, a surname or a living being's noun, if any."""
+    parses = _nominative_singular(word)
+    chosen = next((p for p in parses if any(t in p.tag for t in _NAME_TAGS)), None)
+    if chosen is None:
+        chosen = next((p for p in parses if p.tag.POS == "NOUN" and "anim" in p.tag), None)
+    return chosen
+
+
+@lru_cache(maxsize=4096)
+def is_feminine(name: str) -> bool:
+    """Whether a roster name is a woman's («Анна», «Вера Петрова»): by its first word the
+    dictionary knows as a name; «Саша» (either) and unknown names count as masculine."""
+    for word in name.split():
+        chosen = _as_name(word)
+        if chosen is not None:
+            return bool(chosen.tag.gender == "femn")
+    return False
 
 
 FORMATTER = RussianFormatter()

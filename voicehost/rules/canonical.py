@@ -23,7 +23,7 @@ from .game import Outcome
 from .inputs import CloseVoting, Dawn, EndSpeech, Nominate, Shots, Vote
 from .requests import AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
-from .ruleset import Options, Ruleset
+from .ruleset import HostLines, Options, Ruleset
 
 LEAD = 2  # RULES.md §4 decision: a clear leader has at least 2 points more than anyone outside
 
@@ -36,6 +36,9 @@ class CanonicalGame(TableGame):
     night_actions = {"shots": frozenset({Role.MAFIA})}
     day_keys = frozenset({"nominate", "votes", "revote", "fouls", "removals"})
     required_timers = ("discussion_s", "warning_s", "nominate_s", "vote_window_s")
+    # Called by name: the count, the nominations, the runoff and the sentence; a card shown says only its side.
+    lines = HostLines(count="name_call", nomination="nominated", revote="runoff", voted_out="sentence",
+                      card_by_team=True)
 
     @classmethod
     def deck(cls, ruleset: Ruleset, options: Options, seats: int) -> tuple[Mapping[Role, int], int]:

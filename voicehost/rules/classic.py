@@ -28,7 +28,7 @@ from .game import Outcome
 from .inputs import BloodName, Check, CloseVoting, Dawn, EndSpeech, Heal, Shots, Visit, Vote
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
-from .ruleset import Options, Ruleset
+from .ruleset import HostLines, Options, Ruleset
 
 # Team id → the winner id in protocols and the reason when it is the last team standing.
 WINNERS = {Team.RED: ("red", "no_black_left"), Team.BLACK: ("black", "only_mafia_left"),
@@ -44,6 +44,7 @@ class ClassicGame(TableGame):
     }
     day_keys = frozenset({"speeches", "prevote", "votes", "mayor", "blood_name", "fouls", "removals"})
     required_timers = ("discussion_s", "speech_s", "defence_s", "blood_name_s", "warning_s", "vote_window_s")
+    lines = HostLines(voted_out="jailed")
 
     @classmethod
     def deck(cls, ruleset: Ruleset, options: Options, seats: int) -> tuple[Mapping[Role, int], int]:

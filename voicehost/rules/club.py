@@ -28,7 +28,7 @@ from .game import Outcome
 from .inputs import Check, CloseVoting, Dawn, EndSpeech, Heal, Join, Kill, RaiseHand, Shots, Vote
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
-from .ruleset import Options, Ruleset
+from .ruleset import HostLines, Options, Ruleset
 
 MAFIA_ROLES = frozenset({Role.DON, Role.MAFIA})
 
@@ -43,6 +43,15 @@ class ClubGame(TableGame):
     day_keys = frozenset({"speeches", "votes", "revote", "extra_word", "fouls", "removals"})
     required_timers = ("intro_s", "speech_s", "warning_s", "extra_s", "defence_s", "testament_s",
                        "mafia_agree_s", "raise_hand_s", "vote_window_s")
+    lines = HostLines(first_night="night_one", first_dawn=("maniac_sleeps",), doctor_hears_victims=True,
+                      first_morning="introduction", opener_on_day_one=False)
+
+    def last_word_line(self, seat: int, seconds: int) -> str:
+        """A player out by day speaks his testament when his turn is the testament's length (a
+        night's victim), «последнее слово» otherwise (voted out: option ``last_word_s``)."""
+        if self.phase == "day" and not self.is_alive(seat):
+            return "testament" if seconds == self.ruleset.timers["testament_s"] else "last_word"
+        return super().last_word_line(seat, seconds)
 
     def _reset(self) -> None:
         super()._reset()

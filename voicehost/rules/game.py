@@ -19,9 +19,9 @@ from typing import Any, ClassVar, cast
 from .errors import IllegalInput, InputError
 from .events import Event, GameOver, RolesDealt, eliminated, foul_given
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
-from .requests import AwaitDeal, AwaitLift, AwaitVotes, Request
+from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
 from .roles import Role, Team
-from .ruleset import Options, Ruleset
+from .ruleset import WARNING_LINES, HostLines, Options, Ruleset
 
 Handler = Any  # an unbound method (self, request, input) -> None
 
@@ -51,6 +51,8 @@ class Game:
     # (input type, request type) → the method that takes that input while the game waits for
     # that request: how nearly every input is applied (see :meth:`push`).
     handlers: ClassVar[Mapping[tuple[type[Input], type[Any]], Handler]] = {}
+    # What the host says where this ruleset differs from the others (see HostLines).
+    lines: ClassVar[HostLines] = HostLines()
 
     def __init__(self, ruleset: Ruleset, options: Options, seats: int) -> None:
         self.ruleset = ruleset
@@ -69,6 +71,25 @@ class Game:
     def deck(cls, ruleset: Ruleset, options: Options, seats: int) -> tuple[Mapping[Role, int], int]:
         """The special cards dealt at a table of ``seats`` and how many cards stay unused."""
         return ruleset.cast_for(seats), 0
+
+    # ---- what the host says, where it depends on the game's state --------------
+
+    def warning_for(self, request: AwaitSpeech, seconds: float | None = None) -> tuple[int, str] | None:
+        """The speaker's warning: ``(seconds left, line key)``, or None when the turn is not longer
+        than the warning (canonical's 15-second «кого вы выдвигаете?» gets no one-minute warning).
+        ``seconds`` is the time he is given, when not the turn's own (a speech taken back goes on
+        with what was left). The length is the ruleset's ``warning_s``: 60 s says «Осталась одна
+        минута», 10 s «Десять секунд»."""
+        left = self.ruleset.timers.get("warning_s", 10)
+        given = request.seconds if seconds is None else seconds
+        if given <= left:
+            return None
+        return left, WARNING_LINES.get(left, "status_time_left")
+
+    def last_word_line(self, seat: int, seconds: int) -> str:
+        """The line that gives ``seat`` his last word: a shortened one (option ``last_word_s``) says so."""
+        full = self.options.number("last_word_s") if "last_word_s" in self.options else 60
+        return "last_word_short" if seconds < full else "last_word"
 
     # ---- the public interface -------------------------------------------------
 

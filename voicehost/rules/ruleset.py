@@ -306,3 +306,30 @@ def _scoring(data: object, place: str) -> dict[str, Mapping[str, float]]:
             raise InputError(f"{place}: scoring.{scheme}", "must be a table of name = points")
         schemes[scheme] = MappingProxyType({k: float(v) for k, v in points.items()})
     return schemes
+
+
+@dataclass(frozen=True)
+class HostLines:
+    """What the host says where rulesets differ, named by line key (the Russian wording of each
+    key, per ruleset, lives in ``config/phrases``). Each game class names its own, as
+    python-chess's variants carry their differences as class attributes; the host's line
+    builders read these fields and never a ruleset's name."""
+
+    first_night: str = "night_falls"      # night 1 (club: «…надевают маски»)
+    first_dawn: tuple[str, ...] = ()      # said as night 1 ends (sport: the acquaintance's close)
+    shots: str = "mafia_wakes"            # the mafia's shooting step (sport: «выходит на охоту»)
+    count: str = "count"                  # each seat called while the mafia shoots (canonical: names)
+    doctor_hears_victims: bool = False    # the doctor is told whether anyone is to be saved (club)
+    first_morning: str = "morning_quiet"  # day 1, nobody died (sport: «Доброе утро», club: the introduction)
+    quiet_morning: str = "morning_quiet"  # a later morning when nobody died (sport: the mafia missed)
+    opener_on_day_one: bool = True        # day 1 names its opener (club: the introduction already did)
+    nomination: str = "nomination_accepted"  # a nomination taken (canonical: «Борис выдвигает Егора»)
+    candidates_named: int = 0             # how often the main vote's candidates are named (sport: twice)
+    counts_said: bool = False             # each candidate's votes are said after a round (sport)
+    revote: str = "revote"                # the second round between tied players (canonical: by name)
+    voted_out: str = "leaves"             # a player voted out (classic: to jail, canonical: the sentence)
+    card_by_team: bool = False            # the card shown says only mafia or citizen (canonical)
+
+
+# A speaker's warning, by how long before the end it comes: its line (any other length: «Осталось N секунд»).
+WARNING_LINES: Mapping[int, str] = MappingProxyType({60: "one_minute", 10: "ten_seconds"})

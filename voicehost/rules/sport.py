@@ -31,7 +31,7 @@ from .game import Outcome
 from .inputs import Check, CloseVoting, Dawn, EndSpeech, Lift, Nominate, Shots, Vote, Withdraw
 from .requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
-from .ruleset import Options, Ruleset
+from .ruleset import HostLines, Options, Ruleset
 
 
 class SportGame(TableGame):
@@ -44,6 +44,11 @@ class SportGame(TableGame):
     )
 
     nominating_turns = frozenset({"speech", "silent", "short"})
+    # Night 1 is the acquaintance, said step by step; a quiet later morning means the mafia missed.
+    lines = HostLines(first_dawn=("mafia_acquaint", "mafia_sleeps", "don_wakes", "don_sleeps", "sheriff_meets",
+                                  "sheriff_sleeps"),
+                      shots="mafia_hunts", first_morning="morning", quiet_morning="morning_missed",
+                      candidates_named=2, counts_said=True)
 
     def _reset(self) -> None:
         super()._reset()
