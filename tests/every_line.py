@@ -20,8 +20,17 @@ ROLE_KEYS = ("citizen", "sheriff", "commissar", "doctor", "putana", "don", "mafi
 SEAT_LISTS = ([3, 7], [2, 5, 9], [1, 4, 6, 10], [11, 12])
 
 
+NAME_SPECS = ("nom", "gen", "dat", "acc", "ins", "pre", "gender")
+
+
 def _fields(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def _named(template: str) -> set[str]:
+    """The fields the line declines or agrees as a name (``{target:acc}``, ``{name:gender:…}``)."""
+    return {field for _, field, spec, _ in string.Formatter().parse(template)
+            if field and spec and spec.split(":")[0] in NAME_SPECS}
 
 
 def _values(field: str, book: Phrasebook, ruleset: str, seats: int, durations: list[int]) -> list[object]:
@@ -53,6 +62,8 @@ def lines(book: Phrasebook) -> Iterator[tuple[str, str, str]]:
                 continue
             template = book.lines[book.host_key(key, ruleset)]
             fields = sorted(_fields(template))
-            domains = [_values(field, book, ruleset, seats, durations) for field in fields]
+            named = _named(template)
+            domains = [list(ROSTER) if field in named else _values(field, book, ruleset, seats, durations)
+                       for field in fields]
             for combination in itertools.product(*domains):
                 yield ruleset, key, book.say(key, ruleset, **dict(zip(fields, combination, strict=True)))
