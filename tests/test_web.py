@@ -192,7 +192,8 @@ def test_a_foul_goes_through_the_console_path_and_the_journal(tmp_path: Path) ->
         entry = read_journal(str(journal))[1][-1]
         assert entry.source == "console"
         state = await (await client.get("/api/judge/state")).json()
-        assert state["answers"][-1] == {"command": "foul 3", "ok": True, "outcome": "done", "answer": "Готово."}
+        assert state["answers"][-1] == {"id": body["id"], "command": "foul 3", "ok": True, "outcome": "done",
+                                        "answer": "Готово."}
     run_with_table(test, tmp_path)
 
 
@@ -314,13 +315,89 @@ def test_a_nomination_the_game_would_not_take_is_refused_not_done(tmp_path: Path
 
 
 def test_each_request_gets_the_answer_to_its_own_line(tmp_path: Path) -> None:
-    """Two requests with the same words: the first is done, the second refused; each gets its
-    own answer (the answers were matched by text, so a request could get another's)."""
+    """The same words typed at the terminal and sent from the phone, both held by a pause: after
+    «resume» the terminal's is done and the phone's refused. Answers were matched by the text,
+    so the phone got the terminal's «Готово.»; now each answer names its line's id."""
     async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
-        first, second = await asyncio.gather(command(client, csrf, "remove 4"), command(client, csrf, "remove 4"))
-        assert sorted([first[0], second[0]]) == [200, 409]
-        refused = first[1] if first[0] == 409 else second[1]
-        assert refused["error"] == "Игрок 4 уже не за столом."
+        assert (await command(client, csrf, "pause"))[0] == 200
+        terminal = director.ports.type("remove 4")
+        status, body = await asyncio.wait_for(command(client, csrf, "remove 4"), 2.0)
+        assert status == 202 and body["outcome"] == "held" and body["id"] != terminal
+        assert (await command(client, csrf, "resume"))[0] == 200
+        await asyncio.sleep(0.2)
+        answers = {(a["id"], a["outcome"]): a["answer"]
+                   for a in (await (await client.get("/api/judge/state")).json())["answers"]}
+        assert answers[terminal, "done"] == "Готово."
+        assert answers[body["id"], "refused"] == "Игрок 4 уже не за столом."
         assert journaled(journal).count("remove") == 1
     run_with_table(test, tmp_path)
+
+
+def test_web_address() -> None:
+    assert parse_address("0.0.0.0:8080") == ("0.0.0.0", 8080)
+    assert parse_address(":9000") == ("0.0.0.0", 9000)
+    with pytest.raises(ValueError):
+        parse_address("localhost")
+
+
+def test_bad_web_arguments_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from voicehost.cli.main import main
+
+    script = str(Path(__file__).resolve().parents[1] / "examples" / "sport-sample.json")
+    assert main(["simulate", script, "--level", "table", "--web", "localhost"]) == 2
+    assert capsys.readouterr().err == "voicehost: error: --web: 'localhost' is not HOST:PORT (e.g. 0.0.0.0:8080)\n"
+    assert main(["simulate", script, "--web", "127.0.0.1:0"]) == 2
+    assert "add --level table" in capsys.readouterr().err
+    assert main(["simulate", script, "--level", "table", "--web", ":0", "--web-pin", "12"]) == 2
+    assert capsys.readouterr().err == "voicehost: error: --web-pin: must be 4 to 12 digits\n"
+
+
+def test_the_table_files_pin(tmp_path: Path) -> None:
+    from voicehost.host.table_file import load_web_pin
+    from voicehost.rules import InputError
+
+    table = tmp_path / "t.toml"
+    table.write_text('[web]\npin = "4821"\n')
+    assert load_web_pin(table) == "4821"
+    table.write_text("[web]\npin = 4821\n")
+    with pytest.raises(InputError, match="web.pin: must be a string of 4 to 12 digits"):
+        load_web_pin(table)
+    table.write_text("[audio]\n")
+    assert load_web_pin(table) is None
+
+
+def test_a_table_file_with_a_web_pin_is_a_valid_table(tmp_path: Path) -> None:
+    from voicehost.cli.config import check_table
+    from voicehost.config import config_dir
+
+    table = tmp_path / "t.toml"
+    table.write_text((config_dir() / "tables" / "ten-seats.toml").read_text() + '\n[web]\npin = "4821"\n')
+    check_table(table)
+    table.write_text((config_dir() / "tables" / "ten-seats.toml").read_text() + '\n[web]\npin = "48"\n')
+    with pytest.raises(ValueError, match="web.pin"):
+        check_table(table)
+
+
+def test_the_logs_in_a_state_are_the_last_lines_of_the_whole_narration() -> None:
+    """A state's logs are narrated from the newest event back (a state is built on every
+    change): at every point of whole games, the same lines as narrating everything."""
+    from voicehost.language.narrate import narrate, public_lines
+    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.rules.events import PRIVATE_EVENTS
+    from voicehost.simulation.engine_level import simulate
+    from voicehost.simulation.script import script_from_data
+    from voicehost.simulation.scriptgen import random_script
+    from voicehost.web.view import LOG_TAIL, _last_lines
+
+    book = load_phrasebook()
+    longest = 0
+    for ruleset in ("sport", "club", "classic", "canonical"):
+        game = simulate(script_from_data(random_script(ruleset, 3))).game
+        longest = max(longest, len(list(narrate(game.events, book))))
+        for end in range(len(game.events) + 1):
+            events = game.events[:end]
+            public = [e for e in events if not isinstance(e, PRIVATE_EVENTS)]
+            assert _last_lines(public, book, game.names) == public_lines(public, book, game.names)[-LOG_TAIL:]
+            assert _last_lines(events, book, game.names) == list(narrate(events, book, game.names))[-LOG_TAIL:]
+    assert longest > LOG_TAIL, "a game longer than the tail"

@@ -211,38 +211,39 @@ class WebTable:
 
     # ---- commands -------------------------------------------------------------------------------------
 
-    async def command(self, line: str) -> tuple[int, str, str]:
+    async def command(self, line: str) -> tuple[int, str, str, int | None]:
         """Into the director's console queue, exactly as if typed at the terminal; the answer to
         this line (by its id, whoever else types the same words) once the director has taken,
-        held or refused it. Returns (HTTP status, outcome, Russian answer)."""
+        held or refused it. Returns (HTTP status, outcome, Russian answer, the line's id)."""
         if self.director is None:
-            return 409, "refused", "Стол свободен: игра не идёт." if self.desk is not None else "Игра ещё не началась."
+            idle = "Стол свободен: игра не идёт." if self.desk is not None else "Игра ещё не началась."
+            return 409, "refused", idle, None
         if self.finished or self.director.game.is_over:
-            return 409, "refused", "Игра окончена: команды больше не принимаются."
+            return 409, "refused", "Игра окончена: команды больше не принимаются.", None
         said_before = self.view.said if self.view is not None else 0
         typed = self.director.ports.type(line)
         future = self.pending[typed] = asyncio.get_running_loop().create_future()
         try:
             answer = await asyncio.wait_for(asyncio.shield(future), COMMAND_WAIT_S)
         except TimeoutError:
-            return 202, "queued", QUEUED
+            return 202, "queued", QUEUED, typed
         finally:
             self.pending.pop(typed, None)
         if answer is None:
-            return 409, "refused", FINISHED
+            return 409, "refused", FINISHED, typed
         if answer.outcome == "refused":
-            return 409, "refused", self._worded(answer.refusal)
+            return 409, "refused", self._worded(answer.refusal), typed
         if answer.outcome == "held":
-            return 202, "held", HELD
+            return 202, "held", HELD, typed
         said = [entry["text"] for entry in (self.view.lines if self.view else []) if entry["n"] > said_before]
-        return 200, "done", " ".join([DONE, *said])
+        return 200, "done", " ".join([DONE, *said]), typed
 
     def _answered(self, answer: ConsoleAnswer) -> None:
         """The console answered a typed line: kept for the judge's state, and handed to the
         request that typed it (a line typed at the terminal has no request waiting)."""
         text = {"done": DONE, "held": HELD}.get(answer.outcome) or self._worded(answer.refusal)
-        self.answers.append({"command": answer.line, "ok": answer.outcome != "refused", "outcome": answer.outcome,
-                             "answer": text})
+        self.answers.append({"id": answer.id, "command": answer.line, "ok": answer.outcome != "refused",
+                             "outcome": answer.outcome, "answer": text})
         future = self.pending.pop(answer.id, None)
         if future is not None and not future.done():
             future.set_result(answer)
@@ -362,10 +363,9 @@ class WebTable:
             line = check_command(body.get("command"), seats)
         except CommandError as err:
             raise _error(web.HTTPBadRequest, self._worded(err.refusal)) from None
-        status, outcome, answer = await self.command(line)
-        if status >= 400:
-            raise _error(web.HTTPConflict, answer)
-        return web.json_response({"ok": True, "command": line, "outcome": outcome, "answer": answer}, status=status,
+        status, outcome, answer, typed = await self.command(line)
+        said = {"error": answer} if outcome == "refused" else {"ok": True, "answer": answer}
+        return web.json_response({**said, "id": typed, "command": line, "outcome": outcome}, status=status,
                                  dumps=_dumps)
 
     # ---- the idle table's setup (voicehost serve) ------------------------------------------------------
