@@ -11,8 +11,7 @@ director decides, and its answer carries the refusal. Either is worded by the on
 
 from __future__ import annotations
 
-from voicehost.host import Refused, read_command
-from voicehost.host.refusals import NoCommand
+from voicehost.host import NoCommand, Refused, read_command
 from voicehost.rules import Refusal
 
 

@@ -35,8 +35,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from voicehost.host import Director
-from voicehost.host.refusals import ConsoleAnswer
+from voicehost.host import ConsoleAnswer, Director
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import InputError, Refusal
