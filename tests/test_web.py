@@ -314,6 +314,19 @@ def test_a_nomination_the_game_would_not_take_is_refused_not_done(tmp_path: Path
     run_with_table(test, tmp_path)
 
 
+def test_the_same_words_typed_at_the_terminal_do_not_answer_the_phone(tmp_path: Path) -> None:
+    """«remove 4» typed at the terminal, then the same words from the phone before the host
+    looked at the console: the terminal's is done, the phone's refused. Matched by the text,
+    the phone was answered with the terminal's «Готово.» (200)."""
+    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+        await asyncio.sleep(0.2)   # seat 1 has the floor: the console is read at once
+        director.ports.type("remove 4")
+        status, *answer = await table.command("remove 4")   # queued behind the terminal's line
+        assert status == 409 and answer[1] == "Игрок 4 уже не за столом."
+        assert journaled(journal).count("remove") == 1
+    run_with_table(test, tmp_path)
+
+
 def test_each_request_gets_the_answer_to_its_own_line(tmp_path: Path) -> None:
     """The same words typed at the terminal and sent from the phone, both held by a pause: after
     «resume» the terminal's is done and the phone's refused. Answers were matched by the text,
