@@ -11,6 +11,7 @@ from typing import Any, get_args, get_origin, get_type_hints
 import pytest
 
 import voicehost.host.refusals  # noqa: F401  (the console's kinds: imported so they are walked)
+import voicehost.web.commands  # noqa: F401  (the web's)
 from voicehost.config import load_ruleset
 from voicehost.language.phrasebook import load_phrasebook, phrasebook_from_mapping, placeholders
 from voicehost.language.refusals import WORDED, refusal_text
@@ -56,7 +57,7 @@ def samples(kind: type[Refusal]) -> list[Refusal]:
 
 def test_there_are_kinds_from_the_game_and_the_console() -> None:
     modules = {kind.__module__ for kind in kinds()}
-    assert modules == {"voicehost.rules.errors", "voicehost.host.refusals"}
+    assert modules == {"voicehost.rules.errors", "voicehost.host.refusals", "voicehost.web.commands"}
     assert len(kinds()) >= 35
 
 

@@ -11,6 +11,9 @@ director decides, and its answer carries the refusal. Either is worded by the on
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from voicehost.host import NoCommand, Refused, read_command
 from voicehost.rules import Refusal
 
@@ -32,3 +35,22 @@ def check_command(line: object, seats: int) -> str:
     except Refused as err:
         raise CommandError(err.refusal) from None
     return " ".join([name, *map(str, numbers)] + ([rest] if rest else []))
+
+
+# ---- the web's own refusals: a command when no game takes commands ----------------------------------------
+
+@dataclass(frozen=True)
+class NoGameYet(Refusal):
+    english: ClassVar[str] = "the game has not begun yet"
+
+
+@dataclass(frozen=True)
+class TableIdle(Refusal):
+    """``voicehost serve`` between games: the judge's phone shows the setup page."""
+
+    english: ClassVar[str] = "the table is idle: no game is running"
+
+
+@dataclass(frozen=True)
+class CommandsClosed(Refusal):
+    english: ClassVar[str] = "the game is over: commands are no longer taken"

@@ -39,7 +39,7 @@ from voicehost.host import ConsoleAnswer, Director
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import InputError, Refusal
-from voicehost.web.commands import CommandError, check_command
+from voicehost.web.commands import CommandError, CommandsClosed, NoGameYet, TableIdle, check_command
 from voicehost.web.setup import SetupDesk, SetupError, offered, read_choice
 from voicehost.web.view import TableView
 
@@ -55,7 +55,6 @@ ANSWERS = 20                   # the judge's recent console answers kept in his 
 DONE = "Готово."
 HELD = "Отложено до «Продолжить»: игра на паузе, команда будет выполнена после паузы."
 QUEUED = "Команда в очереди: ведущий выполнит её, как только договорит."
-FINISHED = "Игра завершена: команды больше не принимаются."
 
 
 
@@ -215,10 +214,9 @@ class WebTable:
         this line (by its id, whoever else types the same words) once the director has taken,
         held or refused it. Returns (HTTP status, outcome, Russian answer, the line's id)."""
         if self.director is None:
-            idle = "Стол свободен: игра не идёт." if self.desk is not None else "Игра ещё не началась."
-            return 409, "refused", idle, None
+            return 409, "refused", self._worded(TableIdle() if self.desk is not None else NoGameYet()), None
         if self.finished or self.director.game.is_over:
-            return 409, "refused", "Игра окончена: команды больше не принимаются.", None
+            return 409, "refused", self._worded(CommandsClosed()), None
         said_before = self.view.said if self.view is not None else 0
         typed = self.director.ports.type(line)
         future = self.pending[typed] = asyncio.get_running_loop().create_future()
@@ -229,7 +227,7 @@ class WebTable:
         finally:
             self.pending.pop(typed, None)
         if answer is None:
-            return 409, "refused", FINISHED, typed
+            return 409, "refused", self._worded(CommandsClosed()), typed
         if answer.outcome == "refused":
             return 409, "refused", self._worded(answer.refusal), typed
         if answer.outcome == "held":
@@ -249,7 +247,7 @@ class WebTable:
 
     def _worded(self, refusal: Refusal | None) -> str:
         book = self.director.book if self.director is not None else load_phrasebook()
-        return refusal_text(refusal, book) if refusal is not None else FINISHED
+        return refusal_text(refusal or CommandsClosed(), book)
 
     # ---- the application ----------------------------------------------------------------------------
 
@@ -355,8 +353,7 @@ class WebTable:
         self._checked_session(request)
         body = await _json_body(request)
         if self.director is None:
-            raise _error(web.HTTPConflict, "Стол свободен: игра не идёт." if self.desk is not None
-                         else "Игра ещё не началась.")
+            raise _error(web.HTTPConflict, self._worded(TableIdle() if self.desk is not None else NoGameYet()))
         seats = self.director.game.seats
         try:
             line = check_command(body.get("command"), seats)
