@@ -83,7 +83,7 @@ async def play(game, factory, pinmap, journal=None, console=()):
     panel = SeatPanel(pinmap, edges.add, pin_factory=factory, deliver=loop.call_soon_threadsafe)
     ports.settle = panel.settle
     for line in console:
-        ports.console.put_nowait(line)
+        ports.type(line)
     director = Director(game, ports, journal, log=lambda line: None)
     try:
         await asyncio.wait_for(director.run(), timeout=60)
@@ -340,7 +340,7 @@ def test_the_human_host_types_the_cards_at_the_console(table_game) -> None:
     async def typed():
         ports = Ports(say=lambda text: 0.0, night=lambda on: None, led=lambda seat, pattern: None, edges=EdgeLog())
         for line in ("hello", "roles 3=don,5=mafia", "roles 3=don,5=mafia,9=mafia,7=sheriff"):
-            ports.console.put_nowait(line)
+            ports.type(line)
         return await roles_from_console(Director(table_game, ports, log=logged.append))
 
     assert asyncio.run(typed()) == Deal(DEAL)

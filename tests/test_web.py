@@ -20,7 +20,7 @@ from voicehost.rules import new_game
 from voicehost.rules.inputs import Dawn
 from voicehost.simulation.table_level import VirtualVoice
 from voicehost.web import WebTable, parse_address
-from voicehost.web.commands import CommandError, check_command, in_russian
+from voicehost.web.commands import CommandError, check_command
 from voicehost.web.server import MAX_BODY, SESSION_COOKIE
 
 PIN = "4821"
@@ -196,7 +196,8 @@ def test_a_foul_goes_through_the_console_path_and_the_journal(tmp_path: Path) ->
         entry = read_journal(str(journal))[1][-1]
         assert entry.source == "console"
         state = await (await client.get("/api/judge/state")).json()
-        assert state["answers"][-1] == {"command": "foul 3", "ok": True, "answer": "Готово."}
+        assert state["answers"][-1] == {"id": body["id"], "command": "foul 3", "ok": True, "outcome": "done",
+                                        "answer": "Готово."}
     run_with_table(test, tmp_path)
 
 
@@ -221,12 +222,16 @@ def test_pause_and_resume_from_the_console(tmp_path: Path) -> None:
         assert (await (await client.get("/api/state")).json())["paused"] is True
         status, body = await command(client, csrf, "pause")
         assert status == 409 and body["error"] == "Игра уже на паузе."
-        held = asyncio.create_task(command(client, csrf, "foul 2"))   # held until resume, as at the terminal
-        await asyncio.sleep(0.2)
-        assert not held.done() and director.game.fouls[2] == 0
+        status, body = await asyncio.wait_for(command(client, csrf, "foul 2"), 2.0)  # answered at once: held
+        assert status == 202 and body["outcome"] == "held" and "«Продолжить»" in body["answer"]
+        assert director.game.fouls[2] == 0                              # held until resume, as at the terminal
         assert (await command(client, csrf, "resume"))[0] == 200
-        assert (await held)[0] == 200 and director.game.fouls[2] == 1
-        assert (await (await client.get("/api/state")).json())["paused"] is False
+        await asyncio.sleep(0.2)
+        assert director.game.fouls[2] == 1
+        state = await (await client.get("/api/judge/state")).json()
+        assert state["paused"] is False
+        assert [(a["command"], a["outcome"]) for a in state["answers"][-3:]] == [
+            ("foul 2", "held"), ("resume", "done"), ("foul 2", "done")]
     run_with_table(test, tmp_path)
 
 
@@ -271,7 +276,7 @@ def test_cards_that_do_not_fit_are_refused_by_the_game_and_not_journaled(tmp_pat
         csrf = await login(client)
         before = journaled(journal)
         status, body = await command(client, csrf, "roles 3=don;drop")
-        assert status == 409 and body["error"].startswith("Отказано: roles") and "\n" not in body["error"]
+        assert status == 409 and body["error"].startswith("Карты не подходят") and "\n" not in body["error"]
         assert journaled(journal) == before and director.game.roles[3].value == "don"
     run_with_table(test, tmp_path)
 
@@ -297,11 +302,53 @@ def test_check_command_normalizes_and_refuses() -> None:
             check_command(bad, 10)
 
 
-def test_engine_reasons_are_worded_in_russian() -> None:
-    assert in_russian("seat 4 is not at the table") == "Игрок 4 уже не за столом."
-    assert in_russian("not now: the vote is on") == "Сейчас нельзя: идёт голосование."
-    assert in_russian("the deal cannot be undone (correct the cards with: roles 3=don,…)").startswith("Раздачу")
-    assert in_russian("something new") == "Отказано: something new."
+def test_a_nomination_the_game_would_not_take_is_refused_not_done(tmp_path: Path) -> None:
+    """«nominate 2 7» after seat 2's speech ended came back green «Готово. Сейчас не ваша речь.»
+    (the game took the input and said «не принято»): it is a refusal, and nothing is journaled."""
+    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+        csrf = await login(client)
+        await asyncio.sleep(0.2)   # seat 1 has the floor: seat 2 has not spoken yet
+        before, said = journaled(journal), len(table.view.lines) if table.view else 0
+        status, body = await command(client, csrf, "nominate 2 7")
+        assert status == 409 and body["error"] == "Игрок 2 выставляет игрока 7: не принято, сейчас не речь игрока 2."
+        assert journaled(journal) == before and director.game.inputs[-1].kind != "nominate"
+        assert table.view is not None and len(table.view.lines) == said, "nothing said for a refused command"
+        status, body = await command(client, csrf, "nominate 1 7")   # seat 1's own speech: taken
+        assert status == 200 and body["outcome"] == "done" and journaled(journal)[-1] == "nominate"
+    run_with_table(test, tmp_path)
+
+
+def test_the_same_words_typed_at_the_terminal_do_not_answer_the_phone(tmp_path: Path) -> None:
+    """«remove 4» typed at the terminal, then the same words from the phone before the host
+    looked at the console: the terminal's is done, the phone's refused. Matched by the text,
+    the phone was answered with the terminal's «Готово.» (200)."""
+    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+        await asyncio.sleep(0.2)   # seat 1 has the floor: the console is read at once
+        director.ports.type("remove 4")
+        status, *answer = await table.command("remove 4")   # queued behind the terminal's line
+        assert status == 409 and answer[1] == "Игрок 4 уже не за столом."
+        assert journaled(journal).count("remove") == 1
+    run_with_table(test, tmp_path)
+
+
+def test_each_request_gets_the_answer_to_its_own_line(tmp_path: Path) -> None:
+    """The same words typed at the terminal and sent from the phone, both held by a pause: after
+    «resume» the terminal's is done and the phone's refused. Answers were matched by the text,
+    so the phone got the terminal's «Готово.»; now each answer names its line's id."""
+    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+        csrf = await login(client)
+        assert (await command(client, csrf, "pause"))[0] == 200
+        terminal = director.ports.type("remove 4")
+        status, body = await asyncio.wait_for(command(client, csrf, "remove 4"), 2.0)
+        assert status == 202 and body["outcome"] == "held" and body["id"] != terminal
+        assert (await command(client, csrf, "resume"))[0] == 200
+        await asyncio.sleep(0.2)
+        answers = {(a["id"], a["outcome"]): a["answer"]
+                   for a in (await (await client.get("/api/judge/state")).json())["answers"]}
+        assert answers[terminal, "done"] == "Готово."
+        assert answers[body["id"], "refused"] == "Игрок 4 уже не за столом."
+        assert journaled(journal).count("remove") == 1
+    run_with_table(test, tmp_path)
 
 
 def test_web_address() -> None:

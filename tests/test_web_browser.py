@@ -98,15 +98,16 @@ def typed_judge(commands: list[str]) -> Callable[[Director, str], Any]:
     async def judge(director: Director, line: str) -> None:
         for command in commands:
             answered = asyncio.get_running_loop().create_future()
+            typed: list[int] = []   # the line's id: its answer names it
 
-            def watch(what: str, detail: Any, command: str = command, answered: Any = answered) -> None:
-                if what == "console" and detail[0] == command and not answered.done():
-                    answered.set_result(detail[1])
+            def watch(what: str, detail: Any, typed: list[int] = typed, answered: Any = answered) -> None:
+                if what == "console" and typed and detail.id == typed[0] and not answered.done():
+                    answered.set_result(detail)
             director.watchers.append(watch)
-            director.ports.type(command)
-            refused = await answered
+            typed.append(director.ports.type(command))
+            answer = await answered
             director.watchers.remove(watch)
-            assert refused is None, f"{command}: {refused}"
+            assert answer.outcome == "done", f"{command}: {answer}"
     return judge
 
 

@@ -12,13 +12,14 @@ web console, the club records and the service use these and nothing deeper.
 """
 
 from voicehost.host.cards import show_roles
-from voicehost.host.console import Refused, read_command
+from voicehost.host.console import read_command
 from voicehost.host.dealing import seeded_deal, typed_deal
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import load_ears
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry, read_journal, write_results
 from voicehost.host.live import resume_game
+from voicehost.host.refusals import ConsoleAnswer, NoCommand, Refused
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, SetupRefused, SetupRequest, check_setup, russian_refusal, table_game
 from voicehost.host.table_file import load_audio, table_path
@@ -26,8 +27,9 @@ from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import Voice, fixed_lines
 
 __all__ = [
-    "Director", "EdgeLog", "GameSetup", "HearingSettings", "Journal", "JournalEntry", "Ports", "Refused",
-    "SetupRefused", "SetupRequest", "Voice", "check_setup", "fixed_lines", "russian_refusal", "table_game",
+    "ConsoleAnswer", "Director", "EdgeLog", "GameSetup", "HearingSettings", "Journal", "JournalEntry", "NoCommand",
+    "Ports", "Refused", "SetupRefused", "SetupRequest", "Voice", "check_setup", "fixed_lines", "russian_refusal",
+    "table_game",
     "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_command", "read_journal", "resume_game",
     "run_virtual", "seeded_deal", "show_roles", "table_path", "typed_deal", "write_results",
 ]

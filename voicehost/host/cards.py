@@ -4,9 +4,9 @@ or learns a club-dealt deal from taps on the first night, or the human host type
 from __future__ import annotations
 
 from hw.leds import Pattern
-from voicehost.host.console import shown
 from voicehost.host.dealing import typed_deal
 from voicehost.host.director import Director
+from voicehost.host.refusals import CardsDoNotFit, TypeTheCards
 from voicehost.rules import InputError, Role
 from voicehost.rules.inputs import Deal
 
@@ -59,17 +59,15 @@ async def roles_from_console(director: Director) -> Deal:
     """A human host types the cards: ``roles 3=don,5=mafia,9=mafia,7=sheriff`` (unlisted seats
     are citizens). A line that does not fit the table's cast is refused with the reason."""
     while True:
-        line = await director.ports.console.get()
-        words = line.split(maxsplit=1)
+        typed = await director.ports.console.get()
+        words = typed.line.split(maxsplit=1)
         if len(words) != 2 or words[0] != "roles":
-            director.log(f"console: «{shown(line.strip())}» refused: type the cards as: roles 3=don,5=mafia,…")
-            director.tell("console", (line, "type the cards as: roles 3=don,5=mafia,…"))
+            director.refuse_line(typed, TypeTheCards())
             continue
         try:
             deal = typed_deal(words[1], director.game, "roles")
         except InputError as err:
-            director.log(f"console: «{shown(words[1])}» refused: {err}")
-            director.tell("console", (line, str(err)))
+            director.refuse_line(typed, CardsDoNotFit(str(err)))
             continue
-        director.tell("console", (line, None))
+        director.answer_line(typed, "done")
         return deal

@@ -4,9 +4,11 @@ correction as a splice) before anything is said about it.
 
 The console is typed by people in a hurry, on a Pi's keyboard or (later) from the web, so a
 line is read strictly: the command's exact arguments, ASCII digits only, printable text only.
-Anything else is refused with a sentence about the game and the command's usage, and a
-refused line changes nothing. What the host says in answer (``status``, ``vote``, ``repeat``,
-``pause``/``resume``) is printed on the terminal too, for a table without a speaker.
+Anything else is refused with a typed refusal (:mod:`voicehost.host.refusals`: a kind and its
+fields, printed in Russian), and a refused line changes nothing. Every line, typed at the
+terminal or sent from the judge's phone, is answered by its id: done, refused or held. What
+the host says in answer (``status``, ``vote``, ``repeat``, ``pause``/``resume``) is printed on
+the terminal too, for a table without a speaker.
 """
 
 from __future__ import annotations
@@ -14,12 +16,38 @@ from __future__ import annotations
 import asyncio
 import re
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 from voicehost.host.dealing import typed_deal
+from voicehost.host.ports import Typed
+from voicehost.host.refusals import (
+    AlreadyPaused,
+    CardsDoNotFit,
+    ConsoleAnswer,
+    DealCannotBeUndone,
+    LineTooLong,
+    NoCardsYet,
+    NominationNotTaken,
+    NominationReason,
+    NoSeatHere,
+    NothingSaidYet,
+    NotNow,
+    NotPaused,
+    NotText,
+    Outcome,
+    Refused,
+    TakesNothing,
+    UnknownCommand,
+    Usage,
+    Waiting,
+    WithdrawalNotTaken,
+)
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import event_lines, spoken, status_lines
-from voicehost.rules import IllegalInput, InputError
+from voicehost.language.refusals import refusal_text
+from voicehost.rules import IllegalInput, InputError, Refusal
+from voicehost.rules.errors import GameIsOver, NotAsked
+from voicehost.rules.events import NominationRefused, WithdrawalRefused
 from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Withdraw
 from voicehost.rules.requests import (
     AwaitAction,
@@ -55,14 +83,9 @@ SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "bl
 MAX_LINE = 200
 _SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no seat number
 
-WAITING_FOR = {AwaitDeal: "the cards are not dealt yet", AwaitShots: "the mafia is shooting",
-               AwaitAction: "a night role is awake", AwaitDawn: "the night is ending",
-               AwaitMorning: "the morning is being announced", AwaitNightfall: "night is falling",
-               AwaitSpeech: "a player has the floor", AwaitVotes: "the vote is on", AwaitLift: "the lift vote is on"}
-
-
-class Refused(Exception):
-    """A typed line the console does not carry out; the message is a sentence for the judge."""
+WAITING_FOR: dict[type, Waiting] = {
+    AwaitDeal: "deal", AwaitShots: "shots", AwaitAction: "action", AwaitDawn: "dawn", AwaitMorning: "morning",
+    AwaitNightfall: "nightfall", AwaitSpeech: "speech", AwaitVotes: "votes", AwaitLift: "lift"}
 
 
 def help_line() -> str:
@@ -78,37 +101,35 @@ def shown(line: str) -> str:
 def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
     """A typed line → (command, seat arguments, the rest for ``roles``), or :class:`Refused`."""
     if len(line) > MAX_LINE:
-        raise Refused(f"the line is longer than {MAX_LINE} characters")
+        raise Refused(LineTooLong(MAX_LINE))
     if any(not c.isprintable() and c not in " \t" or c == "\ufffd" for c in line):
-        raise Refused("the line has characters that are not text (an arrow key, a broken byte): type it again")
+        raise Refused(NotText())
     words = line.split()
     name = unicodedata.normalize("NFKC", words[0]).lower() if words else ""
     if name not in COMMANDS:
-        raise Refused(f"unknown command; {help_line()}")
+        raise Refused(UnknownCommand(", ".join(COMMANDS), help_line().removeprefix("commands: ")))
     usage = COMMANDS[name][0]
     if name == "roles":
         if len(words) < 2:
-            raise Refused(f"usage: {usage}")
+            raise Refused(Usage(usage))
         return name, [], " ".join(words[1:])
     args = words[1:]
     if len(args) != SEAT_ARGS[name] or not all(_SEAT.fullmatch(a) for a in args):
-        raise Refused(f"usage: {usage}" if SEAT_ARGS[name] else f"{name} takes nothing after it")
+        raise Refused(Usage(usage) if SEAT_ARGS[name] else TakesNothing(name))
     numbers = [int(a) for a in args]
     for k, number in enumerate(numbers):
         nobody_allowed = name == "vote" and k == 1
         if not 1 <= number <= seats and not (nobody_allowed and number == 0):
-            raise Refused(f"there is no seat {number} at this table (seats 1–{seats}); usage: {usage}")
+            raise Refused(NoSeatHere(number, seats, usage))
     return name, numbers, ""
 
 
-def why_not_now(err: IllegalInput, request: Any) -> str:
-    """The game's refusal as a sentence about the game (never a request class's name)."""
-    message = str(err)
-    if "does not answer" in message:
-        if request is None:
-            return "the game is over"
-        return f"not now: {WAITING_FOR.get(type(request), 'the game waits for something else')}"
-    return message
+def why_not_now(refusal: Refusal, request: Any) -> Refusal:
+    """The game's refusal as one about the game: an input the game does not wait for is «not
+    now» and what it waits for (never a request class's name)."""
+    if isinstance(refusal, NotAsked):
+        return GameIsOver() if request is None else NotNow(WAITING_FOR.get(type(request), "other"))
+    return refusal
 
 
 class Console(Stage):
@@ -120,31 +141,38 @@ class Console(Stage):
         the usage, the game unchanged — rather than guessed at, and nothing typed kills it."""
         ended = False
         while self.held or not self.ports.console.empty():
-            line = self.held.pop(0) if self.held else self.ports.console.get_nowait()
+            typed = self.held.pop(0) if self.held else self.ports.console.get_nowait()
+            line = typed.line
             if not line.strip():
                 continue
             try:
-                ended = await self.command(line) or ended
+                ended = await self.command(line, typed) or ended
             except Refused as err:
-                self._refuse(line, str(err))
+                self.refuse_line(typed, err.refusal)
             except IllegalInput as err:
-                self._refuse(line, why_not_now(err, self.game.request))
+                self.refuse_line(typed, why_not_now(err.refusal, self.game.request))
                 self.refusals.append(err)
                 self.progress.set()
             except InputError as err:  # roles that do not fit the cast
-                self._refuse(line, str(err))
+                self.refuse_line(typed, CardsDoNotFit(str(err)))
             else:
                 if line.split()[0].lower() != "pause":  # a pause is answered as it begins (see pause)
-                    self.tell("console", (line, None))
+                    self.answer_line(typed, "done")
             await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
-    def _refuse(self, line: str, why: str) -> None:
-        self.console_refused.append((line, why))
-        self.log(f"console: «{shown(line.strip())}» refused: {why}")
-        self.tell("console", (line, why))
+    def answer_line(self, typed: Typed, outcome: Outcome, refusal: Refusal | None = None) -> None:
+        """The answer to one typed line, for whoever typed it (the web matches it by id)."""
+        self.tell("console", ConsoleAnswer(typed.id, typed.line, outcome, refusal))
 
-    async def command(self, line: str) -> bool:
+    def refuse_line(self, typed: Typed, refusal: Refusal) -> None:
+        """Refused: the judge reads the Russian sentence; ``console_refused`` keeps the English."""
+        self.console_refused.append((typed.line, str(refusal)))
+        self.log(f"console: «{shown(typed.line.strip())}» refused: {refusal_text(refusal, self.book)}")
+        self.answer_line(typed, "refused", refusal)
+
+    async def command(self, line: str, typed: Typed | None = None) -> bool:
+        """Carry out one line (``typed``: the queued line it came as, whose id a pause answers)."""
         name, args, rest = read_command(line.strip(), self.game.seats)
         if name == "end":
             return True
@@ -154,7 +182,9 @@ class Console(Stage):
             await self.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
         elif name in ("nominate", "withdraw", "blood"):
             make = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName}[name]
-            await self.push(make(args[0], args[1]), "console")
+            item = make(args[0], args[1])
+            self._refuse_untaken(item)
+            await self.push(item, "console")
         elif name == "hand":
             await self.push(RaiseHand(args[0]), "console")
         elif name == "undo":
@@ -163,19 +193,32 @@ class Console(Stage):
             await self._correct_vote(args[0], args[1])
         elif name == "repeat":
             if not self.last_line:
-                raise Refused("the host has said nothing yet")
+                raise Refused(NothingSaidYet())
             await self.say_text(self.last_line)
         elif name == "status":
             await self.reply(self.status())
         elif name == "pause":
-            await self.pause()
+            await self.pause(typed or Typed(0, line))
         elif name == "resume":
-            raise Refused("the game is not paused")
+            raise Refused(NotPaused())
         return False
+
+    def _refuse_untaken(self, item: Input) -> None:
+        """A typed nomination (or withdrawal) the game would answer «не принято» is refused, not
+        done: tried on the game and taken back, so nothing is journaled or said for it."""
+        if not isinstance(item, (Nominate, Withdraw)):
+            return
+        events = self.game.push(item)
+        self.game.pop()
+        for event in events:
+            if isinstance(event, NominationRefused) and (event.by, event.target) == (item.by, item.target):
+                raise Refused(NominationNotTaken(item.by, item.target, cast(NominationReason, event.reason)))
+            if isinstance(event, WithdrawalRefused):
+                raise Refused(WithdrawalNotTaken(item.by, item.target))
 
     def _undo(self) -> None:
         if len(self.game.inputs) <= 1:
-            raise Refused("the deal cannot be undone (correct the cards with: roles 3=don,…)")
+            raise Refused(DealCannotBeUndone())
         self._pop_last("undo")
 
     async def _correct_vote(self, voter: int, candidate: int) -> None:
@@ -206,31 +249,32 @@ class Console(Stage):
         deal is replaced and the game replayed (refused if what followed no longer fits).
         Nothing is said: the roles are secret."""
         if not self.game.inputs:
-            raise Refused("no cards are dealt yet")
+            raise Refused(NoCardsYet())
         deal = typed_deal(typed, self.game, "roles")
         self.game.splice(0, 1, [deal])
         self._journal_splice(0, 1, [deal], "roles corrected")
         self._relight()
 
-    async def pause(self) -> None:
+    async def pause(self, pausing: Typed) -> None:
         """Everything waits until the console types ``resume``; a running speech keeps the
         time it had left. Lines typed meanwhile are held and carried out after ``resume``."""
         paused_at = self.ports.clock()
         self.paused = True
         self.tell("pause", True)
-        self.tell("console", ("pause", None))
+        self.tell("console", ConsoleAnswer(pausing.id, pausing.line, "done"))
         await self.reply([("paused", {})])
-        while (line := await self.ports.console.get()).strip().lower() != "resume":
-            if line.strip().lower() == "pause":
-                self._refuse(line, "the game is already paused")
-            elif line.strip():
-                self.held.append(line)
-                self.log(f"console: «{shown(line.strip())}» held until resume")
+        while (typed := await self.ports.console.get()).line.strip().lower() != "resume":
+            if typed.line.strip().lower() == "pause":
+                self.refuse_line(typed, AlreadyPaused())
+            elif typed.line.strip():
+                self.held.append(typed)
+                self.log(f"console: «{shown(typed.line.strip())}» held until resume")
+                self.answer_line(typed, "held")
         self.paused = False
         if self.deadline is not None:
             self.deadline += self.ports.clock() - paused_at
         self.tell("pause", False)
-        self.tell("console", (line, None))
+        self.answer_line(typed, "done")
         await self.reply([("resumed", {})])
 
     def _pop_last(self, why: str, source: str = "console") -> Input:

@@ -35,6 +35,15 @@ class EdgeLog:
         return [p for p in presses_from(self.edges) if since <= p.down < until]
 
 
+@dataclass(frozen=True)
+class Typed:
+    """A line typed at the console, and its id: the console's answer to it names the id, so it
+    reaches whoever typed this line (not whoever typed the same words)."""
+
+    id: int
+    line: str
+
+
 @dataclass
 class Ports:
     """What the director talks to: the voice (``say`` blocks until the line is heard and
@@ -52,7 +61,8 @@ class Ports:
     speak: Callable[[str], Awaitable[float]] | None = None
     on_line: Callable[[str, dict[str, Any], str, float], None] = lambda key, values, text, onset: None
     heard: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
-    console: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    console: asyncio.Queue[Typed] = field(default_factory=asyncio.Queue)
+    typed: int = 0   # the last typed line's id
     clock: Callable[[], float] = time.monotonic
     speed: float = 1.0   # timers run this many times faster (a demo; 1 at a real table)
     settle: Callable[[], None] = lambda: None   # the panel's bounce settling (SeatPanel.settle)
@@ -73,9 +83,13 @@ class Ports:
         self.heard.put_nowait(heard)
         self.stirred.set()
 
-    def type(self, line: str) -> None:
-        self.console.put_nowait(line)
+    def type(self, line: str) -> int:
+        """A line typed at the console (the terminal, the judge's phone); returns its id, which
+        the console's answer to it carries."""
+        self.typed += 1
+        self.console.put_nowait(Typed(self.typed, line))
         self.stirred.set()
+        return self.typed
 
     async def utter(self, text: str) -> float:
         if self.speak is not None:

@@ -11,7 +11,7 @@ from hw.leds import Pattern
 from voicehost.host.hearing import Floor, HearingSettings, Joiner, TakeBack
 from voicehost.host.journal import Journal
 from voicehost.host.lights import Lights
-from voicehost.host.ports import Ports
+from voicehost.host.ports import Ports, Typed
 from voicehost.host.subtitles import Transcript
 from voicehost.language.host_lines import event_lines, spoken
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
@@ -39,7 +39,7 @@ class Stage(Lights):
         self.deadline: float | None = None
         self.refusals: list[IllegalInput] = []  # console commands the game refused
         self.console_refused: list[tuple[str, str]] = []  # every typed line refused, and why
-        self.held: list[str] = []               # lines typed during a pause, carried out after resume
+        self.held: list[Typed] = []             # lines typed during a pause, carried out after resume
         self.echo_replies = True                # console answers printed too (off when every line is)
         self.progress = asyncio.Event()         # set on every input taken or refused (a simulated table waits)
         self.on_events: Callable[[list[Event]], None] = lambda events: None  # e.g. the public log in a terminal
@@ -56,7 +56,7 @@ class Stage(Lights):
         self.paused = False
         # Who watches the table change (the web display): called with what changed — "line"
         # (a line said, with its text), "input" (the game moved), "speech" (the floor given or
-        # taken), "pause", or "console" (a console line and its answer: None when done, else why not).
+        # taken), "pause", or "console" (a ConsoleAnswer: a typed line's id, done, refused and why, or held).
         self.watchers: list[Callable[[str, Any], None]] = []
 
     def tell(self, what: str, detail: Any = None) -> None:

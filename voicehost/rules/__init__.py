@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from .canonical import CanonicalGame
 from .classic import ClassicGame
 from .club import ClubGame
-from .errors import IllegalInput, InputError
+from .errors import IllegalInput, InputError, Refusal
 from .events import Event
 from .flow import TableGame
 from .game import Game, Outcome
@@ -37,6 +37,6 @@ def new_game(ruleset: Ruleset, options: Options, seats: int) -> TableGame:
 
 
 __all__ = [
-    "GAMES", "Game", "IllegalInput", "InputError", "Options", "Outcome", "Role", "Ruleset",
+    "GAMES", "Game", "IllegalInput", "InputError", "Options", "Outcome", "Refusal", "Role", "Ruleset",
     "CanonicalGame", "ClassicGame", "ClubGame", "SportGame", "TableGame", "Team", "new_game", "ruleset_from_mapping",
 ]

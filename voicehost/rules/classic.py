@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .errors import IllegalInput, InputError
+from .errors import IllegalInput, InputError, NotBloodNameTurn
 from .events import (
     ActionTaken,
     AllStay,
@@ -158,7 +158,7 @@ class ClassicGame(TableGame):
     def _blood_name(self, request: AwaitSpeech, item: BloodName) -> None:
         """«Имя кровью»: the named seat gets one vote in today's final vote."""
         if request.turn != "blood_name" or item.by != request.seat or not 1 <= item.target <= self.seats:
-            raise IllegalInput("only a player killed last night names a seat, during his turn")
+            raise IllegalInput(NotBloodNameTurn())
         self.blood[item.by] = item.target
         self._emit(BloodNamed(item.by, item.target))
 

@@ -8,7 +8,7 @@ acquittal) → night … until :meth:`ClubGame._winner`.
 
 from __future__ import annotations
 
-from .errors import IllegalInput
+from .errors import IllegalInput, NoHandsNow, NoSuchSide
 from .events import (
     Acquitted,
     ActionTaken,
@@ -105,7 +105,7 @@ class ClubGame(TableGame):
     def _join(self, request: AwaitAction, item: Join) -> None:
         self._check_actor(request, item, item.by, None)
         if item.side not in ("black", "solo"):
-            raise IllegalInput(f"the maniac plays black or solo, not {item.side!r}")
+            raise IllegalInput(NoSuchSide(item.side))
         if item.by is not None:
             self.maniac_side = item.side
             self._emit(SideChosen(item.by, item.side))
@@ -197,7 +197,7 @@ class ClubGame(TableGame):
     def _raise_hand(self, request: AwaitSpeech, item: RaiseHand) -> None:
         """A raised hand during the round earns 30 s after everyone has spoken, once a day."""
         if request.turn != "speech" or item.seat not in self.alive:
-            raise IllegalInput("hands are raised during the discussion round by players at the table")
+            raise IllegalInput(NoHandsNow())
         if item.seat not in self.raised:
             self.raised.append(item.seat)
             self._emit(HandRaised(item.seat))

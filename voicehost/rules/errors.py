@@ -1,6 +1,15 @@
-"""Errors the rules core raises. Both carry enough to print one clear line."""
+"""Errors the rules core raises: bad data from outside (:class:`InputError`), and an input the
+game does not take now (:class:`IllegalInput`, carrying a typed :class:`Refusal`). Both carry
+enough to print one clear line."""
 
 from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .roles import Role
 
 
 class InputError(ValueError):
@@ -17,9 +26,168 @@ class InputError(ValueError):
         self.message = message
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why the game (or the console) does not take an input: a kind and its fields, a value.
+
+    Like python-chess's ``IllegalMoveError`` family, each kind is its own class, so a caller
+    tells them apart by type, never by reading a sentence. ``english`` is the message for the
+    log, the docs and the script player's ``ignored`` entries (``str(refusal)``); the Russian
+    sentence a club reads lives in ``config/phrases/ru.toml`` ``[refusals]`` under :attr:`kind`,
+    with the same fields as placeholders (:func:`voicehost.language.refusals.refusal_text`).
+    """
+
+    english: ClassVar[str] = ""
+
+    @classmethod
+    def kind(cls) -> str:
+        """``SeatNotAtTable`` → ``seat_not_at_table``: the kind's key in the phrasebook."""
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+    def fields(self) -> dict[str, object]:
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
+    def __str__(self) -> str:
+        return self.english.format(**self.fields())
+
+
 class IllegalInput(Exception):
     """An input the game is not asking for now (a vote during a speech, anything after the end).
 
     The game is left exactly as it was; the caller decides whether that is a bug or a
-    human's mistake to report.
+    human's mistake to report. ``refusal`` says which kind, with its fields; ``str(err)`` is
+    its English message.
     """
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+
+# ---- the game's refusals ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameIsOver(Refusal):
+    english: ClassVar[str] = "the game is over"
+
+
+@dataclass(frozen=True)
+class CardsNotDealt(Refusal):
+    english: ClassVar[str] = "the cards are not dealt yet"
+
+
+@dataclass(frozen=True)
+class CardsAlreadyDealt(Refusal):
+    english: ClassVar[str] = "the cards are already dealt"
+
+
+@dataclass(frozen=True)
+class NotAsked(Refusal):
+    """The input answers nothing the game waits for now (``request``: what it waits for)."""
+
+    english: ClassVar[str] = "{input} does not answer {request}"
+    input: str
+    request: str
+
+
+@dataclass(frozen=True)
+class SeatNotAtTable(Refusal):
+    english: ClassVar[str] = "seat {seat} is not at the table"
+    seat: int
+
+
+@dataclass(frozen=True)
+class NoSuchSeat(Refusal):
+    english: ClassVar[str] = "there is no seat {seat}"
+    seat: int
+
+
+@dataclass(frozen=True)
+class NobodyAtTable(Refusal):
+    english: ClassVar[str] = "nobody is at the table"
+
+
+@dataclass(frozen=True)
+class LeavesAtMorning(Refusal):
+    english: ClassVar[str] = "seat {seat} already leaves the table at the morning"
+    seat: int
+
+
+@dataclass(frozen=True)
+class NotTheRolesAction(Refusal):
+    english: ClassVar[str] = "the {role} cannot {action}"
+    role: Role
+    action: str
+
+
+@dataclass(frozen=True)
+class NotTheRolesSeat(Refusal):
+    english: ClassVar[str] = "the {role} is seat {seat}, not {by}"
+    role: Role
+    seat: int | None
+    by: int | None
+
+
+@dataclass(frozen=True)
+class NotATarget(Refusal):
+    english: ClassVar[str] = "seat {seat} is not among {targets}"
+    seat: int
+    targets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DoesNotShoot(Refusal):
+    english: ClassVar[str] = "seat {seat} does not shoot tonight"
+    seat: int
+
+
+@dataclass(frozen=True)
+class NotTheSpeaker(Refusal):
+    english: ClassVar[str] = "seat {speaker} has the floor, not seat {seat}"
+    speaker: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class NotAVoter(Refusal):
+    english: ClassVar[str] = "seat {seat} does not vote in this round"
+    seat: int
+
+
+@dataclass(frozen=True)
+class NotOnBallot(Refusal):
+    english: ClassVar[str] = "seat {seat} is not on the ballot"
+    seat: int
+
+
+@dataclass(frozen=True)
+class DidNotVote(Refusal):
+    english: ClassVar[str] = "seat {seat} did not vote in the last round"
+    seat: int
+
+
+@dataclass(frozen=True)
+class NotACandidate(Refusal):
+    english: ClassVar[str] = "seat {seat} was not a candidate in the last round"
+    seat: int
+
+
+@dataclass(frozen=True)
+class NoVoteToCorrect(Refusal):
+    english: ClassVar[str] = "there was no vote to correct"
+
+
+@dataclass(frozen=True)
+class NotBloodNameTurn(Refusal):
+    english: ClassVar[str] = "only a player killed last night names a seat, during his turn"
+
+
+@dataclass(frozen=True)
+class NoSuchSide(Refusal):
+    english: ClassVar[str] = "the maniac plays black or solo, not {side!r}"
+    side: str
+
+
+@dataclass(frozen=True)
+class NoHandsNow(Refusal):
+    english: ClassVar[str] = "hands are raised during the discussion round by players at the table"

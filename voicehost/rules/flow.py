@@ -8,7 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .errors import IllegalInput
+from .errors import (
+    DoesNotShoot,
+    IllegalInput,
+    LeavesAtMorning,
+    NobodyAtTable,
+    NoSuchSeat,
+    NotATarget,
+    NotAVoter,
+    NotOnBallot,
+    NotTheRolesAction,
+    NotTheRolesSeat,
+    NotTheSpeaker,
+)
 from .events import (
     VotingBegan,
     night_fell,
@@ -127,7 +139,7 @@ class TableGame(Game):
             return
         self._require_alive(item.seat)
         if self._leaving_at_morning(item.seat):
-            raise IllegalInput(f"seat {item.seat} already leaves the table at the morning")
+            raise IllegalInput(LeavesAtMorning(item.seat))
         self.held.append(item)
 
     def _leaving_at_morning(self, seat: int) -> bool:
@@ -168,13 +180,13 @@ class TableGame(Game):
     def _check_actor(self, request: AwaitAction, item: Input, by: int | None, target: int | None) -> None:
         """The input must be one of the called role's actions, by that role's seat, on a seat."""
         if item.kind not in request.actions:
-            raise IllegalInput(f"the {request.role.value} cannot {item.kind}")
+            raise IllegalInput(NotTheRolesAction(request.role, item.kind))
         if by != request.by:
-            raise IllegalInput(f"the {request.role.value} is seat {request.by}, not {by}")
+            raise IllegalInput(NotTheRolesSeat(request.role, request.by, by))
         if target is not None and not 1 <= target <= self.seats:
-            raise IllegalInput(f"there is no seat {target}")
+            raise IllegalInput(NoSuchSeat(target))
         if target is not None and request.targets is not None and target not in request.targets:
-            raise IllegalInput(f"seat {target} is not among {request.targets}")
+            raise IllegalInput(NotATarget(target, request.targets))
 
     @staticmethod
     def consensus(shooters: tuple[int, ...], shots: Shots) -> int | None:
@@ -182,7 +194,7 @@ class TableGame(Game):
         taps = dict(shots.taps)
         for shooter in taps:
             if shooter not in shooters:
-                raise IllegalInput(f"seat {shooter} does not shoot tonight")
+                raise IllegalInput(DoesNotShoot(shooter))
         target = None
         for seat in shooters:
             tapped = taps.get(seat, ())
@@ -252,7 +264,7 @@ class TableGame(Game):
 
     def _end_speech(self, request: AwaitSpeech, item: EndSpeech) -> None:
         if item.seat != request.seat:
-            raise IllegalInput(f"seat {request.seat} has the floor, not seat {item.seat}")
+            raise IllegalInput(NotTheSpeaker(request.seat, item.seat))
         self._emit(speech_ended(item.seat))
         self._next_turn()
 
@@ -277,7 +289,7 @@ class TableGame(Game):
             candidate = (seat - 1 + step) % self.seats + 1
             if candidate in self.alive:
                 return candidate
-        raise IllegalInput("nobody is at the table")
+        raise IllegalInput(NobodyAtTable())
 
     # ---- removal -------------------------------------------------------------------------------
 
@@ -325,9 +337,9 @@ class TableGame(Game):
         """One vote a round; a second one is ignored (and, where the ruleset says so, a foul)."""
         voter = item.voter
         if voter not in ballot.voters or voter not in self.alive:
-            raise IllegalInput(f"seat {voter} does not vote in this round")
+            raise IllegalInput(NotAVoter(voter))
         if item.candidate not in ballot.candidates:
-            raise IllegalInput(f"seat {item.candidate} is not on the ballot")
+            raise IllegalInput(NotOnBallot(item.candidate))
         if voter in self.votes:
             self._emit(vote_ignored(item.voter, item.candidate, "second_vote"))
             if self.second_vote_is_a_foul:

@@ -16,7 +16,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
-from .errors import IllegalInput, InputError
+from .errors import (
+    CardsAlreadyDealt,
+    CardsNotDealt,
+    DidNotVote,
+    GameIsOver,
+    IllegalInput,
+    InputError,
+    NotACandidate,
+    NotAsked,
+    NoVoteToCorrect,
+    SeatNotAtTable,
+)
 from .events import Event, GameOver, RolesDealt, eliminated, foul_given
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
 from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
@@ -142,9 +153,9 @@ class Game:
         game that followed."""
         start, close, ballot = self._last_vote_round()
         if voter not in ballot.voters:
-            raise IllegalInput(f"seat {voter} did not vote in the last round")
+            raise IllegalInput(DidNotVote(voter))
         if candidate and candidate not in ballot.candidates:
-            raise IllegalInput(f"seat {candidate} was not a candidate in the last round")
+            raise IllegalInput(NotACandidate(candidate))
         kept = [item for item in self.inputs[start:close] if not (isinstance(item, Vote) and item.voter == voter)]
         new = kept + ([Vote(voter, candidate)] if candidate else [])
         self.splice(start, close - start, new)
@@ -165,7 +176,7 @@ class Game:
             ballot = answered[close]
             if isinstance(ballot, AwaitVotes) and isinstance(self.inputs[close], CloseVoting):
                 return self._run_start(answered, close), close, ballot
-        raise IllegalInput("there was no vote to correct")
+        raise IllegalInput(NoVoteToCorrect())
 
     def _requests_answered(self) -> list[Request | None]:
         """The request each input answered, found by replaying the game."""
@@ -242,23 +253,23 @@ class Game:
 
     def _apply(self, item: Input) -> None:
         if self._outcome is not None:
-            raise IllegalInput("the game is over")
+            raise IllegalInput(GameIsOver())
         kind = type(item)  # exact types: inputs are final dataclasses, and this is the hot path
         if kind is Deal:
             self._deal(item)  # type: ignore[arg-type]
         elif type(self.request) is AwaitDeal:
-            raise IllegalInput("the cards are not dealt yet")
+            raise IllegalInput(CardsNotDealt())
         elif isinstance(item, (Foul, Remove)):
             self._penalty(item)
         else:
             handler = self._accepts[type(self.request)].get(type(item))
             if handler is None:
-                raise IllegalInput(f"{item.kind} does not answer {type(self.request).__name__}")
+                raise IllegalInput(NotAsked(item.kind, type(self.request).__name__))
             handler(self, self.request, item)
 
     def _deal(self, deal: Deal) -> None:
         if not isinstance(self.request, AwaitDeal):
-            raise IllegalInput("the cards are already dealt")
+            raise IllegalInput(CardsAlreadyDealt())
         validate_deal(deal.roles, self.cast, self.seats, "roles", self.spare_cards)
         self.roles = dict(enumerate(deal.roles, start=1))
         self.alive = set(self.roles)
@@ -291,7 +302,7 @@ class Game:
 
     def _require_alive(self, seat: int) -> None:
         if seat not in self.alive:
-            raise IllegalInput(f"seat {seat} is not at the table")
+            raise IllegalInput(SeatNotAtTable(seat))
 
     def _foul(self, seat: int, reason: str) -> None:
         self._require_alive(seat)

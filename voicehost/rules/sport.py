@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .errors import IllegalInput
+from .errors import IllegalInput, NotAVoter
 from .events import (
     AllStay,
     DayBegan,
@@ -267,7 +267,7 @@ class SportGame(TableGame):
     def _lift(self, ask: AwaitLift, item: Lift) -> None:
         voter = item.voter
         if voter not in ask.voters or voter not in self.alive:
-            raise IllegalInput(f"seat {voter} does not vote in this round")
+            raise IllegalInput(NotAVoter(voter))
         if voter in self.lifts:
             self._emit(vote_ignored(voter, 0, "second_vote"))
             self._foul(voter, "second_vote")

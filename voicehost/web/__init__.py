@@ -4,7 +4,8 @@ the host itself (aiohttp, on the director's own asyncio loop — one process, no
 :class:`~voicehost.web.server.WebTable` watches a :class:`~voicehost.host.Director` through its
 ``watchers`` and pushes the whole state to every browser over a WebSocket; the judge's commands
 go into the director's console queue — the same path as a line typed at the terminal — and
-the answer comes back when the director has taken (or refused) it. The public state is built
+the answer to that very line (by its id) comes back when the director has taken, held or
+refused it. The public state is built
 from public events and spoken lines only (:mod:`~voicehost.web.view`), so no role, night
 action or check can reach a public page or message.
 """

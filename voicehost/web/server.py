@@ -7,7 +7,8 @@ URLs (see docs/web.md):
 - ``POST /api/login {"pin"}`` a judge session (HttpOnly cookie) and its CSRF token
 - ``GET /api/judge/state`` and ``GET /ws/judge`` the judge's state (401 without a session)
 - ``POST /api/judge/command {"command": "foul 3"}`` (header ``X-CSRF-Token``) the console's own
-  words, through the director's console queue; the answer once the director took or refused it
+  words, through the director's console queue; the answer to this very request once the director
+  took it (200, ``"outcome": "done"``), held it during a pause (202, ``"held"``) or refused it (409)
 - ``POST /api/logout``
 - served by ``voicehost serve`` (an idle table, :mod:`~voicehost.web.setup`): ``POST /api/judge/start``
   ``{"ruleset", "options", "names", "deal", "cards"}``, ``POST /api/judge/resume``, ``POST
@@ -42,9 +43,11 @@ from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import LineTooLong
 from aiohttp.web_protocol import RequestHandler
 
-from voicehost.host import Director
-from voicehost.rules import InputError
-from voicehost.web.commands import CommandError, check_command, in_russian
+from voicehost.host import ConsoleAnswer, Director
+from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.refusals import refusal_text
+from voicehost.rules import InputError, Refusal
+from voicehost.web.commands import CommandError, CommandsClosed, NoGameYet, TableIdle, check_command
 from voicehost.web.setup import SetupDesk, SetupError, offered, read_choice
 from voicehost.web.view import TableView
 
@@ -65,6 +68,10 @@ ANSWERS = 20                   # the judge's recent console answers kept in his 
 LOGGED_OUT = 4001              # the close code of a judge socket whose session ended
 
 log = logging.getLogger("voicehost.web")
+
+DONE = "Готово."
+HELD = "Отложено до «Продолжить»: игра на паузе, команда будет выполнена после паузы."
+QUEUED = "Команда в очереди: ведущий выполнит её, как только договорит."
 
 
 
@@ -122,7 +129,7 @@ class WebTable:
         self.sources: dict[str, Source] = {}         # by the ATTEMPT_COOKIE's token
         self.public_sockets: set[web.WebSocketResponse] = set()
         self.judge_sockets: set[web.WebSocketResponse] = set()
-        self.pending: dict[str, deque[asyncio.Future[str | None]]] = {}
+        self.pending: dict[int, asyncio.Future[ConsoleAnswer | None]] = {}  # typed line id → its answer
         self.answers: deque[dict[str, Any]] = deque(maxlen=ANSWERS)
         self.sequence = 0
         self._scheduled = False
@@ -165,10 +172,9 @@ class WebTable:
     def finish(self) -> None:
         """The game is over (or the host stopped): commands are refused from now on."""
         self.finished = True
-        for waiting in self.pending.values():
-            for future in waiting:
-                if not future.done():
-                    future.set_result("Игра завершена: команды больше не принимаются.")
+        for future in self.pending.values():
+            if not future.done():
+                future.set_result(None)
         self.pending.clear()
         self._schedule()
 
@@ -176,7 +182,7 @@ class WebTable:
         if self.view is not None:
             self.view.heard(what, detail)
         if what == "console":
-            self._answered(*detail)
+            self._answered(detail)
         self._schedule()
 
     def _schedule(self) -> None:
@@ -232,36 +238,45 @@ class WebTable:
 
     # ---- commands -------------------------------------------------------------------------------------
 
-    async def command(self, line: str) -> tuple[int, str]:
-        """Into the director's console queue, exactly as if typed at the terminal; the answer
-        once the director has taken or refused it. Returns (HTTP status, Russian answer)."""
+    async def command(self, line: str) -> tuple[int, str, str, int | None]:
+        """Into the director's console queue, exactly as if typed at the terminal; the answer to
+        this line (by its id, whoever else types the same words) once the director has taken,
+        held or refused it. Returns (HTTP status, outcome, Russian answer, the line's id)."""
         if self.director is None:
-            return 409, "Стол свободен: игра не идёт." if self.desk is not None else "Игра ещё не началась."
+            return 409, "refused", self._worded(TableIdle() if self.desk is not None else NoGameYet()), None
         if self.finished or self.director.game.is_over:
-            return 409, "Игра окончена: команды больше не принимаются."
-        future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-        self.pending.setdefault(line, deque()).append(future)
+            return 409, "refused", self._worded(CommandsClosed()), None
         said_before = self.view.said if self.view is not None else 0
-        self.director.ports.type(line)
+        typed = self.director.ports.type(line)
+        future = self.pending[typed] = asyncio.get_running_loop().create_future()
         try:
-            refused = await asyncio.wait_for(asyncio.shield(future), COMMAND_WAIT_S)
+            answer = await asyncio.wait_for(asyncio.shield(future), COMMAND_WAIT_S)
         except TimeoutError:
-            return 202, "Команда в очереди: ведущий выполнит её, как только договорит."
-        if refused is not None:
-            return 409, refused
+            return 202, "queued", QUEUED, typed
+        finally:
+            self.pending.pop(typed, None)
+        if answer is None:
+            return 409, "refused", self._worded(CommandsClosed()), typed
+        if answer.outcome == "refused":
+            return 409, "refused", self._worded(answer.refusal), typed
+        if answer.outcome == "held":
+            return 202, "held", HELD, typed
         said = [entry["text"] for entry in (self.view.lines if self.view else []) if entry["n"] > said_before]
-        return 200, " ".join(["Готово.", *said])
+        return 200, "done", " ".join([DONE, *said]), typed
 
-    def _answered(self, line: str, error: str | Exception | None) -> None:
-        reason = None if error is None else in_russian(str(error))
-        self.answers.append({"command": line, "ok": error is None, "answer": reason or "Готово."})
-        waiting = self.pending.get(line)
-        if waiting:
-            future = waiting.popleft()
-            if not waiting:
-                del self.pending[line]
-            if not future.done():
-                future.set_result(reason)
+    def _answered(self, answer: ConsoleAnswer) -> None:
+        """The console answered a typed line: kept for the judge's state, and handed to the
+        request that typed it (a line typed at the terminal has no request waiting)."""
+        text = {"done": DONE, "held": HELD}.get(answer.outcome) or self._worded(answer.refusal)
+        self.answers.append({"id": answer.id, "command": answer.line, "ok": answer.outcome != "refused",
+                             "outcome": answer.outcome, "answer": text})
+        future = self.pending.pop(answer.id, None)
+        if future is not None and not future.done():
+            future.set_result(answer)
+
+    def _worded(self, refusal: Refusal | None) -> str:
+        book = self.director.book if self.director is not None else load_phrasebook()
+        return refusal_text(refusal or CommandsClosed(), book)
 
     # ---- the application ----------------------------------------------------------------------------
 
@@ -441,17 +456,16 @@ class WebTable:
         self._checked_session(request)
         body = await _json_body(request)
         if self.director is None:
-            raise _error(web.HTTPConflict, "Стол свободен: игра не идёт." if self.desk is not None
-                         else "Игра ещё не началась.")
+            raise _error(web.HTTPConflict, self._worded(TableIdle() if self.desk is not None else NoGameYet()))
         seats = self.director.game.seats
         try:
             line = check_command(body.get("command"), seats)
         except CommandError as err:
-            raise _error(web.HTTPBadRequest, str(err)) from None
-        status, answer = await self.command(line)
-        if status >= 400:
-            raise _error(web.HTTPConflict, answer)
-        return web.json_response({"ok": True, "command": line, "answer": answer}, status=status, dumps=_dumps)
+            raise _error(web.HTTPBadRequest, self._worded(err.refusal)) from None
+        status, outcome, answer, typed = await self.command(line)
+        said = {"error": answer} if outcome == "refused" else {"ok": True, "answer": answer}
+        return web.json_response({**said, "id": typed, "command": line, "outcome": outcome}, status=status,
+                                 dumps=_dumps)
 
     # ---- the idle table's setup (voicehost serve) ------------------------------------------------------
 

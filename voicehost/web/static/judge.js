@@ -1,6 +1,7 @@
 // The judge console: every console command as a touch control. A command goes to
 // POST /api/judge/command in the console's own words, with the session's CSRF token; the host
-// answers once the director has taken it (journaled) or refused it (a Russian line).
+// answers this request once the director has taken it (journaled), held it during a pause, or
+// refused it (a Russian line): "outcome" says which.
 "use strict";
 
 const Judge = {
@@ -110,8 +111,11 @@ const Judge = {
     });
     const body = await reply.json().catch(() => ({ error: `ошибка ${reply.status}` }));
     if (reply.status === 401) return Judge.showLogin();
-    answer.className = "answer " + (reply.ok ? "ok" : "bad");
+    // done (green), held until «Продолжить» or still queued (amber), refused (red, with the sentence)
+    const look = { done: "ok", held: "held", queued: "held" }[body.outcome] || (reply.ok ? "ok" : "bad");
+    answer.className = "answer " + look;
     answer.dataset.command = command;
+    answer.dataset.outcome = body.outcome || "";
     answer.dataset.status = reply.status;
     answer.textContent = `${command}: ${reply.ok ? body.answer : body.error}`;
   },

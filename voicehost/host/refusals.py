@@ -1,0 +1,160 @@
+"""What the console refuses and how it answers a typed line.
+
+A typed line is refused either by the game (an :class:`~voicehost.rules.IllegalInput` carrying
+one of the rules' :class:`~voicehost.rules.Refusal` kinds) or by the console itself (bad usage,
+an unknown command, no such seat, not now: the kinds below). Either way the refusal is a value:
+the terminal, the web and the log render it from its kind and fields
+(:func:`voicehost.language.refusals.refusal_text`), never by reading an English sentence.
+
+Every typed line gets one :class:`ConsoleAnswer` per outcome, addressed by the line's id, so an
+answer reaches the request that typed it (two judges may type the same words).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from voicehost.rules import Refusal
+
+# What the game waits for when a command is not for now (a key of [refusals] waiting_…).
+Waiting = Literal["deal", "shots", "action", "dawn", "morning", "nightfall", "speech", "votes", "lift", "other"]
+WAITING_ENGLISH: dict[str, str] = {
+    "deal": "the cards are not dealt yet", "shots": "the mafia is shooting", "action": "a night role is awake",
+    "dawn": "the night is ending", "morning": "the morning is being announced", "nightfall": "night is falling",
+    "speech": "a player has the floor", "votes": "the vote is on", "lift": "the lift vote is on",
+    "other": "the game waits for something else",
+}
+# Why the game did not take a nomination (the reasons of rules.events.NominationRefused).
+NominationReason = Literal["seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
+                           "self_nomination", "no_nominations_now"]
+Outcome = Literal["done", "refused", "held"]
+
+
+class Refused(Exception):
+    """A typed line the console does not carry out; ``refusal`` says why (``str``: in English)."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+
+@dataclass(frozen=True)
+class ConsoleAnswer:
+    """The console's answer to the typed line ``id``: carried out, refused (and why), or held
+    until ``resume`` (typed during a pause; a second answer follows once it is carried out)."""
+
+    id: int
+    line: str
+    outcome: Outcome
+    refusal: Refusal | None = None
+
+
+# ---- the console's own refusals -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class NoCommand(Refusal):
+    english: ClassVar[str] = "no command"
+
+
+@dataclass(frozen=True)
+class LineTooLong(Refusal):
+    english: ClassVar[str] = "the line is longer than {limit} characters"
+    limit: int
+
+
+@dataclass(frozen=True)
+class NotText(Refusal):
+    english: ClassVar[str] = "the line has characters that are not text (an arrow key, a broken byte): type it again"
+
+
+@dataclass(frozen=True)
+class UnknownCommand(Refusal):
+    english: ClassVar[str] = "unknown command; commands: {usages}"
+    names: str
+    usages: str
+
+
+@dataclass(frozen=True)
+class Usage(Refusal):
+    english: ClassVar[str] = "usage: {usage}"
+    usage: str
+
+
+@dataclass(frozen=True)
+class TakesNothing(Refusal):
+    english: ClassVar[str] = "{command} takes nothing after it"
+    command: str
+
+
+@dataclass(frozen=True)
+class NoSeatHere(Refusal):
+    english: ClassVar[str] = "there is no seat {seat} at this table (seats 1–{seats}); usage: {usage}"
+    seat: int
+    seats: int
+    usage: str
+
+
+@dataclass(frozen=True)
+class NotNow(Refusal):
+    """The command is not for this moment of the game (``waiting``: what the game waits for)."""
+
+    waiting: Waiting
+
+    def __str__(self) -> str:
+        return f"not now: {WAITING_ENGLISH[self.waiting]}"
+
+
+@dataclass(frozen=True)
+class NotPaused(Refusal):
+    english: ClassVar[str] = "the game is not paused"
+
+
+@dataclass(frozen=True)
+class AlreadyPaused(Refusal):
+    english: ClassVar[str] = "the game is already paused"
+
+
+@dataclass(frozen=True)
+class NothingSaidYet(Refusal):
+    english: ClassVar[str] = "the host has said nothing yet"
+
+
+@dataclass(frozen=True)
+class DealCannotBeUndone(Refusal):
+    english: ClassVar[str] = "the deal cannot be undone (correct the cards with: roles 3=don,…)"
+
+
+@dataclass(frozen=True)
+class NoCardsYet(Refusal):
+    english: ClassVar[str] = "no cards are dealt yet"
+
+
+@dataclass(frozen=True)
+class TypeTheCards(Refusal):
+    english: ClassVar[str] = "type the cards as: roles 3=don,5=mafia,…"
+
+
+@dataclass(frozen=True)
+class CardsDoNotFit(Refusal):
+    """The typed cards are not this table's cast (``problem``: the deal check's own line)."""
+
+    english: ClassVar[str] = "{problem}"
+    problem: str
+
+
+@dataclass(frozen=True)
+class NominationNotTaken(Refusal):
+    """The game would not take a typed nomination (the host would have said «не принято»)."""
+
+    english: ClassVar[str] = "seat {by} nominating seat {target} is not taken ({reason})"
+    by: int
+    target: int
+    reason: NominationReason
+
+
+@dataclass(frozen=True)
+class WithdrawalNotTaken(Refusal):
+    english: ClassVar[str] = "seat {by} cannot withdraw seat {target}: not his nomination"
+    by: int
+    target: int
