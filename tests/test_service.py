@@ -17,7 +17,7 @@ from hw.panel import SeatPanel
 from voicehost.config import load_ruleset
 from voicehost.host import EdgeLog, Ports, open_pinmap, read_journal, run_virtual
 from voicehost.service.notify import Notifier
-from voicehost.service.table import CHORD_S, DISCARD_WINDOW_S, IdleTable, TableSetup, held_since
+from voicehost.service.table import CHORD_S, DISCARD_WINDOW_S, IdleTable, Start, TableSetup, TableState, held_since
 
 TEN = Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml"
 READY, RESUMED, NO_ROOM, FAILED, DISCARDED = ("Стол готов.", "Продолжаем игру.", "Нет места для журнала",
@@ -239,6 +239,7 @@ def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, ti
         await bench.until(lambda: any(journals.glob("*.jsonl")))
         fill(tiny_fs)
         await bench.until(lambda: table.halted)
+        assert table.state is TableState.HALTED and table.command(Start()) is not None
         taken = len(read_journal(next(journals.glob("*.jsonl")))[1])
         said = len(bench.said)
         await bench.chord()  # nobody is listening any more
@@ -246,6 +247,7 @@ def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, ti
         assert len(read_journal(next(journals.glob("*.jsonl")))[1]) == taken
         assert len(bench.said) == said
         await bench.finish()
+        assert table.state is TableState.STOPPING and table.halted is None
 
     run_virtual(main())
     assert any(FAILED in line for line in bench.said)

@@ -337,7 +337,8 @@ class IdleTable:
     def command(self, command: TableCommand) -> str | None:
         """Take ``command`` if the table's state allows it; else the reason (one Russian line)."""
         if isinstance(command, BestPlayer):
-            return self._vote(command.seat) if self._state is S.BEST_VOTE else refusal(command, self._state)
+            open_vote = self._state is S.BEST_VOTE and self.best_vote is not None
+            return self._vote(command.seat) if open_vote else refusal(command, self._state)
         target = COMMAND_STATE[type(command)]
         if target not in TRANSITIONS[self._state]:
             return refusal(command, self._state)
@@ -376,7 +377,7 @@ class IdleTable:
 
     def _vote(self, seat: int) -> str | None:
         vote = self.best_vote
-        assert vote is not None, "BEST_VOTE holds a vote"
+        assert vote is not None
         if not 1 <= seat <= vote.seats:
             return f"Места {seat} нет: за этим столом места 1–{vote.seats}."
         try:
