@@ -195,12 +195,16 @@ def test_the_unit_is_sandboxed_to_an_ok_exposure(tmp_path) -> None:
     assert exposure(unit) > 9  # the check can fail: the unit as it was
 
 
-def test_a_checkout_in_a_home_folder_stays_readable() -> None:
-    """``ProtectHome=yes`` would hide a program or a table file under /home: the unit then only
-    makes the homes read-only, so the table still starts."""
+def test_a_checkout_in_a_home_folder_stays_readable(monkeypatch) -> None:
+    """``ProtectHome=yes`` would hide a program, its Python or a table file under /home or /root:
+    the unit then only makes the homes read-only, so the table still starts."""
+    monkeypatch.setattr(sys, "executable", "/usr/bin/python3")
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
     assert "ProtectHome=yes" in unit_text("ten-seats", command="/opt/voicehost/.venv/bin/voicehost")
     assert "ProtectHome=read-only" in unit_text("ten-seats", command="/home/pi/voicehost/.venv/bin/voicehost")
     assert "ProtectHome=read-only" in unit_text("/home/pi/club.toml", command="/opt/vh/bin/voicehost")
+    monkeypatch.setattr(sys, "base_prefix", "/root/.pyenv/versions/3.11.7")   # a venv on a pyenv Python
+    assert "ProtectHome=read-only" in unit_text("ten-seats", command="/opt/voicehost/.venv/bin/voicehost")
 
 
 def test_service_unit_prints_it_and_refuses_a_bad_table(capsys) -> None:

@@ -129,9 +129,11 @@ WantedBy=multi-user.target
 
 
 def _protect_home(command: str, table: str | None) -> str:
-    """``yes`` (no home folder is visible), or ``read-only`` when the program or the table file
-    lives under a home folder (a checkout in /home/pi): the service must still read it."""
-    paths = [Path(command.split()[0])]
+    """``yes`` (no home folder is visible), or ``read-only`` when the program, the Python it
+    runs on (a venv's interpreter may be a pyenv build in /root) or the table file lives under a
+    home folder (a checkout in /home/pi): the service must still read them."""
+    program = Path(command.split()[0])
+    paths = [program, program.resolve(), Path(sys.executable).resolve(), Path(sys.base_prefix).resolve()]
     if table and _table_argument(table).startswith("/"):
         paths.append(Path(_table_argument(table)))
     under_home = any(path.is_relative_to(home) for path in paths for home in HOMES)
