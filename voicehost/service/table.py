@@ -280,6 +280,7 @@ class IdleTable:
     on_state: Callable[[TableState], None] = lambda state: None
     """Told each new state as the table enters it (a log, a test)."""
     _state: TableState = TableState.BOOTING
+    """Where the table is in its life: read it as :attr:`state`, change it only through its setter."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the state changes, then replaced: a waiter takes the current one and sleeps on it."""
     _game: asyncio.Task[None] | None = None
@@ -293,9 +294,11 @@ class IdleTable:
     _records: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "voicehost-records"))
     """The records' one worker thread: stores run in order, so a vote never races its game's store."""
 
-    @property
-    def seats(self) -> int:
-        return self.setup.seats
+    seats: int = field(init=False)
+    """The table's seats (the setup's; a plain attribute, as :class:`~voicehost.web.setup.SetupDesk` has it)."""
+
+    def __post_init__(self) -> None:
+        self.seats = self.setup.seats
 
     @property
     def state(self) -> TableState:
