@@ -8,9 +8,9 @@ host is restarted, and a restart resumes the game from its journal). Journals go
 ``/etc/voicehost``; output goes to journald (``journalctl -u voicehost``).
 
 The process serves the club's Wi-Fi, so the unit is sandboxed (:data:`HARDENING`; exposure
-1.6 by ``systemd-analyze security``, "OK"; 1.7 with homes read-only): it may write only its own three folders, sees
-no home folder, reaches only the GPIO chip and the sound card among the devices, opens only
-local and internet sockets, and has no capabilities. docs/pi.md says what each allowance is for.
+1.6 by ``systemd-analyze security``, "OK"; 1.7 with homes read-only): it may write only its
+own three folders, sees no home folder, reaches only the GPIO chip and the sound card among the
+devices, opens only local and internet sockets, and has no capabilities. docs/pi.md says what each allowance is for.
 """
 
 from __future__ import annotations
