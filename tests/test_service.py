@@ -7,7 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
+import signal
+import socket
 import subprocess
+import sys
+import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -17,7 +23,7 @@ from hw.panel import SeatPanel
 from voicehost.config import load_ruleset
 from voicehost.host import EdgeLog, Ports, open_pinmap, read_journal, run_virtual
 from voicehost.service.notify import Notifier
-from voicehost.service.table import CHORD_S, DISCARD_WINDOW_S, IdleTable, TableSetup, held_since
+from voicehost.service.table import CHORD_S, DISCARD_WINDOW_S, IdleTable, Start, TableSetup, TableState, held_since
 
 TEN = Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml"
 READY, RESUMED, NO_ROOM, FAILED, DISCARDED = ("Стол готов.", "Продолжаем игру.", "Нет места для журнала",
@@ -239,6 +245,7 @@ def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, ti
         await bench.until(lambda: any(journals.glob("*.jsonl")))
         fill(tiny_fs)
         await bench.until(lambda: table.halted)
+        assert table.state is TableState.HALTED and table.command(Start()) is not None
         taken = len(read_journal(next(journals.glob("*.jsonl")))[1])
         said = len(bench.said)
         await bench.chord()  # nobody is listening any more
@@ -246,6 +253,7 @@ def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, ti
         assert len(read_journal(next(journals.glob("*.jsonl")))[1]) == taken
         assert len(bench.said) == said
         await bench.finish()
+        assert table.state is TableState.STOPPING and table.halted is None
 
     run_virtual(main())
     assert any(FAILED in line for line in bench.said)
@@ -317,3 +325,77 @@ def test_serve_tells_systemd_it_is_ready_and_stops_on_sigterm(tmp_path) -> None:
     assert "WATCHDOG=1" in messages
     assert process.returncode == 0, err
     assert "the table is ready" in err
+
+
+def test_serve_runs_inside_the_units_sandbox(tmp_path) -> None:
+    """``voicehost serve`` under an emulation of the unit's sandbox, as far as it goes without
+    systemd as PID 1: everything read-only but the state, cache and runtime folders
+    (``ProtectSystem=strict``), a private /tmp, the runtime folder as working directory,
+    ``UMask=0077``, no capabilities and no new privileges. It gets ready, journals a game typed
+    ``start`` on the console FIFO, and after a restart opens the resume window for it."""
+    from voicehost.config import cache_dir
+    from voicehost.service.unit import unit_text
+    unit = unit_text("ten-seats")
+    for setting in ("ProtectSystem=strict", "PrivateTmp=yes", "WorkingDirectory=/run/voicehost", "UMask=0077",
+                    "NoNewPrivileges=yes", "CapabilityBoundingSet=\n"):
+        assert setting in unit
+    if os.geteuid() != 0 or not all(shutil.which(tool) for tool in ("unshare", "setpriv")):
+        pytest.skip("emulating the sandbox needs root, unshare and setpriv")
+    namespace = ["unshare", "-m", "--propagation", "private"]
+    probe = subprocess.run([*namespace, "mount", "-t", "tmpfs", "tmpfs", str(tmp_path)], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"no mount namespace here ({probe.stderr.strip()})")
+    outside_tmp = Path(tempfile.mkdtemp(prefix="voicehost-sandbox-", dir="/var/tmp"))  # the private /tmp hides /tmp
+    try:
+        _serve_in_the_sandbox(outside_tmp / "state", outside_tmp / "run", cache_dir())
+    finally:
+        shutil.rmtree(outside_tmp, ignore_errors=True)
+
+
+def _serve_in_the_sandbox(state: Path, run: Path, cache: Path) -> None:
+    for folder in (state, run, cache):
+        folder.mkdir(parents=True, exist_ok=True)
+    sandbox = (f"mount --bind {state} {state} && mount --bind {run} {run} && mount --bind {cache} {cache} && "
+               f"mount -o remount,bind,ro / && mount -t tmpfs -o mode=1777 tmpfs /tmp && cd {run} && umask 0077 && "
+               f"exec setpriv --no-new-privs --bounding-set -all --inh-caps -all "
+               f"{sys.executable} -m voicehost.cli.main serve --mock --audio null --no-ears --table ten-seats")
+    console = run / "console"
+
+    def serve(then: list[str]) -> tuple[str, str]:
+        address = run / "notify"
+        address.unlink(missing_ok=True)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+            server.bind(str(address))
+            server.settimeout(1)
+            env = {**os.environ, "NOTIFY_SOCKET": str(address), "VOICEHOST_DATA": str(state),
+                   "VOICEHOST_CACHE": str(cache), "VOICEHOST_CONSOLE": str(console), "PYTHONUNBUFFERED": "1"}
+            env.pop("WATCHDOG_USEC", None)
+            process = subprocess.Popen(["unshare", "-m", "--propagation", "private", "sh", "-c", sandbox], env=env,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True)
+            try:
+                ready, deadline = "", time.monotonic() + 300  # a cold TTS cache renders the fixed lines first
+                while not ready and process.poll() is None and time.monotonic() < deadline:
+                    try:
+                        ready = server.recv(512).decode()
+                    except TimeoutError:
+                        pass
+                for line in then if ready else ():
+                    with open(console, "w") as fifo:
+                        fifo.write(line + "\n")
+                deadline = time.monotonic() + 60
+                while then and not list((state / "journals").glob("*.jsonl")) and time.monotonic() < deadline:
+                    time.sleep(0.2)
+            finally:
+                process.send_signal(signal.SIGTERM)
+                out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err[-2000:]
+        return ready, err
+
+    ready, err = serve(["start"])
+    assert ready.startswith("READY=1\nSTATUS=idle"), (ready, err[-2000:])
+    [journal] = (state / "journals").glob("*.jsonl")
+    assert "a new game of sport" in err and journal.stat().st_mode & 0o077 == 0
+    ready, err = serve([])
+    assert ready == f"READY=1\nSTATUS=resuming {journal.name}", (ready, err[-2000:])
+    assert journal.exists() and not journal.with_suffix(".protocol.json").exists()

@@ -20,8 +20,15 @@ stored in the records.
 
 The journal is the game's memory, so the table never plays without one: no game starts
 without :data:`JOURNAL_ROOM` bytes free for it, and when a write or fsync fails during a game
-the host says so, prints it, and takes no more inputs (:class:`Halted`) — the journal on disk
-ends at the last input anyone saw acted on, ready to resume once the card is fixed.
+the host says so, prints it, and takes no more inputs (:attr:`TableState.HALTED`) — the journal
+on disk ends at the last input anyone saw acted on, ready to resume once the card is fixed.
+
+The table's life is one :class:`TableState`; :data:`TRANSITIONS` is the one place that says
+which state may follow which, and :meth:`IdleTable.state`'s setter refuses any other change
+(:class:`RefusedTransition`, a bug) and wakes whoever waits for a change: nothing polls. The
+console and the web both send it typed :data:`TableCommand` values (:func:`console_command`
+reads a typed line into one); a command is taken exactly when the table is in a state from
+which its transition is allowed.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,10 +64,12 @@ from voicehost.service.notify import Notifier
 if TYPE_CHECKING:
     from voicehost.web.setup import GameChoice
 
-CHORD_S = 3.0            # the first and the last seat held together this long start a game
-CHORD_POLL_S = 0.1
-DISCARD_WINDOW_S = 10.0  # after a restart, the judge has this long to type «discard»
-JOURNAL_ROOM = 1 << 20   # bytes free before a game starts (a game's journal is a few dozen KB)
+CHORD_S = 3.0
+"""The first and the last seat held together this long start a game."""
+DISCARD_WINDOW_S = 10.0
+"""After a restart, the judge has this long to type «discard» before the unfinished game resumes."""
+JOURNAL_ROOM = 1 << 20
+"""Bytes free before a game starts (a game's journal is a few dozen KB)."""
 DISCARDED = ".discarded"
 READY_LINE = "voicehost: the table is ready (hold the first and the last seat's buttons 3 s to start a game)"
 
@@ -97,11 +107,13 @@ class TableSetup:
     """What the table plays and where it keeps the journals."""
 
     ruleset: Ruleset
-    options: Any   # the ruleset's resolved options
+    options: Any
+    """The ruleset's resolved options."""
     seats: int
     journals: Path
     deal_seed: Callable[[], int] = lambda: time.time_ns()
     room: int = JOURNAL_ROOM
+    """Bytes that must be free in :attr:`journals` before a game starts."""
 
 
 @dataclass
@@ -113,8 +125,10 @@ class BestPlayerVote:
     protocol: dict[str, Any]
     seats: int
     names: dict[int, str]
-    points: float              # what the award is worth under the game's scoring scheme
+    points: float
+    """What the award is worth under the game's scoring scheme."""
     chosen: int | None = None
+    """The seat the table voted for (None: no vote yet)."""
 
 
 def best_player_points(game: Game) -> float | None:
@@ -122,6 +136,120 @@ def best_player_points(game: Game) -> float | None:
     scheme = game.options.get("scoring")
     points = game.ruleset.scoring.get(str(scheme), {}).get("best_player") if scheme is not None else None
     return float(points) if points else None
+
+
+class TableState(Enum):
+    """Where the table is in its life. One state at a time; :data:`TRANSITIONS` says what may follow."""
+
+    BOOTING = "booting"
+    """``serve`` has not yet looked for an unfinished journal."""
+    RESUME_WINDOW = "resume window"
+    """A power cut's journal waits :data:`DISCARD_WINDOW_S` for «resume» or «discard»."""
+    RESUMING = "resuming"
+    """The unfinished journal is being read back (the window passed, or the judge resumed it)."""
+    IDLE = "idle"
+    """Ready: the LEDs blip, a chord or ``start`` starts a game."""
+    BEST_VOTE = "best-player vote"
+    """Ready as :attr:`IDLE`, and the last game's best-player vote is open until the next game."""
+    STARTING = "starting"
+    """A start was asked for (chord, ``start``, the web): the chord's thumbs come up, the journal
+    is made; back to idle when there is no room for it."""
+    PLAYING = "playing"
+    """A game runs; the console's lines go to its director."""
+    DISCARDING = "discarding"
+    """The judge set the game aside: its journal is renamed ``*.discarded.jsonl``."""
+    HALTED = "halted"
+    """A journal write failed: no more inputs are taken until voicehost is restarted."""
+    STOPPING = "stopping"
+    """``stop()`` (SIGTERM): the table ends; nothing follows."""
+
+
+S = TableState
+TRANSITIONS: dict[TableState, frozenset[TableState]] = {
+    S.BOOTING: frozenset({S.RESUME_WINDOW, S.IDLE, S.STOPPING}),
+    S.RESUME_WINDOW: frozenset({S.RESUMING, S.DISCARDING, S.STOPPING}),
+    S.RESUMING: frozenset({S.PLAYING, S.DISCARDING, S.STOPPING}),   # DISCARDING: the journal does not read back
+    S.IDLE: frozenset({S.STARTING, S.STOPPING}),
+    S.BEST_VOTE: frozenset({S.STARTING, S.STOPPING}),
+    S.STARTING: frozenset({S.PLAYING, S.IDLE, S.BEST_VOTE, S.STOPPING}),   # back: no room for the journal
+    S.PLAYING: frozenset({S.IDLE, S.BEST_VOTE, S.DISCARDING, S.HALTED, S.STOPPING}),
+    S.DISCARDING: frozenset({S.IDLE, S.STOPPING}),
+    S.HALTED: frozenset({S.STOPPING}),
+    S.STOPPING: frozenset(),
+}
+"""The one place that says which state may follow which (everything else is refused)."""
+READY_STATES = frozenset({S.IDLE, S.BEST_VOTE})
+"""The states in which the table waits for a start (the ready pattern, «Стол готов»)."""
+
+
+class RefusedTransition(RuntimeError):
+    """A change of state that :data:`TRANSITIONS` does not allow: a bug in the table, not bad input."""
+
+    def __init__(self, old: TableState, new: TableState) -> None:
+        super().__init__(f"the table cannot go from {old.value} to {new.value}")
+        self.old, self.new = old, new
+
+
+@dataclass(frozen=True)
+class Start:
+    """Start a game: the web setup's choice, or (None) the table's default game."""
+
+    choice: GameChoice | None = None
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Resume the power cut's game now, without waiting out the window."""
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Set the power cut's or the running game aside (its journal is kept)."""
+
+
+@dataclass(frozen=True)
+class BestPlayer:
+    """The table's best-player vote for the last game: this seat."""
+
+    seat: int
+
+
+TableCommand = Start | Resume | Discard | BestPlayer
+"""What the judge asks of the table itself, from the console or the web."""
+COMMAND_STATE: dict[type[Start | Resume | Discard], TableState] = {
+    Start: S.STARTING, Resume: S.RESUMING, Discard: S.DISCARDING}
+"""The state each command moves the table to: it is taken exactly when :data:`TRANSITIONS` allows that."""
+BEST_USAGE = "usage: best N (the seat the table voted the best player)"
+
+
+def console_command(line: str) -> TableCommand | str | None:
+    """A typed line as the table's own command; a string: why it is not one (``best`` without a
+    seat); None: any other line (the director's, while a game runs)."""
+    words = line.split()
+    if words == ["start"]:
+        return Start()
+    if words == ["discard"]:
+        return Discard()
+    if words[:1] == ["best"]:
+        return BestPlayer(int(words[1])) if len(words) == 2 and words[1].isdigit() else BEST_USAGE
+    return None
+
+
+def refusal(command: TableCommand, state: TableState) -> str:
+    """The judge's line (Russian) for a command the table cannot take in ``state``."""
+    if isinstance(command, BestPlayer):
+        return "Сейчас нельзя: голосование за лучшего игрока — после игры, где оно есть в подсчёте очков."
+    if isinstance(command, (Resume, Discard)):
+        return "Нет прерванной игры."
+    if state is S.HALTED:
+        return "Стол остановлен: журнал не записывается. Перезапустите voicehost."
+    if state in (S.RESUME_WINDOW, S.RESUMING):
+        return "Сначала продолжите или отложите прерванную игру."
+    if state is S.DISCARDING:
+        return "Игра откладывается: начните новую после «Стол готов»."
+    if state in (S.BOOTING, S.STOPPING):
+        return "Стол ещё не готов." if state is S.BOOTING else "Стол выключается."
+    return "Игра уже идёт."
 
 
 @dataclass
@@ -133,65 +261,126 @@ class IdleTable:
     log: Log = print
     notify: Notifier = field(default_factory=Notifier)
     book: Phrasebook = field(default_factory=load_phrasebook)
-    on_line: Log = lambda line: None   # the public log, printed
-    forbidden: frozenset[str] = frozenset()   # the club's forbidden words ([ears] of the table file)
-    hearing: HearingSettings | None = None    # the host's doubt and correction ([ears])
-    halted: str | None = None          # why the table stopped taking inputs (a journal failure)
-    played: list[Path] = field(default_factory=list)   # protocols written
-    on_results: Callable[[Path, dict[str, Any]], None] | None = None   # the club records, off the loop
-    _stop: asyncio.Event = field(default_factory=asyncio.Event)
-    _game: asyncio.Task[None] | None = None
-    _discard: bool = False
-    _may_discard: bool = False   # the window after a restart, before the unfinished game resumes
-    _start_typed: bool = False
-    _choice: GameChoice | None = None    # the web setup's game for the next start (None: the table's default)
-    _resume_now: bool = False
-    _unfinished: Path | None = None      # the power cut's journal while it waits to be resumed or discarded
-    best_vote: BestPlayerVote | None = None   # the last game's best-player vote, while it is open
-    # The records are written by one worker thread, in order: a vote never races its game's store.
-    _records: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "voicehost-records"))
+    on_line: Log = lambda line: None
+    """The public log, printed."""
+    forbidden: frozenset[str] = frozenset()
+    """The club's forbidden words (``[ears]`` of the table file)."""
+    hearing: HearingSettings | None = None
+    """The host's doubt and correction (``[ears]``)."""
+    played: list[Path] = field(default_factory=list)
+    """The protocols written, in order."""
+    on_results: Callable[[Path, dict[str, Any]], None] | None = None
+    """The club records: called off the loop, in :attr:`_records`' thread."""
+    best_vote: BestPlayerVote | None = None
+    """The last game's best-player vote, while it is open (:attr:`TableState.BEST_VOTE`, and a
+    start that may still find no room)."""
     on_change: Callable[[Director | None], None] = lambda director: None
-    """Told each game's director when it starts, and None whenever the table is (still) idle: the web display."""
+    """Told each game's director when it starts, and None at every other change of state or of
+    the vote: the web display."""
+    on_state: Callable[[TableState], None] = lambda state: None
+    """Told each new state as the table enters it (a log, a test)."""
+    _state: TableState = TableState.BOOTING
+    """Where the table is in its life: read it as :attr:`state`, change it only through its setter."""
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the state changes, then replaced: a waiter takes the current one and sleeps on it."""
+    _game: asyncio.Task[None] | None = None
+    """The running game's task (PLAYING), so ``discard`` and ``stop`` can cancel it."""
+    _choice: GameChoice | None = None
+    """The web setup's game for the start under way (STARTING; None: the table's default)."""
+    _unfinished: Path | None = None
+    """The power cut's journal (RESUME_WINDOW)."""
+    _halted: str | None = None
+    """Why the table stopped taking inputs (HALTED)."""
+    _records: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "voicehost-records"))
+    """The records' one worker thread: stores run in order, so a vote never races its game's store."""
+
+    seats: int = field(init=False)
+    """The table's seats (the setup's; a plain attribute, as :class:`~voicehost.web.setup.SetupDesk` has it)."""
+
+    def __post_init__(self) -> None:
+        self.seats = self.setup.seats
 
     @property
-    def seats(self) -> int:
-        return self.setup.seats
+    def state(self) -> TableState:
+        return self._state
 
-    # ---- the web setup page (voicehost.web.setup.SetupDesk): the same paths as the console -----
+    @state.setter
+    def state(self, new: TableState) -> None:
+        """Enter ``new`` if :data:`TRANSITIONS` allows it from here, and tell everyone waiting."""
+        if new not in TRANSITIONS[self._state]:
+            raise RefusedTransition(self._state, new)
+        self._state = new
+        self._changed.set()
+        self._changed = asyncio.Event()
+        self.on_state(new)
+        if new is not S.PLAYING:  # a game's start tells the web its director instead
+            self.on_change(None)
+
+    @property
+    def halted(self) -> str | None:
+        """Why the table takes no more inputs (a journal failure), or None."""
+        return self._halted if self._state is S.HALTED else None
+
+    async def wait_for_state(self, *states: TableState, timeout: float | None = None) -> bool:
+        """Sleep until the table is in one of ``states`` (True), or ``timeout`` seconds pass."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while self._state not in states:
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self._changed.wait(), left)
+            except TimeoutError:
+                return False
+        return True
+
+    # ---- the judge's commands: the web setup page (voicehost.web.setup.SetupDesk) and the console
+
+    def command(self, command: TableCommand) -> str | None:
+        """Take ``command`` if the table's state allows it; else the reason (one Russian line)."""
+        if isinstance(command, BestPlayer):
+            open_vote = self._state is S.BEST_VOTE and self.best_vote is not None
+            return self._vote(command.seat) if open_vote else refusal(command, self._state)
+        target = COMMAND_STATE[type(command)]
+        if target not in TRANSITIONS[self._state]:
+            return refusal(command, self._state)
+        if isinstance(command, Start):
+            self._choice = command.choice
+        self.state = target
+        if isinstance(command, Discard) and self._game is not None:
+            self._game.cancel()
+        return None
 
     def setup_state(self) -> dict[str, Any]:
-        vote = self.best_vote
+        vote = self.best_vote if self._state is S.BEST_VOTE else None
         best = None if vote is None else {"seats": vote.seats, "names": {str(k): v for k, v in vote.names.items()},
                                           "chosen": vote.chosen, "points": vote.points}
+        unfinished = self._unfinished if self._state is S.RESUME_WINDOW else None
         return {"ruleset": self.setup.ruleset.name, "options": dict(self.setup.options),
-                "unfinished": self._unfinished.name if self._unfinished is not None else None,
-                "playing": self._game is not None, "halted": self.halted, "best": best}
+                "unfinished": unfinished.name if unfinished is not None else None,
+                "playing": self._state is S.PLAYING, "halted": self.halted, "best": best,
+                "state": self._state.value}
 
     def start(self, choice: GameChoice) -> str | None:
         """The judge's game from the web, started as ``start`` starts the default one."""
-        if self.halted:
-            return "Стол остановлен: журнал не записывается. Перезапустите voicehost."
-        if self._game is not None or self._choice is not None or self._start_typed:
-            return "Игра уже идёт."
-        if self._may_discard:
-            return "Сначала продолжите или отложите прерванную игру."
-        self._choice = choice
-        self.type("start")
-        return None
+        return self.command(Start(choice))
 
     def resume(self) -> str | None:
-        if not self._may_discard:
-            return "Нет прерванной игры."
-        self._resume_now = True
-        return None
+        return self.command(Resume())
+
+    def discard(self) -> str | None:
+        return self.command(Discard())
 
     def best(self, seat: int) -> str | None:
         """The table's best-player vote for the last game: journaled (an ``award`` line), written
         into its protocol and into the records (after the game's own store); a second vote
         replaces the first. Open from the game's end until the next game starts."""
+        return self.command(BestPlayer(seat))
+
+    def _vote(self, seat: int) -> str | None:
         vote = self.best_vote
-        if vote is None or self._game is not None:
-            return "Сейчас нельзя: голосование за лучшего игрока — после игры, где оно есть в подсчёте очков."
+        assert vote is not None
         if not 1 <= seat <= vote.seats:
             return f"Места {seat} нет: за этим столом места 1–{vote.seats}."
         try:
@@ -211,46 +400,28 @@ class IdleTable:
         self.on_change(None)
         return None
 
-    def discard(self) -> str | None:
-        if self._game is None and not self._may_discard:
-            return "Нет прерванной игры."
-        self.type("discard")
-        return None
-
-    # ---- the console (typed lines: start, discard; anything else goes to the director) ---------
-
     def type(self, line: str) -> None:
+        """A console line: ``discard`` is always the table's; while a game runs every other line
+        is its director's; otherwise ``start``, ``best N``, and anything else is refused."""
         words = line.strip()
-        if words == "discard":
-            if self._game is None and not self._may_discard:
-                self.log("console: discard: there is no unfinished game to set aside")
-                return
-            self._discard = True
-            if self._game is not None:
-                self._game.cancel()
-            self.ports.stirred.set()
-        elif self._game is None:
-            if words.startswith("best"):
-                self._typed_best(words)
-            elif words == "start":
-                self._start_typed = True
-                self.ports.stirred.set()
-            elif words:
+        command = console_command(words)
+        if self._state is S.PLAYING and not isinstance(command, Discard):
+            self.ports.type(line)
+        elif isinstance(command, str):
+            self.log(f"console: {command}")
+        elif command is None:
+            if words:
                 self.log(f"console: {words}: no game is running (start one with «start» or the chord)")
         else:
-            self.ports.type(line)
-
-    def _typed_best(self, words: str) -> None:
-        number = words.removeprefix("best").strip()
-        if not number.isdigit():
-            self.log("console: usage: best N (the seat the table voted the best player)")
-            return
-        refused = self.best(int(number))
-        self.log(f"console: {words}: " + (refused or "recorded"))
+            refused = self.command(command)
+            if isinstance(command, Discard) and refused:
+                self.log("console: discard: there is no unfinished game to set aside")
+            elif isinstance(command, BestPlayer) or refused:
+                self.log(f"console: {words}: " + (refused or "recorded"))
 
     def stop(self) -> None:
-        self._stop.set()
-        self.ports.stirred.set()
+        if S.STOPPING in TRANSITIONS[self._state]:
+            self.state = S.STOPPING
         if self._game is not None:
             self._game.cancel()
 
@@ -258,20 +429,20 @@ class IdleTable:
 
     async def serve(self) -> None:
         """Resume what a power cut interrupted, then idle → game → idle until stopped. A
-        journal failure halts the table (no inputs taken) until it is restarted."""
+        journal failure halts the table (no inputs taken) until it is stopped and restarted."""
         await self._resume_unfinished()
+        if self._state is S.BOOTING:
+            self.state = S.IDLE
         ready_told = False
-        while not self._stop.is_set() and not self.halted:
-            await self._idle(tell_systemd=not ready_told)
-            ready_told = True
-            if not self._stop.is_set():
+        while self._state in READY_STATES:
+            if await self._idle(tell_systemd=not ready_told):
                 await self._new_game()
-        if self.halted:
-            await self._stop.wait()
+            ready_told = True
+        await self.wait_for_state(S.STOPPING)
 
-    async def _idle(self, tell_systemd: bool) -> None:
-        """The ready pattern and «Стол готов»; returns when a game should start (chord or
-        ``start``) and there is room for its journal, or the table is stopped."""
+    async def _idle(self, tell_systemd: bool) -> bool:
+        """The ready pattern and «Стол готов»; True when a game should start (chord, ``start``
+        or the web) and there is room for its journal, False when the table is stopped."""
         self._show_all(READY)
         if tell_systemd:  # from here a chord is taken: ready, as «Стол готов» begins
             self.notify.ready("idle: waiting for the start chord")
@@ -279,45 +450,52 @@ class IdleTable:
         else:
             self.notify.status("idle: waiting for the start chord")
         await self._say("table_ready")
-        while not self._stop.is_set():
-            if await self._chord_or_start():
-                if self._room():
-                    return
-                self.log(f"voicehost: not starting: less than {self.setup.room // 1024} KB free "
-                         f"for the journal in {self.setup.journals}")
-                self._choice = None
-                self.on_change(None)
-                await self._say("no_room")
-                self._show_all(READY)
+        while await self._chord_or_start():
+            if self._room():
+                return True
+            self.log(f"voicehost: not starting: less than {self.setup.room // 1024} KB free "
+                     f"for the journal in {self.setup.journals}")
+            self._choice = None
+            self.state = S.BEST_VOTE if self.best_vote is not None else S.IDLE
+            await self._say("no_room")
+            self._show_all(READY)
+        return False
 
     async def _chord_or_start(self) -> bool:
-        """Wait until the first and last seats have been held together for CHORD_S, or the
-        judge typed ``start``. Nothing polls: an edge, a typed line or the chord's own
-        deadline wakes the table (an idle table costs no CPU of its own)."""
+        """Wait until the first and last seats have been held together for CHORD_S, or a start
+        was asked for: True once STARTING. Nothing polls: an edge, a change of state or the
+        chord's own deadline wakes the table (an idle table costs no CPU of its own)."""
         first, last = 1, self.setup.seats
-        while not self._stop.is_set():
-            if self._start_typed:
-                self._start_typed = False
-                return True
+        while self._state in READY_STATES:
             self.ports.stirred.clear()
             held = held_since(self.ports.edges.edges)
             timeout = None
             if first in held and last in held:
                 timeout = max(held[first], held[last]) + CHORD_S - self.ports.clock()
                 if timeout <= 0:
+                    self.state = S.STARTING
                     await self._released(first, last)
-                    return True
-            try:
-                await asyncio.wait_for(self.ports.stirred.wait(), timeout)
-            except TimeoutError:
-                pass
-        return False
+                    break
+            await self._stirred_or_changed(timeout)
+        return self._state is S.STARTING
+
+    async def _stirred_or_changed(self, timeout: float | None) -> None:
+        """Until a button edge or a typed line stirs the ports, the state changes, or ``timeout``."""
+        waits = [asyncio.ensure_future(self.ports.stirred.wait()), asyncio.ensure_future(self._changed.wait())]
+        try:
+            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
 
     async def _released(self, *seats: int) -> None:
         """The chord's thumbs come up before the game starts, so they count as nobody's vote."""
         self._show_all(OFF)
-        while set(seats) & set(held_since(self.ports.edges.edges)) and not self._stop.is_set():
-            await asyncio.sleep(CHORD_POLL_S)
+        while self._state is S.STARTING:
+            self.ports.stirred.clear()
+            if not set(seats) & set(held_since(self.ports.edges.edges)):
+                return
+            await self._stirred_or_changed(None)
 
     def _room(self) -> bool:
         try:
@@ -326,7 +504,7 @@ class IdleTable:
         except OSError:
             return False
 
-    async def _new_game(self) -> bool:
+    async def _new_game(self) -> None:
         """The web setup's game if the judge chose one, else the table's default; the host
         deals unless the judge typed the cards."""
         choice, self._choice = self._choice, None
@@ -349,49 +527,49 @@ class IdleTable:
             journal.append(0, self.ports.clock(), "host" if typed is not None else "deal", deal)
         except (OSError, JournalFailed) as err:
             self.log(f"voicehost: cannot start a game: the journal {path}: {err}")
+            self.state = S.IDLE
             await self._say("no_room")
-            return False
+            return
         game.push(deal)
         self.log(f"voicehost: a new game of {game.ruleset.name}, journal {path}")
-        return await self._play(game, journal, fresh=True, show_cards=typed is None)
+        await self._play(game, journal, fresh=True, show_cards=typed is None)
 
     async def _resume_unfinished(self) -> None:
+        """The power cut's journal, if any: the window, then resumed, set aside, or (stopped) left."""
         path = unfinished_journal(self.setup.journals)
         if path is None:
             return
         self.log(f"voicehost: an unfinished game in {path}: resuming in {DISCARD_WINDOW_S:g} s "
                  "(type «discard» to set it aside)")
         self.notify.ready(f"resuming {path.name}")
-        deadline = self.ports.clock() + DISCARD_WINDOW_S
-        self._may_discard, self._unfinished = True, path
-        self.on_change(None)
-        while (self.ports.clock() < deadline and not self._discard and not self._resume_now
-               and not self._stop.is_set()):
-            await asyncio.sleep(CHORD_POLL_S)
-        self._may_discard, self._unfinished, self._resume_now = False, None, False
-        if self._discard:
+        self._unfinished = path
+        self.state = S.RESUME_WINDOW
+        if not await self.wait_for_state(S.RESUMING, S.DISCARDING, S.STOPPING, timeout=DISCARD_WINDOW_S):
+            self.state = S.RESUMING   # the window passed
+        self._unfinished = None
+        if self._state is S.DISCARDING:
             await self._set_aside(path)
             return
-        self.best_vote = None
+        if self._state is S.STOPPING:
+            return
         try:
             game, journal = resume_game(path, journal_type=WatchedJournal)
         except (InputError, OSError) as err:
             self.log(f"voicehost: cannot resume {path} ({err}); it is set aside")
+            self.state = S.DISCARDING
             await self._set_aside(path)
             return
         await self._play(game, journal, fresh=False)
 
     async def _set_aside(self, path: Path) -> None:
-        self._discard = False
         kept = path.with_name(path.stem + DISCARDED + path.suffix)
         path.rename(kept)
         self.log(f"voicehost: the unfinished game is kept as {kept}")
-        self.on_change(None)
+        self.state = S.IDLE
         await self._say("game_discarded")
 
-    async def _play(self, game: Game, journal: Journal, fresh: bool, show_cards: bool = True) -> bool:
-        """One game to its end, in its own task (so ``discard`` can cancel it); True when its
-        protocol is written."""
+    async def _play(self, game: Game, journal: Journal, fresh: bool, show_cards: bool = True) -> None:
+        """One game to its end, in its own task (so ``discard`` and ``stop`` can cancel it)."""
         director = Director(game, self.ports, journal, book=self.book, log=self.log, forbidden=self.forbidden,
                             hearing=self.hearing)
         director.on_events = public_log_printer(self.book, game.names, self.on_line)
@@ -400,6 +578,7 @@ class IdleTable:
         while not self.ports.heard.empty():  # words heard while the table was idle are nobody's
             self.ports.heard.get_nowait()
         self._game = asyncio.create_task(self._direct(director, fresh, show_cards))
+        self.state = S.PLAYING
         self.on_change(director)
         try:
             await asyncio.wait([self._game])
@@ -408,19 +587,28 @@ class IdleTable:
             if not task.done():
                 task.cancel()
             journal.close()
-            self.on_change(None)
-        if task.cancelled():
-            if self._discard:
-                await self._set_aside(Path(journal.path))
-            return False
-        failure = task.exception()
-        if isinstance(failure, JournalFailed):
-            await self._halt(str(failure))
-            return False
-        if failure is not None:
+        await self._after(game, Path(journal.path), task)
+
+    async def _after(self, game: Game, journal: Path, task: asyncio.Task[None]) -> None:
+        """The game's task is over: its protocol written if it played to its end, else set aside
+        (discard), halted (a journal failure) or left as it is (stop)."""
+        failure = None if task.cancelled() else task.exception()
+        if not task.cancelled() and failure is None:
+            self._write_protocol(game, journal)
+            if self._state is S.DISCARDING:  # the discard came as the game ended: it is played, not set aside
+                self.best_vote = None
+                self.state = S.IDLE
+            elif self._state is S.PLAYING:
+                self.state = S.BEST_VOTE if self.best_vote is not None else S.IDLE
+            return
+        if failure is not None and not isinstance(failure, JournalFailed):
             raise failure
-        self._write_protocol(game, Path(journal.path))
-        return True
+        if self._state is S.DISCARDING:
+            await self._set_aside(journal)
+        elif self._state is S.PLAYING and failure is not None:
+            await self._halt(str(failure))
+        elif self._state is S.PLAYING:
+            self.state = S.IDLE
 
     @staticmethod
     async def _direct(director: Director, fresh: bool, show_cards: bool) -> None:
@@ -435,11 +623,11 @@ class IdleTable:
 
     async def _halt(self, why: str) -> None:
         """A journal failure: said, printed, and no more inputs — the table waits for a restart."""
-        self.halted = why
+        self._halted = why
+        self.state = S.HALTED
         self.log(f"voicehost: error: the journal cannot be written ({why}); the game is stopped, "
                  "no more inputs are taken; free the card and restart voicehost to resume")
         self.notify.status(f"halted: journal failed ({why})")
-        self.on_change(None)
         self._show_all(JOURNAL_FAILED)
         await self._say("journal_failed")
 
@@ -462,7 +650,6 @@ class IdleTable:
             self.best_vote = BestPlayerVote(journal, path, protocol, game.seats, dict(game.names), points)
             self.log(f"voicehost: the table's best player (+{points:g}): type «best N» or use the judge console, "
                      "until the next game starts")
-            self.on_change(None)
 
     async def _say(self, key: str) -> None:
         await self.ports.utter(self.book.say(key, self.setup.ruleset.name))
@@ -470,7 +657,6 @@ class IdleTable:
     def _show_all(self, pattern: Any) -> None:
         for seat in range(1, self.setup.seats + 1):
             self.ports.led(seat, pattern)
-
 
 def held_since(edges: list[Any]) -> dict[int, float]:
     """Seats whose button is down now, with the time it went down (from the panel's edges)."""

@@ -6,6 +6,11 @@ ready (``Type=notify``) and keeps telling it the loop is alive (``WatchdogSec``:
 host is restarted, and a restart resumes the game from its journal). Journals go to
 ``/var/lib/voicehost``, the TTS cache to ``/var/cache/voicehost``, a club's config to
 ``/etc/voicehost``; output goes to journald (``journalctl -u voicehost``).
+
+The process serves the club's Wi-Fi, so the unit is sandboxed (:data:`HARDENING`; exposure
+1.6 by ``systemd-analyze security``, "OK"; 1.7 with homes read-only): it may write only its
+own three folders, sees no home folder, reaches only the GPIO chip and the sound card among the
+devices, opens only local and internet sockets, and has no capabilities. docs/pi.md says what each allowance is for.
 """
 
 from __future__ import annotations
@@ -26,6 +31,49 @@ UNIT_DIR = Path("/etc/systemd/system")
 DEFAULT_USER = "voicehost"
 GROUPS = ("gpio", "audio")
 WATCHDOG_S = 30
+HOMES = (Path("/home"), Path("/root"), Path("/run/user"))
+"""What ``ProtectHome=yes`` hides: a checkout or a table file there is only made read-only."""
+HARDENING = """\
+WorkingDirectory=/run/voicehost
+UMask=0077
+NoNewPrivileges=yes
+CapabilityBoundingSet=
+AmbientCapabilities=
+ProtectSystem=strict
+ProtectHome={protect_home}
+PrivateTmp=yes
+PrivateMounts=yes
+RemoveIPC=yes
+ProtectProc=invisible
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+DevicePolicy=closed
+DeviceAllow=char-gpiochip rw
+DeviceAllow=char-alsa rw
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallFilter=~@privileged
+SystemCallErrorNumber=EPERM
+"""
+"""The sandbox, one setting a line (docs/pi.md, «The service's sandbox», says why each is
+there). Writable: only the State/Cache/RuntimeDirectory (``ProtectSystem=strict`` leaves
+those open); the working directory is the runtime one, where lgpio makes its notification
+FIFO. Devices: the GPIO chips (lgpio) and ALSA's nodes, nothing else. Sockets: AF_UNIX
+(systemd's notify socket, the console FIFO's peers, PulseAudio, a local PostgreSQL) and
+AF_INET/6 (the web door, a PostgreSQL server). Not set, on purpose: ``PrivateDevices`` (it
+would hide /dev/snd and /dev/gpiochip*), ``PrivateNetwork`` and ``IPAddressDeny`` (the web
+door and the records' server), ``MemoryDenyWriteExecute`` (ctypes and cffi callbacks — espeak's,
+PortAudio's — may need writable code pages from libffi), ``PrivateUsers`` (the gpio and audio
+groups must keep working), ``ProcSubset=pid`` (ALSA reads /proc/asound)."""
 
 Run = Callable[[list[str]], None]
 
@@ -46,6 +94,7 @@ def unit_text(table: str | None = None, user: str = DEFAULT_USER, command: str |
         serve += f" --table {_table_argument(table)}"
     if web:
         serve += f" --web {web}"
+    hardening = HARDENING.format(protect_home=_protect_home(command or voicehost_command(), table))
     return f"""\
 # voicehost: the Mafia host as an appliance (written by `voicehost service install`).
 [Unit]
@@ -70,13 +119,25 @@ ConfigurationDirectory=voicehost
 RuntimeDirectory=voicehost
 Environment=VOICEHOST_DATA=/var/lib/voicehost VOICEHOST_CACHE=/var/cache/voicehost
 Environment=VOICEHOST_CONSOLE=/run/voicehost/console PYTHONUNBUFFERED=1
-StandardOutput=journal
+{hardening}StandardOutput=journal
 StandardError=journal
 SyslogIdentifier=voicehost
 
 [Install]
 WantedBy=multi-user.target
 """
+
+
+def _protect_home(command: str, table: str | None) -> str:
+    """``yes`` (no home folder is visible), or ``read-only`` when the program, the Python it
+    runs on (a venv's interpreter may be a pyenv build in /root) or the table file lives under a
+    home folder (a checkout in /home/pi): the service must still read them."""
+    program = Path(command.split()[0])
+    paths = [program, program.resolve(), Path(sys.executable).resolve(), Path(sys.base_prefix).resolve()]
+    if table and _table_argument(table).startswith("/"):
+        paths.append(Path(_table_argument(table)))
+    under_home = any(path.is_relative_to(home) for path in paths for home in HOMES)
+    return "read-only" if under_home else "yes"
 
 
 def _table_argument(table: str) -> str:
