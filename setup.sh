@@ -20,8 +20,9 @@ AUDIO_PACKAGES=(espeak-ng libportaudio2 libsndfile1 libasound2-plugins alsa-util
 # The tests play into a PulseAudio null sink and record its monitor. A machine that already
 # has a PulseAudio-compatible server (Raspberry Pi OS: PipeWire) only needs pactl.
 # The club records' tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's postgresql);
-# the web console's browser test drives Debian's chromium through chromium-driver (selenium).
-TEST_PACKAGES=(pulseaudio-utils postgresql chromium chromium-driver)
+# the web console's browser test drives Debian's chromium through chromium-driver (selenium);
+# the appliance's unit is rated and verified by systemd-analyze (Debian's systemd).
+TEST_PACKAGES=(pulseaudio-utils postgresql chromium chromium-driver systemd)
 # On a Raspberry Pi the seat pins go through lgpio (Pi 5 and older alike); Debian packages it,
 # and the venv then sees the system's site-packages so gpiozero can find it.
 PI_PACKAGES=(python3-lgpio)
