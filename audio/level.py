@@ -50,7 +50,7 @@ def _oversampled_peaks(samples: np.ndarray) -> np.ndarray:
     """Per original sample, the largest magnitude among its oversampled neighbours."""
     from scipy.signal import resample_poly
     up = np.abs(resample_poly(samples, OVERSAMPLE, 1))
-    return up[: len(samples) * OVERSAMPLE].reshape(len(samples), OVERSAMPLE).max(axis=1)
+    return np.asarray(up[: len(samples) * OVERSAMPLE].reshape(len(samples), OVERSAMPLE).max(axis=1))
 
 
 def compress(clip: np.ndarray, rate: int, threshold_db: float = -24.0, ratio: float = 2.5,
@@ -63,7 +63,7 @@ def compress(clip: np.ndarray, rate: int, threshold_db: float = -24.0, ratio: fl
     level_db = 10 * np.log10(power + 1e-12)
     over = np.maximum(level_db - threshold_db, 0.0)
     gain_db = -over * (1 - 1 / ratio)
-    return (samples * 10 ** (gain_db / 20)).astype(np.float32)
+    return np.asarray(samples * 10 ** (gain_db / 20), dtype=np.float32)
 
 
 def limit(clip: np.ndarray, rate: int, ceiling_dbtp: float) -> np.ndarray:
@@ -76,7 +76,7 @@ def limit(clip: np.ndarray, rate: int, ceiling_dbtp: float) -> np.ndarray:
     needed = np.minimum(1.0, ceiling / np.maximum(peaks, 1e-12))
     width = max(1, int(LOOKAHEAD_S * rate))
     gain = uniform_filter1d(minimum_filter1d(needed, 2 * width + 1, mode="nearest"), width, mode="nearest")
-    return np.clip(samples * gain, -ceiling, ceiling).astype(np.float32)
+    return np.asarray(np.clip(samples * gain, -ceiling, ceiling), dtype=np.float32)
 
 
 def normalize(clip: np.ndarray, rate: int, target_lufs: float, ceiling_dbtp: float) -> np.ndarray:

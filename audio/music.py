@@ -18,6 +18,7 @@ import collections
 import random
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +49,7 @@ def ambient(samplerate: int, seconds: float = 24.0, seed: int = 7) -> np.ndarray
     swell = 0.8 + 0.2 * np.sin(2 * np.pi * 3 * t / seconds)  # three slow swells per loop
     drone = sum(np.sin(2 * np.pi * round(f * seconds) / seconds * t) for f in (55.0, 82.41, 110.0))
     bed = noise / np.sqrt(np.mean(noise ** 2)) * swell + 0.25 * drone / np.sqrt(np.mean(drone ** 2))
-    return (bed / np.max(np.abs(bed)) * 0.9).astype(np.float32)
+    return np.asarray(bed / np.max(np.abs(bed)) * 0.9, dtype=np.float32)
 
 
 def band_energy(clip: np.ndarray, samplerate: int, low: float, high: float) -> float:
@@ -128,7 +129,7 @@ class MusicFeed:
             if self._stop.is_set():
                 return
 
-    def _tracks(self):  # type: ignore[no-untyped-def]
+    def _tracks(self) -> Iterator[np.ndarray]:
         if not self.files:
             yield from NightMusic(self.samplerate, self.rng.randrange(2 ** 32)).bars()
         import soundfile

@@ -134,21 +134,21 @@ class NightMusic:
         freqs = np.fft.rfftfreq(n, 1 / self.samplerate)
         spectrum[(freqs < low) | (freqs > high)] = 0
         band = np.fft.irfft(spectrum, n)
-        return band / (np.sqrt(np.mean(band ** 2)) + 1e-12)
+        return np.asarray(band / (np.sqrt(np.mean(band ** 2)) + 1e-12), dtype=np.float64)
 
     def _kick(self) -> np.ndarray:
         t = self._time(0.35)
         pitch = 45 + 90 * np.exp(-t * 30)
-        return 0.55 * np.sin(2 * np.pi * np.cumsum(pitch) / self.samplerate) * np.exp(-t * 9)
+        return np.asarray(0.55 * np.sin(2 * np.pi * np.cumsum(pitch) / self.samplerate) * np.exp(-t * 9))
 
     def _clap(self, level: float) -> np.ndarray:
         t = self._time(0.25)
-        return level * 0.55 * self._noise(0.25, 1200, 7000) * np.exp(-t * 22)
+        return np.asarray(level * 0.55 * self._noise(0.25, 1200, 7000) * np.exp(-t * 22))
 
     def _hat(self, level: float, open_hat: bool = False) -> np.ndarray:
         seconds = 0.3 if open_hat else 0.06
         t = self._time(seconds)
-        return level * 0.45 * self._noise(seconds, 5000, 14000) * np.exp(-t * (9 if open_hat else 70))
+        return np.asarray(level * 0.45 * self._noise(seconds, 5000, 14000) * np.exp(-t * (9 if open_hat else 70)))
 
     def _shaker(self, mix: np.ndarray) -> None:
         """A shaker on every sixteenth, accented off the beat: the bed between the notes."""
@@ -184,7 +184,8 @@ class NightMusic:
         semitone = root + (0, 3, 5, 7, 10)[degree] + 24
         f = A * 2 ** (semitone / 12)
         t = self._time(0.9)
-        return 0.22 * sum(np.sin(2 * np.pi * f * h * t) / h ** 1.5 for h in (1, 2, 3, 4)) * np.exp(-t * 5)
+        partials = sum(np.sin(2 * np.pi * f * h * t) / h ** 1.5 for h in (1, 2, 3, 4))
+        return np.asarray(0.22 * partials * np.exp(-t * 5))
 
 
 def night_music(samplerate: int, seconds: float = 24.0, seed: int = 7) -> np.ndarray:

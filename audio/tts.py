@@ -179,9 +179,9 @@ class SpeechRenderer:
                                    "install the espeak-ng package") from None
         # The driver prints «Audio saved to …» on stdout after each file; that must not reach
         # a user's terminal or a JSON output, so its module-level print is silenced.
-        espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+        espeak_driver.print = lambda *args, **kwargs: None
         if not isinstance(espeak_driver._espeak, _PhonemeInput):
-            espeak_driver._espeak = _PhonemeInput(espeak_driver._espeak)  # type: ignore[attr-defined]
+            espeak_driver._espeak = _PhonemeInput(espeak_driver._espeak)
         try:
             engine = _the_engine(pyttsx3)
         except Exception as err:
@@ -259,7 +259,7 @@ _ESPEAK = threading.Lock()   # the process's one espeak engine: one rendering at
 _ENGINE: list[object] = []
 
 
-def _the_engine(pyttsx3: Any) -> object:
+def _the_engine(pyttsx3: Any) -> Any:
     """The process's espeak engine, kept until the process exits: a pyttsx3 engine that is
     dropped unhooks espeak-ng's one callback, whichever engine set it, and the renderers of
     the process share it anyway. Let go at exit, while pyttsx3's finalizer can still run."""
@@ -279,7 +279,7 @@ def _espeak_idle() -> None:
     165 wpm, 1 run in 20 with both cores busy): so nothing is set or read while it works."""
     import pyttsx3.drivers.espeak as espeak_driver
 
-    espeak_driver._espeak.Synchronize()  # type: ignore[attr-defined]
+    espeak_driver._espeak.Synchronize()
 
 
 def _read_when_written(path: Path, patience_s: float = 3.0) -> np.ndarray | None:
@@ -314,7 +314,9 @@ def trim_silence(samples: np.ndarray, rate: int, floor_db: float = -40.0, lead_s
     if usable == 0:
         return samples
     energy = np.sqrt(np.mean(np.square(samples[:usable].reshape(-1, frame), dtype=np.float64), axis=1))
-    loud = np.flatnonzero(energy >= energy.max() * 10 ** (floor_db / 20)) if energy.max() > 0 else []
+    if energy.max() <= 0:
+        return samples
+    loud = np.flatnonzero(energy >= energy.max() * 10 ** (floor_db / 20))
     if len(loud) == 0:
         return samples
     start = max(0, int(loud[0]) * frame - int(lead_s * rate))
@@ -333,7 +335,8 @@ def resample(samples: np.ndarray, source: int, target: int) -> np.ndarray:
 
     from scipy.signal import resample_poly
     common = gcd(source, target)
-    return resample_poly(np.asarray(samples, dtype=np.float64), target // common, source // common).astype(np.float32)
+    return np.asarray(resample_poly(np.asarray(samples, dtype=np.float64), target // common, source // common),
+                      dtype=np.float32)
 
 
 def write_clip(path: Path, clip: np.ndarray, rate: int) -> None:

@@ -563,7 +563,7 @@ def bench_records(games: int, seed: int, urls: list[str] | None) -> Iterator[str
     rng = random.Random(seed)
     club = [f"Игрок-{k:02d}" for k in range(1, 61)]
     with tempfile.TemporaryDirectory(prefix="voicehost-bench-") as folder:
-        paths = []
+        paths: list[Path] = []
         start = time.perf_counter()
         while len(paths) < games:
             game = random_game(ruleset, options, rng)

@@ -18,7 +18,7 @@ import math
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -478,7 +478,7 @@ class Report:
 
 def build_report(mode: str, model: str, microphone: str, meter: LevelMeter, quiet: tuple[float, float],
                  attempts: Sequence[Attempt], probes: Sequence[Attempt], results: Sequence[Heard],
-                 current: dict[str, float | None], missing_words: Sequence[str] = (),
+                 current: Mapping[str, float | None], missing_words: Sequence[str] = (),
                  notes: Sequence[str] = ()) -> Report:
     """Measure every attempt from the meter and vosk's results, and suggest the settings.
     ``current``: the settings in force (hold_off_s, rule2_s…rule4_s, min_confidence)."""

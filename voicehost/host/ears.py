@@ -102,7 +102,8 @@ def ears_from_mapping(data: Any, place: str) -> EarsConfig:
     if isinstance(alternatives, bool) or not isinstance(alternatives, int) or not 0 <= alternatives <= 10:
         raise InputError(f"{place}.alternatives", "must be a whole number from 0 to 10")
     return EarsConfig(data.get("model"), data.get("microphone"), float(hold), endpoint, tuple(forbidden),
-                      alternatives, HearingSettings(**hearing))
+                      alternatives, HearingSettings(hearing["min_confidence"], hearing["veto_s"], hearing["join_s"],
+                                                    hearing["false_end_s"], hearing["hold_s"]))
 
 
 def load_ears(table: Path) -> EarsConfig:

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from voicehost.files import decode, file_name, loads_json, read_bytes
 from voicehost.rules import GAMES, InputError
@@ -292,7 +292,7 @@ def _apply(record: dict[str, Any], entries: list[JournalEntry], number: int, pla
         raise InputError(place, f"not a journal record (type {kind!r})")
 
 
-def _count(value: Any) -> bool:
+def _count(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 

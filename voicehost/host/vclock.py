@@ -54,7 +54,7 @@ class VirtualLoop(asyncio.SelectorEventLoop):
         self.in_executor = 0  # executor jobs whose results the loop has not yet taken
         super().__init__(_JumpingSelector(self))
 
-    def run_in_executor(self, executor: Any, func: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+    def run_in_executor(self, executor: Any, func: Callable[..., T], *args: Any) -> asyncio.Future[T]:  # type: ignore[override]
         future = super().run_in_executor(executor, func, *args)
         self.in_executor += 1
         future.add_done_callback(self._executor_done)

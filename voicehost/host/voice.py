@@ -31,7 +31,24 @@ from voicehost.rules import InputError
 Log = Callable[[str], None]
 
 
-class Voice:
+class Speaking:
+    """What every voice that plays sound speaks with (:func:`open_speech` sets it up): the two
+    voices differ only in where the mix goes (a sound card, a file) and whose clock it keeps."""
+
+    renderer: SpeechRenderer
+    """The lines, rendered through the lexicon and cached."""
+    cues: dict[str, np.ndarray]
+    """The tones (``speech_start``, ``ten_seconds`` …), generated or the club's files."""
+    recorded: RecordedVoice | None
+    """A club's recorded host, said where it covers a line."""
+    warning: str
+    """How the speaker's warning sounds: ``tone``, ``voice`` or ``both``."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class Voice(Speaking):
     """Speaks Russian lines through the mixer; ``say`` returns when the line has been heard."""
 
     def __init__(self, audio: AudioConfig, output: str | None = None, log: Log | None = None) -> None:
@@ -85,7 +102,7 @@ class Voice:
                 thing.close()
 
 
-def open_speech(voice: Any, audio: AudioConfig) -> None:
+def open_speech(voice: Speaking, audio: AudioConfig) -> None:
     """What every voice speaks with, set on ``voice``: the renderer (through the lexicon), the
     cues and a club's recordings. A bad cue or recording closes what is already open before
     its one line."""
@@ -162,7 +179,7 @@ class _Patient:
         self.feed.read(out)
 
 
-class FileVoice:
+class FileVoice(Speaking):
     """``--audio file:OUT.wav`` for a game on the virtual clock: the mix — the voice over the
     night music, ducked — is rendered block by block up to the game's own time, so a whole
     game goes to the file as fast as the machine renders it, timed exactly as it would be heard."""

@@ -74,7 +74,7 @@ class RussianFormatter(string.Formatter):
             masculine, feminine = format_spec.split(":")[1:]
             return feminine if is_feminine(value) else masculine
         if not isinstance(value, int) or isinstance(value, bool):
-            return super().format_field(value, format_spec)
+            return str(super().format_field(value, format_spec))
         return spell(value, format_spec)
 
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from voicehost.host.dealing import shuffled_deal
 from voicehost.rules import Game, IllegalInput, Options, Ruleset, new_game
@@ -54,10 +53,13 @@ def random_input(game: Game, rng: random.Random) -> Input:
     roll = rng.random()
     if roll < 0.01:
         return foul(_pick(game.alive_seats(), rng))
-    answer = _answers(type(game)).get(type(game.request))  # type: ignore[arg-type]
+    request = game.request
+    if request is None:
+        raise AssertionError("the game is over: no input answers it")
+    answer = _answers(type(game)).get(type(request))
     if answer is None:
-        raise AssertionError(f"no random input for {game.request!r}")
-    return answer(game, game.request, roll, rng)
+        raise AssertionError(f"no random input for {request!r}")
+    return answer(game, request, roll, rng)
 
 
 def _pick(choices: Sequence[T], rng: random.Random) -> T:
@@ -114,10 +116,19 @@ def _random_lift(game: Game, request: AwaitLift, roll: float, rng: random.Random
     return close_voting() if roll < 0.3 else lift(_pick(request.voters, rng))
 
 
-@cache
+_ANSWERS: dict[type[Game], dict[type[Request], Answer]] = {}
+
+
 def _answers(kind: type[Game]) -> dict[type[Request], Answer]:
     """What the table may do, by what the game waits for (the roll decides among the choices);
-    a turn's words are the ones this ruleset listens for (withdrawals, raised hands)."""
+    a turn's words are the ones this ruleset listens for (withdrawals, raised hands). Made once
+    per ruleset class."""
+    if kind not in _ANSWERS:
+        _ANSWERS[kind] = _answers_of(kind)
+    return _ANSWERS[kind]
+
+
+def _answers_of(kind: type[Game]) -> dict[type[Request], Answer]:
     accepts = kind.handlers
     random_word = _word_answer((Withdraw, AwaitSpeech) in accepts, (RaiseHand, AwaitSpeech) in accepts)
     return {
@@ -142,7 +153,7 @@ def random_game(ruleset: Ruleset, options: Options, rng: random.Random, max_inpu
     seats = rng.choice(ruleset.seats)
     game = new_game(ruleset, options, seats)
     game.push(Deal(shuffled_deal(ruleset, options, seats, rng)))
-    draw, answers = rng.random, _answers(type(game))
+    draw, answers = rng.random, _answers(cast("type[Game]", type(game)))  # every TableGame is a Game
     for _ in range(max_inputs):
         request = game.request
         if request is None:  # the game is over
