@@ -99,7 +99,7 @@ class _Builder:
         self.nights[-1]["killed"] = list(event.killed)
         self.today()
         self.morning = {"day": event.day, "opener": None, "nominations": [], "withdrawn": [],
-                        "votes": {}, "revotes": [], "vote": "held", "eliminated": []}
+                        "votes": {}, "revotes": [], "vote": None, "eliminated": []}
 
     def _foul(self, event: FoulGiven) -> None:
         """A night's foul (given at night, applied at the morning) goes to its night."""
@@ -143,6 +143,8 @@ class _Builder:
             day["withdrawn"].append([event.by, event.target])
         elif isinstance(event, VotesCounted):
             counts = {str(seat): votes for seat, votes in event.counts}
+            if event.round != "mayor":
+                day["vote"] = "held"  # until then None: no vote (yet) that day
             if event.round in ("main", "final") and not day["votes"]:
                 day["votes"] = counts
             elif event.round in ("prevote", "mayor"):
