@@ -242,8 +242,9 @@ def test_classic_etiquette_sends_non_voters_to_the_last_accused() -> None:
 
 
 def _game(options=None, roles=ROLES):
-    """A game at the end of night 1, where the judge's removals take effect at once."""
-    from voicehost.rules.inputs import ACTIONS, Deal, Shots
+    """A game at the morning of day 1, where the judge's removals take effect at once (a night's
+    wait for the morning)."""
+    from voicehost.rules.inputs import ACTIONS, Dawn, Deal, Shots
     from voicehost.rules.requests import AwaitAction, AwaitShots
     ruleset = load_ruleset("classic")
     game = new_game(ruleset, ruleset.resolve(options or {}), 10)
@@ -254,6 +255,7 @@ def _game(options=None, roles=ROLES):
     while isinstance(game.request, (AwaitShots, AwaitAction)):
         request = game.request
         game.push(Shots(()) if isinstance(request, AwaitShots) else ACTIONS[request.actions[0]](request.by, None))
+    game.push(Dawn())
     return game
 
 

@@ -489,3 +489,15 @@ def test_the_appliance_stores_each_finished_game_off_its_loop(mock_factory, tmp_
         (game,) = records.games()
     protocol = json.loads(bench.table.played[0].read_text())
     assert game.winner == protocol["winner"] and game.table == "table"
+
+
+def test_simulate_record_of_an_unfinished_game_says_nothing_was_stored(tmp_path, capsys) -> None:
+    """Issue 28: a script that runs out before the end is no game for the records: one line says so."""
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    script = tmp_path / "unfinished.json"
+    script.write_text(json.dumps({"roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}, "days": [{}]}))
+    code, out, err = cli(capsys, "simulate", str(script), "--record", "--db", db, "--json")
+    assert code == 0 and json.loads(out)["winner"] is None
+    assert err.strip() == "Игра не окончена: в записи клуба ничего не сохранено."
+    assert not (tmp_path / "records.sqlite").exists()
+    assert cli(capsys, "simulate", str(script), "--db", db)[2] == ""  # not asked to record: nothing said

@@ -65,7 +65,7 @@ def test_every_protocol_key_and_id_is_in_the_scripts_doc() -> None:
         protocol = build_protocol(result.game, result.ignored, result.script.names)
         found |= set(protocol) | {protocol["reason"] or "", protocol["winner"] or ""}
         for day in protocol["days"]:
-            found |= set(day) | {day["vote"]}
+            found |= set(day) | {day["vote"] or ""}
         for night in protocol["nights"]:
             found |= set(night)
         for elimination in protocol["eliminations"]:

@@ -259,12 +259,13 @@ def adversarial_night(seats: int, shooters: list[str], night_keys: dict[str, lis
 
 
 def check_moments(game: Game) -> None:
-    """Night removals are dated by their night; the morning's kills by the night before; the
-    rest of a day by that day. Every victim of a night and every player of a passed «все
-    покидают» is out, and the game ends after the whole group (the last event)."""
-    from voicehost.rules.events import LiftAsked, LiftCounted, MorningCame, NightFell
+    """Night removals are dated by their night, and so are the morning's kills and the night's
+    fouls and removals applied at the morning after them; the rest of a day by that day. Every
+    victim of a night and every player of a passed «все покидают» is out, and the game ends
+    after the whole group (the last event)."""
+    from voicehost.rules.events import FoulGiven, LiftAsked, LiftCounted, MorningCame, NightFell, RoleRevealed
     night = day = 0
-    at_night = True
+    at_night = morning = True
     leaving: set[int] = set()
     asked: tuple[int, ...] = ()
     for event in game.events:
@@ -272,13 +273,18 @@ def check_moments(game: Game) -> None:
             night, at_night = event.night, True
             assert not leaving, f"{leaving} never left"
         elif isinstance(event, MorningCame):
-            day, at_night = event.day, False
+            day, at_night, morning = event.day, False, True
             leaving = set(event.killed)
+        elif isinstance(event, FoulGiven):
+            assert event.night is None or (morning and not leaving and event.night == night), event
+            morning = morning and event.night is not None
         elif isinstance(event, Eliminated):
-            if at_night or event.cause == "killed":
+            if at_night or event.cause == "killed" or morning and event.night is not None:
                 assert (event.night, event.day) == (night, None), event
+                assert event.cause == "killed" or at_night or not leaving, f"{event} before {leaving} left"
             else:
                 assert (event.day, event.night) == (day, None), event
+                morning = False
             if event.cause == "killed":
                 leaving.discard(event.seat)
             elif event.cause == "voted" and asked:
@@ -290,6 +296,8 @@ def check_moments(game: Game) -> None:
             asked = ()
         elif leaving and not isinstance(event, GameOver):
             assert event.kind in ("speech_began",), f"{event} before {leaving} left"
+        if not isinstance(event, (MorningCame, FoulGiven, Eliminated, RoleRevealed, GameOver)):
+            morning = False
     if game.is_over:
         assert isinstance(game.events[-1], GameOver) and not leaving
 

@@ -94,3 +94,35 @@ def test_fuzzed_malformed_scripts_raise_only_input_errors(nights, days, options,
         simulate(script_from_data(json.loads(json.dumps(script))))
     except InputError as err:
         assert str(err) and "\n" not in str(err)
+
+
+# ---- seat keys and numbers written oddly (issue 28: «--5» ended in a ValueError traceback) ----
+
+ODD_NUMBERS = ["--5", "+5", " 5", "5 ", "٥", "５", "5.0", "1e1", "0x5", "5_0", "-", "", "- 5", "−5"]
+
+
+def _cli_on(tmp_path, script: dict[str, Any]) -> tuple[int | None, str]:
+    from fuzzing import run_cli
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps({"roles": ROLES, **script}, ensure_ascii=False), encoding="utf-8")
+    code, _, err = run_cli(["simulate", str(path)])
+    return code, err
+
+
+def test_an_option_number_written_with_two_minus_signs_is_one_line_and_exit_2(tmp_path) -> None:
+    code, err = _cli_on(tmp_path, {"options": {"last_word_s": "--5"}})
+    assert code == 2 and err.strip().count("\n") == 0, err
+    assert err.strip().endswith("options.last_word_s: '--5' is not a whole number")
+
+
+@pytest.mark.parametrize("odd", ODD_NUMBERS)
+def test_a_seat_or_number_written_oddly_is_one_line_and_exit_2(tmp_path, odd: str) -> None:
+    """Every place a script writes a seat as a key or a number as text: never a traceback. (An
+    option's number may have spaces around it, as typed after ``k=``: ``" 5"`` is 5 there.)"""
+    option = [] if odd.strip() == "5" else [{"options": {"last_word_s": odd}}]
+    for script in ({"roles": {**ROLES, odd: "citizen"}}, {"nights": [{}, {"shots": {odd: 4}}]},
+                   {"days": [{"votes": {odd: 4}}]}, {"days": [{"speeches": {odd: "пас"}}]},
+                   {"names": {odd: "Анна"}}, {"days": [{"fouls": [{"seat": odd, "at": "morning"}]}]}, *option):
+        code, err = _cli_on(tmp_path, script)
+        assert code == 2 and err.strip() and err.strip().count("\n") == 0, (script, code, err)
+        assert err.startswith("voicehost: error: "), (script, err)

@@ -124,7 +124,7 @@ def test_a_shooter_removed_during_the_night_who_did_not_shoot_makes_it_a_miss() 
     assert protocol["nights"][1]["killed"] == [] and protocol["nights"][1]["missed"] is True
 
 
-def test_the_judge_removing_a_player_mid_night_waits_for_the_nights_last_action() -> None:
+def test_the_judge_removing_a_player_mid_night_waits_for_the_morning_after_its_victim() -> None:
     ruleset = load_ruleset("sport")
     game = new_game(ruleset, ruleset.resolve({}), 10)
     roles = [Role.CITIZEN] * 10
@@ -139,9 +139,10 @@ def test_the_judge_removing_a_player_mid_night_waits_for_the_nights_last_action(
     game.push(Shots(((3, (4,)), (5, (4,)), (9, (4,)))))
     game.push(Check(3, 1))
     assert isinstance(game.request, AwaitAction) and game.request.by == 7  # still called, still checks
-    events = game.push(Check(7, 3))
-    assert [e.kind for e in events] == ["check_answered", "eliminated"]
-    assert events[1] == Eliminated(7, "removed", None, 2) and isinstance(game.request, AwaitDawn)
+    assert [e.kind for e in game.push(Check(7, 3))] == ["check_answered"] and isinstance(game.request, AwaitDawn)
+    events = game.push(Dawn())  # the morning: the night's victim leaves first, then the removal
+    assert [e.kind for e in events][:3] == ["morning_came", "eliminated", "eliminated"]
+    assert events[1:3] == [Eliminated(4, "killed", None, 2), Eliminated(7, "removed", None, 2)]
 
 
 def _pass(request):

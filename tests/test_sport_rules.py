@@ -133,12 +133,19 @@ def test_sport_withdrawal_of_someone_elses_nomination_is_refused() -> None:
 
 
 @pytest.mark.parametrize(("speeches", "reason"), [
-    ({"2": "выставляю игрока номер одиннадцать"}, "not_a_seat"),
     ({"1": "выставляю пятого", "2": "выставляю пятого"}, "already_nominated"),
 ])
 def test_sport_nomination_refused_with_its_reason(speeches, reason) -> None:
     _, result = run(days=[{"speeches": speeches}])
     assert [e.reason for e in kinds(result, "nomination_refused")] == [reason]
+
+
+def test_sport_nomination_of_a_seat_the_table_lacks_is_not_taken_but_listed() -> None:
+    """The host asks again instead of taking it (issue 28), so the script lists it under ignored."""
+    protocol, result = run(days=[{"speeches": {"2": "выставляю игрока номер одиннадцать"}}])
+    assert protocol["days"][0]["nominations"] == [] and not kinds(result, "nomination_refused")
+    assert protocol["ignored"] == [{"at": "days[0].speeches.2",
+                                    "why": "nominates seat 11: there is no seat 11 at a 10-seat table"}]
 
 
 def test_sport_nomination_of_a_seat_that_is_out_is_refused() -> None:

@@ -4,6 +4,7 @@ table level, resumed from their journals, or played aloud on a simulated table."
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,11 +71,16 @@ def _record_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str) -> None:
-    """``--record``: the finished game into the records (a simulated table's, so table "simulation")."""
-    if getattr(args, "record", False) and protocol.get("winner") is not None:
-        from voicehost.records.table import record_finished_game
+    """``--record``: the finished game into the records (a simulated table's, so table "simulation");
+    an unfinished one is not a game the records keep, and one line says so."""
+    if not getattr(args, "record", False):
+        return
+    if protocol.get("winner") is None:
+        print(load_phrasebook().line("log", "not_recorded"), file=sys.stderr)
+        return
+    from voicehost.records.table import record_finished_game
 
-        record_finished_game(protocol, name, db=args.db)
+    record_finished_game(protocol, name, db=args.db)
 
 
 def _simulate(args: argparse.Namespace) -> int:

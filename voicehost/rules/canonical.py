@@ -76,6 +76,7 @@ class CanonicalGame(TableGame):
         killed = (self.night_target,) if self.night_target in self.alive else ()
         self._emit(morning_came(self.day, killed))
         self._eliminate_group(killed, "killed")
+        self._apply_held()  # the night's fouls and removals, after its victims
         if self.is_over:
             return
         self._morning([], then="discussion")

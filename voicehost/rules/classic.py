@@ -150,6 +150,7 @@ class ClassicGame(TableGame):
         self.killed_last_night = killed
         self._emit(morning_came(self.day, killed))
         self._eliminate_group(killed, "killed")
+        self._apply_held()  # the night's fouls and removals, after its victims
         if self.is_over:
             return
         words = [(seat, "blood_name") for seat in killed] if self.options.flag("blood_name") else []

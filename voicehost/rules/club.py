@@ -163,6 +163,7 @@ class ClubGame(TableGame):
         self._emit(morning_came(self.day, killed))
         speaking = [seat for seat in killed if not self._leaves_silently(seat)]
         self._eliminate_group(killed, "killed")  # the night's victims leave together
+        self._apply_held()
         if self.is_over:
             return
         if self.day == 1:
@@ -284,9 +285,6 @@ class ClubGame(TableGame):
         self._nightfall()
 
     # ---- removal and the end ---------------------------------------------------------------
-
-    def _removed_at_night(self, seat: int) -> None:
-        self.victims = [v for v in self.victims if v != seat]
 
     def _voting_now(self, request: object) -> bool:
         return isinstance(request, AwaitVotes) or self.after_turns in ("acquittal", "revote")

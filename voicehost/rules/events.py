@@ -168,9 +168,12 @@ class AllStay(Event):
 
 @dataclass(frozen=True)
 class FoulGiven(Event):
+    """``night``: the night a foul given during it belongs to (it takes effect at the morning)."""
+
     seat: int
     count: int
     reason: str
+    night: int | None = None
 
 
 @dataclass(frozen=True)

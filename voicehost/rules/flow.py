@@ -23,6 +23,7 @@ from .errors import (
 )
 from .events import (
     VotingBegan,
+    foul_given,
     night_fell,
     shooting_resolved,
     speech_began,
@@ -90,6 +91,8 @@ class TableGame(Game):
         self.opener = 0
         self.closer = 0
         self.held: list[Foul | Remove] = []  # the night's fouls and removals, until the morning
+        self.held_night = 0  # while the morning applies them: the night they belong to
+        self.struck: set[int] = set()  # seats the night killed that the morning then removed: no last word
         self.morning_turns: tuple[list[tuple[int, str]], str] = ([], "")
 
     # ---- nights ---------------------------------------------------------------------------
@@ -120,7 +123,6 @@ class TableGame(Game):
         else:
             self._night_done()
             self.request = await_dawn(self.night)
-            self._apply_held()
 
     def _night_done(self) -> None:
         """Hook: every action of the night is in (classic resolves its shots and visits here)."""
@@ -128,13 +130,14 @@ class TableGame(Game):
     # ---- the judge's fouls and removals at night ---------------------------------------------
 
     def _at_night(self) -> bool:
-        return self.phase == "night"
+        """At night, or at the morning applying the night's fouls and removals (dated by the night)."""
+        return self.phase == "night" or self.held_night != 0
 
     def _penalty(self, item: Foul | Remove) -> None:
         """RULES, "Things every ruleset shares": night fouls and removals take effect at the
         morning, after the night's actions — a removed shooter's shot (or its absence) still
-        counts. They are held until the night's last step and dated by the night."""
-        if self.phase != "night" or isinstance(self.request, AwaitDawn):
+        counts, and the night's victims leave first. Held until :meth:`_apply_held`."""
+        if self.phase != "night":
             self._apply_penalty(item)
             return
         self._require_alive(item.seat)
@@ -148,13 +151,34 @@ class TableGame(Game):
         return removed or fouls >= self.fouls_to_remove
 
     def _apply_held(self) -> None:
+        """The morning, once the night's victims have left and the win check has run: the
+        night's fouls and removals in the order given, each removal followed by its own win
+        check. A foul to a seat the night killed still counts (his third shortens his last word,
+        a fourth, like a removal, takes it away); he cannot leave twice."""
         if not self.held:
             return
         held, self.held = self.held, []
+        self.held_night = self.night
         for item in held:
             if self.is_over:
-                return
-            self._apply_penalty(item)
+                break
+            if item.seat in self.alive:
+                self._apply_penalty(item)
+            elif isinstance(item, Foul):
+                self._foul_after_death(item.seat, item.reason)
+            else:
+                self.struck.add(item.seat)
+        self.held_night = 0
+
+    def _foul_after_death(self, seat: int, reason: str) -> None:
+        count = self.fouls[seat] = self.fouls[seat] + 1
+        self._emit(foul_given(seat, count, reason, self.held_night))
+        self._after_foul(seat, count)
+        if count >= self.fouls_to_remove:
+            self.struck.add(seat)
+
+    def _foul_night(self) -> int | None:
+        return self.held_night or None
 
     def _called(self) -> tuple[int, ...]:
         return self.alive_seats()
@@ -220,8 +244,10 @@ class TableGame(Game):
 
     def _morning(self, turns: list[tuple[int, str]], then: str) -> None:
         """The morning is announced; before anyone has the floor the judge may still act (a
-        seat removed now never opens the day). Then ``turns`` (last words …), then ``then``."""
-        self.morning_turns = (turns, then)
+        seat removed now never opens the day). Then ``turns`` (last words …), then ``then``;
+        a killed seat the night's fouls or removals struck out has no last word."""
+        struck, self.struck = self.struck, set()
+        self.morning_turns = ([turn for turn in turns if turn[0] not in struck], then)
         self.turns, self.after_turns = [], ""
         self.request = await_morning(self.day)
 
@@ -294,15 +320,12 @@ class TableGame(Game):
     # ---- removal -------------------------------------------------------------------------------
 
     def _remove(self, seat: int, reason: str) -> None:
-        """Out at once, no last word. At night (only ever at its end: :meth:`_penalty`) he is no
-        longer among its victims; during a vote the ruleset decides (:meth:`_vote_interrupted`);
-        a removed speaker's turn ends."""
+        """Out at once, no last word. A night's removal (only ever at the morning, after its
+        victims left: :meth:`_apply_held`) is dated by the night and touches no day; during a
+        vote the ruleset decides (:meth:`_vote_interrupted`); a removed speaker's turn ends."""
         request = self.request
         self._eliminate(seat, "removed")
-        if self.is_over:
-            return
-        if self.phase == "night":
-            self._removed_at_night(seat)
+        if self.is_over or self._at_night():
             return
         self._removed_by_day(seat)
         if self._voting_now(request):
@@ -310,9 +333,6 @@ class TableGame(Game):
         elif isinstance(request, AwaitSpeech) and request.seat == seat:
             self._emit(speech_ended(seat))
             self._next_turn()
-
-    def _removed_at_night(self, seat: int) -> None:
-        """Hook: a player removed at the end of the night is not also one of its victims."""
 
     def _removed_by_day(self, seat: int) -> None:
         """Hook: what a removal during the day does to the day (sport may cancel its vote)."""

@@ -300,6 +300,10 @@ class Game:
         """Whether the game is in a night (a removal now is dated by the night)."""
         return False
 
+    def _foul_night(self) -> int | None:
+        """The night a foul given now belongs to (a night's, applied at the morning), or None."""
+        return None
+
     def _require_alive(self, seat: int) -> None:
         if seat not in self.alive:
             raise IllegalInput(SeatNotAtTable(seat))
@@ -307,7 +311,7 @@ class Game:
     def _foul(self, seat: int, reason: str) -> None:
         self._require_alive(seat)
         count = self.fouls[seat] = self.fouls[seat] + 1
-        self._emit(foul_given(seat, count, reason))
+        self._emit(foul_given(seat, count, reason, self._foul_night()))
         self._after_foul(seat, count)
         if count >= self.fouls_to_remove:
             self._remove(seat, "fouls")

@@ -42,6 +42,8 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
         add = adds(type(event))
         if add is not None:
             add(builder, event)
+    if not game.is_over:
+        builder.today()  # the morning passed and the game goes on: the day has begun
     seats: dict[str, Any] = {}
     for seat in range(1, game.seats + 1):
         entry: dict[str, Any] = {"role": game.roles[seat].value, "fouls": game.fouls[seat]}
@@ -73,8 +75,19 @@ class _Builder:
         self.out: dict[int, dict[str, Any]] = {}
         self.at_night = True
         self.revealed: list[dict[str, Any]] = []
+        self.morning: dict[str, Any] | None = None  # a day announced, listed once it happens
+
+    def today(self) -> dict[str, Any] | None:
+        """The current day's entry: a morning's day is listed from its first event on, so a game
+        that ends at the morning (its kill, its night's removals, a technical result) lists no
+        day that never happened."""
+        if self.morning is not None:
+            self.days.append(self.morning)
+            self.morning = None
+        return self.days[-1] if self.days else None
 
     def _night_fell(self, event: NightFell) -> None:
+        self.today()  # a day the night ends happened, whatever it held
         self.at_night = True
         self.nights.append({"night": event.night, "killed": [], "missed": False, "checks": []})
 
@@ -84,12 +97,15 @@ class _Builder:
     def _morning(self, event: MorningCame) -> None:
         self.at_night = False
         self.nights[-1]["killed"] = list(event.killed)
-        self.days.append({"day": event.day, "opener": None, "nominations": [], "withdrawn": [],
-                          "votes": {}, "revotes": [], "vote": "held", "eliminated": []})
+        self.today()
+        self.morning = {"day": event.day, "opener": None, "nominations": [], "withdrawn": [],
+                        "votes": {}, "revotes": [], "vote": None, "eliminated": []}
 
     def _foul(self, event: FoulGiven) -> None:
-        phase = self.nights if self.at_night or not self.days else self.days
-        phase[-1].setdefault("fouls", []).append({"seat": event.seat, "count": event.count})
+        """A night's foul (given at night, applied at the morning) goes to its night."""
+        day = None if event.night is not None or self.at_night else self.today()
+        phase = self.nights[-1] if day is None else day
+        phase.setdefault("fouls", []).append({"seat": event.seat, "count": event.count})
 
     def _night_event(self, event: Event) -> None:
         night = self.nights[-1]
@@ -110,13 +126,14 @@ class _Builder:
         when = {"night": event.night} if event.night is not None else {"day": event.day}
         self.eliminations.append({"seat": event.seat, "cause": event.cause, **when})
         self.out[event.seat] = {"cause": event.cause, **when}
-        if event.day is not None and self.days:
-            self.days[-1]["eliminated"].append(event.seat)
+        day = self.today() if event.day is not None else None
+        if day is not None:
+            day["eliminated"].append(event.seat)
 
     def _day_event(self, event: Event) -> None:
-        if not self.days:
+        day = self.today()
+        if day is None:
             return
-        day = self.days[-1]
         if isinstance(event, DayBegan):
             day["opener"] = event.opener
         elif isinstance(event, NominationAccepted):
@@ -126,6 +143,8 @@ class _Builder:
             day["withdrawn"].append([event.by, event.target])
         elif isinstance(event, VotesCounted):
             counts = {str(seat): votes for seat, votes in event.counts}
+            if event.round != "mayor":
+                day["vote"] = "held"  # until then None: no vote (yet) that day
             if event.round in ("main", "final") and not day["votes"]:
                 day["votes"] = counts
             elif event.round in ("prevote", "mayor"):

@@ -72,7 +72,7 @@ def _parse_int(value: object, minimum: int, place: str) -> int:
         raise InputError(place, f"{value!r} is not a whole number")
     if isinstance(value, int):
         number = value
-    elif isinstance(value, str) and _ascii_digits(value.strip().lstrip("-")):
+    elif isinstance(value, str) and _ascii_digits(value.strip().removeprefix("-")):  # one sign: "--5" is no number
         number = int(value)
     else:
         raise InputError(place, f"{value!r} is not a whole number")

@@ -109,6 +109,7 @@ class SportGame(TableGame):
         if self.night > 1:
             self.misses = 0 if self.night_target is not None else self.misses + 1
         self._eliminate_group(killed, "killed")
+        self._apply_held()  # the night's fouls and removals, after its victims
         if self.is_over:
             return
         limit = self.options.number("misses_to_lose")

@@ -154,6 +154,7 @@ class ScriptPlayer:
         self.game.names = dict(script.names)
         self.used: set[str] = set()
         self.reasons: dict[str, str] = {}
+        self.not_taken: dict[str, list[str]] = {}  # what a used entry said that the host does not take
         self.horizon = max(2 * len(script.nights) - 2, 2 * len(script.days) - 1, 0)
         self.started: set[int] = set()
         self.voting_seen: set[int] = set()
@@ -211,10 +212,11 @@ class ScriptPlayer:
             extra = self.replayed[self.pushed].input
             raise InputError(self.journal_place(self.pushed),
                              f"the journal goes on ({extra}) where the script stops: not the same game")
-        ignored = [
-            {"at": place, "why": self.reasons.get(place, "not asked for")}
-            for place in self.script.places if place not in self.used
-        ]
+        ignored = []
+        for place in self.script.places:
+            if place not in self.used:
+                ignored.append({"at": place, "why": self.reasons.get(place, "not asked for")})
+            ignored.extend({"at": place, "why": why} for why in self.not_taken.get(place, ()))
         return Simulation(self.script, self.game, ignored)
 
     # ---- what the people do ------------------------------------------------------------------
@@ -370,6 +372,8 @@ class ScriptPlayer:
                 for nomination in heard(body, request.seat) if request.may_nominate else ():
                     if self.game.request != request:
                         break
+                    if not self._a_seat(nomination, place):
+                        break   # the host asks again and takes nothing more of these words
                     yield [nomination]
             if end:
                 yield from self._timed(day, after_speech=request.seat)  # after its every word, before its end
@@ -378,6 +382,18 @@ class ScriptPlayer:
                 return
             if self.game.request != request:
                 return
+
+    def _a_seat(self, nomination: Act, place: str) -> bool:
+        """A number no seat at this table has is not taken (the host asks for it again, as
+        :meth:`voicehost.host.speeches.Speeches._nomination` does): it is listed under ``ignored``."""
+        item = nomination.item
+        assert isinstance(item, (Nominate, Withdraw))
+        if 1 <= item.target <= self.script.seats:
+            return True
+        verb = "nominates" if isinstance(item, Nominate) else "withdraws"
+        self.not_taken.setdefault(place, []).append(
+            f"{verb} seat {item.target}: there is no seat {item.target} at a {self.script.seats}-seat table")
+        return False
 
     def _votes(self, request: AwaitVotes, day: Day) -> Acts:
         if request.round != "mayor" and self.game.day not in self.voting_seen:

@@ -150,7 +150,10 @@ class _Reader:
     def _names(self, raw: Any) -> dict[int, str]:
         """The roster (the same check as ``voicehost run --names``)."""
         by_name = self.game.name if self.game.requires_names else None
-        return roster(_mapping(raw, "names").items(), self.seats, by_name, "names.")
+        names = _mapping(raw, "names")
+        for key in names:  # a seat key as every other key of a script writes it: " 5" is none
+            self._seat(key, f"names.{key}")
+        return roster(names.items(), self.seats, by_name, "names.")
 
     def _roles(self, ruleset: Ruleset, options: Options, raw: Any) -> tuple[Role, ...]:
         dealt = [Role.CITIZEN] * self.seats
