@@ -23,6 +23,7 @@ from voicehost.rules.game import validate_deal
 CAUSES = ("voted", "killed", "removed")
 WHEN = ("day", "night")
 MAX_FOULS = 99
+NOBODY = "nobody"
 _SEAT_DIGITS = 3
 
 
@@ -129,6 +130,7 @@ def _winner(protocol: Mapping[str, Any], roles: tuple[Role, ...]) -> None:
     if winner is None:
         return  # the game is not over: the records say so themselves (games.record_from_protocol)
     teams = {role.team.value for role in roles} | {Team.BLACK.value for role in roles if role is Role.MANIAC}
+    teams.add(NOBODY)  # a draw: classic's mutual destruction
     if winner not in teams:
         raise InputError("winner", f"{str(winner)[:24]!r} is no team of this deal (it has {', '.join(sorted(teams))})")
     reason = protocol.get("reason")
