@@ -569,7 +569,8 @@ def test_the_same_game_as_protocol_journal_and_renamed_copies_is_stored_once(db_
     data["names"] = {str(s): CLUB[s - 1] for s in range(1, 11)}
     script.write_text(json.dumps(data, ensure_ascii=False))
     journal = tmp_path / "game-20261005-200000.jsonl"
-    assert voicehost_cli("simulate", str(script), "--journal", str(journal)).returncode == 0
+    done = voicehost_cli("simulate", str(script), "--journal", str(journal), "--record", "--db", db_url)
+    assert done.returncode == 0 and "records: game" in done.stderr, done.stderr   # stored as it ended
     protocol = journal.with_suffix(".protocol.json")
     renamed = tmp_path / "Стол 1 — финал.json"
     renamed.write_bytes(protocol.read_bytes())
@@ -577,7 +578,7 @@ def test_the_same_game_as_protocol_journal_and_renamed_copies_is_stored_once(db_
     journal_copy.write_bytes(journal.read_bytes())
     files = [str(protocol), str(journal), str(renamed), str(journal_copy)]
     done = voicehost_cli("records", "import", *files, "--db", db_url)
-    assert done.returncode == 0 and done.stdout.startswith("imported 1 new game(s) of 4"), done.stdout + done.stderr
+    assert done.returncode == 0 and done.stdout.startswith("imported 0 new game(s) of 4"), done.stdout + done.stderr
     later = tmp_path / "later"  # another day, another folder, the copies imported on their own
     later.mkdir()
     (later / "g.json").write_bytes(protocol.read_bytes())

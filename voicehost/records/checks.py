@@ -91,7 +91,7 @@ def _role(entry: Any, place: str) -> Role:
     if not isinstance(entry, Mapping):
         raise InputError(place, "must be an object (role, fouls, name, out)")
     try:
-        return Role(entry.get("role"))
+        return Role(str(entry.get("role")))
     except ValueError:
         known = ", ".join(role.value for role in Role)
         raise InputError(f"{place}.role", f"unknown role {str(entry.get('role'))[:24]!r} (known: {known})") from None

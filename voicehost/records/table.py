@@ -68,6 +68,14 @@ def protocol_hook(table_file: Path | None, db: str | None, log: Callable[[str], 
     return store
 
 
+def with_start(protocol: Mapping[str, Any], journal: Path | None) -> dict[str, Any]:
+    """The protocol with the ``started`` of its game's journal, if it has one (part of the game's id)."""
+    from voicehost.host.journal import journal_started
+
+    started = journal_started(journal) if journal is not None else None
+    return {**protocol, "started": started} if started is not None else dict(protocol)
+
+
 def _started_in(path: Path) -> dict[str, Any]:
     """The ``started`` the host wrote into the protocol file (none if it cannot be read)."""
     import json
