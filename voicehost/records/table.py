@@ -70,10 +70,13 @@ def protocol_hook(table_file: Path | None, db: str | None, log: Callable[[str], 
 
 def with_start(protocol: Mapping[str, Any], journal: Path | None) -> dict[str, Any]:
     """The protocol with the ``started`` of its game's journal, if it has one (part of the game's id)."""
-    from voicehost.host.journal import journal_started
+    from voicehost.host import read_journal
 
-    started = journal_started(journal) if journal is not None else None
-    return {**protocol, "started": started} if started is not None else dict(protocol)
+    try:
+        started = read_journal(journal)[0].get("started") if journal is not None else None
+    except InputError:
+        started = None  # then the game is stored as of now, and says so in the log line as ever
+    return {**protocol, "started": started} if isinstance(started, str) else dict(protocol)
 
 
 def _started_in(path: Path) -> dict[str, Any]:
