@@ -541,6 +541,8 @@ IMPOSSIBLE = {  # what is wrong → (the change, the field named, the words said
     "a winner not dealt": (lambda p: p.update(winner="yakuza"), "winner", "'yakuza' is no team of this deal"),
     "negative fouls": (lambda p: p["seats"]["2"].update(fouls=-1), "seats.2.fouls", "not a number of fouls"),
     "a best player of seat 0": (lambda p: p.update(best_player=0), "best_player", "no seat 0"),
+    "one player at two seats": (lambda p: p["seats"]["2"].update(name=p["seats"]["1"]["name"]), "seats.2.name",
+                                "is already seat 1's name"),
     "a start that is no time": (lambda p: p.update(started="yesterday"), "started", "is not a time"),
 }
 

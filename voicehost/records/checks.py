@@ -4,8 +4,8 @@ the records keep it: a club's ratings are only as good as the worst file ever im
 A protocol cannot be replayed (it holds what happened, not the inputs), so this checks that
 every fact *could* be true: a ruleset the program knows and a table size it plays, that
 ruleset's deck dealt to every seat 1…N, a winner one of the dealt teams, every elimination a
-seat of the table (once, as its seat entry says), fouls, scores and the best player for seats
-that exist. The first problem is one :class:`InputError` naming the field (``seats.11``,
+seat of the table (once, as its seat entry says), a nickname at one seat only, fouls, scores
+and the best player for seats that exist. The first problem is one :class:`InputError` naming the field (``seats.11``,
 ``eliminations[2].seat``…); the caller adds the file.
 """
 
@@ -45,8 +45,13 @@ def check_protocol(protocol: Any) -> None:
     roles = tuple(_role(seats[seat], f"seats.{seat}") for seat in range(1, count + 1))
     cast, spare = GAMES[ruleset.name].deck(ruleset, chosen, count)
     validate_deal(roles, cast, count, "seats", spare)
+    named: dict[str, int] = {}
     for seat in range(1, count + 1):
         _seat_entry(seats[seat], f"seats.{seat}")
+        name = str(seats[seat].get("name") or "").strip().casefold()
+        if name and name in named:  # one player at two seats would count twice in every rating
+            raise InputError(f"seats.{seat}.name", f"{seats[seat]['name']!r} is already seat {named[name]}'s name")
+        named.setdefault(name, seat)
     _winner(protocol, roles)
     _eliminations(protocol.get("eliminations", []), seats, count)
     _scores(protocol.get("scores", {}), count)
