@@ -136,7 +136,8 @@ def test_a_journal_and_its_protocol_are_one_game(db_url, tmp_path, capsys) -> No
     assert code == 0 and out.startswith("imported 1 new game(s) of 2"), out
     with open_records(db_url) as db:
         (game,) = db.games()
-    assert game.played_at.date().isoformat() in ("2026-10-05", "2026-10-06")  # local time → UTC
+    started = json.loads(journal.read_text().splitlines()[0])["started"]  # when the game started, not the file's name
+    assert game.played_at.isoformat() + "Z" == started == json.loads(protocol.read_text())["started"]
     assert {s.player for s in game.seats} == set(CLUB[:10])
 
 
@@ -224,7 +225,7 @@ def test_malformed_files_are_one_line_and_nothing_is_stored(db_url, tmp_path, ca
 def test_the_schema_is_alembics_head(db_url) -> None:
     with open_records(db_url) as db:
         with db.engine.connect() as connection:
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0001"
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0002"
     with open_records(db_url) as db:  # opening again migrates nothing and keeps the data
         assert db.count() == 0
 
@@ -501,3 +502,208 @@ def test_simulate_record_of_an_unfinished_game_says_nothing_was_stored(tmp_path,
     assert err.strip() == "Игра не окончена: в записи клуба ничего не сохранено."
     assert not (tmp_path / "records.sqlite").exists()
     assert cli(capsys, "simulate", str(script), "--db", db)[2] == ""  # not asked to record: nothing said
+# ---- what an import refuses, and one game however it arrives (issue 28) --------------------
+
+def voicehost_cli(*argv: str) -> Any:
+    """``voicehost ARGV`` as a process of its own: its exit code and its real stderr."""
+    from processes import run_voicehost
+
+    return run_voicehost(list(argv))
+
+
+def one_error_line(done: Any, place: str, says: str) -> None:
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"voicehost: error: {place}") and says in done.stderr, done.stderr
+
+
+def _renamed_seat(protocol: dict[str, Any], old: str, new: str) -> None:
+    protocol["seats"][new] = protocol["seats"].pop(old)
+
+
+def _eliminated_seat(protocol: dict[str, Any], seat: Any) -> None:
+    protocol["eliminations"][0]["seat"] = seat
+
+
+def _citizen(protocol: dict[str, Any]) -> str:
+    return next(seat for seat, entry in protocol["seats"].items() if entry["role"] == "citizen")
+
+
+IMPOSSIBLE = {  # what is wrong → (the change, the field named, the words said)
+    "seat 11 at a 10-seat table": (lambda p: _renamed_seat(p, "10", "11"), "seats.11", "no seat 11 at a 10-seat"),
+    "seat -1": (lambda p: _renamed_seat(p, "10", "-1"), "seats.-1", "is not a seat number"),
+    "a huge seat": (lambda p: _renamed_seat(p, "10", "99999999999999999"), "seats.99999999999999999",
+                    "is not a seat number"),
+    "an empty ruleset": (lambda p: p.update(ruleset=""), "ruleset", "'' is not a ruleset name"),
+    "an unknown ruleset": (lambda p: p.update(ruleset="poker"), "ruleset", "unknown ruleset 'poker'"),
+    "no seats": (lambda p: p.update(seats={}), "seats", "no seats"),
+    "an unknown role": (lambda p: p["seats"]["1"].update(role="wizard"), "seats.1.role", "unknown role 'wizard'"),
+    "a role sport has not": (lambda p: p["seats"][_citizen(p)].update(role="maniac"), "seats",
+                             "the deal has 1 sheriff, 1 don, 2 mafia, 1 maniac"),
+    "an unknown option": (lambda p: p["options"].update(colour="red"), "options.colour", "has no option"),
+    "an elimination of seat 11": (lambda p: _eliminated_seat(p, 11), "eliminations[0].seat", "no seat 11"),
+    "an elimination of seat -1": (lambda p: _eliminated_seat(p, -1), "eliminations[0].seat", "no seat -1"),
+    "an elimination of a seat still in": (lambda p: _eliminated_seat(p, int(next(
+        s for s, e in p["seats"].items() if "out" not in e))), "eliminations[0]", "does not say the same"),
+    "an unknown cause": (lambda p: p["eliminations"][0].update(cause="eaten"), "eliminations[0].cause",
+                         "'eaten' is no cause"),
+    "scores for seat 11": (lambda p: p["scores"].update({"11": 1.0}), "scores.11", "no seat 11"),
+    "a winner not dealt": (lambda p: p.update(winner="yakuza"), "winner", "'yakuza' is no team of this deal"),
+    "negative fouls": (lambda p: p["seats"]["2"].update(fouls=-1), "seats.2.fouls", "not a number of fouls"),
+    "a best player of seat 0": (lambda p: p.update(best_player=0), "best_player", "no seat 0"),
+    "one player at two seats": (lambda p: p["seats"]["2"].update(name=p["seats"]["1"]["name"]), "seats.2.name",
+                                "is already seat 1's name"),
+    "a start that is no time": (lambda p: p.update(started="yesterday"), "started", "is not a time"),
+}
+
+
+@pytest.mark.parametrize("wrong", list(IMPOSSIBLE))
+def test_an_impossible_protocol_is_one_line_and_nothing_stored_is_lost(wrong, tmp_path) -> None:
+    """A protocol is checked as fully as a script; a bad one among several stores none of them
+    (the club fixes the file and runs the same import again), and what was stored stays."""
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    stored, fresh = protocol_files(tmp_path / "games", 2)
+    assert voicehost_cli("records", "import", str(stored), "--db", db).returncode == 0
+    protocol = json.loads(fresh.read_text())
+    change, field, says = IMPOSSIBLE[wrong]
+    change(protocol)
+    bad = tmp_path / "bad.protocol.json"
+    bad.write_text(json.dumps(protocol, ensure_ascii=False))
+    one_error_line(voicehost_cli("records", "import", str(fresh), str(bad), "--db", db), f"{bad}: {field}:", says)
+    with open_records(db) as records:
+        assert [g.id for g in records.games()] == [read_record(stored).id]
+
+
+def test_the_same_game_as_protocol_journal_and_renamed_copies_is_stored_once(db_url, tmp_path) -> None:
+    """The id comes from the game (when it started, the deal, what happened), never a file name."""
+    script = tmp_path / "evening.json"
+    data = random_script("sport", 7)
+    data["names"] = {str(s): CLUB[s - 1] for s in range(1, 11)}
+    script.write_text(json.dumps(data, ensure_ascii=False))
+    journal = tmp_path / "game-20261005-200000.jsonl"
+    done = voicehost_cli("simulate", str(script), "--journal", str(journal), "--record", "--db", db_url)
+    assert done.returncode == 0 and "records: game" in done.stderr, done.stderr   # stored as it ended
+    protocol = journal.with_suffix(".protocol.json")
+    renamed = tmp_path / "Стол 1 — финал.json"
+    renamed.write_bytes(protocol.read_bytes())
+    journal_copy = tmp_path / "копия.jsonl"
+    journal_copy.write_bytes(journal.read_bytes())
+    files = [str(protocol), str(journal), str(renamed), str(journal_copy)]
+    done = voicehost_cli("records", "import", *files, "--db", db_url)
+    assert done.returncode == 0 and done.stdout.startswith("imported 0 new game(s) of 4"), done.stdout + done.stderr
+    later = tmp_path / "later"  # another day, another folder, the copies imported on their own
+    later.mkdir()
+    (later / "g.json").write_bytes(protocol.read_bytes())
+    done = voicehost_cli("records", "import", str(later / "g.json"), str(journal_copy), "--db", db_url)
+    assert done.returncode == 0 and done.stdout.startswith("imported 0 new game(s) of 2"), done.stdout
+    with open_records(db_url) as records:
+        assert records.count() == 1
+
+
+def test_two_games_alike_but_started_apart_are_two_games(tmp_path) -> None:
+    """The same script played twice gives the same deal and the same eliminations: only when
+    each started tells the games apart."""
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    protocol = finished_protocol(5)
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first.write_text(json.dumps({**protocol, "started": "2026-10-05T18:00:00Z"}))
+    second.write_text(json.dumps({**protocol, "started": "2026-10-05T19:30:00Z"}))
+    done = voicehost_cli("records", "import", str(first), str(second), "--db", db)
+    assert done.returncode == 0 and done.stdout.startswith("imported 2 new game(s) of 2"), done.stdout + done.stderr
+
+
+def test_an_unfinished_journal_is_refused_in_one_line(tmp_path) -> None:
+    from voicehost.host import Journal
+
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    result = simulate(named_script(21))
+    header = {"ruleset": "sport", "options": {}, "seats": 10, "level": "live"}
+    for kept in (0, 1, len(result.game.inputs) - 1):   # no deal yet, the deal only, all but the last input
+        path = tmp_path / f"game-{kept}.jsonl"
+        journal = Journal(path, header)
+        for i, item in enumerate(result.game.inputs[:kept]):
+            journal.append(i, float(i), "seats", item)
+        journal.close()
+        one_error_line(voicehost_cli("records", "import", str(path), "--db", db), str(path),
+                       "the game is not over")
+    with open_records(db) as records:
+        assert records.count() == 0
+
+
+def test_a_journal_that_does_not_replay_is_refused(tmp_path) -> None:
+    from voicehost.host import Journal
+
+    result = simulate(named_script(21))
+    path = tmp_path / "game.jsonl"
+    journal = Journal(path, {"ruleset": "sport", "options": {}, "seats": 10, "level": "live"})
+    inputs = result.game.inputs
+    for i, item in enumerate([*inputs, inputs[-1]]):   # one input more after the end
+        journal.append(i, float(i), "seats", item)
+    journal.close()
+    one_error_line(voicehost_cli("records", "import", str(path), "--db", f"sqlite:///{tmp_path / 'r.sqlite'}"),
+                   f"{path}:{len(inputs) + 2}", "the journal does not replay")
+
+
+# ---- a club that upgrades: migration 0002 re-keys the games stored before ------------------
+
+def old_game_id(name: str, protocol: dict[str, Any]) -> uuid.UUID:
+    """The id of records 0001: the file name's stem mixed in."""
+    from voicehost.records.games import GAME_IDS
+
+    facts = {key: protocol.get(key) for key in ("ruleset", "options", "winner", "reason", "eliminations")}
+    facts["roles"] = {seat: entry.get("role") for seat, entry in protocol.get("seats", {}).items()}
+    return uuid.uuid5(GAME_IDS, name.split(".")[0] + "|" + json.dumps(facts, sort_keys=True, ensure_ascii=False))
+
+
+def test_an_upgrade_rekeys_old_games_and_merges_renamed_copies(db_url, tmp_path) -> None:
+    import dataclasses
+
+    from alembic import command
+    from alembic.config import Config
+
+    from voicehost.records.store import MIGRATIONS, Records, engine_for
+
+    original, other = protocol_files(tmp_path / "games", 2)
+    copy = tmp_path / f"Стол1-{original.name}"   # a renamed copy that kept the name's stamp
+    copy.write_bytes(original.read_bytes())
+    engine = engine_for(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:   # the records as 0001 left them
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+    old = Records(engine)
+    stored = [dataclasses.replace(read_record(path), id=old_game_id(path.name, json.loads(path.read_text())))
+              for path in (original, copy, other)]
+    old.add(stored[:1])
+    old.add(stored[1:], queue=True)   # the copy and the other game wait for the club server
+    with old.engine.begin() as connection:   # the table voted on the copy
+        connection.execute(sa.text("UPDATE game_seats SET best_player = (seat = 4) WHERE game_id = :id"),
+                           {"id": stored[1].id.hex if engine.dialect.name == "sqlite" else stored[1].id})
+    old.close()
+    with open_records(db_url) as records:   # the upgrade
+        games = {g.id: g for g in records.games()}
+        waiting = {row["game_id"] for row in records.waiting()}
+    kept, second = read_record(original).id, read_record(other).id
+    assert set(games) == {kept, second} and waiting == {kept, second}
+    assert [s.seat for s in games[kept].seats if s.best_player] == [4]
+    done = voicehost_cli("records", "import", str(original), str(copy), str(other), "--db", db_url)
+    assert done.returncode == 0 and done.stdout.startswith("imported 0 new game(s) of 3"), done.stdout + done.stderr
+
+
+def test_the_migration_keys_games_as_the_records_do() -> None:
+    """Migration 0002 keeps a frozen copy of the id rule: it must be today's."""
+    import importlib.util
+    from datetime import datetime
+
+    from voicehost.records.games import game_id
+    from voicehost.records.store import MIGRATIONS
+
+    spec = importlib.util.spec_from_file_location("m0002", MIGRATIONS / "versions" / "0002_game_ids_from_the_game.py")
+    assert spec is not None and spec.loader is not None
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    when = datetime(2026, 10, 5, 18, 0, 0)
+    for seed in (1, 2, 3):
+        protocol = finished_protocol(seed)
+        assert migration.game_id(protocol, when) == game_id(protocol, when)

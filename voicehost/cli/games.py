@@ -70,7 +70,7 @@ def _record_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, metavar="URL", help="with --record: the records database")
 
 
-def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str) -> None:
+def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journal: Path | None = None) -> None:
     """``--record``: the finished game into the records (a simulated table's, so table "simulation");
     an unfinished one is not a game the records keep, and one line says so."""
     if not getattr(args, "record", False):
@@ -78,9 +78,9 @@ def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str) -> No
     if protocol.get("winner") is None:
         print(load_phrasebook().line("log", "not_recorded"), file=sys.stderr)
         return
-    from voicehost.records.table import record_finished_game
+    from voicehost.records.table import record_finished_game, with_start
 
-    record_finished_game(protocol, name, db=args.db)
+    record_finished_game(with_start(protocol, journal), name, db=args.db)  # started when its journal says
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -180,7 +180,7 @@ def _report(result: Any, as_json: bool, journal: Path | None = None, record: arg
         for line in account:
             print(line)
     if record is not None:
-        _record(record, protocol, journal.name if journal is not None else Path(record.script).name)
+        _record(record, protocol, journal.name if journal is not None else Path(record.script).name, journal)
     return 0
 
 

@@ -87,8 +87,8 @@ class Journal:
         self._note = note or (lambda line: print(line, file=sys.stderr, flush=True))
         if _resumed is None:
             self._open()
-            if os.fstat(self._fd_now()).st_size == 0:
-                self._write({"type": "game", "format": FORMAT, **header})
+            if os.fstat(self._fd_now()).st_size == 0:  # when the game started: part of its id in the records
+                self._write({"type": "game", "format": FORMAT, "started": started_now(), **header})
 
     @classmethod
     def resume(cls, read: JournalFile, note: Callable[[str], None] | None = None) -> Journal:
@@ -173,6 +173,9 @@ class Journal:
 def write_results(journal: Path, protocol: dict[str, Any], log: list[str]) -> Path:
     """At the end of a game: the protocol (JSON) and the readable Russian log next to the journal."""
     path = journal.with_suffix(".protocol.json")
+    started = journal_started(journal)
+    if started is not None:  # the file says when the game started, as its journal does (the records' game id)
+        protocol = {**protocol, "started": started}
     try:
         path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
         journal.with_suffix(".log.txt").write_text("\n".join(log) + "\n")
@@ -180,6 +183,22 @@ def write_results(journal: Path, protocol: dict[str, Any], log: list[str]) -> Pa
         raise InputError(str(path), f"cannot write the protocol ({err.strerror or err}); the journal is "
                                     "complete: voicehost resume rebuilds the game and writes it again") from None
     return path
+
+
+def started_now() -> str:
+    """The wall-clock time a game starts, in UTC to the second (``2026-12-01T19:00:00Z``)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def journal_started(journal: Path) -> str | None:
+    """The header's ``started`` of an existing journal, or None (no journal, or one from before)."""
+    try:
+        with open(journal, "rb") as file:
+            header = json.loads(file.readline(64 * 1024))
+    except (OSError, ValueError):
+        return None
+    started = header.get("started") if isinstance(header, dict) else None
+    return started if isinstance(started, str) else None
 
 
 def read_journal(path: str | Path) -> tuple[dict[str, Any], list[JournalEntry]]:
@@ -247,7 +266,7 @@ def check_header(header: dict[str, Any], place: str) -> dict[str, Any]:
     if not isinstance(header.get("ruleset"), str) or header["ruleset"] not in GAMES:
         raise InputError(f"{place}: ruleset", f"{header.get('ruleset')!r} is not a known ruleset")
     kinds: dict[str, tuple[type, ...]] = {"seats": (int,), "options": (dict,), "level": (str,), "script": (str,),
-                                          "names": (dict,), "table": (str,), "deal": (int,)}
+                                          "names": (dict,), "table": (str,), "deal": (int,), "started": (str,)}
     for key, kind in kinds.items():
         value = header.get(key)
         if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):

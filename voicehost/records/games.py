@@ -1,9 +1,11 @@
 """One finished game as the records keep it, made from a protocol (the file the host writes at
 the end of a game) or from a journal (the game replayed from its inputs).
 
-A game's id is a UUID derived from the game's file name and its facts (cast, eliminations,
-result), so the same game reaches the same id whether the table's live hook stored it, its
-protocol was imported, or its journal was — that is what makes every import idempotent.
+A game's id is a UUID derived from the game alone (:func:`game_id`): its deal and what came of
+its inputs, never a file's name, so the same game reaches the same id whether the table's live
+hook stored it, its protocol was imported, its journal was, or a renamed copy of either — that
+is what makes every import idempotent. A protocol is checked first (:mod:`~voicehost.records.checks`)
+and a journal must replay to a finished game: the records keep no impossible or unfinished game.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from voicehost.config import load_ruleset
 from voicehost.files import read_json
 from voicehost.host import read_journal
+from voicehost.records.checks import check_protocol, parse_started
 from voicehost.rules import IllegalInput, InputError, Role, new_game
 from voicehost.rules.protocol import build_protocol
 
@@ -57,11 +60,25 @@ class GameRecord:
     protocol: dict[str, Any] = field(repr=False)
 
 
-def game_id(name: str, protocol: Mapping[str, Any]) -> uuid.UUID:
-    """The game's id: its file name (up to the first dot) and its facts, names left out."""
-    facts = {key: protocol.get(key) for key in ("ruleset", "options", "winner", "reason", "eliminations")}
-    facts["roles"] = {seat: entry.get("role") for seat, entry in protocol.get("seats", {}).items()}
-    return uuid.uuid5(GAME_IDS, name.split(".")[0] + "|" + json.dumps(facts, sort_keys=True, ensure_ascii=False))
+def game_id(protocol: Mapping[str, Any], started: datetime) -> uuid.UUID:
+    """The game's id from the game itself: when it started, its ruleset, the deal (each seat's
+    card), each seat's fouls, who left the table how and when, and the result. Names, table and
+    file are left out (a corrected nickname or a renamed copy is the same game); so are the
+    options and the protocol's day-by-day detail, which a newer version may write more of for
+    the same game (a journal replayed today must meet the protocol written back then).
+    ``started``: see :func:`started_at`. Changing this needs a migration that re-keys the
+    stored games (as migrations/versions/0002_game_ids_from_the_game.py does)."""
+    seats = protocol.get("seats", {})
+    facts = {
+        "ruleset": protocol.get("ruleset"),
+        "deal": {str(seat): entry.get("role") for seat, entry in seats.items()},
+        "fouls": {str(seat): entry.get("fouls", 0) for seat, entry in seats.items()},
+        "eliminations": sorted(json.dumps(item, sort_keys=True) for item in protocol.get("eliminations", [])),
+        "winner": protocol.get("winner"),
+        "reason": protocol.get("reason"),
+        "started": started.isoformat(timespec="seconds"),
+    }
+    return uuid.uuid5(GAME_IDS, "game|" + json.dumps(facts, sort_keys=True, ensure_ascii=False))
 
 
 def played_at_from(path: Path) -> datetime:
@@ -76,18 +93,30 @@ def played_at_from(path: Path) -> datetime:
     return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).replace(tzinfo=None)
 
 
+def started_at(recorded: Mapping[str, Any], path: Path) -> datetime:
+    """When the game started (UTC, naive): the ``started`` its journal header and protocol carry
+    (the host writes it since records 0002), else — a file from before — the stamp of its name
+    or the file's time (:func:`played_at_from`)."""
+    started = parse_started(recorded.get("started"))
+    return started if started is not None else played_at_from(path)
+
+
 def record_from_protocol(protocol: Any, name: str, played_at: datetime, table: str | None = None,
                          place: str = "protocol") -> GameRecord:
-    """A finished game's record; a protocol that is malformed or of an unfinished game is refused
-    with an :class:`InputError` naming ``place``."""
-    if not isinstance(protocol, dict) or not isinstance(protocol.get("seats"), dict):
-        raise InputError(place, "not a voicehost protocol (no seats)")
+    """A finished game's record; a protocol that is impossible (:func:`check_protocol`) or of an
+    unfinished game is refused with an :class:`InputError` naming ``place`` and the field.
+    ``name`` (the file's) is no part of the game: only messages may use it."""
+    try:
+        check_protocol(protocol)
+    except InputError as err:
+        raise InputError(f"{place}: {err.place}" if err.place else place, err.message) from None
     if protocol.get("winner") is None:
         raise InputError(place, "the game is not over: only finished games are recorded")
+    played_at = parse_started(protocol.get("started")) or played_at  # the game's own word first
     try:
         seats = [_seat(int(seat), entry, protocol) for seat, entry in sorted(protocol["seats"].items(),
                                                                              key=lambda item: int(item[0]))]
-        return GameRecord(game_id(name, protocol), played_at, table, str(protocol["ruleset"]),
+        return GameRecord(game_id(protocol, played_at), played_at, table, str(protocol["ruleset"]),
                           dict(protocol.get("options", {})), str(protocol["winner"]), protocol.get("reason"),
                           seats, protocol)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
@@ -120,11 +149,14 @@ def read_record(path: Path, table: str | None = None) -> GameRecord:
     if path.suffix == ".jsonl":
         return record_from_journal(path, table)
     protocol = read_json(path, "protocol")  # the gate for outside files: regular, UTF-8, depth, numbers
-    return record_from_protocol(protocol, path.name, played_at_from(path), table, str(path))
+    started = started_at(protocol, path) if isinstance(protocol, dict) else played_at_from(path)
+    return record_from_protocol(protocol, path.name, started, table, str(path))
 
 
 def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
-    """The game replayed from its journal (refused inputs were refused live too), then its protocol."""
+    """The game replayed from its journal, then its protocol. Every input must be one the game
+    takes (as ``voicehost resume`` checks): a journal that does not replay is refused, and so is
+    one whose game is not over — a game still at the table, or one a crash stopped (resume it)."""
     header, entries = read_journal(path)
     try:
         ruleset = load_ruleset(str(header["ruleset"]))
@@ -134,13 +166,20 @@ def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
     for entry in entries:
         try:
             game.push(entry.input)
-        except IllegalInput:
-            continue
+        except IllegalInput as err:
+            raise InputError(f"{path}:{entry.record}", f"the game refuses {entry.input} here ({err}): "
+                                                       "the journal does not replay") from None
+    if not game.is_over:
+        dealt = "no cards dealt yet" if not game.roles else f"{len(entries)} input(s) so far"
+        raise InputError(str(path), f"the game is not over ({dealt}): only finished games are recorded; "
+                                    "an unfinished game is resumed, then recorded")
     names = _journal_names(header)
     protocol = build_protocol(game, None, names)
     if "best_player" in header:   # the table's vote, journaled after the game
         protocol["best_player"] = header["best_player"]
-    return record_from_protocol(protocol, path.name, played_at_from(path), table, str(path))
+    if "started" in header:
+        protocol["started"] = header["started"]
+    return record_from_protocol(protocol, path.name, started_at(header, path), table, str(path))
 
 
 def _journal_names(header: Mapping[str, Any]) -> dict[int, str]:

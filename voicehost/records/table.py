@@ -63,8 +63,31 @@ def protocol_hook(table_file: Path | None, db: str | None, log: Callable[[str], 
         open_records(db).close()
 
     def store(path: Path, protocol: Mapping[str, Any]) -> None:
-        record_finished_game(protocol, path.name, db=db, played_at=played_at_from(path), log=log, where=where)
+        written = {**protocol, **_started_in(path)}  # when the game started, as the file says (its id)
+        record_finished_game(written, path.name, db=db, played_at=played_at_from(path), log=log, where=where)
     return store
+
+
+def with_start(protocol: Mapping[str, Any], journal: Path | None) -> dict[str, Any]:
+    """The protocol with the ``started`` of its game's journal, if it has one (part of the game's id)."""
+    from voicehost.host import read_journal
+
+    try:
+        started = read_journal(journal)[0].get("started") if journal is not None else None
+    except InputError:
+        started = None  # then the game is stored as of now, and says so in the log line as ever
+    return {**protocol, "started": started} if isinstance(started, str) else dict(protocol)
+
+
+def _started_in(path: Path) -> dict[str, Any]:
+    """The ``started`` the host wrote into the protocol file (none if it cannot be read)."""
+    import json
+
+    try:
+        started = json.loads(path.read_text(encoding="utf-8")).get("started")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return {"started": started} if isinstance(started, str) else {}
 
 
 @dataclass(frozen=True)
