@@ -220,7 +220,7 @@ async def browser_game(profile: str) -> tuple[Any, Browser, list[Path]]:
             director.deadline = deadline + 3600
             for command in JUDGE:
                 await in_browser(browser.tap, command)
-            director.deadline = deadline + (loop.time() - held_at)
+            director.deadline = deadline + (loop.time() - held_at) * SPEED
             director.tell("speech", director.speaking)   # the clock moved: the pages hear of it
             await in_browser(browser.look)
             shots.extend(await in_browser(browser.screenshots, artifacts()))

@@ -215,7 +215,7 @@ class Console(Stage):
     async def pause(self) -> None:
         """Everything waits until the console types ``resume``; a running speech keeps the
         time it had left. Lines typed meanwhile are held and carried out after ``resume``."""
-        paused_at = self.ports.clock()
+        paused_at = self.clock.now()
         self.paused = True
         self.tell("pause", True)
         self.tell("console", ("pause", None))
@@ -228,7 +228,7 @@ class Console(Stage):
                 self.log(f"console: «{shown(line.strip())}» held until resume")
         self.paused = False
         if self.deadline is not None:
-            self.deadline += self.ports.clock() - paused_at
+            self.deadline += self.clock.now() - paused_at
         self.tell("pause", False)
         self.tell("console", (line, None))
         await self.reply([("resumed", {})])
@@ -260,6 +260,6 @@ class Console(Stage):
             else [("status_nobody_nominated", {})]
         said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items()) if n]
         if self.deadline is not None:
-            left = max(0, round((self.deadline - self.ports.clock()) * self.ports.speed))
+            left = max(0, round(self.deadline - self.clock.now()))
             said.append(("status_time_left", {"n": left}))
         return said

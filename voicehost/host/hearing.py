@@ -107,8 +107,8 @@ class TakeBack:
 
     seat: int
     index: int              # the input's place in the game
-    since: float            # presses from here on count (the loop's clock)
-    until: float
-    hold: float = 0.0
-    time_left: float | None = None
+    since: float            # presses from here on count (the loop's clock, where presses are stamped)
+    until: float            # the window closes (table seconds, :class:`~voicehost.host.clock.TableClock`)
+    hold: float = 0.0       # table seconds the button must be held
+    time_left: float | None = None   # table seconds of the speech given back
     line: str = "vetoed"

@@ -36,7 +36,7 @@ class NightSteps(Stage):
                 started = self.ports.clock()
                 onset = (await self.say(count_lines((seat,), self.game)))[0]
                 calls.append(Call(seat, onset))
-                await self.wait(CALL_GAP_S - (self.ports.clock() - started) * self.ports.speed)
+                await self.wait(CALL_GAP_S - self.clock.since(started))
             await self.wait(LAST_CALL_TAIL_S)  # the last number gets time to be tapped, whatever its length
         finally:
             self.ports.hold(False)

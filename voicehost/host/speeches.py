@@ -33,17 +33,17 @@ class Speeches(Console):
         self.ports.cue("speech_start")
         started = self.ports.clock()
         seconds = self.time_left.pop(seat, request.seconds)   # a false «спасибо» undone: the time he had
-        self.deadline = started + seconds / self.ports.speed
-        self.floor = Floor(Joiner(self.hearing.join_s / self.ports.speed), after=self.floor.closed)
+        self.deadline = self.clock.now() + seconds
+        self.floor = Floor(Joiner(self.clock.span(self.hearing.join_s)), after=self.floor.closed)
         self.tell("speech", seat)
-        warning_s = self.game.ruleset.timers.get("warning_s", 10) / self.ports.speed
+        warning_s = self.game.ruleset.timers.get("warning_s", 10)
         warns = seconds > 10
         ended: bool | str = False
         while not ended and self.game.request == request:
             self.ports.stirred.clear()
             ended = await self._listen(request, started)
-            now, deadline = self.ports.clock(), self.deadline
-            if not ended and warns and now >= deadline - warning_s:
+            deadline = self.deadline
+            if not ended and warns and self.clock.reached(deadline - warning_s):
                 warns = False
                 if seat:
                     self.ports.led(seat, LAST_SECONDS)
@@ -51,25 +51,25 @@ class Speeches(Console):
                     self.ports.cue("ten_seconds")
                 if self.ports.warning != "tone":
                     await self.say([("ten_seconds", {})])
-            if not ended and self.ports.clock() >= deadline:
+            if not ended and self.clock.reached(deadline):
                 self.ports.cue("time_up")
                 await self.say([("thanks", {})])
                 ended = True
             if not ended and self.game.request == request:
-                await self.ports.idle(min(deadline - warning_s if warns else deadline, self.floor.wake_at))
+                wake = self.clock.loop_time(deadline - warning_s if warns else deadline)
+                await self.ports.idle(min(wake, self.floor.wake_at))
         if seat:
             self.speaking = None
             self._restore(seat)
-        left, self.deadline = self.deadline - self.ports.clock(), None
+        left, self.deadline = self.deadline - self.clock.now(), None
         self.floor.closed = self.ports.clock()
         self.tell("speech", None)
         if self.game.request == request:
             await self.push(EndSpeech(seat), "host")
             if ended == "words" and seat:   # he may hold his button: it was not his «спасибо»
-                since, speed = self.floor.ended_at, self.ports.speed
-                self.take_back = TakeBack(seat, len(self.game.inputs) - 1, since,
-                                          self.ports.clock() + self.hearing.false_end_s / speed,
-                                          self.hearing.hold_s / speed, max(0.0, left * speed), "go_on")
+                self.take_back = TakeBack(seat, len(self.game.inputs) - 1, self.floor.ended_at,
+                                          self.clock.now() + self.hearing.false_end_s,
+                                          self.hearing.hold_s, max(0.0, left), "go_on")
 
     async def _listen(self, request: AwaitSpeech, started: float) -> bool | str:
         """One look at the ears, the buttons and the console; true when the turn ends (``"words"``
@@ -117,7 +117,7 @@ class Speeches(Console):
         await self.push(kind(request.seat, intent.seat), "ears")
         echo = self.onsets.get(ECHO_KEYS[kind])
         if len(self.game.inputs) > before and echo is not None and echo >= heard.t_end - 1e-9:
-            self.floor.veto = (before, echo, echo + self.hearing.veto_s / self.ports.speed)
+            self.floor.veto = (before, echo, echo + self.clock.span(self.hearing.veto_s))
         return True
 
     async def _veto(self, presses: list[Press]) -> bool:
@@ -144,15 +144,15 @@ class Speeches(Console):
         back = self.take_back
         if back is None:
             return False
-        now = self.ports.clock()
-        if now > back.until or len(self.game.inputs) != back.index + 1:
+        now, hold = self.ports.clock(), self.clock.span(back.hold)
+        if now > self.clock.loop_time(back.until) or len(self.game.inputs) != back.index + 1:
             self.take_back = None
             return False
         presses = [p for p in self.ports.presses(back.since, float("inf")) if p.seat == back.seat and p.down <= now]
         held = [min(now, p.up if p.up is not None else now) - p.down for p in presses]
-        if not any(h >= back.hold - 1e-9 for h in held):
+        if not any(h >= hold - 1e-9 for h in held):
             # look again once a button still down has been held long enough
-            wakes = [p.down + back.hold for p in presses if p.down + back.hold > now]
+            wakes = [p.down + hold for p in presses if p.down + hold > now]
             self.floor.wake_at = min(wakes, default=float("inf"))
             return False
         self.take_back = None
@@ -166,7 +166,7 @@ class Speeches(Console):
         """Before a step that does not listen for it (a vote, the night, an answer turn): the
         take-back window, if one is open, is waited out."""
         while self.take_back is not None and not (isinstance(request, AwaitSpeech) and request.turn == "speech"):
-            until = self.take_back.until
+            until = self.clock.loop_time(self.take_back.until)
             if await self.taken_back():
                 return
             if self.ports.clock() > until:
@@ -188,9 +188,8 @@ class Speeches(Console):
                 return False
         make = Nominate if request.turn == "nominate" else BloodName
         await self.push(make(request.seat, seat), "ears")
-        now, speed = self.ports.clock(), self.ports.speed
         self.take_back = TakeBack(request.seat, len(self.game.inputs) - 1, heard.t_end,
-                                  now + self.hearing.veto_s / speed)
+                                  self.clock.now() + self.hearing.veto_s)
         return True
 
     async def _raised_hands(self, request: AwaitSpeech, presses: list[Press]) -> None:
@@ -199,7 +198,7 @@ class Speeches(Console):
         handlers = type(self.game).handlers  # type: ignore[attr-defined]
         if request.turn != "speech" or (RaiseHand, AwaitSpeech) not in handlers:
             return
-        hold = self.game.ruleset.timers.get("raise_hand_s", 2) / self.ports.speed
+        hold = self.clock.span(self.game.ruleset.timers.get("raise_hand_s", 2))
         now = self.ports.clock()
         for press in presses:
             held = (press.up if press.up is not None else now) - press.down

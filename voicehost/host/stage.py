@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hw.leds import Pattern
+from voicehost.host.clock import TableClock
 from voicehost.host.hearing import Floor, HearingSettings, Joiner, TakeBack
 from voicehost.host.journal import Journal
 from voicehost.host.lights import Lights
@@ -36,7 +37,7 @@ class Stage(Lights):
         self.onsets: dict[str, float] = {}
         self.hands: dict[int, set[int]] = {}  # day → seats that raised a hand (once a day)
         self.forbidden = forbidden  # the club's forbidden words: heard in a speech, a foul
-        self.deadline: float | None = None
+        self.deadline: float | None = None   # the floor's end, in table seconds
         self.refusals: list[IllegalInput] = []  # console commands the game refused
         self.console_refused: list[tuple[str, str]] = []  # every typed line refused, and why
         self.held: list[str] = []               # lines typed during a pause, carried out after resume
@@ -46,13 +47,13 @@ class Stage(Lights):
         self.leds: dict[int, Pattern] = {}      # each seat's steady LED state (nominated today, out)
         self.speaking: int | None = None
         self.transcript = transcript
-        self.started_at = ports.clock()   # the table clock's zero (see table_time)
+        self.clock = TableClock(ports.clock, ports.speed)   # table seconds: the only '/ speed'
         self.music_on = False
         self.night_opened = 0              # the last night whose «Наступает ночь» was said
         self.hearing = hearing or HearingSettings()   # doubt and correction of what the ears heard
-        self.floor = Floor(Joiner(self.hearing.join_s))   # the current speech's (voicehost.host.speeches)
+        self.floor = Floor(Joiner(self.clock.span(self.hearing.join_s)))   # the current speech (speeches)
         self.take_back: TakeBack | None = None   # what the last speaker may still take back (hearing)
-        self.time_left: dict[int, float] = {}   # seat → seconds, for a speech taken back
+        self.time_left: dict[int, float] = {}   # seat → table seconds of a speech taken back
         self.paused = False
         # Who watches the table change (the web display): called with what changed — "line"
         # (a line said, with its text), "input" (the game moved), "speech" (the floor given or
@@ -71,13 +72,9 @@ class Stage(Lights):
             self.onsets[key] = onsets[-1]
             self.ports.on_line(key, values, text, onsets[-1])
             if self.transcript is not None:
-                self.transcript.line(self.table_time(onsets[-1]), key, text)
+                self.transcript.line(self.clock.at(onsets[-1]), key, text)
             self.tell("line", (key, values, text))
         return onsets
-
-    def table_time(self, at: float) -> float:
-        """Seconds on the table's clock, as the timers count them (``--speed`` undone)."""
-        return (at - self.started_at) * self.ports.speed
 
     def music(self, on: bool) -> None:
         """The night music, on from «Наступает ночь» until the morning line."""
@@ -86,7 +83,7 @@ class Stage(Lights):
         self.music_on = on
         self.ports.night(on)
         if self.transcript is not None:
-            self.transcript.music(self.table_time(self.ports.clock()), on)
+            self.transcript.music(self.clock.now(), on)
 
     async def nightfall(self, night: int) -> None:
         """«Наступает ночь» and the music — once a night, whether the night fell from an input
@@ -116,4 +113,4 @@ class Stage(Lights):
         return events
 
     async def wait(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds) / self.ports.speed)
+        await self.clock.sleep(seconds)

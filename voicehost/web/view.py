@@ -109,8 +109,7 @@ class TableView:
         request, deadline = self.game.request, self.director.deadline
         if not isinstance(request, AwaitSpeech) or deadline is None:
             return None
-        ports = self.director.ports
-        left = max(0.0, (deadline - ports.clock()) * ports.speed)
+        left = max(0.0, deadline - self.director.clock.now())
         return {"seat": request.seat, "name": self.game.names.get(request.seat, ""), "turn": request.turn,
                 "turn_text": TURNS.get(request.turn, request.turn), "seconds": request.seconds,
                 "left": round(left, 2), "warning_s": self.game.ruleset.timers.get("warning_s", 10)}
