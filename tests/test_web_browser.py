@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from voicehost.host import Director, run_virtual
+from voicehost.host import ConsoleAnswered, Director, Notice, run_virtual
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.script import script_from_data
 from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
@@ -99,13 +99,13 @@ def typed_judge(commands: list[str]) -> Callable[[Director, str], Any]:
         for command in commands:
             answered = asyncio.get_running_loop().create_future()
 
-            def watch(what: str, detail: Any, command: str = command, answered: Any = answered) -> None:
-                if what == "console" and detail[0] == command and not answered.done():
-                    answered.set_result(detail[1])
-            director.watchers.append(watch)
+            def watch(notice: Notice, command: str = command, answered: Any = answered) -> None:
+                if isinstance(notice, ConsoleAnswered) and notice.line == command and not answered.done():
+                    answered.set_result(notice.refusal)
+            director.watch(watch)
             director.ports.type(command)
             refused = await answered
-            director.watchers.remove(watch)
+            director.unwatch(watch)
             assert refused is None, f"{command}: {refused}"
     return judge
 
@@ -214,14 +214,13 @@ async def browser_game(profile: str) -> tuple[Any, Browser, list[Path]]:
             ``pause`` holds it — otherwise seat 8's minute could run out between two taps, and
             ``undo`` would take back the end of his speech instead of the mistaken foul."""
             assert line == "foul 8"
-            while director.deadline is None:   # seat 8 is about to get the floor
+            while director.timer.deadline is None:   # seat 8 is about to get the floor
                 await asyncio.sleep(0.01)
-            held_at, deadline = loop.time(), director.deadline
-            director.deadline = deadline + 3600
+            held_at = director.clock.now()
+            director.timer.hold(3600)
             for command in JUDGE:
                 await in_browser(browser.tap, command)
-            director.deadline = deadline + (loop.time() - held_at) * SPEED
-            director.tell("speech", director.speaking)   # the clock moved: the pages hear of it
+            director.timer.hold(director.clock.now() - held_at - 3600)   # the pages hear of the clock moved
             await in_browser(browser.look)
             shots.extend(await in_browser(browser.screenshots, artifacts()))
 

@@ -8,10 +8,12 @@ deal, the ears (vosk), the voice (espeak-ng and the mixer), the table file and t
 
 It stands on rules, config and the language, and on the ``audio`` and ``hw`` adapters; it
 never imports the simulation or the command line. The names below are its public API: the
-web console, the club records and the service use these and nothing deeper.
+web console, the club records and the service use these and nothing deeper; what happens at
+the table reaches them as the notices of :mod:`~voicehost.host.notices`.
 """
 
 from voicehost.host.cards import show_roles
+from voicehost.host.clock import TableClock
 from voicehost.host.console import Refused, read_command
 from voicehost.host.dealing import seeded_deal, typed_deal
 from voicehost.host.director import Director, EdgeLog, Ports
@@ -19,13 +21,27 @@ from voicehost.host.ears import load_ears
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry, read_journal, write_results
 from voicehost.host.live import resume_game
+from voicehost.host.notices import (
+    ConsoleAnswered,
+    FloorChanged,
+    InputsTaken,
+    LineSaid,
+    MusicChanged,
+    Notice,
+    Paused,
+    TableWatcher,
+    WindowChanged,
+    events_to,
+)
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.table_file import load_audio, table_path
 from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import Voice, fixed_lines
 
 __all__ = [
-    "Director", "EdgeLog", "HearingSettings", "Journal", "JournalEntry", "Ports", "Refused", "Voice", "fixed_lines",
-    "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_command", "read_journal", "resume_game",
-    "run_virtual", "seeded_deal", "show_roles", "table_path", "typed_deal", "write_results",
+    "ConsoleAnswered", "Director", "EdgeLog", "FloorChanged", "HearingSettings", "InputsTaken", "Journal",
+    "JournalEntry", "LineSaid", "MusicChanged", "Notice", "Paused", "Ports", "Refused", "TableClock", "TableWatcher",
+    "Voice", "WindowChanged", "events_to", "fixed_lines", "load_audio", "load_ears", "mock_factory", "open_pinmap",
+    "read_command", "read_journal", "resume_game", "run_virtual", "seeded_deal", "show_roles", "table_path",
+    "typed_deal", "write_results",
 ]

@@ -7,6 +7,7 @@ from hw.leds import Pattern
 from voicehost.host.console import shown
 from voicehost.host.dealing import typed_deal
 from voicehost.host.director import Director
+from voicehost.host.notices import ConsoleAnswered
 from voicehost.rules import InputError, Role
 from voicehost.rules.inputs import Deal
 
@@ -63,13 +64,13 @@ async def roles_from_console(director: Director) -> Deal:
         words = line.split(maxsplit=1)
         if len(words) != 2 or words[0] != "roles":
             director.log(f"console: «{shown(line.strip())}» refused: type the cards as: roles 3=don,5=mafia,…")
-            director.tell("console", (line, "type the cards as: roles 3=don,5=mafia,…"))
+            director.stage.notify(ConsoleAnswered(line, "type the cards as: roles 3=don,5=mafia,…"))
             continue
         try:
             deal = typed_deal(words[1], director.game, "roles")
         except InputError as err:
             director.log(f"console: «{shown(words[1])}» refused: {err}")
-            director.tell("console", (line, str(err)))
+            director.stage.notify(ConsoleAnswered(line, str(err)))
             continue
-        director.tell("console", (line, None))
+        director.stage.notify(ConsoleAnswered(line))
         return deal

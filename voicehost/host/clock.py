@@ -1,4 +1,4 @@
-"""The table's clock: the one place where the timers' seconds meet the loop's clock.
+"""The table's clock and the floor's timer on it: the one place where the timers' seconds meet the loop's clock.
 
 The rules and the table file count in table seconds (a 60-second speech, a 2-second vote
 window, a 3-second veto). A demo runs the timers ``--speed`` times faster, so a table second
@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+
+from voicehost.host.notices import FloorChanged, Notice
+from voicehost.rules.requests import AwaitSpeech
 
 
 class TableClock:
@@ -53,3 +56,38 @@ class TableClock:
     async def sleep(self, seconds: float) -> None:
         """``seconds`` table seconds (none when negative)."""
         await asyncio.sleep(self.span(max(0.0, seconds)))
+
+
+class SpeechTimer:
+    """The floor's timer on the table's clock: whose turn is running and when its time is up.
+    The floor starts and stops it; the console reads it (``status``) and holds it through a
+    pause. Every change is told as a :class:`~voicehost.host.notices.FloorChanged`."""
+
+    def __init__(self, clock: TableClock, notify: Callable[[Notice], None]) -> None:
+        self.clock = clock
+        self.notify = notify
+        self.request: AwaitSpeech | None = None
+        """The turn whose floor is open (None: no floor)."""
+        self.deadline: float | None = None
+        """When its time is up, in table seconds."""
+
+    def start(self, request: AwaitSpeech, seconds: float) -> None:
+        self.request, self.deadline = request, self.clock.now() + seconds
+        self.notify(FloorChanged(request, self.deadline))
+
+    def stop(self) -> float:
+        """The floor closed; returns the table seconds that were left (negative: overrun)."""
+        left = (self.deadline if self.deadline is not None else self.clock.now()) - self.clock.now()
+        self.request, self.deadline = None, None
+        self.notify(FloorChanged(None, None))
+        return left
+
+    def left(self) -> float | None:
+        """Table seconds left on the running turn (None: no floor)."""
+        return None if self.deadline is None else self.deadline - self.clock.now()
+
+    def hold(self, seconds: float) -> None:
+        """The time is moved on by ``seconds`` (the pause just ended lasted that long)."""
+        if self.deadline is not None:
+            self.deadline += seconds
+            self.notify(FloorChanged(self.request, self.deadline))

@@ -16,11 +16,13 @@ import re
 import unicodedata
 from typing import Any
 
+from voicehost.host.clock import SpeechTimer
 from voicehost.host.dealing import typed_deal
+from voicehost.host.notices import ConsoleAnswered, Paused
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import event_lines, spoken
 from voicehost.rules import IllegalInput, InputError
-from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Withdraw
+from voicehost.rules.inputs import BloodName, Foul, Nominate, RaiseHand, Remove, Withdraw
 from voicehost.rules.requests import (
     AwaitAction,
     AwaitDawn,
@@ -111,10 +113,26 @@ def why_not_now(err: IllegalInput, request: Any) -> str:
     return message
 
 
-class Console(Stage):
-    """Mixed into :class:`~voicehost.host.director.Director`."""
+class Console:
+    """The judge's console: the typed lines waiting, a pause and the lines held through it, and
+    what was refused. It reads the floor's timer (``status``) and holds it through a pause."""
 
-    async def console(self, in_speech: bool = False) -> bool:
+    def __init__(self, stage: Stage, timer: SpeechTimer) -> None:
+        self.stage = stage
+        self.game = stage.game
+        self.ports = stage.ports
+        self.timer = timer
+        self.held: list[str] = []
+        """Lines typed during a pause, carried out after ``resume``."""
+        self.paused = False
+        self.refusals: list[IllegalInput] = []
+        """The game's refusals of console commands."""
+        self.refused: list[tuple[str, str]] = []
+        """Every typed line refused, and why."""
+        self.echo_replies = True
+        """The console's answers are printed too (off when every line is printed anyway)."""
+
+    async def run(self, in_speech: bool = False) -> bool:
         """Carry out the typed lines waiting (see :data:`COMMANDS`). Returns True when the
         current speech was ended from the console. A line is refused — with a sentence and
         the usage, the game unchanged — rather than guessed at, and nothing typed kills it."""
@@ -128,21 +146,20 @@ class Console(Stage):
             except Refused as err:
                 self._refuse(line, str(err))
             except IllegalInput as err:
-                self._refuse(line, why_not_now(err, self.game.request))
                 self.refusals.append(err)
-                self.progress.set()
+                self._refuse(line, why_not_now(err, self.game.request), err)
             except InputError as err:  # roles that do not fit the cast
                 self._refuse(line, str(err))
             else:
                 if line.split()[0].lower() != "pause":  # a pause is answered as it begins (see pause)
-                    self.tell("console", (line, None))
+                    self.stage.notify(ConsoleAnswered(line))
             await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
-    def _refuse(self, line: str, why: str) -> None:
-        self.console_refused.append((line, why))
-        self.log(f"console: «{shown(line.strip())}» refused: {why}")
-        self.tell("console", (line, why))
+    def _refuse(self, line: str, why: str, illegal: IllegalInput | None = None) -> None:
+        self.refused.append((line, why))
+        self.stage.log(f"console: «{shown(line.strip())}» refused: {why}")
+        self.stage.notify(ConsoleAnswered(line, why, illegal))
 
     async def command(self, line: str) -> bool:
         name, args, rest = read_command(line.strip(), self.game.seats)
@@ -151,20 +168,20 @@ class Console(Stage):
         if name == "roles":
             self._set_roles(rest)
         elif name in ("foul", "remove"):
-            await self.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
+            await self.stage.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
         elif name in ("nominate", "withdraw", "blood"):
             make = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName}[name]
-            await self.push(make(args[0], args[1]), "console")
+            await self.stage.push(make(args[0], args[1]), "console")
         elif name == "hand":
-            await self.push(RaiseHand(args[0]), "console")
+            await self.stage.push(RaiseHand(args[0]), "console")
         elif name == "undo":
             self._undo()
         elif name == "vote":
             await self._correct_vote(args[0], args[1])
         elif name == "repeat":
-            if not self.last_line:
+            if not self.stage.last_line:
                 raise Refused("the host has said nothing yet")
-            await self.say_text(self.last_line)
+            await self.say_text(self.stage.last_line)
         elif name == "status":
             await self.reply(self.status())
         elif name == "pause":
@@ -176,11 +193,11 @@ class Console(Stage):
     def _undo(self) -> None:
         if len(self.game.inputs) <= 1:
             raise Refused("the deal cannot be undone (correct the cards with: roles 3=don,…)")
-        self._pop_last("undo")
+        self.stage.pop_last("undo")
 
     async def _correct_vote(self, voter: int, candidate: int) -> None:
         at, removed, new = self.game.correct_vote(voter, candidate)
-        self._journal_splice(at, removed, new, f"vote {voter} {candidate}")
+        self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}")
         await self.reply([("vote_corrected", {"seat": voter, "target": candidate}) if candidate
                            else ("vote_removed", {"seat": voter})])
         await self._announce_since(at + len(new))
@@ -188,16 +205,16 @@ class Console(Stage):
     async def reply(self, said: list[tuple[str, dict[str, Any]]]) -> None:
         """Said aloud and printed on the terminal (a table may have no speaker)."""
         if self.echo_replies:
-            for text in spoken(said, self.book, self.game.ruleset.name):
-                self.log(f"host: {text}")
-        await self.say(said)
+            for text in spoken(said, self.stage.book, self.game.ruleset.name):
+                self.stage.log(f"host: {text}")
+        await self.stage.say(said)
 
     async def _announce_since(self, index: int) -> None:
         """The corrected vote's result, said again from the count on, and the LEDs relit."""
         probe = type(self.game)(self.game.ruleset, self.game.options, self.game.seats)
         for item in self.game.inputs[:index]:
             probe.push(item)
-        self._relight()
+        self.stage.lights.relight()
         for event in self.game.events[len(probe.events):]:
             await self.reply(event_lines(event, self.game))
 
@@ -209,48 +226,32 @@ class Console(Stage):
             raise Refused("no cards are dealt yet")
         deal = typed_deal(typed, self.game, "roles")
         self.game.splice(0, 1, [deal])
-        self._journal_splice(0, 1, [deal], "roles corrected")
-        self._relight()
+        self.stage.journal_splice(0, 1, [deal], "roles corrected")
+        self.stage.lights.relight()
 
     async def pause(self) -> None:
         """Everything waits until the console types ``resume``; a running speech keeps the
         time it had left. Lines typed meanwhile are held and carried out after ``resume``."""
-        paused_at = self.clock.now()
+        paused_at = self.stage.clock.now()
         self.paused = True
-        self.tell("pause", True)
-        self.tell("console", ("pause", None))
+        self.stage.notify(Paused(True))
+        self.stage.notify(ConsoleAnswered("pause"))
         await self.reply([("paused", {})])
         while (line := await self.ports.console.get()).strip().lower() != "resume":
             if line.strip().lower() == "pause":
                 self._refuse(line, "the game is already paused")
             elif line.strip():
                 self.held.append(line)
-                self.log(f"console: «{shown(line.strip())}» held until resume")
+                self.stage.log(f"console: «{shown(line.strip())}» held until resume")
         self.paused = False
-        if self.deadline is not None:
-            self.deadline += self.clock.now() - paused_at
-        self.tell("pause", False)
-        self.tell("console", (line, None))
+        self.timer.hold(self.stage.clock.now() - paused_at)
+        self.stage.notify(Paused(False))
+        self.stage.notify(ConsoleAnswered(line))
         await self.reply([("resumed", {})])
-
-    def _pop_last(self, why: str, source: str = "console") -> Input:
-        """The last input undone — by the judge's ``undo`` or a player's button (a veto, a
-        speech taken back) — journaled as a splice and the LEDs relit; returns what was undone."""
-        undone = self.game.pop()
-        self._journal_splice(len(self.game.inputs), 1, [], f"{why} {undone.kind}", source)
-        self._relight()
-        return undone
-
-    def _journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: str = "console") -> None:
-        """A correction is checked against the whole game first (the splice replays it), then
-        on disk before anything is said about it."""
-        self.log(f"{source}: {why}")
-        if self.journal is not None:
-            self.journal.splice(self.ports.clock(), source, at, removed, new, why)
 
     async def say_text(self, text: str) -> None:
         if self.echo_replies:
-            self.log(f"host: {text}")
+            self.stage.log(f"host: {text}")
         await self.ports.utter(text)
 
     def status(self) -> list[tuple[str, dict[str, Any]]]:
@@ -259,7 +260,6 @@ class Console(Stage):
         said: list[tuple[str, dict[str, Any]]] = [("status_nominated", {"list": tuple(nominated)})] if nominated \
             else [("status_nobody_nominated", {})]
         said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items()) if n]
-        if self.deadline is not None:
-            left = max(0, round(self.deadline - self.clock.now()))
-            said.append(("status_time_left", {"n": left}))
+        if (left := self.timer.left()) is not None:
+            said.append(("status_time_left", {"n": max(0, round(left))}))
         return said

@@ -11,7 +11,7 @@ window is open. A phrase cut in two («выставляю игрока» … «�
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from audio.listener import Heard
 from voicehost.language.intents import NominateIntent, WithdrawIntent
@@ -83,20 +83,6 @@ class Joiner:
             self.pending = (text, heard.t_end)
             return None
         return text
-
-
-@dataclass
-class Floor:
-    """One speech's bookkeeping for doubt and correction (:mod:`voicehost.host.hearing`)."""
-
-    joiner: Joiner
-    after: float = float("-inf")   # words that ended before this (the last floor's close) are not this speech's
-    closed: float = float("-inf")  # when this floor was closed
-    wake_at: float = float("inf")  # a button being held for a take-back is looked at again then
-    ended_at: float = float("-inf")  # when the words that ended the speech were heard
-    asked_again: bool = False
-    veto: tuple[int, float, float] | None = None   # (input index, window opens, closes) of the last echo
-    used_presses: set[float] = field(default_factory=set)   # presses that vetoed, not ended the speech
 
 
 @dataclass

@@ -40,7 +40,8 @@ class Ports:
     """What the director talks to: the voice (``say`` blocks until the line is heard and
     returns its onset; or ``speak``, a coroutine, for a voice that lives on the loop's own
     clock), the night music, the seat LEDs, the seat panel's edges, what the ears heard, what
-    the console typed — and the clock. ``on_line`` tells the table each line as it ends.
+    the console typed — and the clock (what the director says and does leaves it as notices:
+:mod:`voicehost.host.notices`).
     ``cue`` plays a short tone (a speech starts, ten seconds left, time up, a vote window
     opens/closes), ``hold`` holds the night bed's level through a count, ``warning`` says
     whether the 10-second warning is a tone, the spoken line or both."""
@@ -50,7 +51,6 @@ class Ports:
     edges: EdgeLog
     say: Callable[[str], float] | None = None
     speak: Callable[[str], Awaitable[float]] | None = None
-    on_line: Callable[[str, dict[str, Any], str, float], None] = lambda key, values, text, onset: None
     heard: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
     console: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     clock: Callable[[], float] = time.monotonic

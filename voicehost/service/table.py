@@ -42,6 +42,7 @@ from voicehost.host import (
     HearingSettings,
     Journal,
     Ports,
+    events_to,
     resume_game,
     seeded_deal,
     show_roles,
@@ -50,6 +51,7 @@ from voicehost.host import (
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game, InputError, Ruleset, new_game
+from voicehost.rules.events import Event
 from voicehost.rules.protocol import build_protocol
 from voicehost.service.notify import Notifier
 
@@ -394,12 +396,13 @@ class IdleTable:
         protocol is written."""
         director = Director(game, self.ports, journal, book=self.book, log=self.log, forbidden=self.forbidden,
                             hearing=self.hearing)
-        director.on_events = public_log_printer(self.book, game.names, self.on_line)
+        public_log = public_log_printer(self.book, game.names, self.on_line)
+        director.watch(events_to(public_log))
         self.notify.status(f"playing {game.ruleset.name}: {Path(journal.path).name}")
         self._show_all(OFF)
         while not self.ports.heard.empty():  # words heard while the table was idle are nobody's
             self.ports.heard.get_nowait()
-        self._game = asyncio.create_task(self._direct(director, fresh, show_cards))
+        self._game = asyncio.create_task(self._direct(director, fresh, show_cards, public_log))
         self.on_change(director)
         try:
             await asyncio.wait([self._game])
@@ -407,6 +410,7 @@ class IdleTable:
             task, self._game = self._game, None
             if not task.done():
                 task.cancel()
+            director.close()
             journal.close()
             self.on_change(None)
         if task.cancelled():
@@ -423,13 +427,14 @@ class IdleTable:
         return True
 
     @staticmethod
-    async def _direct(director: Director, fresh: bool, show_cards: bool) -> None:
+    async def _direct(director: Director, fresh: bool, show_cards: bool,
+                      public_log: Callable[[list[Event]], None]) -> None:
         if fresh:
             await director.nightfall(1)  # «Наступает ночь» and the music, then the cards
             if show_cards:  # the host's deal, each card on its player's LED (typed cards are already dealt)
                 await show_roles(director)
         else:  # after a power cut: the state so far, then the game goes on where it stopped
-            director.on_events(list(director.game.events))
+            public_log(list(director.game.events))
             await director.say([("game_resumed", {}), *director.status()])
         await director.run()
 

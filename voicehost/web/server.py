@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from voicehost.host import Director
+from voicehost.host import ConsoleAnswered, Director, Notice
 from voicehost.rules import InputError
 from voicehost.web.commands import CommandError, check_command, in_russian
 from voicehost.web.setup import SetupDesk, SetupError, offered, read_choice
@@ -110,8 +110,8 @@ class WebTable:
         self.view = TableView(director)
         self.finished = False
         self.answers.clear()
-        director.watchers.append(self._changed)
-        self._changed("attached", None)
+        director.watch(self._changed)
+        self._schedule()
 
     def follow(self, director: Director | None) -> None:
         """The idle table's news: this director's game has begun, or (None) no game is running
@@ -130,8 +130,7 @@ class WebTable:
             self.finish()
         if self.view is not None:
             self.last_result = self.view.public().get("result")
-        if self._changed in self.director.watchers:
-            self.director.watchers.remove(self._changed)
+        self.director.unwatch(self._changed)
         self.director, self.view = None, None
 
     def finish(self) -> None:
@@ -144,11 +143,11 @@ class WebTable:
         self.pending.clear()
         self._schedule()
 
-    def _changed(self, what: str, detail: Any) -> None:
+    def _changed(self, notice: Notice) -> None:
         if self.view is not None:
-            self.view.heard(what, detail)
-        if what == "console":
-            self._answered(*detail)
+            self.view.heard(notice)
+        if isinstance(notice, ConsoleAnswered):
+            self._answered(notice.line, notice.refusal)
         self._schedule()
 
     def _schedule(self) -> None:
