@@ -33,6 +33,7 @@ from voicehost.rules.requests import (
     AwaitShots,
     AwaitSpeech,
     AwaitVotes,
+    Request,
 )
 
 # Every command, its usage and what it does: the one list the help, the checks and the docs use.
@@ -103,7 +104,7 @@ def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
     return name, numbers, ""
 
 
-def why_not_now(err: IllegalInput, request: Any) -> str:
+def why_not_now(err: IllegalInput, request: Request | None) -> str:
     """The game's refusal as a sentence about the game (never a request class's name)."""
     message = str(err)
     if "does not answer" in message:

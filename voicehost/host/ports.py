@@ -11,8 +11,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from audio.listener import Heard
 from hw.capture import Press, presses_from
 from hw.edges import Edge
 from hw.leds import Pattern
@@ -51,7 +51,7 @@ class Ports:
     edges: EdgeLog
     say: Callable[[str], float] | None = None
     speak: Callable[[str], Awaitable[float]] | None = None
-    heard: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+    heard: asyncio.Queue[Heard] = field(default_factory=asyncio.Queue)
     console: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     clock: Callable[[], float] = time.monotonic
     speed: float = 1.0   # timers run this many times faster (a demo; 1 at a real table)
@@ -69,7 +69,7 @@ class Ports:
         self.settle()
         return self.edges.presses(since, until)
 
-    def hear(self, heard: Any) -> None:
+    def hear(self, heard: Heard) -> None:
         self.heard.put_nowait(heard)
         self.stirred.set()
 
