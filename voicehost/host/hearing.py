@@ -92,9 +92,15 @@ class TakeBack:
     back), or an answer the host took (a press; «Отменено»)."""
 
     seat: int
-    index: int              # the input's place in the game
-    since: float            # presses from here on count (the loop's clock, where presses are stamped)
-    until: float            # the window closes (table seconds, :class:`~voicehost.host.clock.TableClock`)
-    hold: float = 0.0       # table seconds the button must be held
-    time_left: float | None = None   # table seconds of the speech given back
+    index: int
+    """The input's place in the game."""
+    since: float
+    """Presses from here on count (the loop's clock, where presses are stamped)."""
+    until: float
+    """The window closes (table seconds, :class:`~voicehost.host.clock.TableClock`)."""
+    hold: float = 0.0
+    """Table seconds the button must be held."""
+    time_left: float | None = None
+    """Table seconds of the speech given back."""
     line: str = "vetoed"
+    """What the host says when it is taken back."""
