@@ -122,3 +122,21 @@ def test_the_phone_view_follows_notices_only() -> None:
         await director.say([("thanks", {})])
         assert [s["text"] for s in view.public()["subtitles"]] == ["Спасибо."]
     asyncio.run(main())
+
+
+def test_voting_holds_the_lift_questions_onset_until_it_is_closed() -> None:
+    from voicehost.config import load_ruleset
+    from voicehost.host.stage import Stage
+    from voicehost.host.voting import LIFT_QUESTION, Voting
+    ruleset = load_ruleset("sport")
+    stage = Stage(new_game(ruleset, ruleset.resolve({}), 10),
+                  Ports(night=lambda on: None, led=lambda seat, pattern: None, edges=EdgeLog(), say=lambda text: 0.0),
+                  log=lambda line: None)
+    voting = Voting(stage)
+    stage.notify(LineSaid("thanks", {}, "Спасибо.", 3.0, 0.0))
+    assert voting.lift_asked_at is None
+    stage.notify(LineSaid(LIFT_QUESTION, {}, "Кто за то, чтобы все голосуемые покинули игру?", 5.0, 1.0))
+    assert voting.lift_asked_at == 5.0
+    voting.close()
+    stage.notify(LineSaid(LIFT_QUESTION, {}, "Кто за то, чтобы все голосуемые покинули игру?", 7.0, 2.0))
+    assert voting.lift_asked_at == 5.0   # a closed part follows the table no more
