@@ -72,6 +72,38 @@ def test_web_records_and_service_use_the_hosts_public_api_only(path: Path) -> No
     assert not deep, f"{path.relative_to(ROOT)} reaches into {sorted(deep)}: import from voicehost.host"
 
 
+# What the rest of the program may use of a live director: its game, its ports (the inputs go
+# in there), its clock, and the methods below. Its parts and their state (the floor's timer, who
+# is speaking, the pause, the refusals) reach everyone else as notices (voicehost.host.notices).
+DIRECTOR_API = {"game", "ports", "clock", "log", "watch", "unwatch", "say", "push", "wait", "nightfall", "status",
+                "run", "close"}
+
+
+def director_attributes(path: Path) -> set[tuple[int, str]]:
+    """(line, attribute) for every ``director.X`` or ``….director.X`` read in ``path``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute):
+            owner = node.value
+            name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+            if name == "director":
+                found.add((node.lineno, node.attr))
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in VOICEHOST_MODULES if package_of(p) != "host"],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_nothing_outside_the_host_reads_the_directors_state(path: Path) -> None:
+    private = sorted((line, attr) for line, attr in director_attributes(path) if attr not in DIRECTOR_API)
+    assert not private, f"{path.relative_to(ROOT)} reads the director's {private}: follow its notices instead"
+
+
+def test_the_director_check_sees_a_read_of_its_state(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f(self, director):\n    return director.deadline, self.director.paused, director.game\n")
+    assert {attr for _, attr in director_attributes(sample)} == {"deadline", "paused", "game"}
+
+
 def test_only_the_command_line_imports_the_command_line() -> None:
     offenders = [str(path.relative_to(ROOT)) for path in VOICEHOST_MODULES
                  if package_of(path) != "cli" and path.name != "__main__.py"

@@ -51,7 +51,7 @@ def console_at(game, lines: list[str]) -> tuple[Director, list[str], list[str]]:
         director = Director(game, ports, log=printed.append)
         for line in lines:
             ports.type(line)
-        await director.console()
+        await director.console.run()
         return director
 
     return run_virtual(session()), said, printed
@@ -64,19 +64,19 @@ def test_each_command_takes_exactly_its_arguments_in_ascii_digits() -> None:
     before = list(game.inputs)
     director, said, printed = console_at(game, bad)
     assert game.inputs == before and said == []
-    assert [line for line, _ in director.console_refused] == bad
-    reasons = dict(director.console_refused)
+    assert [line for line, _ in director.console.refused] == bad
+    reasons = dict(director.console.refused)
     assert reasons["vote 3 abc"] == "usage: vote V C" and reasons["foul 3 4"] == "usage: foul N"
     assert reasons["foul 11"].startswith("there is no seat 11 at this table")
     assert reasons["undo 3"] == "undo takes nothing after it"
-    assert all("index" not in why and "Await" not in why for _, why in director.console_refused)
+    assert all("index" not in why and "Await" not in why for _, why in director.console.refused)
 
 
 def test_the_unknown_command_help_lists_every_command() -> None:
     director, _, printed = console_at(day_one(), ["help"])
     assert printed == ["console: «help» refused: Неизвестная команда. Команды: foul, remove, end, nominate, "
                        "withdraw, blood, hand, vote, roles, undo, repeat, status, pause, resume."]
-    assert director.console_refused == [("help", f"unknown command; {help_line()}")]
+    assert director.console.refused == [("help", f"unknown command; {help_line()}")]
     assert all(f"; {usage}" in help_line() or help_line().startswith(f"commands: {usage}")
                for usage, _ in COMMANDS.values())
 
@@ -84,14 +84,14 @@ def test_the_unknown_command_help_lists_every_command() -> None:
 def test_a_refusal_by_the_game_is_a_sentence_about_the_game() -> None:
     game = day_one()
     director, _, printed = console_at(game, ["blood 1 2", "foul 3", "remove 3", "foul 3"])
-    reasons = dict(director.console_refused)
+    reasons = dict(director.console.refused)
     assert reasons["blood 1 2"] == "not now: a player has the floor"
     assert reasons["foul 3"] == "seat 3 is not at the table"  # after «remove 3»
 
 
 def test_escape_sequences_are_shown_not_echoed_raw() -> None:
     director, _, printed = console_at(day_one(), ["foul \x1b[A3"])
-    assert director.console_refused and "\x1b" not in printed[0] and "\\x1b[A3" in printed[0]
+    assert director.console.refused and "\x1b" not in printed[0] and "\\x1b[A3" in printed[0]
 
 
 def test_the_console_answers_on_the_terminal_too() -> None:
@@ -117,7 +117,7 @@ def test_lines_typed_during_a_pause_are_held_until_resume() -> None:
     assert said[2].startswith("Игрок номер четыре, замечание.") and game.fouls[4] == 1  # then in order
     assert said[3] == "Кандидатур пока нет."
     assert "console: «foul 4» held until resume" in printed
-    assert director.console_refused == [("pause", "the game is already paused")]
+    assert director.console.refused == [("pause", "the game is already paused")]
 
 
 def test_a_broken_byte_never_kills_the_console_thread() -> None:
@@ -171,12 +171,12 @@ def test_the_console_survives_any_typed_lines_and_refused_ones_change_nothing(li
                       poll_s=None)
         director = Director(game, ports, log=lambda line: None)
         for line in lines:
-            state, inputs, refused = game.state(), list(game.inputs), len(director.console_refused)
+            state, inputs, refused = game.state(), list(game.inputs), len(director.console.refused)
             ports.type(line)
             if line.strip().lower() == "pause":
                 ports.type("resume")
-            await director.console()
-            if len(director.console_refused) > refused and line.strip():
+            await director.console.run()
+            if len(director.console.refused) > refused and line.strip():
                 assert game.state() == state and game.inputs == inputs, line
 
     run_virtual(session())

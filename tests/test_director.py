@@ -126,7 +126,7 @@ def test_a_speech_without_words_runs_out_with_a_warning_and_thanks(table_game, m
         ports = Ports(say=lambda text: lines.append(text) or time.monotonic(), night=lambda on: None,
                       led=lambda seat, pattern: None, edges=edges, speed=100.0)
         director = Director(table_game, ports, log=lambda line: None)
-        await director.speech(table_game.request)
+        await director.floor.speech(table_game.request)
         return lines
 
     lines = asyncio.run(one_turn())
@@ -230,7 +230,7 @@ def test_a_raised_hand_and_an_answer_by_name_at_the_live_table(mock_factory, ten
         panel = SeatPanel(ten_seats, edges.add, pin_factory=mock_factory, deliver=loop.call_soon_threadsafe)
         ports.settle = panel.settle
         director = Director(game, ports, log=lambda line: None)
-        task = asyncio.create_task(director.speech(game.request))
+        task = asyncio.create_task(director.floor.speech(game.request))
         pin = mock_factory.pin(ten_seats.pins_of(4).button)
         pin.drive_low()                      # seat 4 holds his button: a raised hand
         await asyncio.sleep(0.2)             # 2 s at speed 20 is 0.1 s
@@ -262,7 +262,7 @@ def test_a_canonical_nomination_is_heard_by_name(ten_seats) -> None:
         ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None, led=lambda seat, pattern: None,
                       edges=EdgeLog(), speed=20.0)
         ports.heard.put_nowait(Heard("вера", time.monotonic(), "mic"))
-        await Director(game, ports, log=lambda line: None).speech(game.request)
+        await Director(game, ports, log=lambda line: None).floor.speech(game.request)
 
     asyncio.run(turn())
     assert [e.target for e in game.events if e.kind == "nomination_accepted"] == [3]
@@ -281,13 +281,13 @@ def test_a_forbidden_word_heard_in_a_speech_is_a_foul_and_the_console_raises_a_h
                       edges=EdgeLog(), speed=20.0)
         ports.heard.put_nowait(Heard("клянусь я мирный пас", time.monotonic(), "mic"))
         director = Director(table_game, ports, log=lambda line: None, forbidden=forbidden_words(["клянусь"]))
-        await director.speech(table_game.request)
+        await director.floor.speech(table_game.request)
         return director
 
     director = asyncio.run(turn())
     assert table_game.fouls[1] == 1 and table_game.request.seat == 2
     assert [e.reason for e in table_game.events if e.kind == "foul_given"] == ["forbidden:клянусь"]
-    assert asyncio.run(director.command("status")) is False
+    assert asyncio.run(director.console.command("status")) is False
 
 
 def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victim(mock_factory, ten_seats) -> None:
@@ -325,7 +325,7 @@ def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victi
         ports.settle = panel.settle
         director = Director(game, ports, log=lambda line: None)
         for _ in range(3):  # the Sheriff, the maniac, the Doctor
-            await director.action(game.request)
+            await director.night.action(game.request)
         panel.close()
 
     asyncio.run(night({7: [4, 4], 8: [6], 2: [1]}))  # the Doctor points at seat 1, who is no victim
@@ -375,7 +375,7 @@ def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_p
 
     async def correct():
         for command in ("vote 1 9", "vote 2 9", "undo"):
-            await director.command(command)
+            await director.console.command(command)
 
     asyncio.run(correct())
     journal.close()
@@ -415,7 +415,7 @@ def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_pat
     moved = "roles 3=don,5=mafia,9=mafia,8=sheriff"
     director, lines, journal = director_at(first_check - 1)
     director.ports.type(moved)
-    asyncio.run(director.console())
+    asyncio.run(director.console.run())
     journal.close()
     assert director.game.roles[8] is Role.SHERIFF and lines == []
     assert read_journal(journal.path)[1][0].input == director.game.inputs[0]
@@ -423,9 +423,9 @@ def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_pat
     director, lines, _ = director_at(first_check + 1)
     before = list(director.game.inputs)
     director.ports.type(moved)
-    asyncio.run(director.console())
+    asyncio.run(director.console.run())
     assert director.game.inputs == before and director.game.roles[7] is Role.SHERIFF
-    assert director.refusals and lines == []
+    assert director.console.refusals and lines == []
 
 
 def test_a_pause_keeps_the_speakers_time(table_game) -> None:
@@ -451,7 +451,7 @@ def test_a_pause_keeps_the_speakers_time(table_game) -> None:
         director = Director(table_game, ports, log=lambda line: None)
         loop.call_at(5.0, ports.type, "pause")
         loop.call_at(100.0, ports.type, "resume")
-        await director.speech(table_game.request)
+        await director.floor.speech(table_game.request)
 
     run_virtual(turn())
     assert [text for _, text in said] == ["Пауза.", "Продолжаем.", "Десять секунд.", "Спасибо.",

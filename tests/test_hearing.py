@@ -13,7 +13,7 @@ import pytest
 from audio.listener import Heard
 from hw.edges import Edge
 from voicehost.config import load_ruleset
-from voicehost.host import EdgeLog, Ports, run_virtual
+from voicehost.host import EdgeLog, FloorChanged, LineSaid, Notice, Ports, run_virtual
 from voicehost.host.director import Director
 from voicehost.host.hearing import HearingSettings, Joiner, doubtful
 from voicehost.rules import Role, new_game
@@ -51,10 +51,16 @@ class Table:
         ports = Ports(speak=self.speak, night=lambda on: None, led=lambda seat, pattern: None, edges=edges,
                       clock=loop.time, poll_s=None)
         director = Director(self.game, ports, log=lambda line: None, hearing=self.settings)
-        ports.on_line = lambda key, values, text, onset: self.lines.append((onset, key, text))
+        floor_given = asyncio.Event()
+
+        def watch(notice: Notice) -> None:
+            if isinstance(notice, LineSaid):
+                self.lines.append((notice.onset, notice.key, notice.text))
+            elif isinstance(notice, FloorChanged) and notice.deadline is not None:
+                floor_given.set()
+        director.watch(watch)
         host = asyncio.create_task(director.run())
-        while director.deadline is None:
-            await asyncio.sleep(0.01)
+        await floor_given.wait()
         start = loop.time()
         for at, kind, what in sorted(events, key=lambda e: e[0]):
             await asyncio.sleep(max(0.0, start + at - loop.time()))

@@ -14,7 +14,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from voicehost.config import load_ruleset
-from voicehost.host import Director, EdgeLog, Journal, Ports, read_journal
+from voicehost.host import Director, EdgeLog, Journal, Paused, Ports, read_journal
 from voicehost.host.dealing import typed_deal
 from voicehost.rules import new_game
 from voicehost.rules.inputs import Dawn
@@ -638,7 +638,7 @@ def test_logging_out_closes_the_sessions_sockets(tmp_path: Path) -> None:
             assert (await command(client, "x", "foul 3"))[0] == 401
             status, _ = await command(client, csrf, "foul 3")
             assert status == 401, "the old session's token is no key either"
-            director.tell("speech", director.speaking)   # a change: the other judge still hears it
+            director.stage.notify(Paused(False))   # a change: the other judge still hears it
             message = await asyncio.wait_for(theirs.receive(), 5)
             assert message.type == aiohttp.WSMsgType.TEXT and not theirs.closed
             await theirs.close()

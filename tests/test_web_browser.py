@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from voicehost.host import Director, run_virtual
+from voicehost.host import ConsoleAnswered, Director, Notice, run_virtual
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.script import script_from_data
 from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
@@ -100,13 +100,14 @@ def typed_judge(commands: list[str]) -> Callable[[Director, str], Any]:
             answered = asyncio.get_running_loop().create_future()
             typed: list[int] = []   # the line's id: its answer names it
 
-            def watch(what: str, detail: Any, typed: list[int] = typed, answered: Any = answered) -> None:
-                if what == "console" and typed and detail.id == typed[0] and not answered.done():
-                    answered.set_result(detail)
-            director.watchers.append(watch)
+            def watch(notice: Notice, typed: list[int] = typed, answered: Any = answered) -> None:
+                if isinstance(notice, ConsoleAnswered) and typed and notice.answer.id == typed[0] \
+                        and not answered.done():
+                    answered.set_result(notice.answer)
+            director.watch(watch)
             typed.append(director.ports.type(command))
             answer = await answered
-            director.watchers.remove(watch)
+            director.unwatch(watch)
             assert answer.outcome == "done", f"{command}: {answer}"
     return judge
 
@@ -232,14 +233,13 @@ async def browser_game(profile: str) -> tuple[Any, Browser, list[Path]]:
             ``pause`` holds it — otherwise seat 8's minute could run out between two taps, and
             ``undo`` would take back the end of his speech instead of the mistaken foul."""
             assert line == "foul 8"
-            while director.deadline is None:   # seat 8 is about to get the floor
+            while director.timer.deadline is None:   # seat 8 is about to get the floor
                 await asyncio.sleep(0.01)
-            held_at, deadline = loop.time(), director.deadline
-            director.deadline = deadline + 3600
+            held_at = director.clock.now()
+            director.timer.hold(3600)
             for command in JUDGE:
                 await in_browser(browser.tap, command)
-            director.deadline = deadline + (loop.time() - held_at)
-            director.tell("speech", director.speaking)   # the clock moved: the pages hear of it
+            director.timer.hold(director.clock.now() - held_at - 3600)   # the pages hear of the clock moved
             await in_browser(browser.look)
             shots.extend(await in_browser(browser.screenshots, artifacts()))
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from voicehost.host import Director, run_virtual
+from voicehost.host import Director, LineSaid, run_virtual
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import Role
@@ -66,7 +66,7 @@ async def record_public(script: Any) -> tuple[list[str], list[dict[str, Any]], l
     @asynccontextmanager
     async def around(director: Director) -> AsyncIterator[WebTable]:
         table.attach(director)
-        director.watchers.append(lambda what, detail: aloud.append(detail[2]) if what == "line" else None)
+        director.watch(lambda notice: aloud.append(notice.text) if isinstance(notice, LineSaid) else None)
         yield table
 
     tasks = [asyncio.create_task(listen()), asyncio.create_task(poll())]

@@ -8,10 +8,12 @@ deal, the ears (vosk), the voice (espeak-ng and the mixer), the table file and t
 
 It stands on rules, config and the language, and on the ``audio`` and ``hw`` adapters; it
 never imports the simulation or the command line. The names below are its public API: the
-web console, the club records and the service use these and nothing deeper.
+web console, the club records and the service use these and nothing deeper; what happens at
+the table reaches them as the notices of :mod:`~voicehost.host.notices`.
 """
 
 from voicehost.host.cards import show_roles
+from voicehost.host.clock import TableClock
 from voicehost.host.console import read_command
 from voicehost.host.dealing import seeded_deal, typed_deal
 from voicehost.host.director import Director, EdgeLog, Ports
@@ -19,6 +21,18 @@ from voicehost.host.ears import load_ears
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry, read_journal, write_results
 from voicehost.host.live import resume_game
+from voicehost.host.notices import (
+    ConsoleAnswered,
+    FloorChanged,
+    InputsTaken,
+    LineSaid,
+    MusicChanged,
+    Notice,
+    Paused,
+    TableWatcher,
+    WindowChanged,
+    events_to,
+)
 from voicehost.host.refusals import ConsoleAnswer, NoCommand, Refused
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, SetupRefused, SetupRequest, check_setup, russian_refusal, table_game
@@ -27,9 +41,10 @@ from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import Voice, fixed_lines
 
 __all__ = [
-    "ConsoleAnswer", "Director", "EdgeLog", "GameSetup", "HearingSettings", "Journal", "JournalEntry", "NoCommand",
-    "Ports", "Refused", "SetupRefused", "SetupRequest", "Voice", "check_setup", "fixed_lines", "russian_refusal",
-    "table_game",
-    "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_command", "read_journal", "resume_game",
-    "run_virtual", "seeded_deal", "show_roles", "table_path", "typed_deal", "write_results",
+    "ConsoleAnswer", "ConsoleAnswered", "Director", "EdgeLog", "FloorChanged", "GameSetup", "HearingSettings",
+    "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "Notice", "Paused", "Ports",
+    "Refused", "SetupRefused", "SetupRequest", "TableClock", "TableWatcher", "Voice", "WindowChanged", "check_setup",
+    "events_to", "fixed_lines", "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_command",
+    "read_journal", "resume_game", "run_virtual", "russian_refusal", "seeded_deal", "show_roles", "table_game",
+    "table_path", "typed_deal", "write_results",
 ]

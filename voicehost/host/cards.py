@@ -62,12 +62,12 @@ async def roles_from_console(director: Director) -> Deal:
         typed = await director.ports.console.get()
         words = typed.line.split(maxsplit=1)
         if len(words) != 2 or words[0] != "roles":
-            director.refuse_line(typed, TypeTheCards())
+            director.console.refuse_line(typed, TypeTheCards())
             continue
         try:
             deal = typed_deal(words[1], director.game, "roles")
         except InputError as err:
-            director.refuse_line(typed, CardsDoNotFit(str(err)))
+            director.console.refuse_line(typed, CardsDoNotFit(str(err)))
             continue
-        director.answer_line(typed, "done")
+        director.console.answer_line(typed, "done")
         return deal

@@ -18,7 +18,9 @@ import re
 import unicodedata
 from typing import Any, cast
 
+from voicehost.host.clock import SpeechTimer
 from voicehost.host.dealing import typed_deal
+from voicehost.host.notices import ConsoleAnswered, Paused
 from voicehost.host.ports import Typed
 from voicehost.host.refusals import (
     AlreadyPaused,
@@ -59,6 +61,7 @@ from voicehost.rules.requests import (
     AwaitShots,
     AwaitSpeech,
     AwaitVotes,
+    Request,
 )
 
 # Every command, its usage and what it does: the one list the help, the checks and the docs use.
@@ -124,7 +127,7 @@ def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
     return name, numbers, ""
 
 
-def why_not_now(refusal: Refusal, request: Any) -> Refusal:
+def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
     """The game's refusal as one about the game: an input the game does not wait for is «not
     now» and what it waits for (never a request class's name)."""
     if isinstance(refusal, NotAsked):
@@ -132,10 +135,26 @@ def why_not_now(refusal: Refusal, request: Any) -> Refusal:
     return refusal
 
 
-class Console(Stage):
-    """Mixed into :class:`~voicehost.host.director.Director`."""
+class Console:
+    """The judge's console: the typed lines waiting, a pause and the lines held through it, and
+    what was refused. It reads the floor's timer (``status``) and holds it through a pause."""
 
-    async def console(self, in_speech: bool = False) -> bool:
+    def __init__(self, stage: Stage, timer: SpeechTimer) -> None:
+        self.stage = stage
+        self.game = stage.game
+        self.ports = stage.ports
+        self.timer = timer
+        self.held: list[Typed] = []
+        """Lines typed during a pause, carried out after ``resume``."""
+        self.paused = False
+        self.refusals: list[IllegalInput] = []
+        """The game's refusals of console commands."""
+        self.refused: list[tuple[str, str]] = []
+        """Every typed line refused, and why."""
+        self.echo_replies = True
+        """The console's answers are printed too (off when every line is printed anyway)."""
+
+    async def run(self, in_speech: bool = False) -> bool:
         """Carry out the typed lines waiting (see :data:`COMMANDS`). Returns True when the
         current speech was ended from the console. A line is refused — with a sentence and
         the usage, the game unchanged — rather than guessed at, and nothing typed kills it."""
@@ -150,9 +169,8 @@ class Console(Stage):
             except Refused as err:
                 self.refuse_line(typed, err.refusal)
             except IllegalInput as err:
-                self.refuse_line(typed, why_not_now(err.refusal, self.game.request))
                 self.refusals.append(err)
-                self.progress.set()
+                self.refuse_line(typed, why_not_now(err.refusal, self.game.request), err)
             except InputError as err:  # roles that do not fit the cast
                 self.refuse_line(typed, CardsDoNotFit(str(err)))
             else:
@@ -161,15 +179,16 @@ class Console(Stage):
             await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
-    def answer_line(self, typed: Typed, outcome: Outcome, refusal: Refusal | None = None) -> None:
+    def answer_line(self, typed: Typed, outcome: Outcome, refusal: Refusal | None = None,
+                    illegal: IllegalInput | None = None) -> None:
         """The answer to one typed line, for whoever typed it (the web matches it by id)."""
-        self.tell("console", ConsoleAnswer(typed.id, typed.line, outcome, refusal))
+        self.stage.notify(ConsoleAnswered(ConsoleAnswer(typed.id, typed.line, outcome, refusal), illegal))
 
-    def refuse_line(self, typed: Typed, refusal: Refusal) -> None:
-        """Refused: the judge reads the Russian sentence; ``console_refused`` keeps the English."""
-        self.console_refused.append((typed.line, str(refusal)))
-        self.log(f"console: «{shown(typed.line.strip())}» refused: {refusal_text(refusal, self.book)}")
-        self.answer_line(typed, "refused", refusal)
+    def refuse_line(self, typed: Typed, refusal: Refusal, illegal: IllegalInput | None = None) -> None:
+        """Refused: the judge reads the Russian sentence; ``refused`` keeps the English."""
+        self.refused.append((typed.line, str(refusal)))
+        self.stage.log(f"console: «{shown(typed.line.strip())}» refused: {refusal_text(refusal, self.stage.book)}")
+        self.answer_line(typed, "refused", refusal, illegal)
 
     async def command(self, line: str, typed: Typed | None = None) -> bool:
         """Carry out one line (``typed``: the queued line it came as, whose id a pause answers)."""
@@ -179,22 +198,22 @@ class Console(Stage):
         if name == "roles":
             self._set_roles(rest)
         elif name in ("foul", "remove"):
-            await self.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
+            await self.stage.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
         elif name in ("nominate", "withdraw", "blood"):
             make = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName}[name]
             item = make(args[0], args[1])
             self._refuse_untaken(item)
-            await self.push(item, "console")
+            await self.stage.push(item, "console")
         elif name == "hand":
-            await self.push(RaiseHand(args[0]), "console")
+            await self.stage.push(RaiseHand(args[0]), "console")
         elif name == "undo":
             self._undo()
         elif name == "vote":
             await self._correct_vote(args[0], args[1])
         elif name == "repeat":
-            if not self.last_line:
+            if not self.stage.last_line:
                 raise Refused(NothingSaidYet())
-            await self.say_text(self.last_line)
+            await self.say_text(self.stage.last_line)
         elif name == "status":
             await self.reply(self.status())
         elif name == "pause":
@@ -219,11 +238,11 @@ class Console(Stage):
     def _undo(self) -> None:
         if len(self.game.inputs) <= 1:
             raise Refused(DealCannotBeUndone())
-        self._pop_last("undo")
+        self.stage.pop_last("undo")
 
     async def _correct_vote(self, voter: int, candidate: int) -> None:
         at, removed, new = self.game.correct_vote(voter, candidate)
-        self._journal_splice(at, removed, new, f"vote {voter} {candidate}")
+        self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}")
         await self.reply([("vote_corrected", {"seat": voter, "target": candidate}) if candidate
                            else ("vote_removed", {"seat": voter})])
         await self._announce_since(at + len(new))
@@ -231,16 +250,16 @@ class Console(Stage):
     async def reply(self, said: list[tuple[str, dict[str, Any]]]) -> None:
         """Said aloud and printed on the terminal (a table may have no speaker)."""
         if self.echo_replies:
-            for text in spoken(said, self.book, self.game.ruleset.name):
-                self.log(f"host: {text}")
-        await self.say(said)
+            for text in spoken(said, self.stage.book, self.game.ruleset.name):
+                self.stage.log(f"host: {text}")
+        await self.stage.say(said)
 
     async def _announce_since(self, index: int) -> None:
         """The corrected vote's result, said again from the count on, and the LEDs relit."""
         probe = type(self.game)(self.game.ruleset, self.game.options, self.game.seats)
         for item in self.game.inputs[:index]:
             probe.push(item)
-        self._relight()
+        self.stage.lights.relight()
         for event in self.game.events[len(probe.events):]:
             await self.reply(event_lines(event, self.game))
 
@@ -252,49 +271,33 @@ class Console(Stage):
             raise Refused(NoCardsYet())
         deal = typed_deal(typed, self.game, "roles")
         self.game.splice(0, 1, [deal])
-        self._journal_splice(0, 1, [deal], "roles corrected")
-        self._relight()
+        self.stage.journal_splice(0, 1, [deal], "roles corrected")
+        self.stage.lights.relight()
 
     async def pause(self, pausing: Typed) -> None:
         """Everything waits until the console types ``resume``; a running speech keeps the
         time it had left. Lines typed meanwhile are held and carried out after ``resume``."""
-        paused_at = self.ports.clock()
+        paused_at = self.stage.clock.now()
         self.paused = True
-        self.tell("pause", True)
-        self.tell("console", ConsoleAnswer(pausing.id, pausing.line, "done"))
+        self.stage.notify(Paused(True))
+        self.answer_line(pausing, "done")
         await self.reply([("paused", {})])
         while (typed := await self.ports.console.get()).line.strip().lower() != "resume":
             if typed.line.strip().lower() == "pause":
                 self.refuse_line(typed, AlreadyPaused())
             elif typed.line.strip():
                 self.held.append(typed)
-                self.log(f"console: «{shown(typed.line.strip())}» held until resume")
+                self.stage.log(f"console: «{shown(typed.line.strip())}» held until resume")
                 self.answer_line(typed, "held")
         self.paused = False
-        if self.deadline is not None:
-            self.deadline += self.ports.clock() - paused_at
-        self.tell("pause", False)
+        self.timer.hold(self.stage.clock.now() - paused_at)
+        self.stage.notify(Paused(False))
         self.answer_line(typed, "done")
         await self.reply([("resumed", {})])
 
-    def _pop_last(self, why: str, source: str = "console") -> Input:
-        """The last input undone — by the judge's ``undo`` or a player's button (a veto, a
-        speech taken back) — journaled as a splice and the LEDs relit; returns what was undone."""
-        undone = self.game.pop()
-        self._journal_splice(len(self.game.inputs), 1, [], f"{why} {undone.kind}", source)
-        self._relight()
-        return undone
-
-    def _journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: str = "console") -> None:
-        """A correction is checked against the whole game first (the splice replays it), then
-        on disk before anything is said about it."""
-        self.log(f"{source}: {why}")
-        if self.journal is not None:
-            self.journal.splice(self.ports.clock(), source, at, removed, new, why)
-
     async def say_text(self, text: str) -> None:
         if self.echo_replies:
-            self.log(f"host: {text}")
+            self.stage.log(f"host: {text}")
         await self.ports.utter(text)
 
     def status(self) -> list[tuple[str, dict[str, Any]]]:
@@ -302,7 +305,6 @@ class Console(Stage):
         nominated = [n for _, n in getattr(self.game, "nominations", [])]
         said = status_lines(tuple(nominated))
         said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items()) if n]
-        if self.deadline is not None:
-            left = max(0, round((self.deadline - self.ports.clock()) * self.ports.speed))
-            said.append(("status_time_left", {"n": left}))
+        if (left := self.timer.left()) is not None:
+            said.append(("status_time_left", {"n": max(0, round(left))}))
         return said

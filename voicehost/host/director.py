@@ -18,60 +18,139 @@ the table level on a virtual clock (:mod:`voicehost.simulation.table_level`) —
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
-from voicehost.host.night import NightSteps
+from voicehost.host.clock import SpeechTimer, TableClock
+from voicehost.host.console import Console
+from voicehost.host.hearing import HearingSettings
+from voicehost.host.journal import Journal
+from voicehost.host.night import Night
+from voicehost.host.notices import TableWatcher
 from voicehost.host.ports import EdgeLog, Ports
-from voicehost.host.speeches import Speeches
+from voicehost.host.speeches import Floor
+from voicehost.host.stage import Stage
+from voicehost.host.subtitles import Transcript
 from voicehost.host.voting import Voting
 from voicehost.language.host_lines import request_lines
+from voicehost.language.phrasebook import Phrasebook
+from voicehost.rules import Game
+from voicehost.rules.events import Event
 from voicehost.rules.flow import request_night
-from voicehost.rules.inputs import Dawn, Proceed
+from voicehost.rules.inputs import Dawn, Input, Proceed
 from voicehost.rules.requests import (
     AwaitAction,
     AwaitDawn,
+    AwaitDeal,
     AwaitLift,
     AwaitMorning,
     AwaitNightfall,
     AwaitShots,
     AwaitSpeech,
     AwaitVotes,
+    Request,
 )
 
 __all__ = ["Director", "EdgeLog", "Ports"]
 
 
-class Director(NightSteps, Speeches, Voting):
-    """One host for every table. Its parts, one module each: :mod:`~voicehost.host.stage` (say,
-    push, wait), :mod:`~voicehost.host.lights` (the LEDs), :mod:`~voicehost.host.night`,
-    :mod:`~voicehost.host.speeches`, :mod:`~voicehost.host.voting`, :mod:`~voicehost.host.console`;
-    the cards are dealt or learned by :mod:`~voicehost.host.cards`."""
+class Director:
+    """One host for every table, made of parts that each own their state: the
+    :class:`~voicehost.host.stage.Stage` (game, ports, journal, phrasebook, clock, LEDs; say,
+    push, wait), the :class:`~voicehost.host.console.Console`, the
+    :class:`~voicehost.host.night.Night`, the :class:`~voicehost.host.speeches.Floor` (speeches
+    and what is taken back) and :class:`~voicehost.host.voting.Voting`; the cards are dealt or
+    learned by :mod:`~voicehost.host.cards`. What happens leaves it as notices
+    (:mod:`~voicehost.host.notices`, :meth:`watch`); nobody outside the host reads its parts."""
+
+    def __init__(self, game: Game, ports: Ports, journal: Journal | None = None,
+                 book: Phrasebook | None = None, log: Callable[[str], None] = print,
+                 forbidden: frozenset[str] = frozenset(), transcript: Transcript | None = None,
+                 hearing: HearingSettings | None = None) -> None:
+        self.stage = Stage(game, ports, journal, book, log)
+        self.timer = SpeechTimer(self.stage.clock, self.stage.notify)
+        self.console = Console(self.stage, self.timer)
+        self.night = Night(self.stage)
+        self.floor = Floor(self.stage, self.console, self.timer, hearing or HearingSettings(), forbidden)
+        self.voting = Voting(self.stage)
+        if transcript is not None:
+            self.stage.watch(transcript.notice)
+
+    # ---- what the rest of the program uses ---------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self.stage.game
+
+    @property
+    def ports(self) -> Ports:
+        return self.stage.ports
+
+    @property
+    def clock(self) -> TableClock:
+        return self.stage.clock
+
+    def log(self, line: str) -> None:
+        self.stage.log(line)
+
+    def watch(self, watcher: TableWatcher) -> None:
+        """``watcher`` is told every notice from now on (:mod:`~voicehost.host.notices`)."""
+        self.stage.watch(watcher)
+
+    def unwatch(self, watcher: TableWatcher) -> None:
+        self.stage.unwatch(watcher)
+
+    async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
+        return await self.stage.say(said)
+
+    async def push(self, item: Input, source: str) -> list[Event]:
+        return await self.stage.push(item, source)
+
+    async def wait(self, seconds: float) -> None:
+        await self.stage.wait(seconds)
+
+    async def nightfall(self, night: int) -> None:
+        await self.stage.nightfall(night)
+
+    def status(self) -> list[tuple[str, dict[str, Any]]]:
+        """What the console's ``status`` says (who is nominated, the fouls, the time left)."""
+        return self.console.status()
+
+    def close(self) -> None:
+        """The parts stop following the table (the game is over or set aside)."""
+        self.floor.close()
+        self.voting.close()
+
+    # ---- the game ------------------------------------------------------------------------------------
 
     async def run(self) -> None:
         if (night := request_night(self.game.request)) is not None:
             await self.nightfall(night)  # night 1 opens like every night (and a resumed night too)
         while (request := self.game.request) is not None:
             await asyncio.sleep(0)  # anyone waiting on the last input acts before the next step
-            await self.console()
-            await self.take_back_window(request)
+            await self.console.run()
+            await self.floor.take_back_window(request)
             if self.game.request is not request:
                 continue
-            if not (isinstance(request, AwaitSpeech) and request.seat in self.time_left):  # a floor given back
-                await self.call(request_lines(request, self.game))
+            if not (isinstance(request, AwaitSpeech) and request.seat in self.floor.time_left):  # a floor given back
+                await self.night.call(request_lines(request, self.game))
             await self.answer(request)
 
-    async def answer(self, request: Any) -> None:
-        if isinstance(request, AwaitShots):
-            await self.shots(request)
-        elif isinstance(request, AwaitAction):
-            await self.action(request)
-        elif isinstance(request, AwaitDawn):
-            await self.push(Dawn(), "host")
-        elif isinstance(request, (AwaitMorning, AwaitNightfall)):
-            await self.push(Proceed(), "host")  # the judge's console had its turn just before
-        elif isinstance(request, AwaitSpeech):
-            await self.speech(request)
-        elif isinstance(request, AwaitVotes):
-            await self.votes(request)
-        elif isinstance(request, AwaitLift):
-            await self.lift(request)
+    async def answer(self, request: Request) -> None:
+        match request:
+            case AwaitShots():
+                await self.night.shots(request)
+            case AwaitAction():
+                await self.night.action(request)
+            case AwaitDawn():
+                await self.push(Dawn(), "host")
+            case AwaitMorning() | AwaitNightfall():
+                await self.push(Proceed(), "host")  # the judge's console had its turn just before
+            case AwaitSpeech():
+                await self.floor.speech(request)
+            case AwaitVotes():
+                await self.voting.votes(request)
+            case AwaitLift():
+                await self.voting.lift(request)
+            case AwaitDeal():
+                pass   # the cards are dealt before the director runs (voicehost.host.cards)

@@ -11,7 +11,7 @@ window is open. A phrase cut in two («выставляю игрока» … «�
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from audio.listener import Heard
 from voicehost.language.intents import NominateIntent, WithdrawIntent
@@ -86,29 +86,21 @@ class Joiner:
 
 
 @dataclass
-class Floor:
-    """One speech's bookkeeping for doubt and correction (:mod:`voicehost.host.hearing`)."""
-
-    joiner: Joiner
-    after: float = float("-inf")   # words that ended before this (the last floor's close) are not this speech's
-    closed: float = float("-inf")  # when this floor was closed
-    wake_at: float = float("inf")  # a button being held for a take-back is looked at again then
-    ended_at: float = float("-inf")  # when the words that ended the speech were heard
-    asked_again: bool = False
-    veto: tuple[int, float, float] | None = None   # (input index, window opens, closes) of the last echo
-    used_presses: set[float] = field(default_factory=set)   # presses that vetoed, not ended the speech
-
-
-@dataclass
 class TakeBack:
     """An input its speaker may still take back with his button until ``until``: the end of
     his speech by a heard «спасибо» (he holds the button ``hold`` seconds; he gets ``time_left``
     back), or an answer the host took (a press; «Отменено»)."""
 
     seat: int
-    index: int              # the input's place in the game
-    since: float            # presses from here on count (the loop's clock)
+    index: int
+    """The input's place in the game."""
+    since: float
+    """Presses from here on count (the loop's clock, where presses are stamped)."""
     until: float
+    """The window closes (table seconds, :class:`~voicehost.host.clock.TableClock`)."""
     hold: float = 0.0
+    """Table seconds the button must be held."""
     time_left: float | None = None
+    """Table seconds of the speech given back."""
     line: str = "vetoed"
+    """What the host says when it is taken back."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from hw.leds import FOUL, HAND, NO, NOMINEE, OFF, SPEAKER, YES, Pattern
+from hw.leds import FOUL, HAND, LAST_SECONDS, NO, NOMINEE, OFF, SPEAKER, VOTE_WINDOW, YES, Pattern
 from voicehost.rules.events import (
     CheckAnswered,
     Eliminated,
@@ -24,14 +24,35 @@ if TYPE_CHECKING:
 
 
 class Lights:
-    """Mixed into :class:`~voicehost.host.director.Director`."""
+    """The seat LEDs: each seat's steady state and who has the floor. The other parts light a
+    seat only through these methods, so what a seat shows after a flash, a floor or a vote
+    window is always its steady state."""
 
-    game: Game
-    ports: Ports
-    leds: dict[int, Pattern]
-    speaking: int | None
+    def __init__(self, game: Game, ports: Ports) -> None:
+        self.game = game
+        self.ports = ports
+        self.leds: dict[int, Pattern] = {}
+        """Each seat's steady state (nominated today, out); a seat not listed is off."""
+        self.speaking: int | None = None
+        """The seat whose LED shows the floor."""
 
-    def _show(self, event: Event) -> None:
+    def give_floor(self, seat: int) -> None:
+        self.speaking = seat
+        self.ports.led(seat, SPEAKER)
+
+    def last_seconds(self, seat: int) -> None:
+        self.ports.led(seat, LAST_SECONDS)
+
+    def take_floor(self, seat: int) -> None:
+        self.speaking = None
+        self.restore(seat)
+
+    def window(self, candidate: int) -> None:
+        """A candidate's vote window is open: his LED pulses until :meth:`restore`."""
+        self.ports.led(candidate, VOTE_WINDOW)
+
+    def show(self, event: Event) -> None:
+        """What an input's event changes on the LEDs."""
         for seat in self._steady_after(event):
             if seat != self.speaking:
                 self.ports.led(seat, self.leds[seat])
@@ -56,19 +77,19 @@ class Lights:
         self.leds.update(changed)
         return list(changed)
 
-    def _relight(self) -> None:
+    def relight(self) -> None:
         """After a correction replayed the game: every LED as the corrected game has it."""
         before, self.leds = self.leds, {}
         for event in self.game.events:
             self._steady_after(event)
         for seat in set(before) | set(self.leds):
             if before.get(seat, OFF) is not self.leds.get(seat, OFF):
-                self._restore(seat)
+                self.restore(seat)
 
     def _flash(self, seat: int, pattern: Pattern) -> None:
         """A counted blink, then the seat's LED shows what it showed before."""
         self.ports.led(seat, pattern)
-        asyncio.get_running_loop().call_later((pattern.on + pattern.off) * (pattern.n or 1), self._restore, seat)
+        asyncio.get_running_loop().call_later((pattern.on + pattern.off) * (pattern.n or 1), self.restore, seat)
 
-    def _restore(self, seat: int) -> None:
+    def restore(self, seat: int) -> None:
         self.ports.led(seat, SPEAKER if seat == self.speaking else self.leds.get(seat, OFF))

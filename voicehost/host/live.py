@@ -20,6 +20,7 @@ from voicehost.host.cards import learn_roles, roles_from_console, show_roles
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import grammar, load_ears, model_path
 from voicehost.host.journal import Journal, JournalFile, load_journal, write_results
+from voicehost.host.notices import events_to
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
 from voicehost.host.subtitles import Transcript
@@ -174,13 +175,15 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     ears = load_ears(table)
     director = Director(game, ports, journal, log=log, forbidden=forbidden_words(ears.forbidden_words),
                         transcript=transcript, hearing=ears.hearing)
-    director.echo_replies = not isinstance(voice, TerminalVoice)  # --audio off prints every line anyway
-    director.on_events = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
-    director.on_events(list(game.events))  # the deal, or a resumed game so far
+    director.console.echo_replies = not isinstance(voice, TerminalVoice)  # --audio off prints every line anyway
+    public_log = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
+    director.watch(events_to(public_log))
+    public_log(list(game.events))  # the deal, or a resumed game so far
     try:
         async with around(director) if around is not None else nullcontext():
             await _host(args, director)
     finally:
+        director.close()
         if mic is not None:
             mic.close()
         panel.close()

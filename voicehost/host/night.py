@@ -14,18 +14,24 @@ LAST_CALL_TAIL_S = 0.5  # after the last number, before the count closes
 JOIN_WINDOW_S = 3.0     # the maniac taps within this time to join the mafia
 
 
-class NightSteps(Stage):
-    """Mixed into :class:`~voicehost.host.director.Director`."""
+class Night:
+    """The night's steps: the host's calls and the counts the taps belong to. It keeps no state
+    between steps (the night music is the stage's: the morning may come from any input)."""
+
+    def __init__(self, stage: Stage) -> None:
+        self.stage = stage
+        self.game = stage.game
+        self.ports = stage.ports
 
     async def call(self, said: Said) -> None:
         """A night step's lines; a timed wake-up (the sport acquaintance minute, the club
         mafia's ten seconds to agree) waits its time after its «wakes» line, before the
         «sleeps» line or the count that follows."""
         for line in said:
-            await self.say([line])
+            await self.stage.say([line])
             timer = TIMED_WAKES.get(line[0])
             if timer is not None:
-                await self.wait(self.game.ruleset.timers.get(timer, 0))
+                await self.stage.wait(self.game.ruleset.timers.get(timer, 0))
 
     async def count(self, seats: tuple[int, ...]) -> tuple[list[Call], float]:
         """The host counts the seats aloud; a tap belongs to the number being called."""
@@ -34,10 +40,10 @@ class NightSteps(Stage):
         try:
             for seat in seats:
                 started = self.ports.clock()
-                onset = (await self.say(count_lines((seat,), self.game)))[0]
+                onset = (await self.stage.say(count_lines((seat,), self.game)))[0]
                 calls.append(Call(seat, onset))
-                await self.wait(CALL_GAP_S - (self.ports.clock() - started) * self.ports.speed)
-            await self.wait(LAST_CALL_TAIL_S)  # the last number gets time to be tapped, whatever its length
+                await self.stage.wait(CALL_GAP_S - self.stage.clock.since(started))
+            await self.stage.wait(LAST_CALL_TAIL_S)  # the last number gets time to be tapped, whatever its length
         finally:
             self.ports.hold(False)
         return calls, self.ports.clock()
@@ -45,15 +51,15 @@ class NightSteps(Stage):
     async def shots(self, request: AwaitShots) -> None:
         calls, ends = await self.count(request.called)
         read = read_taps(calls, ends, self.ports.presses(calls[0].t, ends), request.shooters)
-        await self.push(Shots(tuple(sorted(read.taps.items()))), "seats")
+        await self.stage.push(Shots(tuple(sorted(read.taps.items()))), "seats")
 
     async def action(self, request: AwaitAction) -> None:
         if "join" in request.actions:
             opens = self.ports.clock()
-            await self.wait(JOIN_WINDOW_S)
+            await self.stage.wait(JOIN_WINDOW_S)
             tapped = request.by is not None and any(p.seat == request.by for p in
                                                      self.ports.presses(opens, self.ports.clock()))
-            await self.push(Join(request.by, "black" if tapped else "solo"), "seats")
+            await self.stage.push(Join(request.by, "black" if tapped else "solo"), "seats")
             return
         calls, ends = await self.count(tuple(range(1, self.game.seats + 1)))
         actors = [request.by] if request.by is not None else []
@@ -63,4 +69,4 @@ class NightSteps(Stage):
             target = None  # the Doctor pointed at someone who is no victim tonight: nobody is saved
         # The club Sheriff checks with one tap and shoots with two taps on the same number.
         shoots = "kill" in request.actions and len(taps) >= 2 and taps[0] == taps[1]
-        await self.push(ACTIONS["kill" if shoots else request.actions[0]](request.by, target), "seats")
+        await self.stage.push(ACTIONS["kill" if shoots else request.actions[0]](request.by, target), "seats")

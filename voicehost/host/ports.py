@@ -11,8 +11,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from audio.listener import Heard
 from hw.capture import Press, presses_from
 from hw.edges import Edge
 from hw.leds import Pattern
@@ -49,7 +49,8 @@ class Ports:
     """What the director talks to: the voice (``say`` blocks until the line is heard and
     returns its onset; or ``speak``, a coroutine, for a voice that lives on the loop's own
     clock), the night music, the seat LEDs, the seat panel's edges, what the ears heard, what
-    the console typed — and the clock. ``on_line`` tells the table each line as it ends.
+    the console typed — and the clock (what the director says and does leaves it as notices:
+:mod:`voicehost.host.notices`).
     ``cue`` plays a short tone (a speech starts, ten seconds left, time up, a vote window
     opens/closes), ``hold`` holds the night bed's level through a count, ``warning`` says
     whether the 10-second warning is a tone, the spoken line or both."""
@@ -59,8 +60,7 @@ class Ports:
     edges: EdgeLog
     say: Callable[[str], float] | None = None
     speak: Callable[[str], Awaitable[float]] | None = None
-    on_line: Callable[[str, dict[str, Any], str, float], None] = lambda key, values, text, onset: None
-    heard: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+    heard: asyncio.Queue[Heard] = field(default_factory=asyncio.Queue)
     console: asyncio.Queue[Typed] = field(default_factory=asyncio.Queue)
     typed: int = 0   # the last typed line's id
     clock: Callable[[], float] = time.monotonic
@@ -79,7 +79,7 @@ class Ports:
         self.settle()
         return self.edges.presses(since, until)
 
-    def hear(self, heard: Any) -> None:
+    def hear(self, heard: Heard) -> None:
         self.heard.put_nowait(heard)
         self.stirred.set()
 

@@ -4,91 +4,143 @@ console or time."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
 
+from audio.listener import Heard
 from hw.capture import Press
-from hw.leds import LAST_SECONDS, SPEAKER
+from voicehost.host.clock import SpeechTimer
 from voicehost.host.console import Console
-from voicehost.host.hearing import Floor, Joiner, TakeBack, doubtful
+from voicehost.host.hearing import HearingSettings, Joiner, TakeBack, doubtful
+from voicehost.host.notices import LineSaid, Notice
+from voicehost.host.stage import Stage
 from voicehost.language.intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import parse, parse_seat_answer
 from voicehost.rules.inputs import BloodName, EndSpeech, Foul, Nominate, RaiseHand, Withdraw
-from voicehost.rules.requests import AwaitSpeech
+from voicehost.rules.requests import AwaitSpeech, Request
 
 ANSWER_TURNS = frozenset({"nominate", "blood_name"})  # turns answered with one name or number
 ECHO_KEYS = {Nominate: "nomination_accepted", Withdraw: "withdrawn"}  # the line that echoes what was taken
 
 
-class Speeches(Console):
-    """Mixed into :class:`~voicehost.host.director.Director` (a speech also reads the console)."""
+@dataclass
+class SpeechTurn:
+    """One speech's bookkeeping for doubt and correction (:mod:`voicehost.host.hearing`); a new
+    one for every floor given."""
+
+    joiner: Joiner
+    """The half of a phrase held for the next utterance."""
+    after: float = float("-inf")
+    """Words that ended before this (the last floor's close, the loop's clock) are not this speech's."""
+    closed: float = float("-inf")
+    """When this floor was closed."""
+    wake_at: float = float("inf")
+    """A button being held for a take-back is looked at again then."""
+    ended_at: float = float("-inf")
+    """When the words that ended the speech were heard."""
+    asked_again: bool = False
+    """The host has asked for a number (or an answer) again once already."""
+    veto: tuple[int, float, float] | None = None
+    """(input index, window opens, closes) of the last echo, on the loop's clock."""
+    used_presses: set[float] = field(default_factory=set)
+    """Presses that vetoed, not ended the speech."""
+
+
+class Floor:
+    """The floor and the speech: the turn's timer and warning, what the speaker says and
+    presses, and what he may still take back once it is over. A speech also reads the console."""
+
+    def __init__(self, stage: Stage, console: Console, timer: SpeechTimer, hearing: HearingSettings,
+                 forbidden: frozenset[str] = frozenset()) -> None:
+        self.stage = stage
+        self.game = stage.game
+        self.ports = stage.ports
+        self.clock = stage.clock
+        self.console = console
+        self.timer = timer
+        self.hearing = hearing
+        self.forbidden = forbidden
+        """The club's forbidden words: heard in a speech, a foul."""
+        self.turn = SpeechTurn(Joiner(self.clock.span(hearing.join_s)))
+        """The current (or last) speech's bookkeeping."""
+        self.take_back: TakeBack | None = None
+        """What the last speaker may still take back (:mod:`voicehost.host.hearing`)."""
+        self.time_left: dict[int, float] = {}
+        """Seat → table seconds of a speech taken back, given back with his floor."""
+        self.hands: dict[int, set[int]] = {}
+        """Day → seats that raised a hand (once a day)."""
+        self.echoes: dict[str, float] = {}
+        """The last onset of each echo line (:data:`ECHO_KEYS`), on the loop's clock."""
+        stage.watch(self._heard)
+
+    def close(self) -> None:
+        self.stage.unwatch(self._heard)
+
+    def _heard(self, notice: Notice) -> None:
+        if isinstance(notice, LineSaid) and notice.key in ECHO_KEYS.values():
+            self.echoes[notice.key] = notice.onset
 
     async def speech(self, request: AwaitSpeech) -> None:
-        """The floor: LED on, the timer, the 10-second warning, «Спасибо». The turn ends on
+        """The floor: LED on, the timer, the ruleset's warning, «Спасибо». The turn ends on
         «спасибо»/«пас», a tap of the speaker's own button, the console's ``end``, or time.
-        ``self.deadline`` is the timer: a console ``pause`` moves it on by the pause."""
+        The timer is :class:`~voicehost.host.clock.SpeechTimer`: a console ``pause`` moves it on by the pause."""
         seat = request.seat
         if seat:
-            self.speaking = seat
-            self.ports.led(seat, SPEAKER)
+            self.stage.lights.give_floor(seat)
         self.ports.cue("speech_start")
         started = self.ports.clock()
         seconds = self.time_left.pop(seat, request.seconds)   # a false «спасибо» undone: the time he had
-        self.deadline = started + seconds / self.ports.speed
-        self.floor = Floor(Joiner(self.hearing.join_s / self.ports.speed), after=self.floor.closed)
-        self.tell("speech", seat)
+        self.turn = SpeechTurn(Joiner(self.clock.span(self.hearing.join_s)), after=self.turn.closed)
+        self.timer.start(request, seconds)
         warning = self.game.warning_for(request, seconds)   # (seconds left, its line) or none, by the ruleset
-        warning_s = warning[0] / self.ports.speed if warning else 0.0
-        warns = warning is not None
         ended: bool | str = False
         while not ended and self.game.request == request:
             self.ports.stirred.clear()
             ended = await self._listen(request, started)
-            now, deadline = self.ports.clock(), self.deadline
-            if not ended and warns and now >= deadline - warning_s:
-                warns = False
+            deadline = self.timer.deadline
+            assert deadline is not None
+            if not ended and warning is not None and self.clock.reached(deadline - warning[0]):
+                (left_s, line), warning = warning, None
                 if seat:
-                    self.ports.led(seat, LAST_SECONDS)
+                    self.stage.lights.last_seconds(seat)
                 if self.ports.warning != "voice":
                     self.ports.cue("ten_seconds")
-                if self.ports.warning != "tone" and warning:
-                    await self.say([(warning[1], {"n": warning[0]})])
-            if not ended and self.ports.clock() >= deadline:
+                if self.ports.warning != "tone":
+                    await self.stage.say([(line, {"n": left_s})])
+            if not ended and self.clock.reached(deadline):
                 self.ports.cue("time_up")
-                await self.say([("thanks", {})])
+                await self.stage.say([("thanks", {})])
                 ended = True
             if not ended and self.game.request == request:
-                await self.ports.idle(min(deadline - warning_s if warns else deadline, self.floor.wake_at))
+                wake = self.clock.loop_time(deadline - warning[0] if warning is not None else deadline)
+                await self.ports.idle(min(wake, self.turn.wake_at))
         if seat:
-            self.speaking = None
-            self._restore(seat)
-        left, self.deadline = self.deadline - self.ports.clock(), None
-        self.floor.closed = self.ports.clock()
-        self.tell("speech", None)
+            self.stage.lights.take_floor(seat)
+        self.turn.closed = self.ports.clock()
+        left = self.timer.stop()
         if self.game.request == request:
-            await self.push(EndSpeech(seat), "host")
+            await self.stage.push(EndSpeech(seat), "host")
             if ended == "words" and seat:   # he may hold his button: it was not his «спасибо»
-                since, speed = self.floor.ended_at, self.ports.speed
-                self.take_back = TakeBack(seat, len(self.game.inputs) - 1, since,
-                                          self.ports.clock() + self.hearing.false_end_s / speed,
-                                          self.hearing.hold_s / speed, max(0.0, left * speed), "go_on")
+                self.take_back = TakeBack(seat, len(self.game.inputs) - 1, self.turn.ended_at,
+                                          self.clock.now() + self.hearing.false_end_s,
+                                          self.hearing.hold_s, max(0.0, left), "go_on")
 
     async def _listen(self, request: AwaitSpeech, started: float) -> bool | str:
         """One look at the ears, the buttons and the console; true when the turn ends (``"words"``
         when it was ended by a heard «спасибо», which its speaker may still take back)."""
         while not self.ports.heard.empty():
             heard = self.ports.heard.get_nowait()
-            if heard.t_end <= self.floor.after:
+            if heard.t_end <= self.turn.after:
                 continue   # said before the last floor was closed: not this speaker's words
             if request.turn in ANSWER_TURNS:
                 return await self._answer_turn(request, heard)
-            text = self.floor.joiner.text_of(heard)
+            text = self.turn.joiner.text_of(heard)
             for intent in parse(text or "", self.forbidden):
                 if isinstance(intent, ForbiddenIntent) and request.seat and self.game.is_alive(request.seat):
-                    await self.push(Foul(request.seat, f"forbidden:{intent.word}"), "ears")
+                    await self.stage.push(Foul(request.seat, f"forbidden:{intent.word}"), "ears")
                     if self.game.request != request:
                         return False
                 if isinstance(intent, EndIntent):
-                    self.floor.ended_at = heard.t_end
+                    self.turn.ended_at = heard.t_end
                     return "words"
                 if request.may_nominate and isinstance(intent, (NominateIntent, WithdrawIntent)):
                     if not await self._nomination(request, intent, heard, text or ""):
@@ -97,46 +149,46 @@ class Speeches(Console):
         await self._raised_hands(request, presses)
         if await self.taken_back() or self.game.request != request:
             return False
-        own = [p for p in presses if p.seat == request.seat and p.down not in self.floor.used_presses]
+        own = [p for p in presses if p.seat == request.seat and p.down not in self.turn.used_presses]
         if request.seat and own and not await self._veto(own):
             return True
-        return await self.console(in_speech=True)
+        return await self.console.run(in_speech=True)
 
-    async def _nomination(self, request: AwaitSpeech, intent: NominateIntent | WithdrawIntent, heard: Any,
+    async def _nomination(self, request: AwaitSpeech, intent: NominateIntent | WithdrawIntent, heard: Heard,
                           text: str) -> bool:
         """Take a heard nomination or withdrawal, unless its number is unsure (then ask once);
         its echo opens the speaker's veto window. False when the host asked again."""
         if doubtful(heard, text, self.hearing) or not 1 <= intent.seat <= self.game.seats:
-            if not self.floor.asked_again:
-                self.floor.asked_again = True
-                await self.say([("repeat_number", {})])
+            if not self.turn.asked_again:
+                self.turn.asked_again = True
+                await self.stage.say([("repeat_number", {})])
             else:
-                self.log(f"ears: «{heard.text}»: the number is still unclear (the judge or the buttons decide)")
+                self.stage.log(f"ears: «{heard.text}»: the number is still unclear (the judge or the buttons decide)")
             return False
         kind = Nominate if isinstance(intent, NominateIntent) else Withdraw
         before = len(self.game.inputs)
-        await self.push(kind(request.seat, intent.seat), "ears")
-        echo = self.onsets.get(ECHO_KEYS[kind])
+        await self.stage.push(kind(request.seat, intent.seat), "ears")
+        echo = self.echoes.get(ECHO_KEYS[kind])
         if len(self.game.inputs) > before and echo is not None and echo >= heard.t_end - 1e-9:
-            self.floor.veto = (before, echo, echo + self.hearing.veto_s / self.ports.speed)
+            self.turn.veto = (before, echo, echo + self.clock.span(self.hearing.veto_s))
         return True
 
     async def _veto(self, presses: list[Press]) -> bool:
         """The speaker pressed his button while an echo's window was open: what was taken is
         undone («Отменено»), journaled as a splice. False when no window was open (the press ends
         the speech)."""
-        window = self.floor.veto
+        window = self.turn.veto
         vetoes = [p for p in presses if window is not None and window[1] <= p.down <= window[2]]
         if window is None or not vetoes:
             return False
-        self.floor.used_presses.update(p.down for p in vetoes)
-        self.floor.veto = None
+        self.turn.used_presses.update(p.down for p in vetoes)
+        self.turn.veto = None
         index = window[0]
         if len(self.game.inputs) != index + 1:
-            self.log("ears: veto refused: the game has moved on since the echo")
+            self.stage.log("ears: veto refused: the game has moved on since the echo")
             return True
-        self._pop_last("veto", "seats")
-        await self.say([("vetoed", {})])
+        self.stage.pop_last("veto", "seats")
+        await self.stage.say([("vetoed", {})])
         return True
 
     async def taken_back(self) -> bool:
@@ -145,66 +197,65 @@ class Speeches(Console):
         back = self.take_back
         if back is None:
             return False
-        now = self.ports.clock()
-        if now > back.until or len(self.game.inputs) != back.index + 1:
+        now, hold = self.ports.clock(), self.clock.span(back.hold)
+        if now > self.clock.loop_time(back.until) or len(self.game.inputs) != back.index + 1:
             self.take_back = None
             return False
         presses = [p for p in self.ports.presses(back.since, float("inf")) if p.seat == back.seat and p.down <= now]
         held = [min(now, p.up if p.up is not None else now) - p.down for p in presses]
-        if not any(h >= back.hold - 1e-9 for h in held):
+        if not any(h >= hold - 1e-9 for h in held):
             # look again once a button still down has been held long enough
-            wakes = [p.down + back.hold for p in presses if p.down + back.hold > now]
-            self.floor.wake_at = min(wakes, default=float("inf"))
+            wakes = [p.down + hold for p in presses if p.down + hold > now]
+            self.turn.wake_at = min(wakes, default=float("inf"))
             return False
         self.take_back = None
-        self._pop_last(f"taken back by seat {back.seat}:", "seats")
+        self.stage.pop_last(f"taken back by seat {back.seat}:", "seats")
         if back.time_left is not None:
             self.time_left[back.seat] = back.time_left
-        await self.say([(back.line, {"seat": back.seat})])
+        await self.stage.say([(back.line, {"seat": back.seat})])
         return True
 
-    async def take_back_window(self, request: Any) -> None:
+    async def take_back_window(self, request: Request) -> None:
         """Before a step that does not listen for it (a vote, the night, an answer turn): the
         take-back window, if one is open, is waited out."""
         while self.take_back is not None and not (isinstance(request, AwaitSpeech) and request.turn == "speech"):
-            until = self.take_back.until
+            until = self.clock.loop_time(self.take_back.until)
             if await self.taken_back():
                 return
             if self.ports.clock() > until:
                 self.take_back = None
                 return
             self.ports.stirred.clear()
-            await self.ports.idle(min(until + 1e-6, self.floor.wake_at))
+            await self.ports.idle(min(until + 1e-6, self.turn.wake_at))
 
-    async def _answer_turn(self, request: AwaitSpeech, heard: Any) -> bool:
+    async def _answer_turn(self, request: AwaitSpeech, heard: Heard) -> bool:
         """«Кого вы выдвигаете?» (canonical, by name) or a blood name (classic): one answer. An
         unsure answer is asked for again (once); a taken one can be vetoed by its speaker."""
         seat = parse_seat_answer(heard.text, self.game.names or None)
         if seat is None:
             return False
         if doubtful(heard, heard.text, self.hearing, any_word=True):
-            if not self.floor.asked_again:
-                self.floor.asked_again = True
-                await self.say([("repeat_answer", {})])
+            if not self.turn.asked_again:
+                self.turn.asked_again = True
+                await self.stage.say([("repeat_answer", {})])
                 return False
         make = Nominate if request.turn == "nominate" else BloodName
-        await self.push(make(request.seat, seat), "ears")
-        now, speed = self.ports.clock(), self.ports.speed
+        await self.stage.push(make(request.seat, seat), "ears")
         self.take_back = TakeBack(request.seat, len(self.game.inputs) - 1, heard.t_end,
-                                  now + self.hearing.veto_s / speed)
+                                  self.clock.now() + self.hearing.veto_s)
         return True
 
     async def _raised_hands(self, request: AwaitSpeech, presses: list[Press]) -> None:
         """club: a player who holds his button for ``raise_hand_s`` during the round asks for
         30 more seconds (once a day; the engine keeps the list)."""
-        handlers = type(self.game).handlers  # type: ignore[attr-defined]
+        handlers = type(self.game).handlers
         if request.turn != "speech" or (RaiseHand, AwaitSpeech) not in handlers:
             return
-        hold = self.game.ruleset.timers.get("raise_hand_s", 2) / self.ports.speed
+        hold = self.clock.span(self.game.ruleset.timers.get("raise_hand_s", 2))
         now = self.ports.clock()
         for press in presses:
             held = (press.up if press.up is not None else now) - press.down
             raised = self.hands.setdefault(self.game.day, set())
             if press.seat != request.seat and held >= hold and press.seat not in raised:
                 raised.add(press.seat)
-                await self.push(RaiseHand(press.seat), "seats")
+                await self.stage.push(RaiseHand(press.seat), "seats")

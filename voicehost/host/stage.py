@@ -1,99 +1,80 @@
-"""What every part of the live host stands on: the game, the ports, and the one way an input
-goes in — into the game (which may refuse it), on disk, and only then said and shown."""
+"""What every part of the live host stands on: the game, the ports, the journal, the phrasebook,
+the table's clock, and the one way an input goes in — into the game (which may refuse it), on
+disk, and only then said and shown. The parts (:mod:`~voicehost.host.speeches`,
+:mod:`~voicehost.host.voting`, :mod:`~voicehost.host.night`, :mod:`~voicehost.host.console`)
+each receive the stage and keep their own state; the stage keeps only what every input
+touches: the LEDs (:class:`~voicehost.host.lights.Lights`), the night music, the last line
+said, and the watchers it tells (:mod:`~voicehost.host.notices`)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from hw.leds import Pattern
-from voicehost.host.hearing import Floor, HearingSettings, Joiner, TakeBack
+from voicehost.host.clock import TableClock
 from voicehost.host.journal import Journal
 from voicehost.host.lights import Lights
-from voicehost.host.ports import Ports, Typed
-from voicehost.host.subtitles import Transcript
+from voicehost.host.notices import InputsTaken, LineSaid, MusicChanged, Notice, Notices, TableWatcher
+from voicehost.host.ports import Ports
 from voicehost.language.host_lines import event_lines, spoken
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
-from voicehost.rules import Game, IllegalInput
+from voicehost.rules import Game
 from voicehost.rules.events import Event, MorningCame, NightFell
 from voicehost.rules.inputs import Input
 
 
-class Stage(Lights):
-    """The state the director's parts share and the three things they all do: say, push, wait."""
+class Stage:
+    """The state the director's parts share and the things they all do: say, push, wait."""
 
     def __init__(self, game: Game, ports: Ports, journal: Journal | None = None,
-                 book: Phrasebook | None = None, log: Callable[[str], None] = print,
-                 forbidden: frozenset[str] = frozenset(), transcript: Transcript | None = None,
-                 hearing: HearingSettings | None = None) -> None:
+                 book: Phrasebook | None = None, log: Callable[[str], None] = print) -> None:
         self.game = game
         self.ports = ports
         self.journal = journal
         self.book = book or load_phrasebook()
         self.log = log
+        self.clock = TableClock(ports.clock, ports.speed)
+        """Table seconds: the only code that knows ``--speed``."""
+        self.lights = Lights(game, ports)
         self.last_line = ""
-        self.onsets: dict[str, float] = {}
-        self.hands: dict[int, set[int]] = {}  # day → seats that raised a hand (once a day)
-        self.forbidden = forbidden  # the club's forbidden words: heard in a speech, a foul
-        self.deadline: float | None = None
-        self.refusals: list[IllegalInput] = []  # console commands the game refused
-        self.console_refused: list[tuple[str, str]] = []  # every typed line refused, and why
-        self.held: list[Typed] = []             # lines typed during a pause, carried out after resume
-        self.echo_replies = True                # console answers printed too (off when every line is)
-        self.progress = asyncio.Event()         # set on every input taken or refused (a simulated table waits)
-        self.on_events: Callable[[list[Event]], None] = lambda events: None  # e.g. the public log in a terminal
-        self.leds: dict[int, Pattern] = {}      # each seat's steady LED state (nominated today, out)
-        self.speaking: int | None = None
-        self.transcript = transcript
-        self.started_at = ports.clock()   # the table clock's zero (see table_time)
-        self.music_on = False
-        self.night_opened = 0              # the last night whose «Наступает ночь» was said
-        self.hearing = hearing or HearingSettings()   # doubt and correction of what the ears heard
-        self.floor = Floor(Joiner(self.hearing.join_s))   # the current speech's (voicehost.host.speeches)
-        self.take_back: TakeBack | None = None   # what the last speaker may still take back (hearing)
-        self.time_left: dict[int, float] = {}   # seat → seconds, for a speech taken back
-        self.paused = False
-        # Who watches the table change (the web display): called with what changed — "line"
-        # (a line said, with its text), "input" (the game moved), "speech" (the floor given or
-        # taken), "pause", or "console" (a ConsoleAnswer: a typed line's id, done, refused and why, or held).
-        self.watchers: list[Callable[[str, Any], None]] = []
+        """The last line said (the console's ``repeat``)."""
+        self._notices = Notices()
+        self._music_on = False
+        self._night_opened = 0
+        """The last night whose «Наступает ночь» was said."""
 
-    def tell(self, what: str, detail: Any = None) -> None:
-        for watcher in self.watchers:
-            watcher(what, detail)
+    def watch(self, watcher: TableWatcher) -> None:
+        self._notices.watch(watcher)
+
+    def unwatch(self, watcher: TableWatcher) -> None:
+        self._notices.unwatch(watcher)
+
+    def notify(self, notice: Notice) -> None:
+        self._notices.send(notice)
 
     async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
+        """Each line said in turn; returns their onsets (the loop's clock)."""
         onsets = []
         for (key, values), text in zip(said, spoken(said, self.book, self.game.ruleset.name), strict=True):
             self.last_line = text
             onsets.append(await self.ports.utter(text))
-            self.onsets[key] = onsets[-1]
-            self.ports.on_line(key, values, text, onsets[-1])
-            if self.transcript is not None:
-                self.transcript.line(self.table_time(onsets[-1]), key, text)
-            self.tell("line", (key, values, text))
+            self.notify(LineSaid(key, values, text, onsets[-1], self.clock.at(onsets[-1])))
         return onsets
-
-    def table_time(self, at: float) -> float:
-        """Seconds on the table's clock, as the timers count them (``--speed`` undone)."""
-        return (at - self.started_at) * self.ports.speed
 
     def music(self, on: bool) -> None:
         """The night music, on from «Наступает ночь» until the morning line."""
-        if on == self.music_on:
+        if on == self._music_on:
             return
-        self.music_on = on
+        self._music_on = on
         self.ports.night(on)
-        if self.transcript is not None:
-            self.transcript.music(self.table_time(self.ports.clock()), on)
+        self.notify(MusicChanged(on, self.clock.now()))
 
     async def nightfall(self, night: int) -> None:
         """«Наступает ночь» and the music — once a night, whether the night fell from an input
         the host took or before the host took the table (night 1, a resumed night)."""
-        if self.night_opened >= night:
+        if self._night_opened >= night:
             return
-        self.night_opened = night
+        self._night_opened = night
         await self.say(event_lines(NightFell(night), self.game))
         self.music(True)
 
@@ -102,13 +83,11 @@ class Stage(Lights):
         events = self.game.push(item)
         if self.journal is not None:
             self.journal.append(len(self.game.inputs) - 1, self.ports.clock(), source, item)
-        self.progress.set()
-        self.on_events(events)
-        self.tell("input", events)
+        self.notify(InputsTaken(item, source, tuple(events)))
         for event in events:
             if isinstance(event, MorningCame):
                 self.music(False)
-            self._show(event)
+            self.lights.show(event)
             if isinstance(event, NightFell):
                 await self.nightfall(event.night)
             else:
@@ -116,4 +95,20 @@ class Stage(Lights):
         return events
 
     async def wait(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds) / self.ports.speed)
+        """``seconds`` table seconds."""
+        await self.clock.sleep(seconds)
+
+    def pop_last(self, why: str, source: str = "console") -> Input:
+        """The last input undone — by the judge's ``undo`` or a player's button (a veto, a
+        speech taken back) — journaled as a splice and the LEDs relit; returns what was undone."""
+        undone = self.game.pop()
+        self.journal_splice(len(self.game.inputs), 1, [], f"{why} {undone.kind}", source)
+        self.lights.relight()
+        return undone
+
+    def journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: str = "console") -> None:
+        """A correction is checked against the whole game first (the splice replays it), then
+        on disk before anything is said about it."""
+        self.log(f"{source}: {why}")
+        if self.journal is not None:
+            self.journal.splice(self.ports.clock(), source, at, removed, new, why)

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import IO
 
+from voicehost.host.notices import LineSaid, MusicChanged, Notice
 from voicehost.rules import InputError
 
 
@@ -28,6 +29,13 @@ class Transcript:
             self.file: IO[str] = self.path.open("w", encoding="utf-8")
         except OSError as err:
             raise InputError(f"--transcript {path}", f"cannot write it ({err.strerror})") from None
+
+    def notice(self, notice: Notice) -> None:
+        """A director watcher (:mod:`~voicehost.host.notices`): the lines and the music."""
+        if isinstance(notice, LineSaid):
+            self.line(notice.t, notice.key, notice.text)
+        elif isinstance(notice, MusicChanged):
+            self.music(notice.t, notice.on)
 
     def line(self, t: float, key: str, text: str) -> None:
         self._write({"t": round(t, 3), "key": key, "text": text})

@@ -3,60 +3,80 @@ closed at the onset of «Спасибо», thumbs read from the seat buttons, th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from hw.capture import Window, count_votes
-from hw.leds import VOTE_WINDOW
+from voicehost.host.notices import LineSaid, Notice, WindowChanged
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import question_key
+from voicehost.rules.flow import TableGame
 from voicehost.rules.inputs import CloseVoting, Foul, Lift, Vote
 from voicehost.rules.requests import AwaitLift, AwaitVotes
 
+LIFT_QUESTION = "all_leave_question"   # «Кто за то, чтобы все голосуемые покинули игру?»
 
-class Voting(Stage):
-    """Mixed into :class:`~voicehost.host.director.Director`."""
+
+class Voting:
+    """The day's votes. It holds the onset of the lift question, which the host says with the
+    last round's result (an input's line), until the lift vote reads the thumbs from there."""
+
+    def __init__(self, stage: Stage) -> None:
+        self.stage = stage
+        self.game = stage.game
+        self.ports = stage.ports
+        self.lift_asked_at: float | None = None
+        """When «… покинули игру?» was last said (the loop's clock), not yet read by a lift vote."""
+        stage.watch(self._heard)
+
+    def close(self) -> None:
+        self.stage.unwatch(self._heard)
+
+    def _heard(self, notice: Notice) -> None:
+        if isinstance(notice, LineSaid) and notice.key == LIFT_QUESTION:
+            self.lift_asked_at = notice.onset
 
     async def window(self, key: str, **values: Any) -> Window:
         """One candidate's window; his LED pulses while it is open."""
         candidate = int(values.get("seat", 0))
-        self.ports.led(candidate, VOTE_WINDOW)
-        self.tell("window", candidate)
-        opens = (await self.say([(key, values)]))[0]
+        self.stage.lights.window(candidate)
+        self.stage.notify(WindowChanged(candidate))
+        opens = (await self.stage.say([(key, values)]))[0]
         self.ports.cue("vote_open")
-        await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
+        await self.stage.wait(self.game.ruleset.timers.get("vote_window_s", 2))
         self.ports.cue("vote_close")
-        closes = (await self.say([("thanks", {})]))[0]
-        self.tell("window", None)
-        self._restore(candidate)
+        closes = (await self.stage.say([("thanks", {})]))[0]
+        self.stage.notify(WindowChanged(None))
+        self.stage.lights.restore(candidate)
         return Window(candidate, opens, closes)
 
     async def votes(self, request: AwaitVotes) -> None:
         """A window per candidate the ruleset asks about (sport: all but the last)."""
         question = question_key(request.round)
         windows = [await self.window(question, seat=c, name=self.game.names.get(c, str(c)))
-                   for c in self.game.windowed(request)]
+                   for c in cast(TableGame, self.game).windowed(request)]
         if windows:
             result = count_votes(windows, self.ports.presses(windows[0].opens, windows[-1].closes),
                                  request.voters)
             window_of = {w.candidate: k for k, w in enumerate(windows)}
             for voter, candidate in sorted(result.votes.items(), key=lambda vote: (window_of[vote[1]], vote[0])):
-                await self.push(Vote(voter, candidate), "seats")  # window by window, seat by seat
+                await self.stage.push(Vote(voter, candidate), "seats")  # window by window, seat by seat
             for seat, reason in result.fouls:
                 if self.game.is_alive(seat) and self.game.request is not None:
-                    await self.push(Foul(seat, reason), "seats")
+                    await self.stage.push(Foul(seat, reason), "seats")
         if self.game.request == request:
-            await self.push(CloseVoting(), "host")
+            await self.stage.push(CloseVoting(), "host")
 
     async def lift(self, request: AwaitLift) -> None:
         """«Кто за то, чтобы все голосуемые покинули игру?», said with the last round's result,
         opened the window; a resumed game (its vote interrupted) asks it again."""
-        opens = self.onsets.pop("all_leave_question", None)
+        opens, self.lift_asked_at = self.lift_asked_at, None
         if opens is None:
-            opens = (await self.say([("all_leave_question", {})]))[0]
-        self.tell("window", 0)
-        await self.wait(self.game.ruleset.timers.get("vote_window_s", 2))
-        closes = (await self.say([("thanks", {})]))[0]
-        self.tell("window", None)
+            opens = (await self.stage.say([(LIFT_QUESTION, {})]))[0]
+            self.lift_asked_at = None
+        self.stage.notify(WindowChanged(0))
+        await self.stage.wait(self.game.ruleset.timers.get("vote_window_s", 2))
+        closes = (await self.stage.say([("thanks", {})]))[0]
+        self.stage.notify(WindowChanged(None))
         # Every press in the window is a thumb, in the order pressed; the game judges a
         # seat's second thumb (ignored, a foul) as it judges every second vote.
         thumbs: dict[int, int] = {}
@@ -67,6 +87,6 @@ class Voting(Stage):
         for _, voter in sorted((k, seat) for seat, n in thumbs.items() for k in range(n)):
             if self.game.request != request:
                 return  # a foul removed a player and the vote is gone
-            await self.push(Lift(voter), "seats")
+            await self.stage.push(Lift(voter), "seats")
         if self.game.request == request:
-            await self.push(CloseVoting(), "host")
+            await self.stage.push(CloseVoting(), "host")

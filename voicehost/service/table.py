@@ -50,6 +50,7 @@ from voicehost.host import (
     HearingSettings,
     Journal,
     Ports,
+    events_to,
     resume_game,
     seeded_deal,
     show_roles,
@@ -58,6 +59,7 @@ from voicehost.host import (
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game, InputError, Ruleset, new_game
+from voicehost.rules.events import Event
 from voicehost.rules.protocol import build_protocol
 from voicehost.service.notify import Notifier
 
@@ -572,12 +574,13 @@ class IdleTable:
         """One game to its end, in its own task (so ``discard`` and ``stop`` can cancel it)."""
         director = Director(game, self.ports, journal, book=self.book, log=self.log, forbidden=self.forbidden,
                             hearing=self.hearing)
-        director.on_events = public_log_printer(self.book, game.names, self.on_line)
+        public_log = public_log_printer(self.book, game.names, self.on_line)
+        director.watch(events_to(public_log))
         self.notify.status(f"playing {game.ruleset.name}: {Path(journal.path).name}")
         self._show_all(OFF)
         while not self.ports.heard.empty():  # words heard while the table was idle are nobody's
             self.ports.heard.get_nowait()
-        self._game = asyncio.create_task(self._direct(director, fresh, show_cards))
+        self._game = asyncio.create_task(self._direct(director, fresh, show_cards, public_log))
         self.state = S.PLAYING
         self.on_change(director)
         try:
@@ -586,6 +589,7 @@ class IdleTable:
             task, self._game = self._game, None
             if not task.done():
                 task.cancel()
+            director.close()
             journal.close()
         await self._after(game, Path(journal.path), task)
 
@@ -611,13 +615,14 @@ class IdleTable:
             self.state = S.IDLE
 
     @staticmethod
-    async def _direct(director: Director, fresh: bool, show_cards: bool) -> None:
+    async def _direct(director: Director, fresh: bool, show_cards: bool,
+                      public_log: Callable[[list[Event]], None]) -> None:
         if fresh:
             await director.nightfall(1)  # «Наступает ночь» and the music, then the cards
             if show_cards:  # the host's deal, each card on its player's LED (typed cards are already dealt)
                 await show_roles(director)
         else:  # after a power cut: the state so far, then the game goes on where it stopped
-            director.on_events(list(director.game.events))
+            public_log(list(director.game.events))
             await director.say([("game_resumed", {}), *director.status()])
         await director.run()
 

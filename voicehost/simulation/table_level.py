@@ -30,6 +30,7 @@ from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry
 from voicehost.host.night import CALL_GAP_S
+from voicehost.host.notices import ConsoleAnswered, FloorChanged, InputsTaken, LineSaid, Notice, events_to
 from voicehost.host.ports import POLL_S
 from voicehost.host.subtitles import Transcript
 from voicehost.host.voice import spoken_length_s
@@ -166,9 +167,11 @@ class People:
 
     def __init__(self, director: Director, player: ScriptPlayer, seats: Seats, record: TableRecord,
                  speed: float = 1.0, ears: Mishearing | None = None, correct: bool = True,
-                 judge: Callable[[Director, str], Awaitable[None]] | None = None) -> None:
+                 judge: Callable[[Director, str], Awaitable[None]] | None = None,
+                 hearing: HearingSettings | None = None) -> None:
         self.director, self.player, self.seats, self.record = director, player, seats, record
         self.ears, self.correct = ears, correct
+        self.hearing = hearing or HearingSettings()   # the host's, as the table file sets it
         self.judge = judge   # who types a script's foul or removal (None: straight into the console queue)
         self.last_words: tuple[Any, str] | None = None   # the utterance whose intents are being taken
         self.game: Game = director.game   # the table's game; the player's own is the engine level
@@ -182,21 +185,35 @@ class People:
         self.held: set[int] = set()
         self.open_window_thumbs: list[int] = []   # lift thumbs for a window already open
         self.said_since_taken: set[str] = set()   # line keys said since the people's last input was taken
-        director.ports.on_line = self.hear_line
         self.floor_given = asyncio.Event()   # set whenever the host gives or closes a floor
         self.floor_of: Any = None             # the request whose floor is open (the host's timer runs)
-        director.watchers.append(self.watch_floor)
+        self.progress = asyncio.Event()       # set on every input the host took or refused, and «повторите»
+        self.refusals: list[IllegalInput] = []   # the game's refusals of what the judge typed
+        director.watch(self.notice)
 
     # ---- what the people hear --------------------------------------------------------------------
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
 
+    def notice(self, notice: Notice) -> None:
+        """What the people see and hear of the host (a director watcher)."""
+        if isinstance(notice, LineSaid):
+            self.hear_line(notice.key, notice.values, notice.text, notice.onset)
+        elif isinstance(notice, InputsTaken):
+            self.progress.set()
+        elif isinstance(notice, ConsoleAnswered) and notice.illegal is not None:
+            self.refusals.append(notice.illegal)
+            self.progress.set()
+        elif isinstance(notice, FloorChanged):
+            self.floor_of = notice.request
+            self.floor_given.set()
+
     def hear_line(self, key: str, values: dict[str, Any], text: str, onset: float) -> None:
         self.record.lines.append((onset, text))
         self.said_since_taken.add(key)
         if key == "repeat_number":
-            self.director.progress.set()   # a speaker waiting for his echo hears this instead
+            self.progress.set()   # a speaker waiting for his echo hears this instead
         if key in ("count", "name_call"):
             called = values.get("seat") or {n: s for s, n in self.game.names.items()}.get(values.get("name", ""))
             base = onset + TAP_AFTER_S / self.speed  # while the number is said (the pins clamp to now)
@@ -255,7 +272,7 @@ class People:
             elif act.via == "hand" and isinstance(act.item, RaiseHand):
                 await self.raise_hand(act.item, request)
             elif act.via == "console" and act.item is not None:
-                refused = len(self.director.refusals)
+                refused = len(self.refusals)
                 if self.judge is None:
                     self.director.ports.type(console_line(act.item))
                 else:
@@ -299,11 +316,6 @@ class People:
             self.seats.press(item.seat, self.now(), self.now() + hold)
         await self.taken(item)
 
-    def watch_floor(self, what: str, seat: Any) -> None:
-        if what == "speech":
-            self.floor_of = self.game.request if self.director.deadline is not None else None
-            self.floor_given.set()
-
     async def floor(self, request: Any) -> None:
         """Until the host has given the floor for ``request`` (his line said, the timer running).
         Not just any floor: a speaker removed by the judge still holds his until the host's
@@ -346,12 +358,12 @@ class People:
         if self.ears is not None:
             await self.corrected(item)
         while len(self.game.inputs) <= self.cursor:
-            if refusals is not None and len(self.director.refusals) > refusals:
-                raise self.director.refusals[-1]
+            if refusals is not None and len(self.refusals) > refusals:
+                raise self.refusals[-1]
             if self.game.is_over:
                 raise Divergence(f"the game ended before the host took {item}", did=item)
-            self.director.progress.clear()
-            await self.director.progress.wait()
+            self.progress.clear()
+            await self.progress.wait()
         taken = self.game.inputs[self.cursor]
         if taken != item:
             raise Divergence(f"input {self.cursor}: the people did {item}, the host took {taken}", item, taken)
@@ -418,9 +430,9 @@ class People:
 
     async def stir(self, timeout: float | None) -> None:
         """Until the host takes or refuses an input or says a line (or ``timeout`` passes)."""
-        self.director.progress.clear()
+        self.progress.clear()
         try:
-            await asyncio.wait_for(self.director.progress.wait(), timeout)
+            await asyncio.wait_for(self.progress.wait(), timeout)
         except TimeoutError:
             pass
 
@@ -431,7 +443,7 @@ class People:
         if not self.correct:
             return False
         if isinstance(taken, EndSpeech) and taken.seat:
-            hold = (self.director.hearing.hold_s + 0.3) / self.speed
+            hold = (self.hearing.hold_s + 0.3) / self.speed
             self.seats.press(taken.seat, self.now(), self.now() + hold)
         elif isinstance(taken, (Nominate, Withdraw, BloodName)) and taken.by:
             down = self.now() + VETO_AFTER_S / self.speed
@@ -533,16 +545,19 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     table = new_game(script.ruleset, script.options, script.seats)
     table.names = dict(script.names)
     director = Director(table, ports, journal, log=lambda line: None, transcript=how.transcript, hearing=how.hearing)
-    if how.show is not None:
-        director.on_events = public_log_printer(load_phrasebook(), table.names, how.show)
+    public_log = public_log_printer(load_phrasebook(), table.names, how.show) if how.show is not None else None
+    if public_log is not None:
+        director.watch(events_to(public_log))
     try:
         feed = _replay(player, table, replayed or [], journal, loop.time)
-        director.on_events(list(table.events))  # the deal (and a resumed game so far), for the log
+        if public_log is not None:
+            public_log(list(table.events))  # the deal (and a resumed game so far), for the log
         people = People(director, player, seats, record, how.speed, how.ears,
-                        correct=how.hearing is None or how.hearing.ask_again, judge=how.judge)
+                        correct=how.hearing is None or how.hearing.ask_again, judge=how.judge, hearing=how.hearing)
         async with how.around(director) if how.around is not None else nullcontext():
             await _together(director, people, feed)
     finally:
+        director.close()
         close_seats()
     record.public_log = public_lines(table.events, load_phrasebook(), table.names)
     result = player.finish()

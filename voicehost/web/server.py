@@ -43,7 +43,7 @@ from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import LineTooLong
 from aiohttp.web_protocol import RequestHandler
 
-from voicehost.host import ConsoleAnswer, Director
+from voicehost.host import ConsoleAnswer, ConsoleAnswered, Director, Notice
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import InputError, Refusal
@@ -145,8 +145,8 @@ class WebTable:
         self.view = TableView(director)
         self.finished = False
         self.answers.clear()
-        director.watchers.append(self._changed)
-        self._changed("attached", None)
+        director.watch(self._changed)
+        self._schedule()
 
     def follow(self, director: Director | None) -> None:
         """The idle table's news: this director's game has begun, or (None) no game is running
@@ -165,8 +165,7 @@ class WebTable:
             self.finish()
         if self.view is not None:
             self.last_result = self.view.public().get("result")
-        if self._changed in self.director.watchers:
-            self.director.watchers.remove(self._changed)
+        self.director.unwatch(self._changed)
         self.director, self.view = None, None
 
     def finish(self) -> None:
@@ -178,11 +177,11 @@ class WebTable:
         self.pending.clear()
         self._schedule()
 
-    def _changed(self, what: str, detail: Any) -> None:
+    def _changed(self, notice: Notice) -> None:
         if self.view is not None:
-            self.view.heard(what, detail)
-        if what == "console":
-            self._answered(detail)
+            self.view.heard(notice)
+        if isinstance(notice, ConsoleAnswered):
+            self._answered(notice.answer)
         self._schedule()
 
     def _schedule(self) -> None:
@@ -275,8 +274,7 @@ class WebTable:
             future.set_result(answer)
 
     def _worded(self, refusal: Refusal | None) -> str:
-        book = self.director.book if self.director is not None else load_phrasebook()
-        return refusal_text(refusal or CommandsClosed(), book)
+        return refusal_text(refusal or CommandsClosed(), load_phrasebook())
 
     # ---- the application ----------------------------------------------------------------------------
 

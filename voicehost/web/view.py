@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from voicehost.host import Director
+from voicehost.host import Director, FloorChanged, LineSaid, Notice, Paused, TableClock, WindowChanged
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game
@@ -46,27 +46,30 @@ RESULT_EVENTS = (Eliminated, NoVote, TieDeclared, AllStay, LiftCounted, VotesCou
 
 
 class TableView:
-    """Follows one director: the lines it said (for subtitles) and the vote window it has open."""
+    """Follows one director through its notices: the lines it said (for subtitles), the floor
+    and its timer, the vote window it has open and whether the game is paused."""
 
     def __init__(self, director: Director, book: Phrasebook | None = None) -> None:
-        self.director = director
+        self.game: Game = director.game
+        self.clock: TableClock = director.clock
         self.book = book or load_phrasebook()
         self.lines: deque[dict[str, Any]] = deque(maxlen=LINES_KEPT)
         self.said = 0
         self.window: int | None = None   # the candidate whose vote window is open (0: the lift vote)
+        self.floor = FloorChanged(None, None)   # the floor open now, and when its time is up
+        self.paused = False
 
-    @property
-    def game(self) -> Game:
-        return self.director.game
-
-    def heard(self, what: str, detail: Any) -> None:
+    def heard(self, notice: Notice) -> None:
         """A director watcher: keeps what the view needs beyond the game itself."""
-        if what == "line":
-            key, values, text = detail
+        if isinstance(notice, LineSaid):
             self.said += 1
-            self.lines.append({"n": self.said, "text": text})
-        elif what == "window":
-            self.window = detail
+            self.lines.append({"n": self.said, "text": notice.text})
+        elif isinstance(notice, WindowChanged):
+            self.window = notice.candidate
+        elif isinstance(notice, FloorChanged):
+            self.floor = notice
+        elif isinstance(notice, Paused):
+            self.paused = notice.on
 
     # ---- the public state --------------------------------------------------------------------------
 
@@ -83,8 +86,8 @@ class TableView:
             "result": _last_result(public_events, self.book, game.names),
             "subtitles": list(self.lines)[-SUBTITLES:],
             "log": _last_lines(public_events, self.book, game.names),
-            "paused": self.director.paused,
-            "speed": self.director.ports.speed,
+            "paused": self.paused,
+            "speed": self.clock.speed,
         }
 
     def _seats(self, events: list[Event]) -> list[dict[str, Any]]:
@@ -101,16 +104,15 @@ class TableView:
                 "out": None if gone is None else _how_out(gone),
                 "fouls": game.fouls.get(seat, 0),
                 "nominated": seat in nominated,
-                "speaking": seat == self.director.speaking,
+                "speaking": seat == self.floor.speaker,
             })
         return seats
 
     def _speaker(self) -> dict[str, Any] | None:
-        request, deadline = self.game.request, self.director.deadline
+        request, deadline = self.game.request, self.floor.deadline
         if not isinstance(request, AwaitSpeech) or deadline is None:
             return None
-        ports = self.director.ports
-        left = max(0.0, (deadline - ports.clock()) * ports.speed)
+        left = max(0.0, deadline - self.clock.now())
         return {"seat": request.seat, "name": self.game.names.get(request.seat, ""), "turn": request.turn,
                 "turn_text": TURNS.get(request.turn, request.turn), "seconds": request.seconds,
                 "left": round(left, 2), "warning_s": self.game.ruleset.timers.get("warning_s", 10)}

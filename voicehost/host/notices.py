@@ -1,0 +1,129 @@
+"""What leaves the director: one typed stream of frozen notices, in the order things happened.
+
+The phone display (:mod:`voicehost.web.view`), the subtitles (:mod:`voicehost.host.subtitles`),
+the public log in a terminal and the simulated people of the table level
+(:mod:`voicehost.simulation.table_level`) all follow a table through these notices and read
+nothing else of the director. A watcher is any callable that takes one notice
+(:class:`TableWatcher`); :meth:`~voicehost.host.director.Director.watch` adds one. A watcher
+runs on the loop, inside the director's step: it must not block, and it must not raise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from voicehost.host.refusals import ConsoleAnswer
+from voicehost.rules import IllegalInput
+from voicehost.rules.events import Event
+from voicehost.rules.inputs import Input
+from voicehost.rules.requests import AwaitSpeech
+
+
+@dataclass(frozen=True)
+class LineSaid:
+    """The host said a line (the notice comes once it has been heard to its end)."""
+
+    key: str
+    """The phrasebook's key (``thanks``, ``count``, ``nomination_accepted`` …)."""
+    values: dict[str, Any]
+    """What was put into the line (a seat, a name, a list)."""
+    text: str
+    """The line as said, in Russian."""
+    onset: float
+    """When the line began, on the loop's clock (where button presses are stamped)."""
+    t: float
+    """The same instant in table seconds since the host took the table (the subtitles' clock)."""
+
+
+@dataclass(frozen=True)
+class InputsTaken:
+    """The game took an input (it is journaled already) and this is what followed from it."""
+
+    item: Input
+    source: str
+    """Who gave it: ``seats``, ``ears``, ``console``, ``host``, ``deal``."""
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class FloorChanged:
+    """A floor was given (``request`` is its turn), its timer moved (a pause), or it was closed (None)."""
+
+    request: AwaitSpeech | None
+    deadline: float | None
+    """When the turn's time is up, in table seconds (:class:`~voicehost.host.clock.TableClock`)."""
+
+    @property
+    def speaker(self) -> int | None:
+        """The seat whose LED shows the floor (None for the whole table's turn or a closed floor)."""
+        return self.request.seat if self.request is not None and self.request.seat else None
+
+
+@dataclass(frozen=True)
+class WindowChanged:
+    """A vote window opened for ``candidate`` (0: the lift vote) or closed (None)."""
+
+    candidate: int | None
+
+
+@dataclass(frozen=True)
+class Paused:
+    """The judge paused the game (``on``) or resumed it."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class ConsoleAnswered:
+    """The console answered a typed line: carried out, refused (a typed refusal the judge
+    reads in Russian) or held until ``resume``."""
+
+    answer: ConsoleAnswer
+    """Which line (its id, for whoever typed it), what became of it and why not."""
+    illegal: IllegalInput | None = None
+    """The game's own refusal, when it was the game that refused the line."""
+
+
+@dataclass(frozen=True)
+class MusicChanged:
+    """The night music came on or went off; ``t`` in table seconds."""
+
+    on: bool
+    t: float
+
+
+Notice = LineSaid | InputsTaken | FloorChanged | WindowChanged | Paused | ConsoleAnswered | MusicChanged
+
+
+class TableWatcher(Protocol):
+    """Anything that follows the table: called with each notice as it happens."""
+
+    def __call__(self, notice: Notice, /) -> None: ...
+
+
+class Notices:
+    """The director's watchers, told each notice in the order they were added."""
+
+    def __init__(self) -> None:
+        self._watchers: list[TableWatcher] = []
+
+    def watch(self, watcher: TableWatcher) -> None:
+        self._watchers.append(watcher)
+
+    def unwatch(self, watcher: TableWatcher) -> None:
+        if watcher in self._watchers:
+            self._watchers.remove(watcher)
+
+    def send(self, notice: Notice) -> None:
+        for watcher in list(self._watchers):
+            watcher(notice)
+
+
+def events_to(react: Callable[[list[Event]], None]) -> TableWatcher:
+    """A watcher that hands each input's events to ``react`` (the public log printed in a terminal)."""
+    def watcher(notice: Notice) -> None:
+        if isinstance(notice, InputsTaken):
+            react(list(notice.events))
+    return watcher
