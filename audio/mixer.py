@@ -8,9 +8,6 @@ time that sample reaches the device, from the stream's time info — goes back t
 another deque to a notifier thread that resolves the caller's future. The vote cut-off
 is the onset of «Спасибо», so this time is the one that matters.
 
-A cue (a tone, ``pause=False``) waits for the line already playing but never holds back the
-line queued after it: that line starts on time and the cue sounds on under it.
-
 Two things make it sound like a host rather than a machine: a pause (``pause_s``) between
 one line's end and the next line's start, and, during the night count, a *held* duck
 (:meth:`Mixer.hold`): the bed goes down by ``count_duck_db`` once when the count begins and
@@ -66,7 +63,6 @@ class Mixer:
         self._pending: collections.deque[_Line] = collections.deque()
         self._started: collections.deque[tuple[_Line, float]] = collections.deque()
         self._current: _Line | None = None
-        self._overlay: _Line | None = None     # a cue still sounding under the line that followed it
         self._duck = 1.0                       # current music ducking gain
         self._fade = 0.0                       # current night-music fade gain
         self._fade_target = 0.0
@@ -161,14 +157,8 @@ class Mixer:
 
     def _mix_voice(self, out: np.ndarray, frames: int, dac_time: float) -> None:
         written = 0
-        self._mix_overlay(out, frames)
         while written < frames:
             line = self._current
-            if line is not None and not line.pause and self._pending and self._pending[0].pause:
-                # A cue never holds back the line queued after it: «Спасибо» starts when the
-                # window ends, and the closing tone sounds on under it.
-                self._overlay, self._current, line = line, None, None
-                self._mix_overlay(out[written:], frames - written)
             if line is None:
                 if not self._pending:
                     self._quiet = min(self._quiet + frames - written, _QUIET_CAP)
@@ -195,20 +185,6 @@ class Mixer:
                 self._current = None
                 # a cue is not a line: the pause after the last line goes on through it
                 self._quiet = 0 if line.pause else min(self._quiet + len(line.clip), _QUIET_CAP)
-
-    def _mix_overlay(self, out: np.ndarray, frames: int) -> None:
-        cue = self._overlay
-        if cue is None:
-            return
-        take = min(frames, len(cue.clip) - cue.position)
-        chunk = cue.clip[cue.position:cue.position + take]
-        if self.settings.voice_level == 1.0:
-            out[:take] += chunk
-        else:
-            out[:take] += chunk * self.settings.voice_level
-        cue.position += take
-        if cue.position >= len(cue.clip):
-            self._overlay = None
 
     def _notify(self) -> None:
         while not self._stop.is_set():

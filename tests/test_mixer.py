@@ -131,19 +131,3 @@ def test_the_mix_never_reaches_full_scale(mixer) -> None:
     run(mixer, 30)
     mixer.say(np.full(RATE // 4, 0.9, dtype=np.float32))
     assert np.max(np.abs(run(mixer, 60))) < 1.0
-
-
-def test_a_cue_never_holds_back_the_line_after_it(mixer) -> None:
-    """The vote window's closing tone and «Спасибо»: the line starts when it is queued (the
-    window's end), and the tone sounds on under it instead of delaying it by its length."""
-    mixer.say(np.full(100, 0.1, dtype=np.float32))
-    run(mixer, 120, start=0.0)   # the question, then the window's silence (longer than the pause)
-    cue = mixer.say(np.full(2000, 0.3, dtype=np.float32), pause=False)
-    thanks = mixer.say(np.full(500, 0.2, dtype=np.float32), "Спасибо.")
-    out = run(mixer, 30, start=10.0)
-    assert cue.result(1) == pytest.approx(10.0)
-    assert thanks.result(1) - cue.result(1) < 2 * BLOCK / RATE   # not 2000 samples later
-    start = int(round((thanks.result(1) - 10.0) * RATE))
-    assert out[start] == pytest.approx(0.5)   # the tone and the line together
-    assert out[start + 600] == pytest.approx(0.3)   # the line over, the tone goes on to its end
-    assert out[2000 + 10] == 0.0
