@@ -32,8 +32,8 @@ def test_the_recorded_demo_never_clips_and_every_line_is_at_one_loudness(tmp_pat
     except (InputError, VoiceUnavailable) as err:
         pytest.skip(f"no voice here: {err}")
     try:
-        how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, hold=voice.hold, warning=voice.warning,
-                       speed=20.0)
+        how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
+                       hold=voice.hold, warning=voice.warning, speed=20.0)
         run_virtual(play_table(script_from_data(SCRIPT), how=how))
         lines = [(onset, text, len(voice.renderer.clip(text))) for onset, text in voice.mixer.subtitles if text]
     finally:

@@ -271,8 +271,8 @@ def bench_mix(ruleset: str) -> dict[str, float]:
         path = Path(folder) / "game.wav"
         voice = FileVoice(audio, str(path))
         try:
-            how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, hold=voice.hold,
-                           warning=voice.warning)
+            how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
+                           hold=voice.hold, warning=voice.warning)
             run_virtual(play_table(script, how=how))
             rate = voice.rate
             lines = sorted((onset, text, len(voice.renderer.clip(text)) / rate)

@@ -227,7 +227,8 @@ def _demo(args: argparse.Namespace) -> int:
                   "(Ctrl+C ends it).", flush=True)
             voice = open_voice(args.table, args.audio)
             voice.renderer.warm(_fixed_lines(voice, script))
-            how = TableRun(say=voice.say, night=voice.night, cue=voice.cue, hold=voice.hold, warning=voice.warning,
+            how = TableRun(say=voice.say, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
+                           hold=voice.hold, warning=voice.warning,
                            seats=mock_pin_seats(pinmap), speed=args.speed,
                            show=lambda line: print(line, flush=True), transcript=transcript, around=around)
             try:
@@ -254,8 +255,9 @@ def _demo_to_file(args: argparse.Namespace, script: Any, transcript: Transcript 
     voice = FileVoice(load_audio(table_path(args.table)), args.audio.removeprefix("file:"))
     try:
         voice.renderer.warm(fixed_lines(voice.book, script.ruleset.name, range(1, script.seats + 1)))
-        how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, hold=voice.hold, warning=voice.warning,
-                       speed=args.speed, transcript=transcript, show=lambda line: print(line, flush=True))
+        how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
+                       hold=voice.hold, warning=voice.warning, speed=args.speed, transcript=transcript,
+                       show=lambda line: print(line, flush=True))
         return run_virtual(play_table(script, how=how))
     finally:
         voice.close()

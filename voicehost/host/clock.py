@@ -44,6 +44,10 @@ class TableClock:
         """A length in table seconds as a length on the loop's clock."""
         return seconds / self.speed
 
+    def table_span(self, seconds: float) -> float:
+        """A length on the loop's clock (a sound's) in table seconds."""
+        return seconds * self.speed
+
     def since(self, loop_time: float) -> float:
         """Table seconds since ``loop_time`` (an instant of the loop's clock)."""
         return (self.loop_clock() - loop_time) * self.speed

@@ -168,7 +168,7 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
         voice.close()
         raise
     ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle,
-                  cue=voice.cue, hold=voice.hold, warning=voice.warning)
+                  cue=voice.cue, cue_length=voice.cue_length, hold=voice.hold, warning=voice.warning)
     mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
     _read_console(loop, ports, sys.stdin.buffer)
     from voicehost.language.parser import forbidden_words

@@ -69,6 +69,7 @@ class Ports:
     poll_s: float | None = POLL_S  # None: wait only for a stir (everything arrives through hear/type/edges)
     stirred: asyncio.Event = field(default_factory=asyncio.Event)
     cue: Callable[[str], None] = lambda name: None
+    cue_length: Callable[[str], float] = lambda name: 0.0   # seconds a cue sounds (a vote window ends with it)
     hold: Callable[[bool], None] = lambda on: None
     warning: str = "voice"
 

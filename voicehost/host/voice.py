@@ -43,9 +43,15 @@ class Speaking:
     """A club's recorded host, said where it covers a line."""
     warning: str
     """How the speaker's warning sounds: ``tone``, ``voice`` or ``both``."""
+    cue_rate: int
+    """The cues' sample rate (the mixer's)."""
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def cue_length(self, name: str) -> float:
+        """How long the cue ``name`` sounds, in seconds."""
+        return len(self.cues[name]) / self.cue_rate
 
 
 class Voice(Speaking):
@@ -111,6 +117,7 @@ def open_speech(voice: Speaking, audio: AudioConfig) -> None:
     except VoiceUnavailable as err:
         raise InputError("voice", str(err)) from None
     voice.warning = audio.warning
+    voice.cue_rate = audio.mix.samplerate
     try:
         voice.cues = load_cues(audio.mix.samplerate, audio.cues, audio.voice.loudness_lufs, audio.voice.ceiling_dbtp)
         voice.recorded = recorded_voice(audio)
@@ -271,6 +278,9 @@ class TerminalVoice:
 
     def cue(self, name: str) -> None:
         pass  # a tone has no text to print
+
+    def cue_length(self, name: str) -> float:
+        return 0.0
 
     def hold(self, on: bool) -> None:
         pass

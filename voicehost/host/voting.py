@@ -42,8 +42,9 @@ class Voting:
         self.stage.notify(WindowChanged(candidate))
         opens = (await self.stage.say([(key, values)]))[0]
         self.ports.cue("vote_open")
-        await self.stage.wait(self.game.ruleset.timers.get("vote_window_s", 2))
-        self.ports.cue("vote_close")
+        closing = self.stage.clock.table_span(self.ports.cue_length("vote_close"))
+        await self.stage.wait(self.game.ruleset.timers.get("vote_window_s", 2) - closing)
+        self.ports.cue("vote_close")   # ends as the window does: «Спасибо» comes the window's length after the question
         closes = (await self.stage.say([("thanks", {})]))[0]
         self.stage.notify(WindowChanged(None))
         self.stage.lights.restore(candidate)

@@ -522,6 +522,7 @@ class TableRun:
     around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None
     judge: Callable[[Director, str], Awaitable[None]] | None = None
     cue: Callable[[str], None] = lambda name: None       # the voice's tones (Ports.cue)
+    cue_length: Callable[[str], float] = lambda name: 0.0   # how long each tone sounds (Ports.cue_length)
     hold: Callable[[bool], None] = lambda on: None       # the bed held through a night count
     warning: str = "voice"                               # the 10-second warning: tone, voice or both
 
@@ -538,7 +539,8 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     ports = Ports(night=how.night, led=lambda seat, pattern: _led(record, loop, seat, pattern), edges=edges,
                   say=how.say, speak=None if how.say else how.speak or VirtualVoice().speak, clock=loop.time,
                   speed=how.speed,
-                  poll_s=None if how.say is None else POLL_S, cue=how.cue, hold=how.hold, warning=how.warning)
+                  poll_s=None if how.say is None else POLL_S, cue=how.cue,
+                  cue_length=how.cue_length, hold=how.hold, warning=how.warning)
     seats, close_seats = how.seats(ports)
     player = ScriptPlayer(script)   # the engine level, in step with the table
     player.journal_name = str(journal.path) if journal is not None else "journal"
