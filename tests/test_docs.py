@@ -134,20 +134,35 @@ def test_the_readme_is_at_most_15_kb() -> None:
 
 
 def links(path: Path) -> list[str]:
-    """The relative targets of the page's Markdown links and images, without their #anchors."""
+    """The relative targets of the page's Markdown links and images (`file` or `file#anchor`)."""
     targets = re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8"))
-    return [target.split("#")[0] for target in targets if not re.match(r"[a-z]+:", target) and target.split("#")[0]]
+    return [target for target in targets if not re.match(r"[a-z]+:", target) and not target.startswith("#")]
+
+
+def anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives the page's headings: lower case, punctuation dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}
+
+
+def broken_links(page: Path) -> list[str]:
+    broken = []
+    for target in links(page):
+        file, _, anchor = target.partition("#")
+        resolved = page.parent / file
+        if not resolved.is_file() or (anchor and resolved.suffix == ".md" and anchor not in anchors(resolved)):
+            broken.append(target)
+    return broken
 
 
 def test_every_docs_link_in_the_readme_resolves_to_a_file() -> None:
     readme = ROOT / "README.md"
-    targets = links(readme)
-    assert any(target.startswith("docs/") for target in targets)
-    broken = [target for target in targets if not (ROOT / target).is_file()]
-    assert not broken, f"README.md links to missing files {broken}"
+    assert any(target.startswith("docs/") for target in links(readme))
+    broken = broken_links(readme)
+    assert not broken, f"README.md links to missing files or headings {broken}"
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "docs").glob("*.md")), ids=lambda p: p.name)
 def test_every_link_between_the_docs_resolves_to_a_file(path: Path) -> None:
-    broken = [target for target in links(path) if not (path.parent / target).is_file()]
-    assert not broken, f"{path.name} links to missing files {broken}"
+    broken = broken_links(path)
+    assert not broken, f"{path.name} links to missing files or headings {broken}"
