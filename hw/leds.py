@@ -1,4 +1,4 @@
-"""The LED language (documented in the README), as data: each pattern is what a seat's
+"""The LED language (documented in docs/wiring.md), as data: each pattern is what a seat's
 LED does, and :func:`show` plays it on a gpiozero ``PWMLED`` in the background.
 
 Private answers (the Don's and Sheriff's checks, a dealt role) only ever go to the

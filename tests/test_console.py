@@ -185,7 +185,7 @@ def test_the_console_survives_any_typed_lines_and_refused_ones_change_nothing(li
 def test_every_console_command_is_documented() -> None:
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
-    docs, readme = (root / "docs" / "live-host.md").read_text(), (root / "README.md").read_text()
+    docs, reference = (root / "docs" / "live-host.md").read_text(), (root / "docs" / "commands.md").read_text()
     for usage, _ in COMMANDS.values():
         assert f"`{usage}`" in docs, usage
-        assert f"`{usage.split()[0]}" in readme, usage
+        assert f"`{usage.split()[0]}" in reference, usage

@@ -65,7 +65,7 @@ def test_a_host_that_takes_the_wrong_input_is_caught(monkeypatch) -> None:
 
 
 def test_the_led_language_at_the_table() -> None:
-    """README «The LED language»: the floor on, the last seconds blinking, nominated dim, the
+    """docs/wiring.md «The LED language»: the floor on, the last seconds blinking, nominated dim, the
     candidate pulsing while voted on, a foul flashing, out of the game off; nominations end
     with the day."""
     result = run_virtual(play_table(script_from_data(SCRIPT)))

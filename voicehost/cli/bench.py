@@ -1,4 +1,4 @@
-"""``voicehost bench …``: the figures the README quotes, measured on this machine."""
+"""``voicehost bench …``: the figures docs/ quotes, measured on this machine."""
 
 from __future__ import annotations
 

@@ -10,14 +10,14 @@ from voicehost.host.refusals import CardsDoNotFit, TypeTheCards
 from voicehost.rules import InputError, Role
 from voicehost.rules.inputs import Deal
 
-# The private role code shown on a player's own LED when the host deals (README: «Раздача»).
+# The private role code shown on a player's own LED when the host deals (docs/live-host.md, «Starting a game»).
 ROLE_BLINKS = {Role.CITIZEN: 1, Role.SHERIFF: 2, Role.COMMISSAR: 2, Role.DOCTOR: 3, Role.PUTANA: 4,
                Role.DON: 5, Role.MAFIA: 6, Role.YAKUZA: 7, Role.MANIAC: 8}
 
 
 async def show_roles(director: Director) -> None:
     """When the host deals: each player in turn opens his eyes and reads his card on his own
-    LED — the number of blinks is the role (README «Раздача»), then closes them."""
+    LED — the number of blinks is the role (docs/live-host.md), then closes them."""
     for seat in range(1, director.game.seats + 1):
         await director.say([("deal_open", {"seat": seat})])
         blinks = ROLE_BLINKS[director.game.roles[seat]]

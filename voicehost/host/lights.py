@@ -1,4 +1,4 @@
-"""The LED language of the README, as the director speaks it: a steady state per seat
+"""The LED language of docs/wiring.md, as the director speaks it: a steady state per seat
 (nominated today, out), the floor on top of it, and flashes that return to what was shown."""
 
 from __future__ import annotations
