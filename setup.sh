@@ -106,6 +106,9 @@ compile_engine() {
     # fast: the tests, benchmarks, a records import. Compiled again whenever a source changed.
     # Optional: whatever stands in the way (no compiler, no mypy for this machine, apt offline)
     # leaves the engine as plain Python, which plays exactly the same games.
+    # $1 = background: the build never holds a game back — it runs at the lowest priority beside
+    # it, and a process started before it is done simply runs plain Python (voicehost.native).
+    local when=${1:-now}
     local python="$VENV/bin/python" log="$VENV/native.log" missing="$VENV/.native-tools-missing"
     [ "${VOICEHOST_ENGINE:-}" = python ] && return
     "$python" -c 'import sys, voicehost.native as n; sys.exit(n.built_from() != n.fingerprint())' && return
@@ -122,7 +125,12 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Pyth
         install_apt_packages "${NATIVE_PACKAGES[@]}" ||
             { say "no C compiler: the engine runs as plain Python, slower"; return; }
     fi
-    say "compiling the engine (mypyc: about 30 s here, a few minutes on a Raspberry Pi)"
+    if [ "$when" = background ]; then
+        say "compiling the engine in the background (log: $log); until it is done the game runs as plain Python"
+        (nohup nice -n 19 "$python" -m voicehost.native build >"$log" 2>&1 &)
+        return
+    fi
+    say "compiling the engine (mypyc: 1–7 min here, by how busy the machine is; see docs/pi.md)"
     if ! "$python" -m voicehost.native build >"$log" 2>&1; then
         grep -m 3 "error" "$log" >&2 || true
         say "the engine was not compiled, so it runs as plain Python, slower (full log: $log)"
@@ -152,7 +160,7 @@ install_apt_packages "${AUDIO_PACKAGES[@]}"
 if [ "$job" = "test" ]; then test_packages; fi
 make_venv "$([ "$job" = "test" ] && echo test)"
 if [ "$job" = "test" ]; then stress_dictionary; fi
-compile_engine
+if [ "$job" = "demo" ]; then compile_engine background; else compile_engine; fi
 case "$job" in
     "") say "ready: .venv/bin/voicehost --help" ;;
     demo) exec "$VENV/bin/voicehost" demo "$@" ;;

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import itertools
 import os
 import queue
 import subprocess
@@ -31,7 +32,7 @@ import time
 import wave
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ import soundfile
 from .level import normalize
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "voicehost" / "tts"
+STOP, LIVE, WARM = -1, 0, 1   # the render queue's priorities: a close, a line the table waits for, a warm-up's
 MEMORY_CLIPS = 48   # clips kept in memory, most recently used first (a few dozen MB)
 
 
@@ -107,7 +109,10 @@ class SpeechRenderer:
         self.spell = spell or (lambda text: text)  # the lexicon: a line as espeak-ng should get it
         self.cache_dir = Path(cache_dir)
         self.cache_dir.mkdir(parents=True, exist_ok=True)
-        self._jobs: queue.Queue[tuple[str, Future[np.ndarray]] | None] = queue.Queue()
+        # (priority, order, text, its future): a line the table waits for goes before the warm-up's
+        # (a fresh table warms up in the background); the order keeps each priority first come, first served.
+        self._jobs: queue.PriorityQueue[tuple[int, int, str, Future[np.ndarray] | None]] = queue.PriorityQueue()
+        self._order = itertools.count()
         self._memory: OrderedDict[str, np.ndarray] = OrderedDict()
         self._memory_clips = memory_clips
         self._memory_lock = threading.Lock()
@@ -116,15 +121,16 @@ class SpeechRenderer:
         self._thread.start()
         self._ready.result()  # raises VoiceUnavailable from the worker
 
-    def render(self, text: str) -> Future[np.ndarray]:
-        """The clip for ``text`` (from memory, disk, or rendered now on the worker)."""
+    def render(self, text: str, priority: int = LIVE) -> Future[np.ndarray]:
+        """The clip for ``text`` (from memory, disk, or rendered on the worker: a line the table
+        waits for before any line the warm-up asked for)."""
         text = self.spell(text)
         future: Future[np.ndarray] = Future()
         clip = self._recall(self.settings.key(text))
         if clip is not None:
             future.set_result(clip)
             return future
-        self._jobs.put((text, future))
+        self._jobs.put((priority, next(self._order), text, future))
         return future
 
     def clip(self, text: str) -> np.ndarray:
@@ -134,9 +140,13 @@ class SpeechRenderer:
         """Render every line not yet in the disk cache now (so none is rendered mid-game);
         returns how many distinct lines there were."""
         lines = list(dict.fromkeys(texts))
-        futures = [self.render(text) for text in lines if not self._on_disk(self.settings.key(self.spell(text)))]
+        futures = [self.render(text, WARM) for text in lines
+                   if not self._on_disk(self.settings.key(self.spell(text)))]
         for future in futures:
-            future.result()
+            try:
+                future.result()
+            except CancelledError:   # the voice closed meanwhile: nothing is left to warm for
+                break
         return len(lines)
 
     def cache_file(self, text: str) -> Path:
@@ -151,7 +161,8 @@ class SpeechRenderer:
         return path.exists() and path.stat().st_size > 0
 
     def close(self) -> None:
-        self._jobs.put(None)
+        """Stop after the line being rendered; lines still waiting (a warm-up's) are cancelled."""
+        self._jobs.put((STOP, next(self._order), "", None))
         self._thread.join(timeout=5)
 
     # ---- the worker thread --------------------------------------------------------------
@@ -163,12 +174,15 @@ class SpeechRenderer:
             self._ready.set_exception(err)
             return
         self._ready.set_result(None)
-        while (job := self._jobs.get()) is not None:
-            text, future = job
+        while (future := (job := self._jobs.get())[3]) is not None:
             try:
-                future.set_result(self._load_or_render(engine, text))
+                future.set_result(self._load_or_render(engine, job[2]))
             except Exception as err:  # a failed line must not stop the voice
                 future.set_exception(err)
+        while not self._jobs.empty():
+            left = self._jobs.get_nowait()[3]
+            if left is not None:
+                left.cancel()
 
     def _engine(self) -> object:
         try:

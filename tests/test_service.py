@@ -327,6 +327,34 @@ def test_serve_tells_systemd_it_is_ready_and_stops_on_sigterm(tmp_path) -> None:
     assert "the table is ready" in err
 
 
+def test_a_fresh_table_is_ready_before_its_voice_is_warmed(tmp_path) -> None:
+    """A fresh Pi (an empty voice cache) does not wait for a few hundred lines to render before
+    «Стол готов»: the warm-up runs in the background, and stops when the table does."""
+    import signal
+    import socket
+    import sys
+    address = str(tmp_path / "notify")
+    cache = tmp_path / "cache"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(address)
+        server.settimeout(120)
+        env = {**os.environ, "NOTIFY_SOCKET": address, "XDG_CACHE_HOME": str(cache)}
+        env.pop("WATCHDOG_USEC", None)
+        process = subprocess.Popen([sys.executable, "-m", "voicehost.cli.main", "serve", "--mock", "--audio", "null",
+                                    "--no-ears", "--journals", str(tmp_path / "journals")],
+                                   env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        try:
+            ready = server.recv(256).decode()
+            rendered = len(list(cache.rglob("*.ogg")))
+        finally:
+            process.send_signal(signal.SIGTERM)
+            out, err = process.communicate(timeout=60)
+    assert ready.startswith("READY=1"), (ready, err)
+    assert rendered < 100, f"{rendered} lines were rendered before the table was ready"  # of the 428 it says
+    assert process.returncode == 0, err
+
+
 def test_serve_runs_inside_the_units_sandbox(tmp_path) -> None:
     """``voicehost serve`` under an emulation of the unit's sandbox, as far as it goes without
     systemd as PID 1: everything read-only but the state, cache and runtime folders

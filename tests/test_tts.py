@@ -111,3 +111,19 @@ def test_trimming_keeps_quiet_edges_of_the_speech_and_an_all_silent_clip() -> No
     assert 1.1 * rate <= len(trimmed) <= 1.2 * rate  # the quiet part stays, the silence goes
     silent = np.zeros(rate, dtype=np.float32)
     assert len(trim_silence(silent, rate)) == rate
+
+
+def test_a_line_the_table_waits_for_goes_before_the_warm_up(renderer) -> None:
+    """A fresh table warms its lines in the background: a game started meanwhile must not wait
+    behind the whole warm-up for its next line."""
+    import threading
+    texts = [f"Проверка очереди, строка номер {n}." for n in range(40)]
+    warming = threading.Thread(target=renderer.warm, args=(texts,))
+    warming.start()
+    try:
+        clip = renderer.render("Игрок номер семь, ваше слово.").result(timeout=60)
+        assert len(clip) > 0
+        warmed = sum(renderer.cache_file(text).exists() for text in texts)
+        assert warmed < len(texts) // 2, f"{warmed} warm-up lines were rendered first: the line waited behind them"
+    finally:
+        warming.join(timeout=300)

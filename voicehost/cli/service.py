@@ -95,8 +95,11 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
 
     loop = asyncio.get_running_loop()
     voice = Voice(load_audio(path), args.audio, log=_log)
+    # Warmed in the background: a fresh Pi's table is ready at once, and a line a game asks for
+    # meanwhile goes before the warm-up's (SpeechRenderer's queue).
+    warm_up = loop.run_in_executor(None, voice.renderer.warm,
+                                   fixed_lines(voice.book, setup.ruleset.name, range(1, setup.seats + 1)))
     try:
-        voice.renderer.warm(fixed_lines(voice.book, setup.ruleset.name, range(1, setup.seats + 1)))
         edges = EdgeLog()
         try:
             panel = SeatPanel(pinmap, edges.add, pin_factory=mock_factory() if args.mock else None,
@@ -110,7 +113,8 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
             gate.host_speaks(onset, time.monotonic())  # the ears ignore the host's own voice
             return onset
 
-        ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, settle=panel.settle)
+        ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, settle=panel.settle, cue=voice.cue,
+                      cue_length=voice.cue_length, hold=voice.hold, warning=voice.warning)
         mic = None if args.no_ears else open_ears(path, setup.seats, gate, loop, ports, _log)
         notify = Notifier()
         ears = load_ears(path)
@@ -134,7 +138,8 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
                 mic.close()
             panel.close()
     finally:
-        voice.close()
+        voice.close()   # a warm-up still running stops at its next line
+        await asyncio.gather(warm_up, return_exceptions=True)
 
 
 async def _serve_web(args: argparse.Namespace, table: IdleTable) -> Any:
