@@ -317,3 +317,29 @@ def test_start_typed_during_the_window_is_refused_not_kept_for_later(mock_factor
     assert any("start: Сначала продолжите или отложите прерванную игру." in line for line in bench.printed)
     assert len(list(tmp_path.glob("*.jsonl"))) == 1   # no second game
     assert seen["states"] == [S.RESUME_WINDOW, S.RESUMING, S.PLAYING, S.BEST_VOTE, S.STOPPING]
+
+
+@pytest.mark.parametrize("chosen", [False, True], ids=["default", "web"])
+def test_a_service_game_journals_the_one_setup_header(mock_factory, tmp_path, chosen) -> None:
+    """The journal's first line is the checked setup's own header (plus the service's key), for
+    the table's default game and for the judge's web choice alike: one header writer."""
+    import json
+
+    from voicehost.web.setup import read_choice
+    bench = Bench(mock_factory, tmp_path)
+    choice = read_choice({"ruleset": "club", "options": {"last_word_s": 30}, "names": {"3": "Анна"}}, 10)
+
+    async def main() -> IdleTable:
+        table = await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        assert table.command(Start(choice if chosen else None)) is None
+        await bench.until(lambda: table.state is S.PLAYING)
+        await bench.finish()
+        return table
+
+    table = run_virtual(main())
+    setup = choice if chosen else table.setup.default_game()
+    header = json.loads(next(tmp_path.glob("*.jsonl")).read_text().splitlines()[0])
+    assert {key: value for key, value in header.items() if key not in ("type", "format", "started")} == \
+        {**setup.header(), "service": True}
+    assert ("names" in header) == chosen

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from hw.leds import JOURNAL_FAILED, OFF, READY
 from voicehost.host import (
     Director,
+    GameSetup,
     HearingSettings,
     Journal,
     Ports,
@@ -58,7 +59,7 @@ from voicehost.host import (
 )
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
-from voicehost.rules import Game, InputError, Ruleset, new_game
+from voicehost.rules import Game, InputError, Ruleset
 from voicehost.rules.events import Event
 from voicehost.rules.protocol import build_protocol
 from voicehost.service.notify import Notifier
@@ -116,6 +117,10 @@ class TableSetup:
     deal_seed: Callable[[], int] = lambda: time.time_ns()
     room: int = JOURNAL_ROOM
     """Bytes that must be free in :attr:`journals` before a game starts."""
+
+    def default_game(self) -> GameSetup:
+        """The table's own game (``start``, the chord): the table file's ``[game]``, checked at boot."""
+        return GameSetup(self.ruleset, self.options, self.seats)
 
 
 @dataclass
@@ -511,21 +516,15 @@ class IdleTable:
         deals unless the judge typed the cards."""
         choice, self._choice = self._choice, None
         self.best_vote = None   # the last game's vote closes as the next game starts
-        if choice is None:
-            game = new_game(self.setup.ruleset, self.setup.options, self.setup.seats)
-        else:
-            game = new_game(choice.ruleset, choice.options, self.setup.seats)
-            game.names = dict(choice.names)
+        chosen = choice if choice is not None else self.setup.default_game()
+        game = chosen.new_game()
         path = self.setup.journals / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
         while path.exists():
             path = path.with_name(path.stem + "-1.jsonl")
         typed = choice.cards if choice is not None else None
         deal = typed if typed is not None else seeded_deal(game, self.setup.deal_seed())
-        roster = {str(seat): name for seat, name in game.names.items()}  # the records read it
         try:
-            journal = WatchedJournal(path, {"ruleset": game.ruleset.name, "options": dict(game.options),
-                                            "seats": game.seats, "level": "live", "service": True,
-                                            **({"names": roster} if roster else {})})
+            journal = WatchedJournal(path, service_header(chosen))
             journal.append(0, self.ports.clock(), "host" if typed is not None else "deal", deal)
         except (OSError, JournalFailed) as err:
             self.log(f"voicehost: cannot start a game: the journal {path}: {err}")
@@ -672,6 +671,12 @@ def held_since(edges: list[Any]) -> dict[int, float]:
         else:
             held.pop(edge.seat, None)
     return held
+
+
+def service_header(setup: GameSetup) -> dict[str, Any]:
+    """A service game's journal header: the one checked setup's own, marked as the service's
+    (so a resume knows it belongs to the idle table)."""
+    return {**setup.header(), "service": True}
 
 
 def unfinished_journal(folder: Path) -> Path | None:
