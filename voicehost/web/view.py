@@ -57,6 +57,7 @@ class TableView:
         self.said = 0
         self.window: int | None = None   # the candidate whose vote window is open (0: the lift vote)
         self.floor = FloorChanged(None, None)   # the floor open now, and when its time is up
+        self.given = 0.0   # the table seconds the open floor was given (a speech taken back: what was left)
         self.paused = False
 
     def heard(self, notice: Notice) -> None:
@@ -67,6 +68,8 @@ class TableView:
         elif isinstance(notice, WindowChanged):
             self.window = notice.candidate
         elif isinstance(notice, FloorChanged):
+            if notice.request is not None and notice.deadline is not None and self.floor.request is None:
+                self.given = notice.deadline - self.clock.now()   # told as the timer starts (a pause keeps it)
             self.floor = notice
         elif isinstance(notice, Paused):
             self.paused = notice.on
@@ -115,7 +118,13 @@ class TableView:
         left = max(0.0, deadline - self.clock.now())
         return {"seat": request.seat, "name": self.game.names.get(request.seat, ""), "turn": request.turn,
                 "turn_text": TURNS.get(request.turn, request.turn), "seconds": request.seconds,
-                "left": round(left, 2), "warning_s": self.game.ruleset.timers.get("warning_s", 10)}
+                "left": round(left, 2), "warning_s": self._warning_s(request)}
+
+    def _warning_s(self, request: AwaitSpeech) -> int | None:
+        """Seconds left when the timer shows the warning colour: when the ruleset's warning is said
+        (:meth:`~voicehost.rules.Game.warning_for`); None when this turn has no warning."""
+        warning = self.game.warning_for(request, self.given)
+        return None if warning is None else warning[0]
 
     def _vote(self, events: list[Event]) -> dict[str, Any] | None:
         """Today's last vote: its ballot, the open window, the thumbs taken so far, the count."""
