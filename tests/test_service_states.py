@@ -16,6 +16,9 @@ from test_service import DISCARDED, NO_ROOM, READY, RESUMED, Bench, _interrupted
 
 from voicehost.config import load_ruleset
 from voicehost.host import EdgeLog, Ports, run_virtual
+from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.refusals import refusal_text
+from voicehost.rules import Refusal
 from voicehost.service.notify import Notifier
 from voicehost.service.table import (
     DISCARD_WINDOW_S,
@@ -100,7 +103,8 @@ def test_a_command_is_taken_exactly_where_its_transition_is_allowed(tmp_path, st
         if target in TRANSITIONS[state]:
             assert refused is None and table.state is target and entered == [target]
         else:
-            assert refused and re.search("[а-яА-Я]", refused) and table.state is state and entered == []
+            assert isinstance(refused, Refusal) and table.state is state and entered == []
+            assert re.search("[а-яА-Я]", refusal_text(refused, load_phrasebook()))
     table, entered, _ = bare_table(tmp_path, state)
     protocol = tmp_path / "game.protocol.json"
     table.best_vote = BestPlayerVote(tmp_path / "game.jsonl", protocol, {}, 10, {}, 2.0)
@@ -110,9 +114,11 @@ def test_a_command_is_taken_exactly_where_its_transition_is_allowed(tmp_path, st
 
 
 def test_the_refusals_say_why() -> None:
-    def refused(state: TableState, command: object) -> str | None:
+    def refused(state: TableState, command: object) -> str:
         table, _, _ = bare_table(Path("/nonexistent"), state)
-        return table.command(command)  # type: ignore[arg-type]
+        refusal = table.command(command)  # type: ignore[arg-type]
+        assert refusal is not None
+        return refusal_text(refusal, load_phrasebook())
     assert refused(S.PLAYING, Start()) == "Игра уже идёт."
     assert refused(S.STARTING, Start()) == "Игра уже идёт."
     assert refused(S.RESUME_WINDOW, Start()) == "Сначала продолжите или отложите прерванную игру."
