@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -140,3 +141,35 @@ def test_voting_holds_the_lift_questions_onset_until_it_is_closed() -> None:
     voting.close()
     stage.notify(LineSaid(LIFT_QUESTION, {}, "Кто за то, чтобы все голосуемые покинули игру?", 7.0, 2.0))
     assert voting.lift_asked_at == 5.0   # a closed part follows the table no more
+
+
+@pytest.mark.parametrize("sample, expected", [
+    ("canonical", {("nominate", 15, None), ("free", 300, 60)}),   # 15 s: no warning, so no warning colour
+    ("sport", {("speech", 60, 10)}),
+    ("club", set()),
+    ("classic", set()),
+])
+def test_the_phone_timer_turns_colour_when_the_rulesets_warning_is_said(sample, expected) -> None:
+    """The view's ``warning_s`` is the ruleset's warning for this very turn (Game.warning_for),
+    not the bare timer: canonical's 15-second «кого вы выдвигаете?» is never in the warning colour.
+    Every turn is labelled in Russian ([web] turn_…: canonical's «free» showed as English)."""
+    seen: set[tuple[str, int, int | None]] = set()
+    labels: set[str] = set()
+
+    @asynccontextmanager
+    async def around(director: Director) -> AsyncIterator[None]:
+        view = TableView(director)
+
+        def heard(notice: Notice) -> None:
+            view.heard(notice)
+            speaker = view.public()["speaker"]
+            if isinstance(notice, FloorChanged) and notice.request is not None and speaker is not None:
+                seen.add((speaker["turn"], speaker["seconds"], speaker["warning_s"]))
+                labels.add(speaker["turn_text"])
+        director.watch(heard)
+        yield
+
+    run_virtual(play_table(load_script(ROOT / "examples" / f"{sample}-sample.json"), how=TableRun(around=around)))
+    assert expected <= seen
+    assert all(warning is None or warning < seconds for _, seconds, warning in seen)
+    assert labels and all(re.fullmatch("[а-яё() 0-9]+", label) for label in labels), labels

@@ -11,7 +11,9 @@ from typing import Any, get_args, get_origin, get_type_hints
 import pytest
 
 import voicehost.host.refusals  # noqa: F401  (the console's kinds: imported so they are walked)
+import voicehost.service.refusals  # noqa: F401  (the idle table's)
 import voicehost.web.commands  # noqa: F401  (the web's)
+import voicehost.web.refusals  # noqa: F401  (the web door's and the setup page's)
 from voicehost.config import load_ruleset
 from voicehost.language.phrasebook import load_phrasebook, phrasebook_from_mapping, placeholders
 from voicehost.language.refusals import WORDED, refusal_text
@@ -57,8 +59,15 @@ def samples(kind: type[Refusal]) -> list[Refusal]:
 
 def test_there_are_kinds_from_the_game_and_the_console() -> None:
     modules = {kind.__module__ for kind in kinds()}
-    assert modules == {"voicehost.rules.errors", "voicehost.host.refusals", "voicehost.web.commands"}
-    assert len(kinds()) >= 35
+    assert modules == {"voicehost.rules.errors", "voicehost.host.refusals", "voicehost.web.commands",
+                       "voicehost.web.refusals", "voicehost.service.refusals"}
+    assert len(kinds()) >= 70
+
+
+def test_each_kind_has_its_own_key() -> None:
+    """Two kinds of one name would share a sentence (and one would say the other's words)."""
+    names = [kind.kind() for kind in kinds()]
+    assert len(names) == len(set(names)), sorted(name for name in names if names.count(name) > 1)
 
 
 @pytest.mark.parametrize("kind", kinds(), ids=lambda kind: kind.kind())

@@ -16,6 +16,9 @@ from test_service import DISCARDED, NO_ROOM, READY, RESUMED, Bench, _interrupted
 
 from voicehost.config import load_ruleset
 from voicehost.host import EdgeLog, Ports, run_virtual
+from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.refusals import refusal_text
+from voicehost.rules import Refusal
 from voicehost.service.notify import Notifier
 from voicehost.service.table import (
     DISCARD_WINDOW_S,
@@ -100,7 +103,8 @@ def test_a_command_is_taken_exactly_where_its_transition_is_allowed(tmp_path, st
         if target in TRANSITIONS[state]:
             assert refused is None and table.state is target and entered == [target]
         else:
-            assert refused and re.search("[а-яА-Я]", refused) and table.state is state and entered == []
+            assert isinstance(refused, Refusal) and table.state is state and entered == []
+            assert re.search("[а-яА-Я]", refusal_text(refused, load_phrasebook()))
     table, entered, _ = bare_table(tmp_path, state)
     protocol = tmp_path / "game.protocol.json"
     table.best_vote = BestPlayerVote(tmp_path / "game.jsonl", protocol, {}, 10, {}, 2.0)
@@ -110,9 +114,11 @@ def test_a_command_is_taken_exactly_where_its_transition_is_allowed(tmp_path, st
 
 
 def test_the_refusals_say_why() -> None:
-    def refused(state: TableState, command: object) -> str | None:
+    def refused(state: TableState, command: object) -> str:
         table, _, _ = bare_table(Path("/nonexistent"), state)
-        return table.command(command)  # type: ignore[arg-type]
+        refusal = table.command(command)  # type: ignore[arg-type]
+        assert refusal is not None
+        return refusal_text(refusal, load_phrasebook())
     assert refused(S.PLAYING, Start()) == "Игра уже идёт."
     assert refused(S.STARTING, Start()) == "Игра уже идёт."
     assert refused(S.RESUME_WINDOW, Start()) == "Сначала продолжите или отложите прерванную игру."
@@ -317,3 +323,29 @@ def test_start_typed_during_the_window_is_refused_not_kept_for_later(mock_factor
     assert any("start: Сначала продолжите или отложите прерванную игру." in line for line in bench.printed)
     assert len(list(tmp_path.glob("*.jsonl"))) == 1   # no second game
     assert seen["states"] == [S.RESUME_WINDOW, S.RESUMING, S.PLAYING, S.BEST_VOTE, S.STOPPING]
+
+
+@pytest.mark.parametrize("chosen", [False, True], ids=["default", "web"])
+def test_a_service_game_journals_the_one_setup_header(mock_factory, tmp_path, chosen) -> None:
+    """The journal's first line is the checked setup's own header (plus the service's key), for
+    the table's default game and for the judge's web choice alike: one header writer."""
+    import json
+
+    from voicehost.web.setup import read_choice
+    bench = Bench(mock_factory, tmp_path)
+    choice = read_choice({"ruleset": "club", "options": {"last_word_s": 30}, "names": {"3": "Анна"}}, 10)
+
+    async def main() -> IdleTable:
+        table = await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        assert table.command(Start(choice if chosen else None)) is None
+        await bench.until(lambda: table.state is S.PLAYING)
+        await bench.finish()
+        return table
+
+    table = run_virtual(main())
+    setup = choice if chosen else table.setup.default_game()
+    header = json.loads(next(tmp_path.glob("*.jsonl")).read_text().splitlines()[0])
+    assert {key: value for key, value in header.items() if key not in ("type", "format", "started")} == \
+        {**setup.header(), "service": True}
+    assert ("names" in header) == chosen

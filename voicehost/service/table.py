@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from hw.leds import JOURNAL_FAILED, OFF, READY
 from voicehost.host import (
     Director,
+    GameSetup,
     HearingSettings,
     Journal,
     Ports,
@@ -58,10 +59,23 @@ from voicehost.host import (
 )
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
-from voicehost.rules import Game, InputError, Ruleset, new_game
+from voicehost.language.refusals import refusal_text
+from voicehost.rules import Game, InputError, Refusal, Ruleset
 from voicehost.rules.events import Event
 from voicehost.rules.protocol import build_protocol
 from voicehost.service.notify import Notifier
+from voicehost.service.refusals import (
+    BestVoteNotNow,
+    GameBeingSetAside,
+    GameRunning,
+    NoBestSeat,
+    NoUnfinishedGame,
+    TableHalted,
+    TableNotReady,
+    TableStopping,
+    UnfinishedGameWaits,
+    VoteNotWritten,
+)
 
 if TYPE_CHECKING:
     from voicehost.web.setup import GameChoice
@@ -116,6 +130,10 @@ class TableSetup:
     deal_seed: Callable[[], int] = lambda: time.time_ns()
     room: int = JOURNAL_ROOM
     """Bytes that must be free in :attr:`journals` before a game starts."""
+
+    def default_game(self) -> GameSetup:
+        """The table's own game (``start``, the chord): the table file's ``[game]``, checked at boot."""
+        return GameSetup(self.ruleset, self.options, self.seats)
 
 
 @dataclass
@@ -237,21 +255,21 @@ def console_command(line: str) -> TableCommand | str | None:
     return None
 
 
-def refusal(command: TableCommand, state: TableState) -> str:
-    """The judge's line (Russian) for a command the table cannot take in ``state``."""
+def refusal(command: TableCommand, state: TableState) -> Refusal:
+    """Why the table cannot take ``command`` in ``state`` (worded from [refusals] by :func:`refusal_text`)."""
     if isinstance(command, BestPlayer):
-        return "Сейчас нельзя: голосование за лучшего игрока — после игры, где оно есть в подсчёте очков."
+        return BestVoteNotNow()
     if isinstance(command, (Resume, Discard)):
-        return "Нет прерванной игры."
+        return NoUnfinishedGame()
     if state is S.HALTED:
-        return "Стол остановлен: журнал не записывается. Перезапустите voicehost."
+        return TableHalted()
     if state in (S.RESUME_WINDOW, S.RESUMING):
-        return "Сначала продолжите или отложите прерванную игру."
+        return UnfinishedGameWaits()
     if state is S.DISCARDING:
-        return "Игра откладывается: начните новую после «Стол готов»."
+        return GameBeingSetAside()
     if state in (S.BOOTING, S.STOPPING):
-        return "Стол ещё не готов." if state is S.BOOTING else "Стол выключается."
-    return "Игра уже идёт."
+        return TableNotReady() if state is S.BOOTING else TableStopping()
+    return GameRunning()
 
 
 @dataclass
@@ -339,8 +357,8 @@ class IdleTable:
 
     # ---- the judge's commands: the web setup page (voicehost.web.setup.SetupDesk) and the console
 
-    def command(self, command: TableCommand) -> str | None:
-        """Take ``command`` if the table's state allows it; else the reason (one Russian line)."""
+    def command(self, command: TableCommand) -> Refusal | None:
+        """Take ``command`` if the table's state allows it; else why not."""
         if isinstance(command, BestPlayer):
             open_vote = self._state is S.BEST_VOTE and self.best_vote is not None
             return self._vote(command.seat) if open_vote else refusal(command, self._state)
@@ -364,27 +382,27 @@ class IdleTable:
                 "playing": self._state is S.PLAYING, "halted": self.halted, "best": best,
                 "state": self._state.value}
 
-    def start(self, choice: GameChoice) -> str | None:
+    def start(self, choice: GameChoice) -> Refusal | None:
         """The judge's game from the web, started as ``start`` starts the default one."""
         return self.command(Start(choice))
 
-    def resume(self) -> str | None:
+    def resume(self) -> Refusal | None:
         return self.command(Resume())
 
-    def discard(self) -> str | None:
+    def discard(self) -> Refusal | None:
         return self.command(Discard())
 
-    def best(self, seat: int) -> str | None:
+    def best(self, seat: int) -> Refusal | None:
         """The table's best-player vote for the last game: journaled (an ``award`` line), written
         into its protocol and into the records (after the game's own store); a second vote
         replaces the first. Open from the game's end until the next game starts."""
         return self.command(BestPlayer(seat))
 
-    def _vote(self, seat: int) -> str | None:
+    def _vote(self, seat: int) -> Refusal | None:
         vote = self.best_vote
         assert vote is not None
         if not 1 <= seat <= vote.seats:
-            return f"Места {seat} нет: за этим столом места 1–{vote.seats}."
+            return NoBestSeat(seat, vote.seats)
         try:
             journal = Journal(vote.journal, {})
             try:
@@ -394,7 +412,7 @@ class IdleTable:
             vote.protocol["best_player"] = seat
             vote.protocol_path.write_text(json.dumps(vote.protocol, ensure_ascii=False, indent=2) + "\n")
         except OSError as err:
-            return f"Голос не записан: {err.strerror or err}."
+            return VoteNotWritten(str(err.strerror or err))
         vote.chosen = seat
         self.log(f"voicehost: the best player of {vote.journal.name}: seat {seat} (+{vote.points:g})")
         if self.on_results is not None:
@@ -419,7 +437,7 @@ class IdleTable:
             if isinstance(command, Discard) and refused:
                 self.log("console: discard: there is no unfinished game to set aside")
             elif isinstance(command, BestPlayer) or refused:
-                self.log(f"console: {words}: " + (refused or "recorded"))
+                self.log(f"console: {words}: " + (refusal_text(refused, self.book) if refused else "recorded"))
 
     def stop(self) -> None:
         if S.STOPPING in TRANSITIONS[self._state]:
@@ -511,21 +529,15 @@ class IdleTable:
         deals unless the judge typed the cards."""
         choice, self._choice = self._choice, None
         self.best_vote = None   # the last game's vote closes as the next game starts
-        if choice is None:
-            game = new_game(self.setup.ruleset, self.setup.options, self.setup.seats)
-        else:
-            game = new_game(choice.ruleset, choice.options, self.setup.seats)
-            game.names = dict(choice.names)
+        chosen = choice if choice is not None else self.setup.default_game()
+        game = chosen.new_game()
         path = self.setup.journals / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
         while path.exists():
             path = path.with_name(path.stem + "-1.jsonl")
         typed = choice.cards if choice is not None else None
         deal = typed if typed is not None else seeded_deal(game, self.setup.deal_seed())
-        roster = {str(seat): name for seat, name in game.names.items()}  # the records read it
         try:
-            journal = WatchedJournal(path, {"ruleset": game.ruleset.name, "options": dict(game.options),
-                                            "seats": game.seats, "level": "live", "service": True,
-                                            **({"names": roster} if roster else {})})
+            journal = WatchedJournal(path, service_header(chosen))
             journal.append(0, self.ports.clock(), "host" if typed is not None else "deal", deal)
         except (OSError, JournalFailed) as err:
             self.log(f"voicehost: cannot start a game: the journal {path}: {err}")
@@ -672,6 +684,12 @@ def held_since(edges: list[Any]) -> dict[int, float]:
         else:
             held.pop(edge.seat, None)
     return held
+
+
+def service_header(setup: GameSetup) -> dict[str, Any]:
+    """A service game's journal header: the one checked setup's own, marked as the service's
+    (so a resume knows it belongs to the idle table)."""
+    return {**setup.header(), "service": True}
 
 
 def unfinished_journal(folder: Path) -> Path | None:

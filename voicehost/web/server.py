@@ -48,6 +48,28 @@ from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import InputError, Refusal
 from voicehost.web.commands import CommandError, CommandsClosed, NoGameYet, TableIdle, check_command
+from voicehost.web.refusals import (
+    STATUS_REFUSALS,
+    BadHttp,
+    BadJson,
+    BodyTooLarge,
+    ConnectionLost,
+    ForeignOrigin,
+    HeaderTooLong,
+    JsonTooDeep,
+    JudgeLoginNeeded,
+    LoginBusy,
+    LoneSurrogate,
+    NoBestSeatGiven,
+    NoCsrfToken,
+    NoSuchPage,
+    NotAJsonObject,
+    NotJson,
+    RequestRefused,
+    TooManyWrongPins,
+    UrlTooLong,
+    WrongPin,
+)
 from voicehost.web.setup import SetupDesk, SetupError, offered, read_choice
 from voicehost.web.view import TableView
 
@@ -69,10 +91,10 @@ LOGGED_OUT = 4001              # the close code of a judge socket whose session 
 
 log = logging.getLogger("voicehost.web")
 
-DONE = "Готово."
-HELD = "Отложено до «Продолжить»: игра на паузе, команда будет выполнена после паузы."
-QUEUED = "Команда в очереди: ведущий выполнит её, как только договорит."
 
+def said(key: str, **values: object) -> str:
+    """A line of the phrasebook's ``[web]``: what the judge's phone reads (``done`` «Готово.» …)."""
+    return load_phrasebook().line("web", key, **values)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -221,8 +243,8 @@ class WebTable:
 
     def public_state(self) -> dict[str, Any]:
         if self.view is None:
-            phase = ({"kind": "idle", "number": 0, "text": "Стол готов"} if self.desk is not None
-                     else {"kind": "waiting", "number": 0, "text": "Ждём начала игры"})
+            kind = "idle" if self.desk is not None else "waiting"
+            phase = {"kind": kind, "number": 0, "text": said(f"phase_{kind}")}
             return {"phase": phase, "seats": [], "speaker": None, "nominations": [], "vote": None,
                     "result": self.last_result, "subtitles": [], "log": [], "paused": False, "speed": 1.0,
                     "finished": self.finished}
@@ -251,7 +273,7 @@ class WebTable:
         try:
             answer = await asyncio.wait_for(asyncio.shield(future), COMMAND_WAIT_S)
         except TimeoutError:
-            return 202, "queued", QUEUED, typed
+            return 202, "queued", said("queued"), typed
         finally:
             self.pending.pop(typed, None)
         if answer is None:
@@ -259,22 +281,23 @@ class WebTable:
         if answer.outcome == "refused":
             return 409, "refused", self._worded(answer.refusal), typed
         if answer.outcome == "held":
-            return 202, "held", HELD, typed
-        said = [entry["text"] for entry in (self.view.lines if self.view else []) if entry["n"] > said_before]
-        return 200, "done", " ".join([DONE, *said]), typed
+            return 202, "held", said("held"), typed
+        spoken = [entry["text"] for entry in (self.view.lines if self.view else []) if entry["n"] > said_before]
+        return 200, "done", " ".join([said("done"), *spoken]), typed
 
     def _answered(self, answer: ConsoleAnswer) -> None:
         """The console answered a typed line: kept for the judge's state, and handed to the
         request that typed it (a line typed at the terminal has no request waiting)."""
-        text = {"done": DONE, "held": HELD}.get(answer.outcome) or self._worded(answer.refusal)
+        text = said(answer.outcome) if answer.outcome != "refused" else self._worded(answer.refusal)
         self.answers.append({"id": answer.id, "command": answer.line, "ok": answer.outcome != "refused",
                              "outcome": answer.outcome, "answer": text})
         future = self.pending.pop(answer.id, None)
         if future is not None and not future.done():
             future.set_result(answer)
 
-    def _worded(self, refusal: Refusal | None) -> str:
-        return refusal_text(refusal or CommandsClosed(), load_phrasebook())
+    @staticmethod
+    def _worded(refusal: Refusal | None) -> str:
+        return _worded(refusal or CommandsClosed())
 
     # ---- the application ----------------------------------------------------------------------------
 
@@ -424,10 +447,10 @@ class WebTable:
     def _refuse_if_locked(attempts: Attempts) -> None:
         now = time.monotonic()
         if attempts.busy:
-            raise _error(web.HTTPTooManyRequests, "Подождите ответа на прошлую попытку входа.")
+            raise _error(web.HTTPTooManyRequests, LoginBusy())
         if now < attempts.not_before:
             wait = int(attempts.not_before - now) + 1
-            raise _error(web.HTTPTooManyRequests, f"Слишком много неверных PIN: подождите {wait} с.")
+            raise _error(web.HTTPTooManyRequests, TooManyWrongPins(wait))
 
     async def _wrong_pin(self, attempts: Attempts) -> None:
         attempts.failures += 1
@@ -435,7 +458,7 @@ class WebTable:
         if attempts.failures >= LOCKOUT_AFTER:
             attempts.not_before = attempts.last + min(LOCKOUT_MAX_S, 2.0 ** (attempts.failures - 2))
         await asyncio.sleep(min(WRONG_PIN_MAX_DELAY_S, self.wrong_pin_delay_s * attempts.failures))
-        raise _error(web.HTTPUnauthorized, "Неверный PIN.")
+        raise _error(web.HTTPUnauthorized, WrongPin())
 
     async def _logout(self, request: web.Request) -> web.Response:
         """The session ends, and so do its open sockets (the page goes back to the PIN)."""
@@ -454,15 +477,15 @@ class WebTable:
         self._checked_session(request)
         body = await _json_body(request)
         if self.director is None:
-            raise _error(web.HTTPConflict, self._worded(TableIdle() if self.desk is not None else NoGameYet()))
+            raise _error(web.HTTPConflict, TableIdle() if self.desk is not None else NoGameYet())
         seats = self.director.game.seats
         try:
             line = check_command(body.get("command"), seats)
         except CommandError as err:
-            raise _error(web.HTTPBadRequest, self._worded(err.refusal)) from None
+            raise _error(web.HTTPBadRequest, err.refusal) from None
         status, outcome, answer, typed = await self.command(line)
-        said = {"error": answer} if outcome == "refused" else {"ok": True, "answer": answer}
-        return web.json_response({**said, "id": typed, "command": line, "outcome": outcome}, status=status,
+        told = {"error": answer} if outcome == "refused" else {"ok": True, "answer": answer}
+        return web.json_response({**told, "id": typed, "command": line, "outcome": outcome}, status=status,
                                  dumps=_dumps)
 
     # ---- the idle table's setup (voicehost serve) ------------------------------------------------------
@@ -475,18 +498,18 @@ class WebTable:
         try:
             choice = read_choice(body, self.desk.seats)
         except SetupError as err:
-            raise _error(web.HTTPBadRequest, str(err)) from None
-        return self._desk_answer(self.desk.start(choice), "Игра начинается.")
+            raise _error(web.HTTPBadRequest, err.refusal) from None
+        return self._desk_answer(self.desk.start(choice), said("game_starts"))
 
     async def _post_resume(self, request: web.Request) -> web.Response:
         self._checked_session(request)
         assert self.desk is not None
-        return self._desk_answer(self.desk.resume(), "Продолжаем прерванную игру.")
+        return self._desk_answer(self.desk.resume(), said("game_resumed"))
 
     async def _post_discard(self, request: web.Request) -> web.Response:
         self._checked_session(request)
         assert self.desk is not None
-        return self._desk_answer(self.desk.discard(), "Прерванная игра отложена (журнал сохранён).")
+        return self._desk_answer(self.desk.discard(), said("game_set_aside"))
 
     async def _post_best(self, request: web.Request) -> web.Response:
         """The table's best-player vote for the game just played, ``{"seat": N}``."""
@@ -495,15 +518,15 @@ class WebTable:
         assert self.desk is not None
         seat = body.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise _error(web.HTTPBadRequest, "Нет места: пришлите {\"seat\": 3}.")
-        return self._desk_answer(self.desk.best(seat), f"Лучший игрок: место {seat}.")
+            raise _error(web.HTTPBadRequest, NoBestSeatGiven())
+        return self._desk_answer(self.desk.best(seat), said("best_player", seat=seat))
 
     def _setup(self) -> dict[str, Any]:
         assert self.desk is not None
         state = self.desk.setup_state()
         return {**offered(self.desk.seats, state.get("ruleset"), state.get("options")), **state}
 
-    def _desk_answer(self, refused: str | None, done: str) -> web.Response:
+    def _desk_answer(self, refused: Refusal | None, done: str) -> web.Response:
         if refused is not None:
             raise _error(web.HTTPConflict, refused)
         self._schedule()
@@ -513,7 +536,7 @@ class WebTable:
         token = request.cookies.get(SESSION_COOKIE, "")
         session = self.sessions.get(token)
         if session is None or session.expires < time.monotonic():
-            raise _error(web.HTTPUnauthorized, "Нужен вход судьи: введите PIN.")
+            raise _error(web.HTTPUnauthorized, JudgeLoginNeeded())
         return session
 
     def _checked_session(self, request: web.Request) -> tuple[str, Session]:
@@ -521,7 +544,7 @@ class WebTable:
         session = self._session(request)
         sent = request.headers.get("X-CSRF-Token", "")
         if not _same_secret(sent, session.csrf):
-            raise _error(web.HTTPForbidden, "Нет CSRF-токена сессии: обновите страницу судьи.")
+            raise _error(web.HTTPForbidden, NoCsrfToken())
         return request.cookies[SESSION_COOKIE], session
 
     def _forget_expired(self) -> None:
@@ -551,7 +574,7 @@ async def _static(request: web.Request) -> web.FileResponse:
     """Only the pages' own files, by name: no directory, no path, nothing else of the package."""
     name = request.match_info["name"]
     if name not in ASSETS:
-        raise _error(web.HTTPNotFound, ERRORS[404])
+        raise _error(web.HTTPNotFound, NoSuchPage())
     return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
 
 
@@ -599,25 +622,30 @@ class Refused(web.HTTPClientError):
         super().__init__(text=_dumps({"error": line}), content_type="application/json")
 
 
-def _error(kind: type[web.HTTPException], line: str) -> web.HTTPException:
-    return Refused(kind.status_code, line)
+def _error(kind: type[web.HTTPException], refusal: Refusal) -> web.HTTPException:
+    """The answer ``kind`` (its status) with the refusal worded from the phrasebook's [refusals]."""
+    return Refused(kind.status_code, _worded(refusal))
+
+
+def _worded(refusal: Refusal) -> str:
+    return refusal_text(refusal, load_phrasebook())
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":
-        raise _error(web.HTTPUnsupportedMediaType, "Тело запроса должно быть JSON (Content-Type: application/json).")
+        raise _error(web.HTTPUnsupportedMediaType, NotJson())
     try:
         body = json.loads(await request.text())
     except web.HTTPRequestEntityTooLarge:
-        raise _error(web.HTTPRequestEntityTooLarge, f"Слишком большой запрос (больше {MAX_BODY} байт).") from None
+        raise _error(web.HTTPRequestEntityTooLarge, BodyTooLarge(MAX_BODY)) from None
     except RecursionError:
-        raise _error(web.HTTPBadRequest, "Неверный JSON: слишком глубокая вложенность.") from None
+        raise _error(web.HTTPBadRequest, JsonTooDeep()) from None
     except (ValueError, UnicodeDecodeError):
-        raise _error(web.HTTPBadRequest, "Неверный JSON.") from None
+        raise _error(web.HTTPBadRequest, BadJson()) from None
     if not isinstance(body, dict):
-        raise _error(web.HTTPBadRequest, "Ожидался JSON-объект.")
+        raise _error(web.HTTPBadRequest, NotAJsonObject())
     if not _encodable(body):
-        raise _error(web.HTTPBadRequest, "Неверный JSON: одиночный суррогат (\\ud800…) в строке.")
+        raise _error(web.HTTPBadRequest, LoneSurrogate())
     return body
 
 
@@ -640,13 +668,10 @@ def _encodable(data: Any) -> bool:
     return True
 
 
-ERRORS = {400: "Неверный запрос.", 403: "Доступ запрещён.", 404: "Нет такой страницы.",
-          405: "Этот метод здесь не принимается.", 413: f"Слишком большой запрос (больше {MAX_BODY} байт).",
-          414: "Слишком длинный адрес запроса.", 431: "Слишком длинный заголовок запроса."}
-
-
 def _refusal(status: int) -> str:
-    return ERRORS.get(status, f"Запрос отклонён (код {status}).")
+    """aiohttp's own refusal of this status, worded (413: the body over :data:`MAX_BODY`)."""
+    refusal = BodyTooLarge(MAX_BODY) if status == 413 else STATUS_REFUSALS.get(status, RequestRefused(status))
+    return _worded(refusal)
 
 
 def _logged(request: web.BaseRequest, answer: str) -> None:
@@ -676,7 +701,7 @@ async def _one_line_errors(request: web.Request, handler: Any) -> web.StreamResp
         return web.json_response({"error": _refusal(err.status)}, status=err.status, dumps=_dumps)
     except ConnectionError:
         _logged(request, "the client left in the middle of its request")
-        return web.json_response({"error": "Соединение прервано."}, status=400, dumps=_dumps)
+        return web.json_response({"error": _worded(ConnectionLost())}, status=400, dumps=_dumps)
 
 
 @web.middleware
@@ -686,7 +711,7 @@ async def _same_origin(request: web.Request, handler: Any) -> web.StreamResponse
     same Pi is same-site: it is sent the cookie). Browsers always send the Origin of a socket."""
     origin = request.headers.get("Origin")
     if origin is not None and not _own_origin(origin, request.scheme, request.host):
-        raise _error(web.HTTPForbidden, "Запрос с чужой страницы отклонён.")
+        raise _error(web.HTTPForbidden, ForeignOrigin())
     return await handler(request)  # type: ignore[no-any-return]
 
 
@@ -727,8 +752,8 @@ def _parser_refusal(exc: BaseException | None) -> tuple[int, str]:
     if isinstance(exc, LineTooLong):
         line = exc.args[0] if exc.args else b""
         is_url = isinstance(line, (bytes, bytearray)) and re.match(rb"([A-Z]+ )?/", bytes(line)) is not None
-        return (414, ERRORS[414]) if is_url else (431, ERRORS[431])
-    return 400, "Неверный HTTP-запрос."
+        return (414, _worded(UrlTooLong())) if is_url else (431, _worded(HeaderTooLong()))
+    return 400, _worded(BadHttp())
 
 
 class _DoorServer(web.Server):

@@ -17,15 +17,20 @@ from typing import Any, Protocol
 
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.host import GameSetup, SetupRefused, SetupRequest, check_setup, russian_refusal
-from voicehost.rules import GAMES
+from voicehost.language.phrasebook import load_phrasebook
+from voicehost.rules import GAMES, Refusal
 from voicehost.rules.ruleset import INT_OPTION_MAX
+from voicehost.web.refusals import NoDealMode, SetupNotObjects, SetupNotTaken, UnknownSetupField
 
-DEAL_MODES = {"host": "Ведущий раздаёт карты (каждому на его светодиод)",
-              "typed": "Карты раздаёт судья и вводит их здесь"}
+DEAL_MODES = ("host", "typed")   # who deals: the host (each card on its LED), or the judge, who types them here
 
 
 class SetupError(ValueError):
-    """A setup the table cannot play; the message is one line for the judge."""
+    """A setup the table cannot play; ``refusal`` says why (the server words it for the judge)."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
 
 
 GameChoice = GameSetup   # a game the judge chose on the setup page, checked by the one setup check
@@ -33,7 +38,7 @@ GameChoice = GameSetup   # a game the judge chose on the setup page, checked by 
 
 class SetupDesk(Protocol):
     """What the setup page drives: the idle table. Each action returns None when taken, or
-    the reason (one Russian line) it is refused now."""
+    the refusal that says why not now."""
 
     seats: int
 
@@ -41,10 +46,10 @@ class SetupDesk(Protocol):
         """``{"ruleset", "options"}`` preselected, ``unfinished`` (a journal's name) while a
         power cut's game waits, ``playing``, ``halted`` (why, or None), ``best`` (the last
         game's open best-player vote: ``seats``, ``names``, ``chosen``, ``points``; or None)."""
-    def start(self, choice: GameChoice) -> str | None: ...
-    def resume(self) -> str | None: ...
-    def discard(self) -> str | None: ...
-    def best(self, seat: int) -> str | None: ...
+    def start(self, choice: GameChoice) -> Refusal | None: ...
+    def resume(self) -> Refusal | None: ...
+    def discard(self) -> Refusal | None: ...
+    def best(self, seat: int) -> Refusal | None: ...
 
 
 def offered(seats: int, default: str | None = None, options: Mapping[str, object] | None = None) -> dict[str, Any]:
@@ -64,7 +69,8 @@ def offered(seats: int, default: str | None = None, options: Mapping[str, object
                          "doc": spec.doc}
                         for spec in ruleset.options.values()],
         })
-    return {"seats": seats, "rulesets": rulesets, "deal_modes": DEAL_MODES,
+    deal_modes = {mode: load_phrasebook().line("web", f"deal_{mode}") for mode in DEAL_MODES}
+    return {"seats": seats, "rulesets": rulesets, "deal_modes": deal_modes,
             "default": default if any(r["name"] == default for r in rulesets)
             else (rulesets[0]["name"] if rulesets else None)}
 
@@ -72,20 +78,20 @@ def offered(seats: int, default: str | None = None, options: Mapping[str, object
 def read_choice(body: Mapping[str, Any], seats: int) -> GameChoice:
     """``{"ruleset", "options": {…}, "names": {"3": "Анна", …}, "deal": "host"|"typed", "cards"}``
     checked by :func:`~voicehost.host.check_setup`, the one check ``voicehost run``, a table
-    file and a journal's header go through; :class:`SetupError` with the first fault, in Russian."""
+    file and a journal's header go through; :class:`SetupError` with the first fault."""
     unknown = set(body) - {"ruleset", "options", "names", "deal", "cards"}
     if unknown:
-        raise SetupError(f"Неизвестное поле настройки: {', '.join(sorted(unknown))}.")
+        raise SetupError(UnknownSetupField(", ".join(sorted(unknown))))
     options, names = body.get("options", {}), body.get("names", {})
     if not isinstance(options, dict) or not isinstance(names, dict):
-        raise SetupError("Настройка не принята. Параметры и имена должны быть объектами JSON.")
+        raise SetupError(SetupNotObjects())
     typed = [(key, value) for key, value in names.items()
              if not (isinstance(value, str) and not value.strip())]   # an empty field: no name
     deal = body.get("deal", "host")
     if deal not in DEAL_MODES:
-        raise SetupError("Настройка не принята. Выберите, кто раздаёт карты: ведущий или судья.")
+        raise SetupError(NoDealMode())
     try:
         return check_setup(SetupRequest(ruleset=body.get("ruleset"), options=options, names=typed, deal=deal,
                                         cards=body.get("cards"), seats=seats))
     except SetupRefused as err:
-        raise SetupError(f"Настройка не принята. {russian_refusal(err)}") from None
+        raise SetupError(SetupNotTaken(russian_refusal(err))) from None

@@ -39,9 +39,6 @@ from voicehost.rules.requests import AwaitSpeech, AwaitVotes
 SUBTITLES = 12      # the host's last lines shown as subtitles
 LINES_KEPT = 300    # … and kept, so a console command's answer can quote everything it made the host say
 LOG_TAIL = 40       # public log lines kept in the state
-OUT_CAUSES = {"voted": "заголосован", "killed": "убит ночью", "removed": "удалён"}
-TURNS = {"speech": "речь", "silent": "молчит (3 фола)", "short": "короткая речь", "tie": "речь в автокатастрофе",
-         "last_word": "последнее слово", "nominate": "выдвижение", "blood_name": "кровное имя"}
 RESULT_EVENTS = (Eliminated, NoVote, TieDeclared, AllStay, LiftCounted, VotesCounted, GameOver)
 
 
@@ -57,6 +54,7 @@ class TableView:
         self.said = 0
         self.window: int | None = None   # the candidate whose vote window is open (0: the lift vote)
         self.floor = FloorChanged(None, None)   # the floor open now, and when its time is up
+        self.given = 0.0   # the table seconds the open floor was given (a speech taken back: what was left)
         self.paused = False
 
     def heard(self, notice: Notice) -> None:
@@ -67,6 +65,8 @@ class TableView:
         elif isinstance(notice, WindowChanged):
             self.window = notice.candidate
         elif isinstance(notice, FloorChanged):
+            if notice.request is not None and notice.deadline is not None and self.floor.request is None:
+                self.given = notice.deadline - self.clock.now()   # told as the timer starts (a pause keeps it)
             self.floor = notice
         elif isinstance(notice, Paused):
             self.paused = notice.on
@@ -78,7 +78,7 @@ class TableView:
         public_events = [e for e in game.events if not isinstance(e, PRIVATE_EVENTS)]
         return {
             "ruleset": game.ruleset.name,
-            "phase": _phase(public_events, game),
+            "phase": _phase(public_events, game, self.book),
             "seats": self._seats(public_events),
             "speaker": self._speaker(),
             "nominations": _nominations(public_events),
@@ -101,7 +101,7 @@ class TableView:
                 "seat": seat,
                 "name": game.names.get(seat, ""),
                 "alive": gone is None,
-                "out": None if gone is None else _how_out(gone),
+                "out": None if gone is None else _how_out(gone, self.book),
                 "fouls": game.fouls.get(seat, 0),
                 "nominated": seat in nominated,
                 "speaking": seat == self.floor.speaker,
@@ -114,8 +114,14 @@ class TableView:
             return None
         left = max(0.0, deadline - self.clock.now())
         return {"seat": request.seat, "name": self.game.names.get(request.seat, ""), "turn": request.turn,
-                "turn_text": TURNS.get(request.turn, request.turn), "seconds": request.seconds,
-                "left": round(left, 2), "warning_s": self.game.ruleset.timers.get("warning_s", 10)}
+                "turn_text": _label(self.book, "turn", request.turn), "seconds": request.seconds,
+                "left": round(left, 2), "warning_s": self._warning_s(request)}
+
+    def _warning_s(self, request: AwaitSpeech) -> int | None:
+        """Seconds left when the timer shows the warning colour: when the ruleset's warning is said
+        (:meth:`~voicehost.rules.Game.warning_for`); None when this turn has no warning."""
+        warning = self.game.warning_for(request, self.given)
+        return None if warning is None else warning[0]
 
     def _vote(self, events: list[Event]) -> dict[str, Any] | None:
         """Today's last vote: its ballot, the open window, the thumbs taken so far, the count."""
@@ -174,17 +180,17 @@ def _last_lines(events: list[Event], book: Phrasebook, names: dict[int, str]) ->
     return newest_first[::-1]
 
 
-def _phase(events: list[Event], game: Game) -> dict[str, Any]:
+def _phase(events: list[Event], game: Game, book: Phrasebook) -> dict[str, Any]:
     for event in reversed(events):
         if isinstance(event, GameOver):
-            return {"kind": "over", "number": 0, "text": "Игра окончена"}
+            return {"kind": "over", "number": 0, "text": book.line("web", "phase_over")}
         if isinstance(event, NightFell):
-            return {"kind": "night", "number": event.night, "text": f"Ночь {event.night}"}
+            return {"kind": "night", "number": event.night, "text": book.line("web", "phase_night", night=event.night)}
         if isinstance(event, (DayBegan, MorningCame)):
-            return {"kind": "day", "number": event.day, "text": f"День {event.day}"}
+            return {"kind": "day", "number": event.day, "text": book.line("web", "phase_day", day=event.day)}
     if not game.inputs:
-        return {"kind": "deal", "number": 0, "text": "Раздача карт"}
-    return {"kind": "night", "number": 1, "text": "Ночь 1"}
+        return {"kind": "deal", "number": 0, "text": book.line("web", "phase_deal")}
+    return {"kind": "night", "number": 1, "text": book.line("web", "phase_night", night=1)}
 
 
 def _nominations(events: list[Event]) -> list[dict[str, int]]:
@@ -200,9 +206,17 @@ def _nominations(events: list[Event]) -> list[dict[str, int]]:
     return today
 
 
-def _how_out(event: Eliminated) -> dict[str, Any]:
-    when = f"день {event.day}" if event.day is not None else f"ночь {event.night}"
-    return {"cause": event.cause, "text": f"{OUT_CAUSES.get(event.cause, event.cause)}, {when}"}
+def _how_out(event: Eliminated, book: Phrasebook) -> dict[str, Any]:
+    when = (book.line("web", "out_on_day", day=event.day) if event.day is not None
+            else book.line("web", "out_at_night", night=event.night))
+    return {"cause": event.cause, "text": book.line("web", "out", cause=_label(book, "out", event.cause), when=when)}
+
+
+def _label(book: Phrasebook, prefix: str, code: str) -> str:
+    """A code's label from ``[web]`` (``turn_speech`` «речь», ``out_voted`` «заголосован»); the code
+    itself when the phrasebook has none (a ruleset's new turn still shows)."""
+    key = f"{prefix}_{code}"
+    return book.line("web", key) if f"web.{key}" in book.lines else code
 
 
 def _last_result(events: list[Event], book: Phrasebook, names: dict[int, str]) -> str | None:

@@ -51,7 +51,7 @@ const Table = {
     const left = Table.timeLeft();
     const clock = document.getElementById("clock");
     clock.textContent = Table.mmss(left);
-    box.classList.toggle("warning", left <= s.speaker.warning_s);
+    box.classList.toggle("warning", s.speaker.warning_s !== null && left <= s.speaker.warning_s);
   },
 
   mmss(seconds) {

@@ -1,0 +1,161 @@
+"""The web door's refusals: a request the server does not take (a wrong PIN, no session, a body
+that is not JSON, a page that does not exist, what aiohttp's own parser refuses).
+
+Like every refusal they are values (:class:`~voicehost.rules.Refusal`): the answer's
+``{"error": …}`` is rendered from ``config/phrases/ru.toml`` ``[refusals]`` by the one renderer,
+:func:`voicehost.language.refusals.refusal_text`; ``english`` is for the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from voicehost.rules import Refusal
+
+
+@dataclass(frozen=True)
+class WrongPin(Refusal):
+    english: ClassVar[str] = "wrong PIN"
+
+
+@dataclass(frozen=True)
+class LoginBusy(Refusal):
+    english: ClassVar[str] = "the previous login attempt is still being answered"
+
+
+@dataclass(frozen=True)
+class TooManyWrongPins(Refusal):
+    english: ClassVar[str] = "too many wrong PINs: wait {wait} s"
+    wait: int
+
+
+@dataclass(frozen=True)
+class JudgeLoginNeeded(Refusal):
+    english: ClassVar[str] = "no judge session: log in with the PIN"
+
+
+@dataclass(frozen=True)
+class NoCsrfToken(Refusal):
+    english: ClassVar[str] = "no CSRF token of the session"
+
+
+@dataclass(frozen=True)
+class ForeignOrigin(Refusal):
+    english: ClassVar[str] = "a request from another origin's page"
+
+
+@dataclass(frozen=True)
+class NotJson(Refusal):
+    english: ClassVar[str] = "the body must be JSON (Content-Type: application/json)"
+
+
+@dataclass(frozen=True)
+class BodyTooLarge(Refusal):
+    english: ClassVar[str] = "the body is over {limit} bytes"
+    limit: int
+
+
+@dataclass(frozen=True)
+class JsonTooDeep(Refusal):
+    english: ClassVar[str] = "bad JSON: nested too deep"
+
+
+@dataclass(frozen=True)
+class BadJson(Refusal):
+    english: ClassVar[str] = "bad JSON"
+
+
+@dataclass(frozen=True)
+class NotAJsonObject(Refusal):
+    english: ClassVar[str] = "a JSON object was expected"
+
+
+@dataclass(frozen=True)
+class LoneSurrogate(Refusal):
+    english: ClassVar[str] = "bad JSON: a lone surrogate in a string"
+
+
+@dataclass(frozen=True)
+class BadRequest(Refusal):
+    english: ClassVar[str] = "bad request"
+
+
+@dataclass(frozen=True)
+class Forbidden(Refusal):
+    english: ClassVar[str] = "forbidden"
+
+
+@dataclass(frozen=True)
+class NoSuchPage(Refusal):
+    english: ClassVar[str] = "no such page"
+
+
+@dataclass(frozen=True)
+class MethodNotAllowed(Refusal):
+    english: ClassVar[str] = "this method is not taken here"
+
+
+@dataclass(frozen=True)
+class UrlTooLong(Refusal):
+    english: ClassVar[str] = "the request's URL is too long"
+
+
+@dataclass(frozen=True)
+class HeaderTooLong(Refusal):
+    english: ClassVar[str] = "a request header is too long"
+
+
+@dataclass(frozen=True)
+class RequestRefused(Refusal):
+    """Any other 4xx of aiohttp's: only its status is known."""
+
+    english: ClassVar[str] = "refused (status {status})"
+    status: int
+
+
+@dataclass(frozen=True)
+class BadHttp(Refusal):
+    english: ClassVar[str] = "not an HTTP request"
+
+
+@dataclass(frozen=True)
+class ConnectionLost(Refusal):
+    english: ClassVar[str] = "the client left in the middle of its request"
+
+
+@dataclass(frozen=True)
+class NoBestSeatGiven(Refusal):
+    english: ClassVar[str] = 'no seat: send {{"seat": 3}}'
+
+
+# ---- the setup page's refusals (voicehost.web.setup) ------------------------------------------------------
+
+@dataclass(frozen=True)
+class UnknownSetupField(Refusal):
+    english: ClassVar[str] = "unknown setup field: {names}"
+    names: str
+
+
+@dataclass(frozen=True)
+class SetupNotObjects(Refusal):
+    english: ClassVar[str] = "the options and the names must be JSON objects"
+
+
+@dataclass(frozen=True)
+class NoDealMode(Refusal):
+    english: ClassVar[str] = "choose who deals the cards: the host or the judge"
+
+
+@dataclass(frozen=True)
+class SetupNotTaken(Refusal):
+    """The one setup check refused the choice (``problem``: its own Russian line, [setup])."""
+
+    english: ClassVar[str] = "setup not taken: {problem}"
+    problem: str
+
+
+STATUS_REFUSALS: dict[int, Refusal] = {
+    400: BadRequest(), 403: Forbidden(), 404: NoSuchPage(), 405: MethodNotAllowed(), 414: UrlTooLong(),
+    431: HeaderTooLong()}
+"""aiohttp's own refusals by status (413: :class:`BodyTooLarge`, with the limit; any other: :class:`RequestRefused`)."""
