@@ -633,6 +633,8 @@ def test_logging_out_closes_the_sessions_sockets(tmp_path: Path) -> None:
             reply = await client.post("/api/logout", headers={"X-CSRF-Token": csrf})
             assert reply.status == 200
             closed = await asyncio.wait_for(mine.receive(), 5)
+            while closed.type == aiohttp.WSMsgType.TEXT:   # a state the table sent before the logout
+                closed = await asyncio.wait_for(mine.receive(), 5)
             assert closed.type == aiohttp.WSMsgType.CLOSE and mine.close_code == 4001
             assert (await client.get("/api/judge/state")).status == 401
             assert (await command(client, "x", "foul 3"))[0] == 401
