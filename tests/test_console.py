@@ -5,8 +5,7 @@ line it refuses."""
 from __future__ import annotations
 
 import asyncio
-import io
-import threading
+import os
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +14,7 @@ from test_game import voted_game
 from voicehost.config import load_ruleset
 from voicehost.host.console import COMMANDS, help_line
 from voicehost.host.director import Director, EdgeLog, Ports
-from voicehost.host.live import _read_console, decode_console_line
+from voicehost.host.terminal import decode_console_line, read_terminal
 from voicehost.host.vclock import run_virtual
 from voicehost.rules import Role, new_game
 from voicehost.rules.inputs import Dawn, Deal, Foul, Nominate, Proceed
@@ -120,25 +119,37 @@ def test_lines_typed_during_a_pause_are_held_until_resume() -> None:
     assert director.console.refused == [("pause", "the game is already paused")]
 
 
-def test_a_broken_byte_never_kills_the_console_thread() -> None:
+def test_a_broken_byte_never_kills_the_console_reader(tmp_path) -> None:
     """Under a UTF-8 locale an invalid byte raised UnicodeDecodeError in the reading thread:
-    every later command was lost. Now the line is refused and the next one is read."""
-    typed: list[str] = []
-    done = threading.Event()
+    every later command was lost. Now the line is refused and the next one is read — on the
+    loop from a pipe or a terminal, and by a thread from a file the loop cannot watch."""
+    typed_bytes = b"foul 3\n\xff\xfe\xc3\n\x80status\nstatus"   # the last line ends with the input, no newline
 
-    class Loop:
-        def call_soon_threadsafe(self, callback, line):
-            callback(line)
+    async def read(fd: int) -> tuple[list[str], bool]:
+        typed: list[str] = []
+        done = asyncio.Event()
 
-    class Sink:
-        def type(self, line: str) -> None:
-            typed.append(line)
-            if line == "status":
+        def line(text: str) -> None:
+            typed.append(text)
+            if len(typed) == 4:
                 done.set()
+        reader = read_terminal(asyncio.get_running_loop(), line, fd)
+        assert reader is not None
+        await asyncio.wait_for(done.wait(), 10)
+        await asyncio.sleep(0.05)
+        reader.close()
+        return typed, reader.watched
 
-    _read_console(Loop(), Sink(), io.BytesIO(b"foul 3\n\xff\xfe\xc3\n\x80status\nstatus\n"))
-    assert done.wait(5)
-    assert typed == ["foul 3", "\ufffd\ufffd\ufffd", "\ufffdstatus", "status"]
+    out, into = os.pipe()
+    os.write(into, typed_bytes)
+    os.close(into)
+    try:
+        assert asyncio.run(read(out)) == (["foul 3", "\ufffd\ufffd\ufffd", "\ufffdstatus", "status"], False)
+    finally:
+        os.close(out)
+    (tmp_path / "typed").write_bytes(typed_bytes)
+    with open(tmp_path / "typed", "rb") as file:   # a regular file: epoll refuses it
+        assert asyncio.run(read(file.fileno()))[0] == ["foul 3", "\ufffd\ufffd\ufffd", "\ufffdstatus", "status"]
     assert decode_console_line(b"vote 1 2\r\n") == "vote 1 2"
 
 
