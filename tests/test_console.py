@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_game import voted_game
@@ -17,7 +18,7 @@ from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.terminal import decode_console_line, read_terminal
 from voicehost.host.vclock import run_virtual
 from voicehost.rules import Role, new_game
-from voicehost.rules.inputs import Dawn, Deal, Foul, Nominate, Proceed
+from voicehost.rules.inputs import Dawn, Deal, EndSpeech, Foul, Nominate, Proceed
 
 DEAL = Deal(tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff",
                                     "citizen", "mafia", "citizen"]))
@@ -200,3 +201,39 @@ def test_every_console_command_is_documented() -> None:
     for usage, _ in COMMANDS.values():
         assert f"`{usage}`" in docs, usage
         assert f"`{usage.split()[0]}" in readme, usage
+
+
+def test_undo_after_end_gives_the_floor_back_with_the_time_left() -> None:
+    """«end» at 10 s into seat 1's 60 s, «undo» during seat 2's speech: «Игрок номер один,
+    продолжайте», and seat 1 speaks the 50 s he had left — the warning 40 s and «Спасибо» 50 s
+    after it (it gave the floor back silently, with the full 60 s and a second more)."""
+    game = day_one()
+    said: list[tuple[float, str]] = []
+
+    async def session() -> None:
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            said.append((loop.time(), text))
+            return loop.time()
+
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(game, ports, log=lambda line: None)
+        host = asyncio.create_task(director.run())
+        await asyncio.sleep(10)
+        ports.type("end")
+        await asyncio.sleep(5)
+        ports.type("undo")
+        await asyncio.sleep(60)
+        host.cancel()
+        await asyncio.gather(host, return_exceptions=True)
+
+    run_virtual(session())
+    texts = [text for _, text in said]
+    back = texts.index("Игрок номер один, продолжайте.")
+    assert texts[back - 1] == "Игрок номер два, ваше слово."
+    assert texts[back + 1:back + 4] == ["Десять секунд.", "Спасибо.", "Игрок номер два, ваше слово."]
+    at = said[back][0]
+    assert said[back + 1][0] - at == pytest.approx(40, abs=0.5) and said[back + 2][0] - at == pytest.approx(50, abs=0.5)
+    assert game.inputs.count(EndSpeech(1)) == 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import re
 import unicodedata
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from voicehost.host.clock import SpeechTimer
@@ -153,6 +154,8 @@ class Console:
         """Every typed line refused, and why."""
         self.echo_replies = True
         """The console's answers are printed too (off when every line is printed anyway)."""
+        self.on_undo: Callable[[Input, int], Awaitable[None]] | None = None
+        """Told each input the judge's ``undo`` took back, and the place it had in the game."""
 
     async def run(self, in_speech: bool = False) -> bool:
         """Carry out the typed lines waiting (see :data:`COMMANDS`). Returns True when the
@@ -207,7 +210,7 @@ class Console:
         elif name == "hand":
             await self.stage.push(RaiseHand(args[0]), "console")
         elif name == "undo":
-            self._undo()
+            await self._undo()
         elif name == "vote":
             await self._correct_vote(args[0], args[1])
         elif name == "repeat":
@@ -235,10 +238,14 @@ class Console:
             if isinstance(event, WithdrawalRefused):
                 raise Refused(WithdrawalNotTaken(item.by, item.target))
 
-    def _undo(self) -> None:
+    async def _undo(self) -> None:
+        """The last input taken back; whoever owns what it did is told (:attr:`on_undo`: the
+        floor gives back a speech whose end was undone)."""
         if len(self.game.inputs) <= 1:
             raise Refused(DealCannotBeUndone())
-        self.stage.pop_last("undo")
+        undone = self.stage.pop_last("undo")
+        if self.on_undo is not None:
+            await self.on_undo(undone, len(self.game.inputs))
 
     async def _correct_vote(self, voter: int, candidate: int) -> None:
         at, removed, new = self.game.correct_vote(voter, candidate)
