@@ -237,3 +237,90 @@ def test_undo_after_end_gives_the_floor_back_with_the_time_left() -> None:
     at = said[back][0]
     assert said[back + 1][0] - at == pytest.approx(40, abs=0.5) and said[back + 2][0] - at == pytest.approx(50, abs=0.5)
     assert game.inputs.count(EndSpeech(1)) == 1
+
+
+def day_two_game():
+    """voted_game's day 1 (seat 5 voted out by 6 to 4), his last word, a night of misses: day 2, seat 2's floor."""
+    from voicehost.rules.inputs import ACTIONS, EndSpeech, Shots
+    from voicehost.rules.requests import AwaitAction, AwaitMorning, AwaitNightfall, AwaitShots, AwaitSpeech
+
+    game = voted_game()
+    game.push(EndSpeech(5))
+    while not isinstance(game.request, AwaitSpeech):
+        request = game.request
+        if isinstance(request, (AwaitNightfall, AwaitMorning)):
+            game.push(Proceed())
+        elif isinstance(request, AwaitShots):
+            game.push(Shots(()))
+        elif isinstance(request, AwaitAction):
+            game.push(ACTIONS[request.actions[0]](request.by, None))
+        else:
+            game.push(Dawn())
+    return game
+
+
+def test_a_vote_corrected_on_the_next_day_says_the_count_only_and_the_speech_goes_on() -> None:
+    """«vote 8 5» during seat 2's speech on day 2: it said the night, the morning and «ваше
+    слово» again. Now: the correction and day 1's new count only; seat 2 keeps the floor and
+    his time (the warning at 50 s, «Спасибо» at 60 s of his floor, as if nothing was typed)."""
+    from voicehost.host import Notice, VoteCorrected
+
+    game = day_two_game()
+    assert game.day == 2 and game.request.seat == 2
+    said: list[tuple[float, str]] = []
+    corrections: list[VoteCorrected] = []
+
+    async def session() -> None:
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            said.append((loop.time(), text))
+            return loop.time()
+
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(game, ports, log=lambda line: None)
+
+        def watch(notice: Notice) -> None:
+            if isinstance(notice, VoteCorrected):
+                corrections.append(notice)
+        director.watch(watch)
+        host = asyncio.create_task(director.floor.speech(game.request))
+        await asyncio.sleep(5)
+        ports.type("vote 8 5")
+        await host
+
+    run_virtual(session())
+    assert [text for _, text in said] == [
+        "Исправление: игрок номер восемь голосовал против игрока номер пять.",
+        "Игрок номер пять — семь голосов.", "Игрок номер девять — три голоса.", "Игрок номер пять покидает игру.",
+        "Десять секунд.", "Спасибо.", "Игрок номер три, ваше слово."]
+    assert said[-3][0] == pytest.approx(50) and said[-2][0] == pytest.approx(60)
+    assert [(c.voter, c.candidate, c.returned, c.left) for c in corrections] == [(8, 5, (), ())]
+    assert corrections[0].lines[0].startswith("Исправление: игрок номер восемь")
+
+
+def test_a_correction_that_changes_who_leaves_says_who_returns_and_whose_floor_it_is() -> None:
+    """During seat 5's last word, «vote 1 9» and «vote 2 9» make it 4 to 6: seat 5 comes back
+    (the tie first brings him back), seat 9 leaves and has the last word; the web judge's state
+    shows the correction."""
+    from voicehost.web.view import TableView
+
+    game = voted_game()
+    director, said, _ = console_at(game, [])
+    view = TableView(director)
+    director.watch(view.heard)
+    director.ports.type("vote 1 9")
+    run_virtual(director.console.run())
+    assert said[-2:] == ["Игрок номер пять возвращается в игру.", "Игрок номер пять, ваше оправдание."]
+    assert view.judge()["correction"]["returned"] == [5]
+    del said[:]
+    director.ports.type("vote 2 9")
+    run_virtual(director.console.run())
+    assert said == ["Исправление: игрок номер два голосовал против игрока номер девять.",
+                    "Игрок номер пять — четыре голоса.", "Игрок номер девять — шесть голосов.",
+                    "Игрок номер девять покидает игру.", "Игрок номер девять, ваше последнее слово."]
+    correction = view.judge()["correction"]
+    assert correction["left"] == [9] and correction["text"].startswith("Исправление: игрок номер два")
+    seats = {s["seat"]: s["alive"] for s in view.judge()["seats"]}
+    assert seats[5] and not seats[9]

@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from voicehost.host.clock import SpeechTimer
 from voicehost.host.dealing import typed_deal
-from voicehost.host.notices import ConsoleAnswered, Paused
+from voicehost.host.notices import ConsoleAnswered, Paused, VoteCorrected
 from voicehost.host.ports import Typed
 from voicehost.host.refusals import (
     AlreadyPaused,
@@ -50,7 +50,18 @@ from voicehost.language.host_lines import event_lines, spoken, status_lines
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import GameIsOver, NotAsked
-from voicehost.rules.events import NominationRefused, WithdrawalRefused
+from voicehost.rules.events import (
+    DayBegan,
+    Eliminated,
+    Event,
+    GameOver,
+    LiftAsked,
+    MorningCame,
+    NightFell,
+    NominationRefused,
+    SpeechBegan,
+    WithdrawalRefused,
+)
 from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Withdraw
 from voicehost.rules.requests import (
     AwaitAction,
@@ -85,6 +96,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "blood": 2, "hand": 1, "vote": 2,
              "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0}
 MAX_LINE = 200
+COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
 _SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no seat number
 
 WAITING_FOR: dict[type, Waiting] = {
@@ -248,11 +260,32 @@ class Console:
             await self.on_undo(undone, len(self.game.inputs))
 
     async def _correct_vote(self, voter: int, candidate: int) -> None:
+        """«vote V C»: the correction and the corrected round's count are said — never what has
+        happened since (the night, the morning, a floor given), which stands — and, when the count
+        changed who is out, who comes back and who leaves, the game's end if it came, and the
+        floor if it is someone else's now. The game goes on from where it is."""
+        out_before, request_before, over_before = self._out(), self.game.request, self.game.is_over
         at, removed, new = self.game.correct_vote(voter, candidate)
         self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}")
-        await self.reply([("vote_corrected", {"seat": voter, "target": candidate}) if candidate
-                           else ("vote_removed", {"seat": voter})])
-        await self._announce_since(at + len(new))
+        self.stage.lights.relight()
+        said: list[tuple[str, dict[str, Any]]] = [("vote_corrected", {"seat": voter, "target": candidate})
+                                                  if candidate else ("vote_removed", {"seat": voter})]
+        recount = self._recount(at + len(new))
+        for event in recount:
+            said += event_lines(event, self.game)
+        out_now = self._out()
+        returned, left = tuple(sorted(out_before - out_now)), tuple(sorted(out_now - out_before))
+        said += [("seat_returns", {"seat": seat}) for seat in returned]
+        for event in self.game.events:
+            if isinstance(event, Eliminated) and event.seat in left and event not in recount:
+                said += event_lines(event, self.game)
+        if self.game.is_over and not over_before:
+            said += [line for e in self.game.events if isinstance(e, GameOver) and e not in recount
+                     for line in event_lines(e, self.game)]
+        said += self._floor_now(request_before)
+        await self.reply(said)
+        self.stage.notify(VoteCorrected(voter, candidate, returned, left,
+                                        tuple(spoken(said, self.stage.book, self.game.ruleset.name))))
 
     async def reply(self, said: list[tuple[str, dict[str, Any]]]) -> None:
         """Said aloud and printed on the terminal (a table may have no speaker)."""
@@ -261,14 +294,31 @@ class Console:
                 self.stage.log(f"host: {text}")
         await self.stage.say(said)
 
-    async def _announce_since(self, index: int) -> None:
-        """The corrected vote's result, said again from the count on, and the LEDs relit."""
+    def _out(self) -> set[int]:
+        return {seat for seat in range(1, self.game.seats + 1) if not self.game.is_alive(seat)}
+
+    def _recount(self, close: int) -> list[Event]:
+        """What the corrected round's close (the input at ``close``) told the table: the count
+        and its result, up to whatever began next (a floor, the lift question, the night)."""
         probe = type(self.game)(self.game.ruleset, self.game.options, self.game.seats)
-        for item in self.game.inputs[:index]:
+        for item in self.game.inputs[:close]:
             probe.push(item)
-        self.stage.lights.relight()
-        for event in self.game.events[len(probe.events):]:
-            await self.reply(event_lines(event, self.game))
+        counted = []
+        for event in probe.push(self.game.inputs[close]):
+            if isinstance(event, COUNT_ENDS):
+                break
+            counted.append(event)
+        return counted
+
+    def _floor_now(self, request_before: Request | None) -> list[tuple[str, dict[str, Any]]]:
+        """The floor, when the correction gave it to someone else (a last word now another's)."""
+        request = self.game.request
+        if request == request_before or not isinstance(request, AwaitSpeech):
+            return []
+        begun = next((e for e in reversed(self.game.events) if isinstance(e, SpeechBegan)), None)
+        if begun is None or (begun.seat, begun.turn) != (request.seat, request.turn):
+            return []
+        return list(event_lines(begun, self.game))
 
     def _set_roles(self, typed: str) -> None:
         """«roles 3=don,5=mafia,…» in the middle of a game: the cards were learned wrong. The
