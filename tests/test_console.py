@@ -324,3 +324,10 @@ def test_a_correction_that_changes_who_leaves_says_who_returns_and_whose_floor_i
     assert correction["left"] == [9] and correction["text"].startswith("Исправление: игрок номер два")
     seats = {s["seat"]: s["alive"] for s in view.judge()["seats"]}
     assert seats[5] and not seats[9]
+
+
+def test_status_does_not_list_the_fouls_of_a_removed_player() -> None:
+    game = day_one()
+    director, said, _ = console_at(game, ["foul 3", "foul 4", "remove 4", "status"])
+    assert not game.is_alive(4) and game.fouls.get(4)
+    assert said[-2:] == ["Кандидатур пока нет.", "Игрок номер три — одно замечание."]   # seat 4's is not listed

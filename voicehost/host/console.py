@@ -358,10 +358,11 @@ class Console:
         await self.ports.utter(text)
 
     def status(self) -> list[tuple[str, dict[str, Any]]]:
-        """«status» aloud: who is nominated, and the fouls."""
+        """«status» aloud: who is nominated, the fouls of the seats still playing, the time left."""
         nominated = [n for _, n in getattr(self.game, "nominations", [])]
         said = status_lines(tuple(nominated))
-        said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items()) if n]
+        said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items())
+                 if n and self.game.is_alive(s)]   # a seat out of the game has no fouls at the table
         if (left := self.timer.left()) is not None:
             said.append(("status_time_left", {"n": max(0, round(left))}))
         return said
