@@ -331,3 +331,20 @@ def test_status_does_not_list_the_fouls_of_a_removed_player() -> None:
     director, said, _ = console_at(game, ["foul 3", "foul 4", "remove 4", "status"])
     assert not game.is_alive(4) and game.fouls.get(4)
     assert said[-2:] == ["Кандидатур пока нет.", "Игрок номер три — одно замечание."]   # seat 4's is not listed
+
+
+def test_a_late_nomination_from_the_judge_is_refused_on_the_console_not_aloud() -> None:
+    """«nominate 1 5» typed after seat 1's speech ended: the game would answer «не принято,
+    сейчас не ваша речь» — the host said «Сейчас не ваша речь» aloud to the whole table. It is
+    the console's refusal: printed for the judge, nothing said, nothing journaled. (Fixed with
+    the typed refusals, :meth:`Console._refuse_untaken`; the web's twin is in test_web.py.)"""
+    from voicehost.host.refusals import NominationNotTaken
+
+    game = day_one()
+    game.push(EndSpeech(1))   # seat 2 has the floor
+    before = list(game.inputs)
+    director, said, printed = console_at(game, ["nominate 1 5"])
+    assert said == [] and game.inputs == before
+    assert director.console.refused == [("nominate 1 5", str(NominationNotTaken(1, 5, "not_your_turn")))]
+    assert printed == ["console: «nominate 1 5» refused: Игрок 1 выставляет игрока 5: не принято, "
+                       "сейчас не речь игрока 1."]
