@@ -87,9 +87,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hand": ("hand N", "seat N raised his hand (club: 30 more seconds)"),
     "vote": ("vote V C", "in the last round seat V voted for seat C (C = 0: for nobody)"),
     "roles": ("roles 3=don,5=mafia,…", "the cards were learned wrong: the deal corrected (never said aloud)"),
-    "undo": ("undo", "the last input is taken back"),
+    "undo": ("undo", "the last input is taken back (an undone end of a speech: the floor back, with its time)"),
     "repeat": ("repeat", "the host says his last line again"),
-    "status": ("status", "the host says who is nominated, the fouls and the time left"),
+    "status": ("status", "the host says who is nominated, the fouls of the seats still playing and the time left"),
     "pause": ("pause", "everything waits (a speech keeps its time) until resume"),
     "resume": ("resume", "the game goes on after a pause"),
 }
