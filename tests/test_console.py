@@ -5,9 +5,9 @@ line it refuses."""
 from __future__ import annotations
 
 import asyncio
-import io
-import threading
+import os
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_game import voted_game
@@ -15,10 +15,10 @@ from test_game import voted_game
 from voicehost.config import load_ruleset
 from voicehost.host.console import COMMANDS, help_line
 from voicehost.host.director import Director, EdgeLog, Ports
-from voicehost.host.live import _read_console, decode_console_line
+from voicehost.host.terminal import decode_console_line, read_terminal
 from voicehost.host.vclock import run_virtual
 from voicehost.rules import Role, new_game
-from voicehost.rules.inputs import Dawn, Deal, Foul, Nominate, Proceed
+from voicehost.rules.inputs import Dawn, Deal, EndSpeech, Foul, Nominate, Proceed
 
 DEAL = Deal(tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff",
                                     "citizen", "mafia", "citizen"]))
@@ -120,25 +120,37 @@ def test_lines_typed_during_a_pause_are_held_until_resume() -> None:
     assert director.console.refused == [("pause", "the game is already paused")]
 
 
-def test_a_broken_byte_never_kills_the_console_thread() -> None:
+def test_a_broken_byte_never_kills_the_console_reader(tmp_path) -> None:
     """Under a UTF-8 locale an invalid byte raised UnicodeDecodeError in the reading thread:
-    every later command was lost. Now the line is refused and the next one is read."""
-    typed: list[str] = []
-    done = threading.Event()
+    every later command was lost. Now the line is refused and the next one is read — on the
+    loop from a pipe or a terminal, and by a thread from a file the loop cannot watch."""
+    typed_bytes = b"foul 3\n\xff\xfe\xc3\n\x80status\nstatus"   # the last line ends with the input, no newline
 
-    class Loop:
-        def call_soon_threadsafe(self, callback, line):
-            callback(line)
+    async def read(fd: int) -> tuple[list[str], bool]:
+        typed: list[str] = []
+        done = asyncio.Event()
 
-    class Sink:
-        def type(self, line: str) -> None:
-            typed.append(line)
-            if line == "status":
+        def line(text: str) -> None:
+            typed.append(text)
+            if len(typed) == 4:
                 done.set()
+        reader = read_terminal(asyncio.get_running_loop(), line, fd)
+        assert reader is not None
+        await asyncio.wait_for(done.wait(), 10)
+        await asyncio.sleep(0.05)
+        reader.close()
+        return typed, reader.watched
 
-    _read_console(Loop(), Sink(), io.BytesIO(b"foul 3\n\xff\xfe\xc3\n\x80status\nstatus\n"))
-    assert done.wait(5)
-    assert typed == ["foul 3", "\ufffd\ufffd\ufffd", "\ufffdstatus", "status"]
+    out, into = os.pipe()
+    os.write(into, typed_bytes)
+    os.close(into)
+    try:
+        assert asyncio.run(read(out)) == (["foul 3", "\ufffd\ufffd\ufffd", "\ufffdstatus", "status"], False)
+    finally:
+        os.close(out)
+    (tmp_path / "typed").write_bytes(typed_bytes)
+    with open(tmp_path / "typed", "rb") as file:   # a regular file: epoll refuses it
+        assert asyncio.run(read(file.fileno()))[0] == ["foul 3", "\ufffd\ufffd\ufffd", "\ufffdstatus", "status"]
     assert decode_console_line(b"vote 1 2\r\n") == "vote 1 2"
 
 
@@ -189,3 +201,150 @@ def test_every_console_command_is_documented() -> None:
     for usage, _ in COMMANDS.values():
         assert f"`{usage}`" in docs, usage
         assert f"`{usage.split()[0]}" in reference, usage
+
+
+def test_undo_after_end_gives_the_floor_back_with_the_time_left() -> None:
+    """«end» at 10 s into seat 1's 60 s, «undo» during seat 2's speech: «Игрок номер один,
+    продолжайте», and seat 1 speaks the 50 s he had left — the warning 40 s and «Спасибо» 50 s
+    after it (it gave the floor back silently, with the full 60 s and a second more)."""
+    game = day_one()
+    said: list[tuple[float, str]] = []
+
+    async def session() -> None:
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            said.append((loop.time(), text))
+            return loop.time()
+
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(game, ports, log=lambda line: None)
+        host = asyncio.create_task(director.run())
+        await asyncio.sleep(10)
+        ports.type("end")
+        await asyncio.sleep(5)
+        ports.type("undo")
+        await asyncio.sleep(60)
+        host.cancel()
+        await asyncio.gather(host, return_exceptions=True)
+
+    run_virtual(session())
+    texts = [text for _, text in said]
+    back = texts.index("Игрок номер один, продолжайте.")
+    assert texts[back - 1] == "Игрок номер два, ваше слово."
+    assert texts[back + 1:back + 4] == ["Десять секунд.", "Спасибо.", "Игрок номер два, ваше слово."]
+    at = said[back][0]
+    assert said[back + 1][0] - at == pytest.approx(40, abs=0.5) and said[back + 2][0] - at == pytest.approx(50, abs=0.5)
+    assert game.inputs.count(EndSpeech(1)) == 1
+
+
+def day_two_game():
+    """voted_game's day 1 (seat 5 voted out by 6 to 4), his last word, a night of misses: day 2, seat 2's floor."""
+    from voicehost.rules.inputs import ACTIONS, EndSpeech, Shots
+    from voicehost.rules.requests import AwaitAction, AwaitMorning, AwaitNightfall, AwaitShots, AwaitSpeech
+
+    game = voted_game()
+    game.push(EndSpeech(5))
+    while not isinstance(game.request, AwaitSpeech):
+        request = game.request
+        if isinstance(request, (AwaitNightfall, AwaitMorning)):
+            game.push(Proceed())
+        elif isinstance(request, AwaitShots):
+            game.push(Shots(()))
+        elif isinstance(request, AwaitAction):
+            game.push(ACTIONS[request.actions[0]](request.by, None))
+        else:
+            game.push(Dawn())
+    return game
+
+
+def test_a_vote_corrected_on_the_next_day_says_the_count_only_and_the_speech_goes_on() -> None:
+    """«vote 8 5» during seat 2's speech on day 2: it said the night, the morning and «ваше
+    слово» again. Now: the correction and day 1's new count only; seat 2 keeps the floor and
+    his time (the warning at 50 s, «Спасибо» at 60 s of his floor, as if nothing was typed)."""
+    from voicehost.host import Notice, VoteCorrected
+
+    game = day_two_game()
+    assert game.day == 2 and game.request.seat == 2
+    said: list[tuple[float, str]] = []
+    corrections: list[VoteCorrected] = []
+
+    async def session() -> None:
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            said.append((loop.time(), text))
+            return loop.time()
+
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(game, ports, log=lambda line: None)
+
+        def watch(notice: Notice) -> None:
+            if isinstance(notice, VoteCorrected):
+                corrections.append(notice)
+        director.watch(watch)
+        host = asyncio.create_task(director.floor.speech(game.request))
+        await asyncio.sleep(5)
+        ports.type("vote 8 5")
+        await host
+
+    run_virtual(session())
+    assert [text for _, text in said] == [
+        "Исправление: игрок номер восемь голосовал против игрока номер пять.",
+        "Игрок номер пять — семь голосов.", "Игрок номер девять — три голоса.", "Игрок номер пять покидает игру.",
+        "Десять секунд.", "Спасибо.", "Игрок номер три, ваше слово."]
+    assert said[-3][0] == pytest.approx(50) and said[-2][0] == pytest.approx(60)
+    assert [(c.voter, c.candidate, c.returned, c.left) for c in corrections] == [(8, 5, (), ())]
+    assert corrections[0].lines[0].startswith("Исправление: игрок номер восемь")
+
+
+def test_a_correction_that_changes_who_leaves_says_who_returns_and_whose_floor_it_is() -> None:
+    """During seat 5's last word, «vote 1 9» and «vote 2 9» make it 4 to 6: seat 5 comes back
+    (the tie first brings him back), seat 9 leaves and has the last word; the web judge's state
+    shows the correction."""
+    from voicehost.web.view import TableView
+
+    game = voted_game()
+    director, said, _ = console_at(game, [])
+    view = TableView(director)
+    director.watch(view.heard)
+    director.ports.type("vote 1 9")
+    run_virtual(director.console.run())
+    assert said[-2:] == ["Игрок номер пять возвращается в игру.", "Игрок номер пять, ваше оправдание."]
+    assert view.judge()["correction"]["returned"] == [5]
+    del said[:]
+    director.ports.type("vote 2 9")
+    run_virtual(director.console.run())
+    assert said == ["Исправление: игрок номер два голосовал против игрока номер девять.",
+                    "Игрок номер пять — четыре голоса.", "Игрок номер девять — шесть голосов.",
+                    "Игрок номер девять покидает игру.", "Игрок номер девять, ваше последнее слово."]
+    correction = view.judge()["correction"]
+    assert correction["left"] == [9] and correction["text"].startswith("Исправление: игрок номер два")
+    seats = {s["seat"]: s["alive"] for s in view.judge()["seats"]}
+    assert seats[5] and not seats[9]
+
+
+def test_status_does_not_list_the_fouls_of_a_removed_player() -> None:
+    game = day_one()
+    director, said, _ = console_at(game, ["foul 3", "foul 4", "remove 4", "status"])
+    assert not game.is_alive(4) and game.fouls.get(4)
+    assert said[-2:] == ["Кандидатур пока нет.", "Игрок номер три — одно замечание."]   # seat 4's is not listed
+
+
+def test_a_late_nomination_from_the_judge_is_refused_on_the_console_not_aloud() -> None:
+    """«nominate 1 5» typed after seat 1's speech ended: the game would answer «не принято,
+    сейчас не ваша речь» — the host said «Сейчас не ваша речь» aloud to the whole table. It is
+    the console's refusal: printed for the judge, nothing said, nothing journaled. (Fixed with
+    the typed refusals, :meth:`Console._refuse_untaken`; the web's twin is in test_web.py.)"""
+    from voicehost.host.refusals import NominationNotTaken
+
+    game = day_one()
+    game.push(EndSpeech(1))   # seat 2 has the floor
+    before = list(game.inputs)
+    director, said, printed = console_at(game, ["nominate 1 5"])
+    assert said == [] and game.inputs == before
+    assert director.console.refused == [("nominate 1 5", str(NominationNotTaken(1, 5, "not_your_turn")))]
+    assert printed == ["console: «nominate 1 5» refused: Игрок 1 выставляет игрока 5: не принято, "
+                       "сейчас не речь игрока 1."]

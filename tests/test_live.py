@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from test_game import voted_game
 
@@ -70,3 +71,59 @@ def test_run_takes_audio_off_as_demo_does(tmp_path) -> None:
     assert records[0]["key"] == "night_falls" and {"t", "music"} <= set(records[1])
     kinds = [e.input.kind for e in read_journal(tmp_path / "game.jsonl")[1]]
     assert kinds.count("remove") == 3 and kinds[-1] in ("remove", "dawn")  # a night's removals: at the morning
+
+
+def run_in_a_terminal(tmp_path, argv: list[str], typed: bytes, timeout: float = 240) -> tuple[int, str]:
+    """``python -m voicehost ARGV`` with a pseudo-terminal as its stdin, stdout and stderr, as
+    at a real table: ``typed`` is typed at it (the tty echoes it); returns the exit code and
+    everything the terminal showed."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "voicehost", *argv], stdin=slave, stdout=slave, stderr=slave,
+                               cwd=tmp_path, close_fds=True)
+    os.close(slave)
+    os.write(master, typed)
+    shown, deadline = b"", time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:   # EIO: every end of the terminal's other side is closed
+                    chunk = b""
+                if not chunk:
+                    break
+                shown += chunk
+            elif process.poll() is not None:
+                break
+        else:
+            process.kill()
+        return process.wait(10), shown.decode(errors="replace")
+    finally:
+        os.close(master)
+
+
+@pytest.mark.parametrize(("typed", "speed", "ends"), [
+    (b"status\nremove 3\nremove 5\nremove 9\n", "100", "(red, no_black_left)"),
+    (b"", "1000", "(red, three_misses)"),   # the issue's reproducer: nothing typed, the game runs to its end
+])
+def test_run_at_a_terminal_ends_with_exit_0(tmp_path, typed: bytes, speed: str, ends: str) -> None:
+    """At a real terminal the console's thread sat in a buffered read of stdin when the game
+    ended, and the interpreter aborted at shutdown («Fatal Python error: _enter_buffered_busy»,
+    exit 134). The terminal is read on the loop now: the game ends, the program exits 0."""
+    code, shown = run_in_a_terminal(tmp_path, [
+        "run", "--mock", "--no-ears", "--audio", "off", "--speed", speed, "--rules", "sport", "--table",
+        str(Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml"),
+        "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", "game.jsonl",
+        "--db", f"sqlite:///{tmp_path / 'records.sqlite'}"], typed)
+    assert "Fatal Python error" not in shown and code == 0, shown[-2000:]
+    assert ends in shown and "records: game" in shown
+    if typed:
+        assert "host: Кандидатур пока нет." in shown   # «status», typed at the terminal, was read and answered

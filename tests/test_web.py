@@ -307,7 +307,10 @@ def test_a_nomination_the_game_would_not_take_is_refused_not_done(tmp_path: Path
     (the game took the input and said «не принято»): it is a refusal, and nothing is journaled."""
     async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
-        await asyncio.sleep(0.2)   # seat 1 has the floor: seat 2 has not spoken yet
+        for _ in range(200):   # seat 1 has the floor (his «ваше слово» said): seat 2 has not spoken yet
+            if table.view is not None and table.view.floor.speaker == 1:
+                break
+            await asyncio.sleep(0.05)
         before, said = journaled(journal), len(table.view.lines) if table.view else 0
         status, body = await command(client, csrf, "nominate 2 7")
         assert status == 409 and body["error"] == "Игрок 2 выставляет игрока 7: не принято, сейчас не речь игрока 2."

@@ -174,8 +174,9 @@ def _read_console(loop: asyncio.AbstractEventLoop, table: IdleTable) -> None:
         for line in lines:
             loop.call_soon_threadsafe(table.type, decode_console_line(line).strip())
 
-    if sys.stdin is not None and sys.stdin.isatty():
-        threading.Thread(target=feed, args=(sys.stdin.buffer,), name="voicehost-console", daemon=True).start()
+    if sys.stdin is not None and sys.stdin.isatty():  # on the loop: no thread blocked in stdin at shutdown
+        from voicehost.host.terminal import read_terminal
+        read_terminal(loop, lambda line: table.type(line.strip()))
     fifo = os.environ.get("VOICEHOST_CONSOLE")
     if not fifo:
         return

@@ -30,6 +30,7 @@ from voicehost.host.notices import (
     Notice,
     Paused,
     TableWatcher,
+    VoteCorrected,
     WindowChanged,
     events_to,
 )
@@ -43,7 +44,8 @@ from voicehost.host.voice import Voice, fixed_lines
 __all__ = [
     "ConsoleAnswer", "ConsoleAnswered", "Director", "EdgeLog", "FloorChanged", "GameSetup", "HearingSettings",
     "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "Notice", "Paused", "Ports",
-    "Refused", "SetupRefused", "SetupRequest", "TableClock", "TableWatcher", "Voice", "WindowChanged", "check_setup",
+    "Refused", "SetupRefused", "SetupRequest", "TableClock", "TableWatcher", "Voice", "VoteCorrected",
+    "WindowChanged", "check_setup",
     "events_to", "fixed_lines", "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_command",
     "read_journal", "resume_game", "run_virtual", "russian_refusal", "seeded_deal", "show_roles", "table_game",
     "table_path", "typed_deal", "write_results",

@@ -16,11 +16,12 @@ from __future__ import annotations
 import asyncio
 import re
 import unicodedata
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from voicehost.host.clock import SpeechTimer
 from voicehost.host.dealing import typed_deal
-from voicehost.host.notices import ConsoleAnswered, Paused
+from voicehost.host.notices import ConsoleAnswered, Paused, VoteCorrected
 from voicehost.host.ports import Typed
 from voicehost.host.refusals import (
     AlreadyPaused,
@@ -49,7 +50,18 @@ from voicehost.language.host_lines import event_lines, spoken, status_lines
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import GameIsOver, NotAsked
-from voicehost.rules.events import NominationRefused, WithdrawalRefused
+from voicehost.rules.events import (
+    DayBegan,
+    Eliminated,
+    Event,
+    GameOver,
+    LiftAsked,
+    MorningCame,
+    NightFell,
+    NominationRefused,
+    SpeechBegan,
+    WithdrawalRefused,
+)
 from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Withdraw
 from voicehost.rules.requests import (
     AwaitAction,
@@ -75,15 +87,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hand": ("hand N", "seat N raised his hand (club: 30 more seconds)"),
     "vote": ("vote V C", "in the last round seat V voted for seat C (C = 0: for nobody)"),
     "roles": ("roles 3=don,5=mafia,…", "the cards were learned wrong: the deal corrected (never said aloud)"),
-    "undo": ("undo", "the last input is taken back"),
+    "undo": ("undo", "the last input is taken back (an undone end of a speech: the floor back, with its time)"),
     "repeat": ("repeat", "the host says his last line again"),
-    "status": ("status", "the host says who is nominated, the fouls and the time left"),
+    "status": ("status", "the host says who is nominated, the fouls of the seats still playing and the time left"),
     "pause": ("pause", "everything waits (a speech keeps its time) until resume"),
     "resume": ("resume", "the game goes on after a pause"),
 }
 SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "blood": 2, "hand": 1, "vote": 2,
              "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0}
 MAX_LINE = 200
+COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
 _SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no seat number
 
 WAITING_FOR: dict[type, Waiting] = {
@@ -153,6 +166,8 @@ class Console:
         """Every typed line refused, and why."""
         self.echo_replies = True
         """The console's answers are printed too (off when every line is printed anyway)."""
+        self.on_undo: Callable[[Input, int], Awaitable[None]] | None = None
+        """Told each input the judge's ``undo`` took back, and the place it had in the game."""
 
     async def run(self, in_speech: bool = False) -> bool:
         """Carry out the typed lines waiting (see :data:`COMMANDS`). Returns True when the
@@ -207,7 +222,7 @@ class Console:
         elif name == "hand":
             await self.stage.push(RaiseHand(args[0]), "console")
         elif name == "undo":
-            self._undo()
+            await self._undo()
         elif name == "vote":
             await self._correct_vote(args[0], args[1])
         elif name == "repeat":
@@ -235,17 +250,42 @@ class Console:
             if isinstance(event, WithdrawalRefused):
                 raise Refused(WithdrawalNotTaken(item.by, item.target))
 
-    def _undo(self) -> None:
+    async def _undo(self) -> None:
+        """The last input taken back; whoever owns what it did is told (:attr:`on_undo`: the
+        floor gives back a speech whose end was undone)."""
         if len(self.game.inputs) <= 1:
             raise Refused(DealCannotBeUndone())
-        self.stage.pop_last("undo")
+        undone = self.stage.pop_last("undo")
+        if self.on_undo is not None:
+            await self.on_undo(undone, len(self.game.inputs))
 
     async def _correct_vote(self, voter: int, candidate: int) -> None:
+        """«vote V C»: the correction and the corrected round's count are said — never what has
+        happened since (the night, the morning, a floor given), which stands — and, when the count
+        changed who is out, who comes back and who leaves, the game's end if it came, and the
+        floor if it is someone else's now. The game goes on from where it is."""
+        out_before, request_before, over_before = self._out(), self.game.request, self.game.is_over
         at, removed, new = self.game.correct_vote(voter, candidate)
         self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}")
-        await self.reply([("vote_corrected", {"seat": voter, "target": candidate}) if candidate
-                           else ("vote_removed", {"seat": voter})])
-        await self._announce_since(at + len(new))
+        self.stage.lights.relight()
+        said: list[tuple[str, dict[str, Any]]] = [("vote_corrected", {"seat": voter, "target": candidate})
+                                                  if candidate else ("vote_removed", {"seat": voter})]
+        recount = self._recount(at + len(new))
+        for event in recount:
+            said += event_lines(event, self.game)
+        out_now = self._out()
+        returned, left = tuple(sorted(out_before - out_now)), tuple(sorted(out_now - out_before))
+        said += [("seat_returns", {"seat": seat}) for seat in returned]
+        for event in self.game.events:
+            if isinstance(event, Eliminated) and event.seat in left and event not in recount:
+                said += event_lines(event, self.game)
+        if self.game.is_over and not over_before:
+            said += [line for e in self.game.events if isinstance(e, GameOver) and e not in recount
+                     for line in event_lines(e, self.game)]
+        said += self._floor_now(request_before)
+        await self.reply(said)
+        self.stage.notify(VoteCorrected(voter, candidate, returned, left,
+                                        tuple(spoken(said, self.stage.book, self.game.ruleset.name))))
 
     async def reply(self, said: list[tuple[str, dict[str, Any]]]) -> None:
         """Said aloud and printed on the terminal (a table may have no speaker)."""
@@ -254,14 +294,31 @@ class Console:
                 self.stage.log(f"host: {text}")
         await self.stage.say(said)
 
-    async def _announce_since(self, index: int) -> None:
-        """The corrected vote's result, said again from the count on, and the LEDs relit."""
+    def _out(self) -> set[int]:
+        return {seat for seat in range(1, self.game.seats + 1) if not self.game.is_alive(seat)}
+
+    def _recount(self, close: int) -> list[Event]:
+        """What the corrected round's close (the input at ``close``) told the table: the count
+        and its result, up to whatever began next (a floor, the lift question, the night)."""
         probe = type(self.game)(self.game.ruleset, self.game.options, self.game.seats)
-        for item in self.game.inputs[:index]:
+        for item in self.game.inputs[:close]:
             probe.push(item)
-        self.stage.lights.relight()
-        for event in self.game.events[len(probe.events):]:
-            await self.reply(event_lines(event, self.game))
+        counted = []
+        for event in probe.push(self.game.inputs[close]):
+            if isinstance(event, COUNT_ENDS):
+                break
+            counted.append(event)
+        return counted
+
+    def _floor_now(self, request_before: Request | None) -> list[tuple[str, dict[str, Any]]]:
+        """The floor, when the correction gave it to someone else (a last word now another's)."""
+        request = self.game.request
+        if request == request_before or not isinstance(request, AwaitSpeech):
+            return []
+        begun = next((e for e in reversed(self.game.events) if isinstance(e, SpeechBegan)), None)
+        if begun is None or (begun.seat, begun.turn) != (request.seat, request.turn):
+            return []
+        return list(event_lines(begun, self.game))
 
     def _set_roles(self, typed: str) -> None:
         """«roles 3=don,5=mafia,…» in the middle of a game: the cards were learned wrong. The
@@ -301,10 +358,11 @@ class Console:
         await self.ports.utter(text)
 
     def status(self) -> list[tuple[str, dict[str, Any]]]:
-        """«status» aloud: who is nominated, and the fouls."""
+        """«status» aloud: who is nominated, the fouls of the seats still playing, the time left."""
         nominated = [n for _, n in getattr(self.game, "nominations", [])]
         said = status_lines(tuple(nominated))
-        said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items()) if n]
+        said += [("fouls_status", {"seat": s, "n": n}) for s, n in sorted(self.game.fouls.items())
+                 if n and self.game.is_alive(s)]   # a seat out of the game has no fouls at the table
         if (left := self.timer.left()) is not None:
             said.append(("status_time_left", {"n": max(0, round(left))}))
         return said

@@ -73,6 +73,7 @@ class Director:
         self.night = Night(self.stage)
         self.floor = Floor(self.stage, self.console, self.timer, hearing or HearingSettings(), forbidden)
         self.voting = Voting(self.stage)
+        self.console.on_undo = self.floor.undone   # an undone end of a speech gives the floor back
         if transcript is not None:
             self.stage.watch(transcript.notice)
 

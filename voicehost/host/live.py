@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.config import journals_dir
@@ -25,6 +24,8 @@ from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
 from voicehost.host.subtitles import Transcript
 from voicehost.host.table_file import table_path
+from voicehost.host.terminal import decode_console_line as decode_console_line  # the service reads it here
+from voicehost.host.terminal import read_terminal
 from voicehost.host.voice import TerminalVoice, open_live_voice
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
@@ -170,7 +171,7 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle,
                   cue=voice.cue, cue_length=voice.cue_length, hold=voice.hold, warning=voice.warning)
     mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
-    _read_console(loop, ports, sys.stdin.buffer)
+    console = read_terminal(loop, ports.type)   # read on the loop: nothing left blocked when the game ends
     from voicehost.language.parser import forbidden_words
     ears = load_ears(table)
     director = Director(game, ports, journal, log=log, forbidden=forbidden_words(ears.forbidden_words),
@@ -183,6 +184,8 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
         async with around(director) if around is not None else nullcontext():
             await _host(args, director)
     finally:
+        if console is not None:
+            console.close()
         director.close()
         if mic is not None:
             mic.close()
@@ -226,19 +229,6 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
     except (ModelUnavailable, MicrophoneUnavailable) as err:
         log(f"voicehost: no ears ({err}); speeches end by the speaker's button or the console")
         return None
-
-
-def _read_console(loop: Any, ports: Ports, stdin: BinaryIO) -> None:
-    """The console thread: each typed line, decoded leniently (a broken byte becomes U+FFFD
-    and the console refuses that line); nothing typed ends the thread."""
-    def read() -> None:
-        for raw in stdin:
-            loop.call_soon_threadsafe(ports.type, decode_console_line(raw))
-    threading.Thread(target=read, name="voicehost-console", daemon=True).start()
-
-
-def decode_console_line(raw: bytes) -> str:
-    return raw.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
 def _write_results(game: Game, names: dict[int, str], journal: Path,

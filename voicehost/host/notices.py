@@ -87,6 +87,20 @@ class ConsoleAnswered:
 
 
 @dataclass(frozen=True)
+class VoteCorrected:
+    """The judge corrected a vote of the last round (``vote V C``): who is back in the game and
+    who is out because of it, and what the host said about it (the judge's screen shows it)."""
+
+    voter: int
+    candidate: int
+    """0: the vote was taken off."""
+    returned: tuple[int, ...]
+    left: tuple[int, ...]
+    lines: tuple[str, ...]
+    """What the host said: the correction, the new count and what follows from it, in Russian."""
+
+
+@dataclass(frozen=True)
 class MusicChanged:
     """The night music came on or went off; ``t`` in table seconds."""
 
@@ -94,7 +108,8 @@ class MusicChanged:
     t: float
 
 
-Notice = LineSaid | InputsTaken | FloorChanged | WindowChanged | Paused | ConsoleAnswered | MusicChanged
+Notice = (LineSaid | InputsTaken | FloorChanged | WindowChanged | Paused | ConsoleAnswered | VoteCorrected
+          | MusicChanged)
 
 
 class TableWatcher(Protocol):

@@ -15,7 +15,7 @@ from voicehost.host.notices import LineSaid, Notice
 from voicehost.host.stage import Stage
 from voicehost.language.intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import parse, parse_seat_answer
-from voicehost.rules.inputs import BloodName, EndSpeech, Foul, Nominate, RaiseHand, Withdraw
+from voicehost.rules.inputs import BloodName, EndSpeech, Foul, Input, Nominate, RaiseHand, Withdraw
 from voicehost.rules.requests import AwaitSpeech, Request
 
 ANSWER_TURNS = frozenset({"nominate", "blood_name"})  # turns answered with one name or number
@@ -66,6 +66,8 @@ class Floor:
         """What the last speaker may still take back (:mod:`voicehost.host.hearing`)."""
         self.time_left: dict[int, float] = {}
         """Seat → table seconds of a speech taken back, given back with his floor."""
+        self.ended: tuple[int, int, float] | None = None
+        """The last speech's end: (its input's place in the game, the seat, table seconds left)."""
         self.hands: dict[int, set[int]] = {}
         """Day → seats that raised a hand (once a day)."""
         self.echoes: dict[str, float] = {}
@@ -74,6 +76,16 @@ class Floor:
 
     def close(self) -> None:
         self.stage.unwatch(self._heard)
+
+    async def undone(self, item: Input, index: int) -> None:
+        """The judge's ``undo`` took back the end of the last speech: its speaker gets the floor
+        back with the time he had left, and is told so — as when he takes a false «спасибо» back."""
+        if not isinstance(item, EndSpeech) or self.ended is None or self.ended[0] != index:
+            return
+        _, seat, left = self.ended
+        self.ended, self.take_back = None, None
+        self.time_left[seat] = left
+        await self.stage.say([("go_on", {"seat": seat})])
 
     def _heard(self, notice: Notice) -> None:
         if isinstance(notice, LineSaid) and notice.key in ECHO_KEYS.values():
@@ -119,6 +131,8 @@ class Floor:
         left = self.timer.stop()
         if self.game.request == request:
             await self.stage.push(EndSpeech(seat), "host")
+            if seat:
+                self.ended = (len(self.game.inputs) - 1, seat, max(0.0, left))
             if ended == "words" and seat:   # he may hold his button: it was not his «спасибо»
                 self.take_back = TakeBack(seat, len(self.game.inputs) - 1, self.turn.ended_at,
                                           self.clock.now() + self.hearing.false_end_s,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from voicehost.host import Director, FloorChanged, LineSaid, Notice, Paused, TableClock, WindowChanged
+from voicehost.host import Director, FloorChanged, LineSaid, Notice, Paused, TableClock, VoteCorrected, WindowChanged
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game
@@ -56,6 +56,7 @@ class TableView:
         self.floor = FloorChanged(None, None)   # the floor open now, and when its time is up
         self.given = 0.0   # the table seconds the open floor was given (a speech taken back: what was left)
         self.paused = False
+        self.correction: dict[str, Any] | None = None   # the judge's last vote correction, for his screen
 
     def heard(self, notice: Notice) -> None:
         """A director watcher: keeps what the view needs beyond the game itself."""
@@ -70,6 +71,9 @@ class TableView:
             self.floor = notice
         elif isinstance(notice, Paused):
             self.paused = notice.on
+        elif isinstance(notice, VoteCorrected):
+            self.correction = {"text": " ".join(notice.lines), "returned": list(notice.returned),
+                               "left": list(notice.left)}
 
     # ---- the public state --------------------------------------------------------------------------
 
@@ -165,6 +169,7 @@ class TableView:
         state["night_log"] = _last_lines(private, self.book, game.names)
         state["judge_log"] = _last_lines(game.events, self.book, game.names)
         state["waiting_for"] = type(game.request).__name__ if game.request is not None else None
+        state["correction"] = self.correction
         return state
 
 

@@ -56,6 +56,8 @@ const Judge = {
     });
     document.getElementById("night").replaceChildren(
       ...s.night_log.slice(-8).reverse().map((line) => Table.el("p", null, line)));
+    document.getElementById("correction").classList.toggle("hidden", !s.correction);
+    document.getElementById("correction-text").textContent = s.correction ? s.correction.text : "";
     document.getElementById("answers").replaceChildren(
       ...s.answers.slice(-6).reverse().map((a) => Table.el("p", a.ok ? null : "out", `${a.command}: ${a.answer}`)));
   },
