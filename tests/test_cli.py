@@ -208,6 +208,23 @@ def test_demo_without_a_speaker_prints_the_host_lines_on_game_time(capsys, tmp_p
     assert time.monotonic() - started < 60  # at --speed 1 the first night alone is over a minute aloud
 
 
+def test_demo_on_a_machine_without_a_sound_card_says_so(capsys, tmp_path, renderer) -> None:
+    """``--audio default`` where PortAudio has no default output (a server, a container)."""
+    sounddevice = pytest.importorskip("sounddevice")
+    try:
+        sounddevice.query_devices(kind="output")
+    except (OSError, sounddevice.PortAudioError):
+        pass  # no default output: the path to check
+    else:
+        pytest.skip("this machine has a default sound output")
+    script = tmp_path / "short.json"
+    script.write_text(json.dumps({"ruleset": "sport", "roles": {"3": "don", "5": "mafia", "9": "mafia",
+                                                                 "7": "sheriff"}, "days": [{}]}))
+    code, out, _ = cli(capsys, "demo", str(script), "--audio", "default", "--pace", "0")
+    assert code == 0 and out.startswith("Динамика нет (звуковая карта по умолчанию не открывается)")
+    assert "Ведущий: «Наступает ночь.»" in out
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["voice", "say", "привет", "--audio", "speaker"], "voicehost: error: --audio: --audio 'speaker': use default"),
     (["voice", "say", "--audio", "null"], "voicehost: error: voice say: give the words to say"),
