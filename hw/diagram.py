@@ -13,6 +13,15 @@ HEADER: tuple[int | str, ...] = (
     "3V3", "5V", 2, "5V", 3, "GND", 4, 14, "GND", 15, 17, 18, 27, "GND", 22, 23, "3V3", 24, 10, "GND",
     9, 25, 11, 8, "GND", 7, 0, 1, 5, "GND", 6, 12, 13, "GND", 19, 16, 26, 20, "GND", 21)
 RESISTOR_OHMS = 330   # an LED's series resistor at 3.3 V (about 4 mA for a red 5 mm LED)
+# The pins with a second job on Raspberry Pi OS, named on the header when free and noted when a seat uses them.
+PIN_FUNCTIONS = {0: "ID_SD", 1: "ID_SC", 2: "I2C SDA", 3: "I2C SCL", 14: "UART TXD", 15: "UART RXD",
+                 18: "I2S BCLK", 19: "I2S LRCLK", 20: "I2S DIN", 21: "I2S DOUT"}
+SPECIAL_NOTES = {
+    "I2C": "на плате подтяжка 1,8 кОм к 3,3 В: годится для кнопки; светодиод на нём светился бы при загрузке",
+    "UART": "последовательный порт: с включённой консолью на порту (или Bluetooth на нём) не годится, "
+            "см. voicehost hw test",
+    "I2S": "выводы аудио-HAT: с этой картой HAT не ставится, звук идёт через USB-звуковую карту",
+}
 
 PIN_W, PIN_H = 140, 22
 BUTTON_FILL, LED_FILL, FREE_FILL = "#9fd3ff", "#ffd27f", "#eeeeee"
@@ -29,13 +38,16 @@ def diagram_svg(pinmap: PinMap) -> str:
     """The whole drawing as SVG text (every GPIO of the map appears as «GPIO<n>»)."""
     used = {p.button: (f"seat {p.seat} button", BUTTON_FILL) for p in pinmap.seats} | {
         p.led: (f"seat {p.seat} LED", LED_FILL) for p in pinmap.seats}
-    height = max(HEADER_Y + 20 * PIN_H + 60, HEADER_Y + len(pinmap.seats) * ROW_H + 60)
+    bottom = max(HEADER_Y + 20 * PIN_H, HEADER_Y + len(pinmap.seats) * ROW_H) + 20
+    notes = _special_notes(used, bottom)
+    height = bottom + 16 * len(notes) + 40
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="{height}" '
              f'font-family="sans-serif" font-size="11">',
              f'<text x="{HEADER_X}" y="30" font-size="16">{escape(pinmap.name)}: {pinmap.size} seats</text>',
              f'<text x="{HEADER_X}" y="50">Raspberry Pi 40-pin header (BCM numbers). Buttons: pin → button → GND '
              f'(internal pull-up). LEDs: pin → {RESISTOR_OHMS} Ω → LED anode, cathode → GND.</text>']
     parts += _header(used)
+    parts += notes
     parts += [_seat(pinmap, index) for index in range(pinmap.size)]
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
@@ -50,10 +62,23 @@ def _header(used: dict[int, tuple[str, str]]) -> list[str]:
         role, fill = used.get(pin, ("", FREE_FILL)) if isinstance(pin, int) else ("", FREE_FILL)
         if role:
             label += f" · {role.removeprefix('seat ')}"
+        elif isinstance(pin, int) and pin in PIN_FUNCTIONS:
+            label += f" ({PIN_FUNCTIONS[pin]})"
         ident = f' id="header-gpio{pin}"' if isinstance(pin, int) else ""
         shapes.append(f'<g{ident}><rect x="{x}" y="{y}" width="{PIN_W}" height="{PIN_H - 2}" fill="{fill}" '
                       f'stroke="#555"/><text x="{x + 4}" y="{y + 15}">{position}: {label}</text></g>')
     return shapes
+
+
+def _special_notes(used: dict[int, tuple[str, str]], top: int) -> list[str]:
+    """One line under the title per interface whose pins the map's seats use (Russian: a club reads it)."""
+    lines = []
+    for interface, note in SPECIAL_NOTES.items():
+        pins = sorted(pin for pin in used if PIN_FUNCTIONS.get(pin, "").startswith(interface))
+        if pins:
+            lines.append(f"{', '.join(f'GPIO{pin}' for pin in pins)} ({interface}): {note}.")
+    return [f'<text x="{HEADER_X}" y="{top + 16 * i}" id="note-{i}">{escape(line)}</text>'
+            for i, line in enumerate(lines)]
 
 
 def _seat(pinmap: PinMap, index: int) -> str:

@@ -130,6 +130,30 @@ def _pin(value: Any, where: str, interfaces: frozenset[str]) -> int:
     return value
 
 
+def pins_on_the_uart(pinmap: PinMap) -> list[str]:
+    """The map's buttons and LEDs on the serial port's pins (GPIO14 TXD, GPIO15 RXD), e.g.
+    ``["seat 9 button GPIO14"]``: allowed unless the table enables ``uart``, but they work only
+    while nothing else drives those pins."""
+    uart = INTERFACES["uart"][0]
+    return [f"seat {s.seat} {part} GPIO{pin}" for s in pinmap.seats
+            for part, pin in (("button", s.button), ("LED", s.led)) if pin in uart]
+
+
+def uart_warning(pinmap: PinMap) -> str | None:
+    """What a seat on GPIO14/15 means on Raspberry Pi OS, in Russian (``hw test`` prints it)."""
+    on_uart = pins_on_the_uart(pinmap)
+    if not on_uart:
+        return None
+    seats = ", ".join(item.replace("seat ", "место ").replace(" button ", ", кнопка ").replace(" LED ", ", светодиод ")
+                      for item in on_uart)
+    return (f"Внимание: {seats} — на выводах последовательного порта (UART: GPIO14 передаёт, GPIO15 принимает). "
+            "Если в Raspberry Pi OS включена консоль на порту (raspi-config → Interface Options → Serial Port, "
+            "enable_uart=1) или порт отдан Bluetooth (dtoverlay=miniuart-bt), то до запуска voicehost GPIO14 "
+            "передаёт загрузочные сообщения (светодиод мигает, нажатая кнопка замыкает работающий выход на землю), "
+            "а нажатия на GPIO15 попадают в консоль как ввод. Отключите консоль на порту "
+            "(sudo raspi-config nonint do_serial_cons 1) или перенесите эти места на свободные выводы.")
+
+
 def check_seat_count(pinmap: PinMap, seats: int, ruleset: str) -> None:
     """The table must have exactly as many seats as the game."""
     if pinmap.size != seats:

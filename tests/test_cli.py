@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -165,12 +166,70 @@ def test_voice_warm_renders_every_fixed_line(capsys, renderer) -> None:
 
 def test_demo_without_voice_still_narrates(capsys) -> None:
     code, out, _ = cli(capsys, "demo", "--audio", "off", "--pace", "0")
-    assert code == 0 and "Ночь 1." in out and '"winner": "red"' in out
+    assert code == 0 and "Ночь 1." in out
+    assert "Итог игры: победа красных — в игре не осталось чёрных игроков." in out
+
+
+def test_demo_ends_with_a_short_summary_and_keeps_the_protocol(capsys) -> None:
+    """Not 250 lines of JSON: who won, who left when, where the protocol and the record went;
+    ``--json`` prints the protocol, which is saved in the data folder either way."""
+    code, out, _ = cli(capsys, "demo", "--audio", "off", "--pace", "0")
+    summary = out.strip().splitlines()[-4:]
+    assert code == 0 and '"winner"' not in out and summary[0].startswith("Итог игры: победа красных")
+    assert summary[1] == ("Покинули игру: №5 — день 1, по голосованию; №1 — ночь 2, убит; №9 — день 2, "
+                          "по голосованию; №7 — ночь 3, убит; №3 — день 3, по голосованию.")
+    saved = Path(summary[2].removeprefix("Протокол: ").split(" (")[0])
+    assert saved.parent.parent == Path(os.environ["VOICEHOST_DATA"])
+    assert json.loads(saved.read_text())["winner"] == "red"
+    assert summary[3] == "Записи клуба: игра не записана (чтобы записать: --record)."
+    code, out, _ = cli(capsys, "demo", "--audio", "off", "--pace", "0", "--json")
+    assert code == 0 and json.loads(out[out.index("\n{"):])["reason"] == "no_black_left" and "Итог игры:" not in out
 
 
 def test_demo_invents_a_game_from_a_seed(capsys) -> None:
-    code, out, _ = cli(capsys, "demo", "--seed", "4", "--rules", "classic", "--audio", "off", "--pace", "0")
+    code, out, _ = cli(capsys, "demo", "--seed", "4", "--rules", "classic", "--audio", "off", "--pace", "0", "--json")
     assert code == 0 and out.startswith("An invented classic game, seed 4.") and '"ruleset": "classic"' in out
+
+
+def test_demo_without_a_speaker_prints_the_host_lines_on_game_time(capsys, tmp_path, renderer) -> None:
+    """A sound card that cannot be opened (the real path: PortAudio finds no such device) is
+    said in one Russian line, and the game is played on game time with the host's lines printed
+    as they would be said — not a whole silent game in real time, nor a hint to render a file."""
+    script = tmp_path / "short.json"
+    script.write_text(json.dumps({"ruleset": "sport", "roles": {"3": "don", "5": "mafia", "9": "mafia",
+                                                                 "7": "sheriff"}, "days": [{}]}))
+    started = time.monotonic()
+    code, out, err = cli(capsys, "demo", str(script), "--audio", "device:no-such-card-here", "--pace", "0",
+                         "--speed", "1")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("Динамика нет (устройство «no-such-card-here» не открывается)")
+    assert "Ведущий: «Наступает ночь.»" in lines and "Ведущий: «Игрок номер один, ваше слово.»" in lines
+    assert "file:" not in err and "Итог игры: игра не окончена." in lines
+    assert time.monotonic() - started < 60  # at --speed 1 the first night alone is over a minute aloud
+
+
+def _default_output_exists() -> bool:
+    try:
+        import sounddevice
+    except (ImportError, OSError):  # no sounddevice, no libportaudio: no sound card either
+        return False
+    try:
+        sounddevice.query_devices(kind="output")
+    except (OSError, sounddevice.PortAudioError):
+        return False
+    return True
+
+
+def test_demo_on_a_machine_without_a_sound_card_says_so(capsys, tmp_path, renderer) -> None:
+    """``--audio default`` where PortAudio has no default output (a server, a container)."""
+    if _default_output_exists():
+        pytest.skip("this machine has a default sound output")
+    script = tmp_path / "short.json"
+    script.write_text(json.dumps({"ruleset": "sport", "roles": {"3": "don", "5": "mafia", "9": "mafia",
+                                                                 "7": "sheriff"}, "days": [{}]}))
+    code, out, _ = cli(capsys, "demo", str(script), "--audio", "default", "--pace", "0")
+    assert code == 0 and out.startswith("Динамика нет (звуковая карта по умолчанию не открывается)")
+    assert "Ведущий: «Наступает ночь.»" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [

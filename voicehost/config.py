@@ -33,7 +33,7 @@ from voicehost.rules import GAMES, InputError, Ruleset, ruleset_from_mapping
 APP = "voicehost"
 SYSTEM_CONFIG = Path("/etc/voicehost")
 # The folders of the layers a club may fill; each one mirrors the packaged config/ folder.
-CONFIG_FOLDERS = ("rules", "phrases", "tables")
+CONFIG_FOLDERS = ("rules", "phrases", "tables", "lexicon")
 
 
 def packaged_config() -> Path:

@@ -53,7 +53,30 @@ def _init(args: argparse.Namespace) -> int:
     target = Path(args.dir) if args.dir else user_config_dir()
     copied, kept = init_config(target)
     print(f"{target}: {copied} file(s) copied" + (f", {kept} already there kept" if kept else ""))
+    print(activation_hint(target))
     return 0
+
+
+def activation_hint(target: Path) -> str:
+    """One Russian line: whether voicehost now reads ``target``, and if not, how to make it (the
+    layers of :mod:`voicehost.config`: ``$VOICEHOST_CONFIG``, the user's folder, /etc/voicehost)."""
+    import os
+
+    from voicehost.config import SYSTEM_CONFIG
+
+    where = target.expanduser().resolve()
+    override = os.environ.get("VOICEHOST_CONFIG")
+    check = "Проверить: voicehost config paths."
+    if override and Path(override).expanduser().resolve() == where:
+        return f"Папка уже действует: на неё указывает VOICEHOST_CONFIG. {check}"
+    first = f" (но сейчас раньше неё читается VOICEHOST_CONFIG={override}: unset VOICEHOST_CONFIG)" if override else ""
+    if where == user_config_dir().resolve():
+        return f"Папка уже действует для этого пользователя{first}. {check}"
+    if where == SYSTEM_CONFIG.resolve():
+        return (f"Папка уже действует для службы voicehost и для пользователей без своей папки "
+                f"{user_config_dir()}{first}. {check}")
+    return (f"Чтобы voicehost читал эту папку, задайте перед командами: export VOICEHOST_CONFIG={where} "
+            f"(или создайте её в {user_config_dir()}, для службы — в {SYSTEM_CONFIG}). {check}")
 
 
 def init_config(target: Path) -> tuple[int, int]:
@@ -99,7 +122,17 @@ def check_folder(folder: Path) -> int:
     for path in sorted((folder / "tables").glob("*.toml")):
         check_table(path)
         checked += 1
+    for path in sorted((folder / "lexicon").glob("*.toml")):
+        check_lexicon(path)
+        checked += 1
     return checked
+
+
+def check_lexicon(path: Path) -> None:
+    """A pronunciation lexicon as the voice loads it (its words, stresses and spellings)."""
+    from voicehost.language.lexicon import lexicon_from_mapping
+
+    lexicon_from_mapping(read_toml(path), str(path))
 
 
 def check_table(path: Path) -> None:

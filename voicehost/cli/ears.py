@@ -75,11 +75,14 @@ def _ears(table: str | None) -> EarsConfig:
 
 
 def open_model(config: EarsConfig, override: str | None = None) -> SpeechModel:
+    """The model to listen with; none installed: how to install it, with and without internet."""
+    from voicehost.host.ears import MODELS, install_hint
+
     path = override or str(model_path(config))
     try:
         return SpeechModel(path)
     except ModelUnavailable as err:
-        hint = "" if override else "; install one with: voicehost model install"
+        hint = f"; {install_hint()}" if path == str(MODELS / "current") and not Path(path).exists() else ""
         raise InputError("model", f"{err}{hint}") from None
 
 

@@ -60,6 +60,8 @@ def add_commands(commands: Commands) -> None:
                           help="the table file whose seat panel (on mock pins) and [audio] settings to use")
     demo_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
                           help="write every spoken line and music change as JSON lines, timed on the table's clock")
+    demo_cmd.add_argument("--json", action="store_true",
+                          help="print the whole protocol as JSON at the end (instead of the short summary)")
     _record_options(demo_cmd)
     add_web_arguments(demo_cmd)
     demo_cmd.set_defaults(run=_demo)
@@ -70,17 +72,23 @@ def _record_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, metavar="URL", help="with --record: the records database")
 
 
-def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journal: Path | None = None) -> None:
+def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journal: Path | None = None) -> str | None:
     """``--record``: the finished game into the records (a simulated table's, so table "simulation");
-    an unfinished one is not a game the records keep, and one line says so."""
+    an unfinished one is not a game the records keep, and one line says so. Returns the
+    database the game is in (its URL, no password), or None."""
     if not getattr(args, "record", False):
-        return
+        return None
     if protocol.get("winner") is None:
         print(load_phrasebook().line("log", "not_recorded"), file=sys.stderr)
-        return
+        return None
+    from sqlalchemy.engine import make_url
+
+    from voicehost.records.paths import default_url
     from voicehost.records.table import record_finished_game, with_start
 
-    record_finished_game(with_start(protocol, journal), name, db=args.db)  # started when its journal says
+    if not record_finished_game(with_start(protocol, journal), name, db=args.db):  # started when its journal says
+        return None
+    return make_url(args.db or default_url()).render_as_string(hide_password=True)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -198,50 +206,151 @@ def _demo(args: argparse.Namespace) -> int:
     """The main job on any machine: a table script played by the live director at a simulated
     table — gpiozero's mock pins for the seat panel, people who press and speak as the script
     says — with the host's real voice and night music, timers sped up by ``--speed``, the
-    public log in the terminal and the protocol at the end. ``--audio off``: no voice, on
-    game time (instant; ``--pace`` spaces the printed lines)."""
-    import asyncio
-
-    from voicehost.host.vclock import run_virtual
-    from voicehost.simulation.table_level import TableRun, VirtualVoice, mock_pin_seats, play_table
-
+    public log in the terminal and a short summary at the end (``--json``: the protocol; it is
+    saved in the data folder either way). ``--audio off``: no voice, on game time (instant;
+    ``--pace`` spaces the printed lines)."""
     script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
     _demo_setup(args, script)  # the whole table file and --audio, checked before the voice warm-up
     around = web_around(args, args.table)
     with _transcript(args) as transcript:
-        if args.audio == "off" and around is not None:  # phones watch: real time, --speed times faster
-            how = TableRun(speak=VirtualVoice(args.speed).speak, speed=args.speed, transcript=transcript,
-                           show=lambda line: print(line, flush=True), around=around)
-            result = asyncio.run(play_table(script, how=how))
-        elif args.audio == "off":
-            def show(line: str) -> None:
-                print(line, flush=True)
-                time.sleep(args.pace)
-            result = run_virtual(play_table(script, how=TableRun(show=show, transcript=transcript)))
+        if args.audio == "off":
+            result = _demo_printed(args, script, transcript, around)
         elif args.audio and args.audio.startswith("file:"):
             result = _demo_to_file(args, script, transcript)
         else:
-            print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
-                  f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while "
-                  "(Ctrl+C ends it).", flush=True)
-            voice = open_voice(args.table, args.audio)
-            voice.renderer.warm(_fixed_lines(voice, script))
-            how = TableRun(say=voice.say, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
-                           hold=voice.hold, warning=voice.warning,
-                           seats=mock_pin_seats(pinmap), speed=args.speed,
-                           show=lambda line: print(line, flush=True), transcript=transcript, around=around)
-            try:
-                result = asyncio.run(play_table(script, how=how))
-            finally:
-                voice.close()
+            result = _demo_aloud(args, script, pinmap, transcript, around)
     if result.game.outcome() is None:
         print(load_phrasebook().line("log", "ran_out"))
     print()
     protocol = build_protocol(result.game, result.ignored, result.script.names)
-    print_json(protocol)
-    _record(args, protocol, f"demo-{time.strftime('%Y%m%d-%H%M%S')}")
+    saved = _demo_protocol_file(protocol)
+    if args.json:
+        print_json(protocol)
+    recorded = _record(args, protocol, saved.stem.removesuffix(".protocol"))
+    if not args.json:
+        for line in demo_summary(result, protocol, saved, recorded):
+            print(line)
     return 0
+
+
+def _demo_aloud(args: argparse.Namespace, script: Any, pinmap: Any, transcript: Transcript | None,
+                around: Any) -> Any:
+    """The game through the sound card, in real time. No speaker (no sound card, or the named
+    one cannot be opened): one line says so, and the game is played as with ``--audio off``
+    with the host's lines printed, rather than a whole silent game in real time."""
+    import asyncio
+
+    from voicehost.simulation.table_level import TableRun, mock_pin_seats, play_table
+
+    notes: list[str] = []
+    voice = open_voice(args.table, args.audio, log=notes.append)
+    if voice.speaker_missing:
+        voice.close()
+        for note in notes:
+            if not note.startswith("voicehost: no audio device"):
+                print(note, file=sys.stderr)
+        print(f"Динамика нет ({_audio_wanted(voice.wanted)} не открывается): ведущего не слышно, его реплики "
+              "печатаются ниже, игра идёт без пауз, как с --audio off. Проверить звук: voicehost voice say проверка",
+              flush=True)
+        return _demo_printed(args, script, transcript, around, host_lines=True)
+    for note in notes:
+        print(note, file=sys.stderr)
+    print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
+          f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while "
+          "(Ctrl+C ends it).", flush=True)
+    try:
+        voice.renderer.warm(_fixed_lines(voice, script))
+        how = TableRun(say=voice.say, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
+                       hold=voice.hold, warning=voice.warning,
+                       seats=mock_pin_seats(pinmap), speed=args.speed,
+                       show=lambda line: print(line, flush=True), transcript=transcript, around=around)
+        return asyncio.run(play_table(script, how=how))
+    finally:
+        voice.close()
+
+
+def _audio_wanted(spec: str) -> str:
+    """The sound card asked for, in the no-speaker line."""
+    return "звуковая карта по умолчанию" if spec == "default" else f"устройство «{spec.removeprefix('device:')}»"
+
+
+def _demo_printed(args: argparse.Namespace, script: Any, transcript: Transcript | None, around: Any,
+                  host_lines: bool = False) -> Any:
+    """``--audio off`` (and no speaker): no sound, on game time, ``--pace`` between printed
+    lines; with phones watching (``around``), in real time ``--speed`` times faster.
+    ``host_lines``: each line the host would say is printed as it would be said."""
+    import asyncio
+
+    from voicehost.host.vclock import run_virtual
+    from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
+
+    def show(line: str) -> None:
+        print(line, flush=True)
+        if around is None:
+            time.sleep(args.pace)
+
+    virtual = VirtualVoice(args.speed if around is not None else 1.0)
+
+    async def speak(text: str) -> float:
+        if host_lines:
+            show(f"Ведущий: «{text}»")
+        return await virtual.speak(text)
+
+    how = TableRun(speak=speak, speed=args.speed if around is not None else 1.0, transcript=transcript, show=show,
+                   around=around)
+    return asyncio.run(play_table(script, how=how)) if around is not None else run_virtual(play_table(script, how=how))
+
+
+def _demo_protocol_file(protocol: dict[str, Any]) -> Path:
+    """The demo's protocol, kept as ``run`` keeps a game's: in the data folder's journals."""
+    import json
+
+    from voicehost.config import journals_dir
+
+    stem = f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
+    path = journals_dir() / f"{stem}.protocol.json"
+    for again in range(2, 100):  # two demos in one second keep both protocols
+        if not path.exists():
+            break
+        path = journals_dir() / f"{stem}-{again}.protocol.json"
+    try:
+        path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise InputError(str(path), f"cannot write the protocol ({err.strerror or err})") from None
+    return path
+
+
+def demo_summary(result: Any, protocol: dict[str, Any], saved: Path, recorded: str | None) -> list[str]:
+    """The demo's last lines, in Russian: who won, who left the table when, and where the
+    protocol and the record went (the whole protocol: ``--json``)."""
+    from voicehost.rules.events import GameOver
+
+    book, names = load_phrasebook(), result.script.names
+    over = next((e for e in reversed(result.game.events) if isinstance(e, GameOver)), None)
+    if over is None:
+        lines = ["Итог игры: игра не окончена."]
+    else:
+        reason = book.line("log", f"reason_{over.reason}", n=over.count)
+        lines = [f"Итог игры: {book.line('log', f'winner_{over.winner}')} — {reason}."]
+    left = [f"{_seat(out['seat'], names)} — {_when(out)}, {LEFT_BY.get(out['cause'], out['cause'])}"
+            for out in protocol.get("eliminations", [])]
+    lines.append("Покинули игру: " + ("; ".join(left) if left else "никто") + ".")
+    lines.append(f"Протокол: {saved} (целиком на экран: voicehost demo --json).")
+    lines.append(f"Записи клуба: игра записана в {recorded}." if recorded is not None
+                 else "Записи клуба: игра не записана (чтобы записать: --record).")
+    return lines
+
+
+LEFT_BY = {"voted": "по голосованию", "killed": "убит", "removed": "удалён"}
+
+
+def _seat(seat: int, names: dict[int, str]) -> str:
+    return f"№{seat} ({names[seat]})" if names.get(seat) else f"№{seat}"
+
+
+def _when(out: dict[str, Any]) -> str:
+    return f"ночь {out['night']}" if out.get("night") is not None else f"день {out['day']}"
 
 
 def _demo_to_file(args: argparse.Namespace, script: Any, transcript: Transcript | None) -> Any:

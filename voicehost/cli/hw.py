@@ -59,6 +59,10 @@ def hw_test(table: str, timeout: float, mock: bool, ruleset: str | None) -> int:
     except GpioUnavailable as err:
         raise InputError("hw test", f"{err}; on a machine without GPIO try --mock") from None
     print(f"{pinmap.name}: {pinmap.size} seats. Press each seat's button when its LED lights up.")
+    from hw.pinmap import uart_warning
+
+    if (warning := uart_warning(pinmap)) is not None:  # a club's own map with a seat on GPIO14/15
+        print(warning, flush=True)
     seats = iter(pinmap.seats)
 
     def wait_press(limit: float) -> Edge | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Iterable, Mapping
@@ -22,6 +24,7 @@ from voicehost.language.russian import cardinal, ordinal
 from voicehost.rules import InputError
 
 DEFAULT_MODEL_URL = "https://alphacephei.com/vosk/models/vosk-model-small-ru-0.22.zip"
+DOWNLOAD_TIMEOUT_S = 60   # no answer this long (a network that drops packets): the install says how to do it offline
 MODELS = data_dir() / "models"   # ~/.local/share/voicehost/models, or $VOICEHOST_DATA/models (the service)
 
 # The wordings a player uses (RULES.md §1, seeds 000/001), with {n} a seat as a cardinal
@@ -119,9 +122,10 @@ def model_path(config: EarsConfig | None = None) -> Path:
     return MODELS / "current"
 
 
-def install_model(source: str, endpoint: Mapping[str, float], into: Path = MODELS) -> Path:
+def install_model(source: str, endpoint: Mapping[str, float], into: Path | None = None) -> Path:
     """Install a model from a ZIP file, a folder or a URL, apply the endpoint settings, and
-    make it the current one. Returns its folder."""
+    make it the current one (``into``: the models folder, :data:`MODELS`). Returns its folder."""
+    into = into or MODELS
     into.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=into) as work:
         folder = _unpack(source, Path(work))
@@ -145,10 +149,7 @@ def install_model(source: str, endpoint: Mapping[str, float], into: Path = MODEL
 def _unpack(source: str, work: Path) -> Path:
     if source.startswith(("http://", "https://")):
         archive = work / "download.zip"
-        try:
-            urllib.request.urlretrieve(source, archive)  # noqa: S310 - a URL the club asked for
-        except OSError as err:
-            raise InputError("model install", f"cannot download {source} ({err})") from None
+        _download(source, archive)
         return _unzip(archive, work)
     path = Path(source).expanduser()
     if path.is_dir():
@@ -158,6 +159,35 @@ def _unpack(source: str, work: Path) -> Path:
     if path.is_file():
         return _unzip(path, work)
     raise InputError("model install", f"{source}: no such file, folder or URL")
+
+
+def _download(url: str, archive: Path) -> None:
+    """The ZIP at ``url`` into ``archive``. No network (or no answer): one Russian line with
+    the URL to download on another computer and the command that installs the file."""
+    try:
+        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as answer, open(archive, "wb") as file:  # noqa: S310
+            shutil.copyfileobj(answer, file)
+    except urllib.error.HTTPError as err:
+        raise InputError("model install", offline_install(url, f"HTTP {err.code}")) from None
+    except urllib.error.URLError as err:
+        raise InputError("model install", offline_install(url, str(err.reason))) from None
+    except (OSError, ValueError) as err:  # a timeout mid-download, a URL http.client refuses
+        raise InputError("model install", offline_install(url, str(err) or type(err).__name__)) from None
+
+
+def offline_install(url: str, reason: str) -> str:
+    """What to do when the model cannot be downloaded here (Russian: the club reads it)."""
+    name = Path(urllib.parse.urlsplit(url).path).name or "МОДЕЛЬ.zip"
+    return (f"не удалось скачать {url} ({reason}). Скачайте этот ZIP на компьютере с интернетом, перенесите "
+            f"сюда (флешкой, scp) и установите из файла: voicehost model install ПАПКА/{name}")
+
+
+def install_hint() -> str:
+    """How to install the model, for a command that found none (Russian: the club reads it)."""
+    name = Path(urllib.parse.urlsplit(DEFAULT_MODEL_URL).path).name
+    return (f"модель не установлена: с интернетом — voicehost model install (скачает {DEFAULT_MODEL_URL}); "
+            f"без интернета скачайте этот ZIP на другом компьютере и установите из файла: "
+            f"voicehost model install ПАПКА/{name}")
 
 
 def _unzip(archive: Path, work: Path) -> Path:

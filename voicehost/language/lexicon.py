@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from voicehost.config import config_dir, read_toml
+from voicehost.config import config_file, read_toml
 from voicehost.rules import InputError
 
 ACUTE = "\u0301"
@@ -144,7 +144,7 @@ def _entry(written: str, body: Any, place: str) -> Entry:
 
 @lru_cache(maxsize=None)
 def load_lexicon(language: str = "ru") -> Lexicon:
-    path = config_dir() / "lexicon" / f"{language}.toml"
+    path = config_file(f"lexicon/{language}.toml")  # a club's own lexicon, in any config layer
     if not path.exists():
         return Lexicon([], {}, str(path))
     return lexicon_from_mapping(read_toml(path), str(path))

@@ -236,7 +236,8 @@ class Records:
     def seat_rows(self, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
         """Every named player's seat in the games of a season: what the ratings are made of."""
         scoring = games.c.options["scoring"].as_string().label("scoring")  # the scheme played, if the ruleset has one
-        query = (sa.select(players.c.nickname, games.c.played_at, games.c.ruleset, scoring, games.c.winner,
+        query = (sa.select(players.c.nickname, games.c.id.label("game_id"), games.c.played_at, games.c.ruleset,
+                           scoring, games.c.winner,
                            game_seats.c.role, game_seats.c.team, game_seats.c.alive, game_seats.c.won,
                            game_seats.c.fouls, game_seats.c.points, game_seats.c.best_player)
                  .select_from(game_seats.join(players).join(games))
