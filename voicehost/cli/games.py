@@ -8,18 +8,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.args import Commands, add_web_arguments, print_json, seconds, speed, web_around
+from voicehost.cli.args import AUDIO_CHOICES, Commands, add_web_arguments, print_json, seconds, speed, web_around
 from voicehost.config import packaged_examples, ruleset_names
-from voicehost.host.subtitles import Transcript
-from voicehost.host.voice import AUDIO_CHOICES, open_voice
-from voicehost.language.narrate import narrate
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
-from voicehost.rules.protocol import build_protocol
-from voicehost.simulation.engine_level import simulate
-from voicehost.simulation.script import load_script
+
+if TYPE_CHECKING:  # the engine, the host and the simulations load only for the command that runs
+    from voicehost.host.subtitles import Transcript
 
 
 def add_commands(commands: Commands) -> None:
@@ -82,6 +78,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise InputError("--transcript", "only the table level speaks (add --level table)")
     if args.web and args.level != "table":
         raise InputError("--web", "the web display follows the live director: add --level table")
+    from voicehost.simulation.script import load_script
+
     around = web_around(args)
     script = load_script(args.script)
     if args.journal is None:
@@ -109,6 +107,8 @@ def _transcript(args: argparse.Namespace) -> Iterator[Transcript | None]:
     if getattr(args, "transcript", None) is None:
         yield None
         return
+    from voicehost.host.subtitles import Transcript
+
     transcript = Transcript(args.transcript)
     try:
         yield transcript
@@ -131,11 +131,14 @@ def _play(script: Any, level: str | None, journal: Any = None, replayed: Any = N
             how = TableRun(speak=VirtualVoice(speed).speak, speed=speed, transcript=transcript, around=around)
             return asyncio.run(play_table(script, journal, replayed, how))
         return run_virtual(play_table(script, journal, replayed, TableRun(transcript=transcript)))
+    from voicehost.simulation.engine_level import simulate
+
     return simulate(script, journal=journal, replayed=replayed)
 
 
 def _resume(args: argparse.Namespace) -> int:
     from voicehost.host.journal import Journal, load_journal
+    from voicehost.simulation.script import load_script
 
     read = load_journal(args.journal)
     header = read.header
@@ -162,6 +165,8 @@ def _same_setup(script: Any, header: dict[str, Any], place: str) -> None:
 
 def _report(result: Any, as_json: bool, journal: Path | None = None, record: argparse.Namespace | None = None) -> int:
     """Print the protocol or the account; next to a journal, write both as files."""
+    from voicehost.rules.protocol import build_protocol
+
     protocol = build_protocol(result.game, result.ignored, result.script.names)
     account = _account(result)
     if journal is not None and result.game.is_over:
@@ -179,6 +184,9 @@ def _report(result: Any, as_json: bool, journal: Path | None = None, record: arg
 
 
 def _account(result: Any) -> list[str]:
+    from voicehost.language.narrate import narrate
+    from voicehost.language.phrasebook import load_phrasebook
+
     book = load_phrasebook()
     lines = list(narrate(result.game.events, book, result.script.names))
     if result.game.outcome() is None:
@@ -197,6 +205,9 @@ def _demo(args: argparse.Namespace) -> int:
     import asyncio
 
     from voicehost.host.vclock import run_virtual
+    from voicehost.host.voice import open_voice
+    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.rules.protocol import build_protocol
     from voicehost.simulation.table_level import TableRun, VirtualVoice, mock_pin_seats, play_table
 
     script = _demo_script(args)
@@ -257,6 +268,8 @@ def _demo_to_file(args: argparse.Namespace, script: Any, transcript: Transcript 
 
 def _demo_script(args: argparse.Namespace) -> Any:
     """The script given, a game invented from ``--seed``, or the bundled sample."""
+    from voicehost.simulation.script import load_script
+
     if args.seed is None:
         return load_script(args.script or packaged_examples() / "sport-sample.json")
     if args.script is not None:
