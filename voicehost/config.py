@@ -6,8 +6,8 @@ first that has the file wins:
 1. ``$VOICEHOST_CONFIG`` — a folder given for this run (tests, a second table on one machine);
 2. the user's config folder (platformdirs: ``~/.config/voicehost`` on Linux);
 3. ``/etc/voicehost`` — the machine's, where ``voicehost service install`` points a club;
-4. the defaults shipped inside the package (``voicehost/defaults/config``, read through
-   importlib.resources, so a wheel installed anywhere finds them).
+4. the defaults shipped inside the package (``voicehost/defaults/config``, found next to this
+   module, so a wheel installed anywhere finds them: pip installs packages unzipped).
 
 So a club's folder holds only what it changes — its own table file, a reworded phrase file —
 and everything else comes from the layers below. What voicehost writes (journals, protocols)
@@ -25,29 +25,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.files import read_toml as read_checked_toml
-from voicehost.rules import GAME_CLASSES, InputError
+from voicehost.rules import InputError
+from voicehost.rules.catalog import GAME_CLASSES
 
 if TYPE_CHECKING:  # a command that reads no ruleset does not pay for the rules core (issue 30)
     from voicehost.rules import Ruleset
 
 APP = "voicehost"
+PACKAGE = Path(__file__).parent  # the voicehost package's folder
 SYSTEM_CONFIG = Path("/etc/voicehost")
 # The folders of the layers a club may fill; each one mirrors the packaged config/ folder.
 CONFIG_FOLDERS = ("rules", "phrases", "tables")
 
 
 def packaged_config() -> Path:
-    """The defaults shipped in the package (a real folder: pip installs packages unzipped)."""
-    from importlib.resources import files
-
-    return Path(str(files("voicehost") / "defaults" / "config"))
+    """The defaults shipped in the package (a real folder: pip installs packages unzipped, so
+    the package's own folder is what importlib.resources would give, without its import)."""
+    return PACKAGE / "defaults" / "config"
 
 
 def packaged_examples() -> Path:
     """The sample table scripts shipped in the package."""
-    from importlib.resources import files
-
-    return Path(str(files("voicehost") / "defaults" / "examples"))
+    return PACKAGE / "defaults" / "examples"
 
 
 def user_config_dir() -> Path:
@@ -136,11 +135,10 @@ def load_ruleset(name: str) -> Ruleset:
 
 
 def _required_timers(name: str) -> tuple[str, ...]:
-    """The timers the game of ruleset ``name`` runs (only that ruleset's game is imported)."""
-    from voicehost import rules
+    """The timers the game of ruleset ``name`` runs (from the catalog: no game is imported)."""
+    from voicehost.rules.catalog import REQUIRED_TIMERS
 
-    game: type[rules.TableGame] = getattr(rules, GAME_CLASSES[name])
-    return game.required_timers
+    return REQUIRED_TIMERS[name]
 
 
 def ruleset_from_file(name: str, path: Path) -> Ruleset:

@@ -5,7 +5,6 @@ one-line errors — before the table is switched on, not in the middle of a game
 from __future__ import annotations
 
 import argparse
-import shutil
 from pathlib import Path
 
 from voicehost.cli.args import Commands
@@ -19,7 +18,8 @@ from voicehost.config import (
     ruleset_from_file,
     user_config_dir,
 )
-from voicehost.rules import GAME_CLASSES, InputError
+from voicehost.rules import InputError
+from voicehost.rules.catalog import GAME_CLASSES
 
 
 def add_commands(commands: Commands) -> None:
@@ -52,6 +52,8 @@ def _init(args: argparse.Namespace) -> int:
 
 def init_config(target: Path) -> tuple[int, int]:
     """Copy the packaged defaults into ``target``; a file already there is the club's and is kept."""
+    import shutil
+
     source = packaged_config()
     copied = kept = 0
     for folder in CONFIG_FOLDERS:

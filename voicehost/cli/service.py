@@ -7,7 +7,6 @@ import argparse
 import os
 import stat
 import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -179,6 +178,8 @@ def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:
 def _read_console(loop: asyncio.AbstractEventLoop, table: IdleTable) -> None:
     """The judge's console: the terminal when there is one, and the FIFO ``$VOICEHOST_CONSOLE``
     (the service's: ``echo discard | sudo tee /run/voicehost/console``)."""
+    import threading
+
     from voicehost.host.live import decode_console_line
 
     def feed(lines: Any) -> None:  # bytes, decoded leniently: a broken byte never ends the thread

@@ -26,9 +26,7 @@ voicehost does any of that to them.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -59,6 +57,8 @@ def fingerprint(sources: Path = SOURCES) -> str:
     """What a build must have been made from: every Python file of :data:`PACKAGES` (the
     compiled modules, what they import, this module and the build recipe) and the
     interpreter's extension ABI. About 2 ms."""
+    import hashlib  # here: a command that never loads the engine skips it
+
     digest = hashlib.sha256(SUFFIX.encode())
     for path in sorted(path for package in PACKAGES for path in (sources / package).rglob("*.py")):
         digest.update(str(path.relative_to(sources)).encode() + b"\0" + path.read_bytes() + b"\0")
@@ -112,6 +112,8 @@ class CompiledModules:
         if name not in self.names:
             return None
         file = str(library_file(self.folder, name))
+        import importlib.util
+
         loader = importlib.machinery.ExtensionFileLoader(name, file)
         return importlib.util.spec_from_file_location(name, file, loader=loader)
 

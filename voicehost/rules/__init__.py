@@ -15,6 +15,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .catalog import GAME_CLASSES
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -41,8 +43,6 @@ HOMES = {
     "Game": "game", "Outcome": "game", "Input": "inputs", "Request": "requests", "Role": "roles", "Team": "roles",
     "Options": "ruleset", "Ruleset": "ruleset", "ruleset_from_mapping": "ruleset",
 }
-# The game class of each ruleset name (the name of its TOML file).
-GAME_CLASSES = {"sport": "SportGame", "club": "ClubGame", "classic": "ClassicGame", "canonical": "CanonicalGame"}
 
 
 def __getattr__(name: str) -> Any:
