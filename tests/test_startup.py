@@ -107,3 +107,18 @@ def test_bench_cli_times_each_command_against_a_bare_interpreter(capsys: pytest.
         "python -c pass", "voicehost --help", "voicehost rules", "voicehost parse"]
     assert lines[0].endswith("= 1.0× a bare interpreter")
     assert all(" ms CPU = " in line for line in lines)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["parse", "выставляю пятого"]], ids=["help", "parse"])
+def test_a_command_without_the_engine_does_not_check_the_compiled_build(argv: list[str]) -> None:
+    """Checking the build hashes every source (voicehost.native.fingerprint): it waits for the
+    first import of an engine module (native.DeferredInstall)."""
+    code = ("import contextlib, io, json, sys\n"
+            "from voicehost.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "    main(json.loads(sys.argv[1]))\n"
+            "print('hashlib' in sys.modules)")
+    env = {key: value for key, value in os.environ.items() if key != "VOICEHOST_ENGINE"}
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(argv)], capture_output=True, text=True,
+                          timeout=60, check=True, env=env)
+    assert done.stdout.strip() == "False"

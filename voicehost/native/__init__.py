@@ -135,6 +135,39 @@ def install(folder: Path = FOLDER, sources: Path = SOURCES) -> bool:
     return True
 
 
+class DeferredInstall:
+    """An import finder that runs :func:`install` at the first import of an engine module.
+
+    Checking the build means hashing every source (:func:`fingerprint`, a few milliseconds
+    and hashlib's import): a command that never loads the engine (``voicehost parse``,
+    ``--help``) does not pay for it. It steps aside once it has run, whatever it found."""
+
+    def __init__(self, folder: Path = FOLDER, sources: Path = SOURCES) -> None:
+        self.folder, self.sources = folder, sources
+        self.names = frozenset(LOADED)
+
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if name not in self.names:
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:  # another thread's import got here first
+            pass
+        compiled = next((finder for finder in sys.meta_path if isinstance(finder, CompiledModules)), None)
+        if compiled is None and install(self.folder, self.sources):
+            compiled = next(finder for finder in sys.meta_path if isinstance(finder, CompiledModules))
+        return compiled.find_spec(name, path, target) if compiled is not None else None
+
+
+def install_when_needed(folder: Path = FOLDER, sources: Path = SOURCES) -> None:
+    """:func:`install`, at the first import of an engine module (see :class:`DeferredInstall`)."""
+    if os.environ.get(SWITCH) == "python":
+        return
+    if not any(isinstance(finder, (CompiledModules, DeferredInstall)) for finder in sys.meta_path):
+        sys.meta_path.insert(0, DeferredInstall(folder, sources))
+
+
 def running() -> str:
     """What this process runs, in words: "compiled", or why it is plain Python."""
     return "compiled" if active() else state()
