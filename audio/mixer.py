@@ -78,6 +78,8 @@ class Mixer:
         self.subtitles: collections.deque[tuple[float, str]] = collections.deque(maxlen=1000)
         self._stop = threading.Event()
         self._line_started = threading.Event()   # wakes the notifier: no polling while the table is idle
+        # Set by say() and night(): the null output sleeps on it while the mixer is idle (see idle()).
+        self.woken = threading.Event()
         self._notifier = threading.Thread(target=self._notify, name="voicehost-onsets", daemon=True)
         self._notifier.start()
 
@@ -91,6 +93,7 @@ class Mixer:
             line.onset.cancel()   # closed: nothing will ever play it
             return line.onset
         self._pending.append(line)
+        self.woken.set()
         return line.onset
 
     def hold(self, on: bool) -> None:
@@ -101,17 +104,30 @@ class Mixer:
     def night(self, on: bool) -> None:
         """Night music: fade in at «Наступает ночь», fade out at the morning line."""
         self._fade_target = 1.0 if on else 0.0
+        self.woken.set()
 
     def close(self) -> None:
         """Stop; a line still waiting for its onset is cancelled, so whoever waits on it (a
         voice in an executor thread) returns at once instead of at its timeout."""
         self._stop.set()
         self._line_started.set()
+        self.woken.set()
         self._notifier.join(timeout=2)
         current = self._current
         for line in [*list(self._pending), *([current] if current is not None else []),
                      *(line for line, _ in list(self._started))]:
             line.onset.cancel()
+
+    def idle(self) -> bool:
+        """Nothing playing, nothing queued, no music and the duck at rest: every block rendered
+        from now on would be silence, until say() or night() sets :attr:`woken`."""
+        return (self._current is None and not self._pending and self._fade == 0.0 and self._fade_target == 0.0
+                and self._duck == 1.0)
+
+    def skip(self, frames: int) -> None:
+        """``frames`` of silence that an idle output did not render: the pause after the last
+        line goes on through them as if they had been played."""
+        self._quiet = min(self._quiet + frames, _QUIET_CAP)
 
     # ---- the callback side -------------------------------------------------------------------
 

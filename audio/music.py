@@ -80,6 +80,9 @@ class MusicFeed:
         self._current = np.zeros(0, dtype=np.float32)
         self._position = 0
         self.underruns = 0
+        # A full queue is looked at again after a quarter of what it holds plays (at most 0.25 s):
+        # no 10 ms polling all evening while no night music plays (issue 30), and still ahead.
+        self._refill_s = min(0.25, block * ahead / samplerate / 4)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._produce, name="voicehost-music", daemon=True)
         self._thread.start()
@@ -122,7 +125,7 @@ class MusicFeed:
             whole = len(track) - len(track) % self.block
             for start in range(0, whole, self.block):
                 while len(self.blocks) >= self.ahead:
-                    if self._stop.wait(0.01):
+                    if self._stop.wait(self._refill_s):
                         return
                 self.blocks.append(track[start:start + self.block])
             carry = track[whole:]

@@ -8,6 +8,7 @@ the game goes on, timed exactly as if it were heard.
 
 from __future__ import annotations
 
+import math
 import sys
 import threading
 import time
@@ -37,7 +38,13 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 class PacedOutput:
     """Renders the mix block by block on its own thread at real-time pace; the time each
-    block is due is exact, so onsets are too. Used for ``null`` and ``file:``."""
+    block is due is exact, so onsets are too. Used for ``null`` and ``file:``.
+
+    Without a sink (``null``) nobody hears the silence, so while the mixer is idle the pump
+    renders none: it sleeps until a line or the night music is asked for, then takes its
+    block clock up again at the first block due from that moment, the skipped silence counted
+    by the mixer (the pause after a line). The idle table's pump then costs nothing instead of
+    a hundred blocks a second, and the next line's onset is the same block boundary it was."""
 
     kind = "null"
 
@@ -58,6 +65,9 @@ class PacedOutput:
         rate = self.mixer.settings.samplerate
         blocks = 0
         while not self._stop.is_set():
+            if self.sink is None and self.mixer.idle():
+                blocks = self._sleep_while_idle(blocks, rate)
+                continue
             due = self.start_time + blocks * self.block / rate
             self.mixer.render(self._buffer, due)
             if self.sink is not None:
@@ -67,10 +77,27 @@ class PacedOutput:
             if delay > 0:
                 self._stop.wait(delay)
 
+    def _sleep_while_idle(self, blocks: int, rate: int) -> int:
+        """Wait for the mixer's next say() or night() (or a while: IDLE_WAKE_S), then return the
+        first block due from now, the blocks slept through skipped as silence."""
+        woken = self.mixer.woken
+        woken.clear()
+        if self.mixer.idle() and not self._stop.is_set():  # checked after clear(): a say() now still wakes it
+            woken.wait(IDLE_WAKE_S)
+        now = math.ceil((time.monotonic() - self.start_time) * rate / self.block)
+        if now > blocks:
+            self.mixer.skip((now - blocks) * self.block)
+            blocks = now
+        return blocks
+
     def close(self) -> None:
         self._stop.set()
+        self.mixer.woken.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
+
+
+IDLE_WAKE_S = 1.0  # an idle null output looks again this often, whatever it was told
 
 
 class FileOutput(PacedOutput):

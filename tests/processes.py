@@ -23,9 +23,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 _FORKS = multiprocessing.get_context("forkserver")
-# The command line, and what ``run`` imports only once it opens the voice (the loudness meter
-# and scipy: a second), the seat panel and the records. Nothing that opens a device at import.
-_FORKS.set_forkserver_preload(["voicehost.cli.main", "pyloudnorm", "scipy.ndimage", "scipy.signal", "pyttsx3",
+# The command line, and what its commands import only once they run (the command line itself
+# loads them lazily, issue 30): the host, the engine, the simulations, the loudness meter and
+# scipy (a second), the seat panel and the records. Nothing that opens a device at import.
+_FORKS.set_forkserver_preload(["voicehost.cli.main", "voicehost.rules.sport", "voicehost.rules.club",
+                               "voicehost.rules.classic", "voicehost.rules.canonical", "voicehost.rules.protocol",
+                               "voicehost.host", "voicehost.host.live", "voicehost.host.calibration",
+                               "voicehost.simulation.table_level", "voicehost.simulation.engine_level",
+                               "voicehost.simulation.random_games", "voicehost.service.table", "audio.listener",
+                               "hw.panel", "pyloudnorm", "scipy.ndimage", "scipy.signal", "pyttsx3",
                                "gpiozero", "sqlalchemy", "alembic", "voicehost.records.store"])
 
 

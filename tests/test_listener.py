@@ -256,7 +256,7 @@ def table_model(ko_model, monkeypatch) -> SpeechModel:
         assert Path(path) == ko_model.path, path
         return ko_model
 
-    monkeypatch.setattr(ears_cli, "SpeechModel", load)
+    monkeypatch.setattr(ears_cli, "load_model", load)
     return ko_model
 
 

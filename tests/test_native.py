@@ -148,3 +148,17 @@ def test_a_new_build_is_swapped_in_at_once_and_the_one_before_is_kept(tmp_path: 
         assert (folder / native.FINGERPRINT).read_text() == build_folder.name
     assert sorted(path.name for path in tmp_path.iterdir()) == [folder.name, builds[1].name, builds[2].name]
     assert folder.is_symlink() and folder.resolve() == builds[2]
+
+
+def test_the_build_is_checked_at_the_first_import_of_an_engine_module(build_folder: tuple[Path, Path],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """``import voicehost`` defers the check (hashing every source) to the engine's first import;
+    the deferred finder then steps aside, with the build in place or not."""
+    folder, sources = build_folder
+    (sources / "voicehost" / "rules" / "roster.py").write_text("# edited\n", encoding="utf-8")
+    monkeypatch.delenv(native.SWITCH, raising=False)
+    deferred = native.DeferredInstall(folder, sources)
+    monkeypatch.setattr(sys, "meta_path", [deferred, *sys.meta_path])
+    assert deferred.find_spec("voicehost.cli.main") is None and sys.meta_path[0] is deferred  # not an engine module
+    assert deferred.find_spec(native.MODULES[0]) is None  # a stale build: the plain Python module
+    assert deferred not in sys.meta_path and not any(isinstance(f, native.CompiledModules) for f in sys.meta_path)

@@ -87,3 +87,51 @@ def test_a_device_lost_mid_game_keeps_the_game_going(monkeypatch) -> None:
     assert mixer.say(np.zeros(10, dtype=np.float32)).result(2) > 0
     out.close()
     mixer.close()
+
+
+def _counting_renders(mixer: Mixer) -> list[float]:
+    """Each block the mixer renders, by its due time (the mixer's own render, counted)."""
+    rendered: list[float] = []
+    render = mixer.render
+
+    def counted(out: np.ndarray, dac_time: float) -> None:
+        rendered.append(dac_time)
+        render(out, dac_time)
+    mixer.render = counted  # type: ignore[method-assign]
+    return rendered
+
+
+def test_the_null_output_renders_nothing_while_the_table_is_idle() -> None:
+    """Issue 30: the idle table's pump rendered a hundred blocks of silence a second."""
+    mixer = Mixer(MixSettings(samplerate=48000))
+    rendered = _counting_renders(mixer)
+    out = AudioOut(mixer, "null")
+    time.sleep(0.5)
+    idle_blocks = len(rendered)
+    onset = mixer.say(np.full(480, 0.5, dtype=np.float32), "Стол готов.").result(2)
+    out.close()
+    mixer.close()
+    assert idle_blocks <= 3, idle_blocks  # 50 at real-time pace
+    assert onset in rendered  # the line still starts on a block the pump rendered
+
+
+def test_the_first_line_after_idle_starts_at_once_on_the_block_clock() -> None:
+    """The null output sleeps while idle, then takes its block clock up again: the onset is a
+    block boundary just after the line was said, and the pause after the line before counts
+    the silence slept through (a line long after the last one does not wait a pause again)."""
+    settings = MixSettings(samplerate=48000, pause_s=1.0)
+    mixer = Mixer(settings)
+    out = AudioOut(mixer, "null")
+    start = out.output.start_time
+    first = mixer.say(np.full(480, 0.5, dtype=np.float32), "one").result(2)
+    time.sleep(1.3)  # idle longer than the pause
+    said = time.monotonic()
+    second = mixer.say(np.full(480, 0.5, dtype=np.float32), "two").result(3)
+    soon = mixer.say(np.full(480, 0.5, dtype=np.float32), "three").result(3)  # right after: waits the pause
+    out.close()
+    mixer.close()
+    for onset in (first, second, soon):
+        blocks = (onset - start) * settings.samplerate / 480
+        assert blocks == pytest.approx(round(blocks), abs=1e-6)  # on the block clock, exactly
+    assert said - 0.001 <= second < said + 0.25  # at once (a pause again would be ≥ 1 s)
+    assert soon - second == pytest.approx(480 / 48000 + settings.pause_s, abs=0.011)  # the line, then the pause

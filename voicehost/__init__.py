@@ -4,4 +4,4 @@ from voicehost import native
 
 __version__ = "0.1.0"
 
-native.install()  # the engine compiled by mypyc, where it was built from these very sources
+native.install_when_needed()  # the engine compiled by mypyc, where built from these very sources

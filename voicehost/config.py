@@ -6,8 +6,8 @@ first that has the file wins:
 1. ``$VOICEHOST_CONFIG`` — a folder given for this run (tests, a second table on one machine);
 2. the user's config folder (platformdirs: ``~/.config/voicehost`` on Linux);
 3. ``/etc/voicehost`` — the machine's, where ``voicehost service install`` points a club;
-4. the defaults shipped inside the package (``voicehost/defaults/config``, read through
-   importlib.resources, so a wheel installed anywhere finds them).
+4. the defaults shipped inside the package (``voicehost/defaults/config``, found next to this
+   module, so a wheel installed anywhere finds them: pip installs packages unzipped).
 
 So a club's folder holds only what it changes — its own table file, a reworded phrase file —
 and everything else comes from the layers below. What voicehost writes (journals, protocols)
@@ -21,33 +21,38 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from functools import lru_cache
-from importlib.resources import files
 from pathlib import Path
-from typing import Any
-
-from platformdirs import user_cache_path, user_config_path, user_data_path
+from typing import TYPE_CHECKING, Any
 
 from voicehost.files import read_toml as read_checked_toml
-from voicehost.rules import GAMES, InputError, Ruleset, ruleset_from_mapping
+from voicehost.rules import InputError
+from voicehost.rules.catalog import GAME_CLASSES
+
+if TYPE_CHECKING:  # a command that reads no ruleset does not pay for the rules core (issue 30)
+    from voicehost.rules import Ruleset
 
 APP = "voicehost"
+PACKAGE = Path(__file__).parent  # the voicehost package's folder
 SYSTEM_CONFIG = Path("/etc/voicehost")
 # The folders of the layers a club may fill; each one mirrors the packaged config/ folder.
 CONFIG_FOLDERS = ("rules", "phrases", "tables", "lexicon")
 
 
 def packaged_config() -> Path:
-    """The defaults shipped in the package (a real folder: pip installs packages unzipped)."""
-    return Path(str(files("voicehost") / "defaults" / "config"))
+    """The defaults shipped in the package (a real folder: pip installs packages unzipped, so
+    the package's own folder is what importlib.resources would give, without its import)."""
+    return PACKAGE / "defaults" / "config"
 
 
 def packaged_examples() -> Path:
     """The sample table scripts shipped in the package."""
-    return Path(str(files("voicehost") / "defaults" / "examples"))
+    return PACKAGE / "defaults" / "examples"
 
 
 def user_config_dir() -> Path:
     """The user's own layer: ``~/.config/voicehost`` on Linux (platformdirs)."""
+    from platformdirs import user_config_path  # here: the commands that read no file skip its import
+
     return user_config_path(APP)
 
 
@@ -90,6 +95,8 @@ def config_dir() -> Path:
 
 def data_dir() -> Path:
     """Journals and protocols: ``$VOICEHOST_DATA``, else the platform's user data folder."""
+    from platformdirs import user_data_path
+
     override = os.environ.get("VOICEHOST_DATA")
     return Path(override) if override else user_data_path(APP)
 
@@ -102,6 +109,8 @@ def journals_dir() -> Path:
 
 def cache_dir() -> Path:
     """The TTS cache: ``$VOICEHOST_CACHE``, else the platform's user cache folder."""
+    from platformdirs import user_cache_path
+
     override = os.environ.get("VOICEHOST_CACHE")
     return Path(override) if override else user_cache_path(APP)
 
@@ -113,19 +122,29 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def ruleset_names() -> list[str]:
-    return sorted(GAMES)
+    """The rulesets there are, without importing their games (a command's choices, --help)."""
+    return sorted(GAME_CLASSES)
 
 
 @lru_cache(maxsize=None)
 def load_ruleset(name: str) -> Ruleset:
     """The named ruleset from ``rules/NAME.toml`` of the first layer that has it, validated."""
-    if name not in GAMES:
+    if name not in GAME_CLASSES:
         raise InputError("ruleset", f"unknown ruleset {name!r} (known: {', '.join(ruleset_names())})")
     return ruleset_from_file(name, config_file(f"rules/{name}.toml"))
 
 
+def _required_timers(name: str) -> tuple[str, ...]:
+    """The timers the game of ruleset ``name`` runs (from the catalog: no game is imported)."""
+    from voicehost.rules.catalog import REQUIRED_TIMERS
+
+    return REQUIRED_TIMERS[name]
+
+
 def ruleset_from_file(name: str, path: Path) -> Ruleset:
-    ruleset = ruleset_from_mapping(name, read_toml(path), GAMES[name].required_timers, str(path))
+    from voicehost.rules import ruleset_from_mapping
+
+    ruleset = ruleset_from_mapping(name, read_toml(path), _required_timers(name), str(path))
     _same_options_as_bundled(ruleset, path)
     scoring = ruleset.options.get("scoring")
     for scheme in scoring.values if scoring else ():
@@ -138,10 +157,12 @@ def _same_options_as_bundled(ruleset: Ruleset, path: Path) -> None:
     """A club's own ruleset file may change any default, but the game's code asks for every
     option the bundled file defines, and a timer that runs a turn needs time: refused here,
     not mid-game."""
+    from voicehost.rules import ruleset_from_mapping
+
     bundled = packaged_config() / "rules" / path.name
     if not bundled.is_file() or bundled.resolve() == path.resolve():
         return
-    reference = ruleset_from_mapping(ruleset.name, read_toml(bundled), GAMES[ruleset.name].required_timers,
+    reference = ruleset_from_mapping(ruleset.name, read_toml(bundled), _required_timers(ruleset.name),
                                      str(bundled))
     for name in reference.options:
         if name not in ruleset.options:

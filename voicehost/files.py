@@ -16,7 +16,6 @@ import json
 import math
 import os
 import stat
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -113,6 +112,8 @@ def loads_json(text: str, place: str) -> Any:
 
 def read_toml(path: str | os.PathLike[str], what: str = "file") -> dict[str, Any]:
     """One TOML document, checked (see :func:`check_tree`)."""
+    import tomllib  # here: the commands that read no TOML skip its import
+
     text = read_text(path, what)
     place = os.fspath(path)
     try:

@@ -18,6 +18,10 @@ class Parser(argparse.ArgumentParser):
 
 Commands = Any  # the subparsers action every command module adds its commands to
 
+# The --audio values, for the commands' help; the same words as voicehost.host.voice.AUDIO_CHOICES
+# (a test holds them equal), kept here so that building the parser imports no audio stack.
+AUDIO_CHOICES = "default, device:NAME, file:OUT.wav, null, or off (no voice)"
+
 
 def positive(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:

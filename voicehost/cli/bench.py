@@ -3,27 +3,24 @@
 from __future__ import annotations
 
 import argparse
-import random
-import statistics
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hw.edges import Edge
-from hw.panel import SeatPanel
 from voicehost import native
 from voicehost.cli.args import Commands, number_between, positive, print_json
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.host.seats import mock_factory
-from voicehost.rules import InputError, Ruleset, new_game
-from voicehost.simulation.random_games import random_game
+from voicehost.rules import InputError
+
+if TYPE_CHECKING:
+    from voicehost.rules import Ruleset
 
 
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
     bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing",
-                                            "web", "mix"],
+                                            "web", "mix", "cli"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
@@ -33,7 +30,8 @@ def add_commands(commands: Commands) -> None:
                                 "hearing: invented games at the table level, clean and misheard, compared; "
                                 "web: public viewers on loopback during a game, table change → message received; "
                                 "mix: each ruleset's sample game rendered to a file and measured (line gaps, "
-                                "question → «Спасибо», the count over the bed, masking, loudness spread, true peak)")
+                                "question → «Спасибо», the count over the bed, masking, loudness spread, true peak); "
+                                "cli: CPU time of `parse`, `rules` and `--help`, each against a bare interpreter")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=positive, default=None,
@@ -41,7 +39,8 @@ def add_commands(commands: Commands) -> None:
     bench_cmd.add_argument("--scripts", type=positive, default=500,
                            help="engine: generated sport scripts for the script → protocol figure")
     bench_cmd.add_argument("--repeat", type=positive, default=3,
-                           help="engine, table: runs per figure; the best is reported (the machine may be busy)")
+                           help="engine, table: runs per figure; the best is reported (the machine may be busy); "
+                                "cli: runs of each command (default 3; the median is reported)")
     bench_cmd.add_argument("--seed", type=int, default=1)
     bench_cmd.add_argument("--ruleset", default=None, help="one ruleset (default: all)")
     bench_cmd.add_argument("--db", action="append", default=None, metavar="URL",
@@ -69,6 +68,12 @@ def _bench(args: argparse.Namespace) -> int:
         for name in [args.ruleset] if args.ruleset else ruleset_names():
             for key, value in bench_mix(name).items():
                 print(f"mix: {name}: {key} = {figure(value)}", flush=True)
+        return 0
+    if args.what == "cli":
+        bare = None
+        for name, cpu_s in bench_cli(args.repeat).items():
+            bare = cpu_s if bare is None else bare
+            print(f"cli: {name}: {cpu_s * 1000:.0f} ms CPU = {cpu_s / bare:.1f}× a bare interpreter", flush=True)
         return 0
     if args.what == "start":
         for key, value in bench_start().items():
@@ -126,6 +131,11 @@ def bench_engine(ruleset: Ruleset, games: int, seed: int, repeat: int = 1) -> di
     the best of ``repeat`` runs over the same games (a shared machine only ever slows a run).
     Then the engine alone: the same games' inputs pushed again into new games, without the
     generator that chose them (what a replay, an import or a script pays)."""
+    import random
+
+    from voicehost.rules import new_game
+    from voicehost.simulation.random_games import random_game
+
     options = ruleset.resolve({})
     inputs = finished = 0
     seconds = replay_seconds = float("inf")
@@ -250,6 +260,7 @@ def bench_mix(ruleset: str) -> dict[str, float]:
     between consecutive lines, from a vote question to its «Спасибо», each night-count number
     over the bed around it, every line's loudness in the mix, the mix's true peak, and the
     built-in bed's masking ratio."""
+    import statistics
     import tempfile
 
     import soundfile
@@ -456,7 +467,13 @@ def bench_table(games: int = 20, repeat: int = 3) -> dict[str, float]:
 
 def bench_gpio(presses: int) -> dict[str, float]:
     """Stamp error: from just before a mock pin edge to the press time the panel recorded."""
+    import statistics
+
+    from hw.edges import Edge
+    from hw.panel import SeatPanel
     from hw.pinmap import pinmap_from_mapping
+    from voicehost.host.seats import mock_factory
+
     pinmap = pinmap_from_mapping({"seat": [{"button": 4, "led": 17}, {"button": 5, "led": 27}],
                                   "bounce_ms": 0}, "bench")
     factory = mock_factory()
@@ -473,6 +490,47 @@ def bench_gpio(presses: int) -> dict[str, float]:
     errors.sort()
     return {"presses": presses, "p50_ms": statistics.median(errors),
             "p95_ms": errors[int(0.95 * (len(errors) - 1))], "max_ms": errors[-1]}
+
+
+# What ``bench cli`` times, each in a fresh interpreter: the bare one first, then the commands
+# that should cost no more than a few of it (issue 30).
+CLI_COMMANDS: dict[str, list[str]] = {
+    "python -c pass": ["-c", "pass"],
+    "voicehost --help": ["-m", "voicehost", "--help"],
+    "voicehost rules": ["-m", "voicehost", "rules"],
+    "voicehost parse": ["-m", "voicehost", "parse", "--seats", "10", "выставляю игрока номер пять"],
+}
+
+
+def bench_cli(repeat: int = 3) -> dict[str, float]:
+    """CPU time (user + system) of each of :data:`CLI_COMMANDS`, the median of ``repeat`` runs,
+    read from the child's own resource usage (``os.wait4``): CPU time, not wall time, so a busy
+    machine barely moves it. The bare interpreter comes first: the ratios are against it.
+
+    The children cache their bytecode, as an installed voicehost does (pip compiles it), in a
+    temporary folder (``PYTHONPYCACHEPREFIX``, even where ``PYTHONDONTWRITEBYTECODE`` is set),
+    filled by one untimed run of each command first."""
+    import os
+    import statistics
+    import subprocess
+    import sys
+    import tempfile
+
+    def cpu_s(argv: list[str], env: dict[str, str]) -> float:
+        process = subprocess.Popen([sys.executable, *argv], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            raise RuntimeError(f"{' '.join(argv)} ended with exit code {process.returncode}")
+        return usage.ru_utime + usage.ru_stime
+
+    with tempfile.TemporaryDirectory(prefix="voicehost-bench-pyc-") as cache:
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = cache
+        for argv in CLI_COMMANDS.values():
+            cpu_s(argv, env)  # untimed: writes the bytecode cache
+        return {name: statistics.median(cpu_s(argv, env) for _ in range(repeat)) for name, argv in CLI_COMMANDS.items()}
 
 
 def bench_start(idle_s: float = 10.0) -> dict[str, float]:
@@ -551,12 +609,14 @@ def bench_records(games: int, seed: int, urls: list[str] | None) -> Iterator[str
     """Import ``games`` protocol files (random finished sport games, a club of 60 players) into
     each database, then the ratings over all of them, and the size on disk per game."""
     import json
+    import random
     import tempfile
 
     from voicehost.records.games import read_record
     from voicehost.records.ratings import ratings
     from voicehost.records.store import open_records
     from voicehost.rules.protocol import build_protocol
+    from voicehost.simulation.random_games import random_game
 
     ruleset = load_ruleset("sport")
     options = ruleset.resolve({})
@@ -676,6 +736,7 @@ def bench_web(viewers: int) -> dict[str, float]:
 async def _web_game(viewers: int) -> dict[str, float]:
     import asyncio
     import multiprocessing
+    import statistics
     from contextlib import asynccontextmanager
 
     from voicehost.config import packaged_examples

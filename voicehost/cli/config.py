@@ -5,10 +5,8 @@ one-line errors — before the table is switched on, not in the middle of a game
 from __future__ import annotations
 
 import argparse
-import shutil
 from pathlib import Path
 
-from hw.pinmap import PinMapError, pinmap_from_mapping
 from voicehost.cli.args import Commands
 from voicehost.config import (
     CONFIG_FOLDERS,
@@ -20,12 +18,8 @@ from voicehost.config import (
     ruleset_from_file,
     user_config_dir,
 )
-from voicehost.host import table_game
-from voicehost.host.ears import ears_from_mapping
-from voicehost.host.table_file import audio_from_mapping, load_web_pin
-from voicehost.language.phrasebook import phrasebook_from_file
-from voicehost.records.table import table_records
-from voicehost.rules import GAMES, InputError
+from voicehost.rules import InputError
+from voicehost.rules.catalog import GAME_CLASSES
 
 
 def add_commands(commands: Commands) -> None:
@@ -81,6 +75,8 @@ def activation_hint(target: Path) -> str:
 
 def init_config(target: Path) -> tuple[int, int]:
     """Copy the packaged defaults into ``target``; a file already there is the club's and is kept."""
+    import shutil
+
     source = packaged_config()
     copied = kept = 0
     for folder in CONFIG_FOLDERS:
@@ -110,10 +106,13 @@ def _check(args: argparse.Namespace) -> int:
 def check_folder(folder: Path) -> int:
     """Validate every data file of ``folder`` as voicehost would load it; the first mistake
     raises :class:`InputError` naming the file and key. Returns how many files were checked."""
+    from voicehost.language.phrasebook import phrasebook_from_file
+
     checked = 0
     for path in sorted((folder / "rules").glob("*.toml")):
-        if path.stem not in GAMES:
-            raise InputError(str(path), f"no ruleset is called {path.stem!r} (known: {', '.join(sorted(GAMES))})")
+        if path.stem not in GAME_CLASSES:
+            raise InputError(str(path),
+                             f"no ruleset is called {path.stem!r} (known: {', '.join(sorted(GAME_CLASSES))})")
         ruleset_from_file(path.stem, path)
         checked += 1
     for path in sorted((folder / "phrases").glob("*.toml")):
@@ -139,6 +138,12 @@ def check_table(path: Path) -> None:
     """A table file as ``serve`` loads it at boot: the pins, ``[audio]``, ``[ears]``, ``[web]``, the
     game it starts (``[game]``: through the one setup check, so its ruleset must exist, its options
     be the ruleset's and the table's seat count one the ruleset plays) and ``[records]``."""
+    from hw.pinmap import PinMapError, pinmap_from_mapping
+    from voicehost.host import table_game
+    from voicehost.host.ears import ears_from_mapping
+    from voicehost.host.table_file import audio_from_mapping, load_web_pin
+    from voicehost.records.table import table_records
+
     data = read_toml(path)  # through the gate for outside files first (no FIFO, UTF-8, depth)
     try:
         pinmap_from_mapping(data, str(path))

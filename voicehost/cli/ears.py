@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import queue
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from audio.listener import Gate, Heard, MicListener, MicrophoneUnavailable, ModelUnavailable, SpeechModel, read_endpoint
 from voicehost.cli.args import Commands, number_between, positive, print_json, seat_count
 from voicehost.config import load_ruleset, read_toml
-from voicehost.host.calibration import Attempt, LevelMeter, Report, Session, build_report, phrases_to_try, rounds
-from voicehost.host.ears import DEFAULT_MODEL_URL, EarsConfig, grammar, install_model, load_ears, model_path, words
-from voicehost.host.table_file import table_path
-from voicehost.host.transcripts import console_source, queue_source, replay_source, understand
-from voicehost.host.voice import Voice, open_voice
 from voicehost.rules import InputError
+
+if TYPE_CHECKING:  # the audio stack, the model and the host load only for the command that runs
+    from audio.listener import Heard, SpeechModel
+    from voicehost.host.calibration import Report
+    from voicehost.host.ears import EarsConfig
+    from voicehost.host.voice import Voice
 
 
 def add_commands(commands: Commands) -> None:
@@ -71,22 +71,35 @@ def _listen(args: argparse.Namespace) -> int:
 
 
 def _ears(table: str | None) -> EarsConfig:
+    from voicehost.host.ears import load_ears
+    from voicehost.host.table_file import table_path
+
     return load_ears(table_path(table))
 
 
 def open_model(config: EarsConfig, override: str | None = None) -> SpeechModel:
     """The model to listen with; none installed: how to install it, with and without internet."""
-    from voicehost.host.ears import MODELS, install_hint
+    from audio.listener import ModelUnavailable
+    from voicehost.host.ears import MODELS, install_hint, model_path
 
     path = override or str(model_path(config))
     try:
-        return SpeechModel(path)
+        return load_model(path)
     except ModelUnavailable as err:
         hint = f"; {install_hint()}" if path == str(MODELS / "current") and not Path(path).exists() else ""
         raise InputError("model", f"{err}{hint}") from None
 
 
+def load_model(path: str) -> SpeechModel:
+    """The recognizer's model in the folder ``path`` (vosk loads only here)."""
+    from audio.listener import SpeechModel
+
+    return SpeechModel(path)
+
+
 def install(source: str | None, table: str | None) -> int:
+    from voicehost.host.ears import DEFAULT_MODEL_URL, install_model
+
     config = _ears(table)
     target = install_model(source or DEFAULT_MODEL_URL, config.endpoint)
     print(f"installed {target.name} into {target.parent} (current)")
@@ -95,6 +108,8 @@ def install(source: str | None, table: str | None) -> int:
 
 def check_model(override: str | None, ruleset: str, table: str | None) -> int:
     """Load the model and list the grammar's words it does not know (vosk drops them silently)."""
+    from voicehost.host.ears import grammar, words
+
     config = _ears(table)
     seats = range(1, max(load_ruleset(ruleset).seats) + 1)
     phrases = grammar(seats, forbidden=config.forbidden_words)
@@ -113,6 +128,8 @@ def check_model(override: str | None, ruleset: str, table: str | None) -> int:
 
 def listen(replay: str | None, console: bool, seats: int, table: str | None) -> int:
     """Print each final result and what the parser makes of it, as JSON lines."""
+    from voicehost.host.transcripts import console_source, replay_source, understand
+
     source: Iterator[Heard]
     if replay:
         source = replay_source(replay)
@@ -128,6 +145,12 @@ def listen(replay: str | None, console: bool, seats: int, table: str | None) -> 
 
 
 def _microphone(config: EarsConfig, seats: int) -> Iterator[Heard]:
+    import queue
+
+    from audio.listener import Gate, MicListener, MicrophoneUnavailable
+    from voicehost.host.ears import grammar
+    from voicehost.host.transcripts import queue_source
+
     model = open_model(config)
     found: queue.Queue[Heard | None] = queue.Queue()
     try:
@@ -161,6 +184,10 @@ def ears_test(table: str | None, *, read: bool = False, phrases_file: str | None
               repeat: int = 2, seats: int | None = None, quiet_s: float = 3.0, timeout: float | None = None,
               model_dir: str | None = None, audio: str | None = None) -> Report:
     """Play (or have a player read) the phrases at this table and measure how they are heard."""
+    from voicehost.host.calibration import phrases_to_try
+    from voicehost.host.ears import grammar
+    from voicehost.host.voice import open_voice
+
     config = _ears(table)
     if phrases_file:
         phrases = _read_phrases(phrases_file)
@@ -182,6 +209,11 @@ def ears_test(table: str | None, *, read: bool = False, phrases_file: str | None
 
 def _session(voice: Voice, model: SpeechModel, listened_for: list[str], config: EarsConfig, phrases: list[str],
              read: bool, repeat: int, quiet_s: float, timeout: float, missing: list[str]) -> Report:
+    import queue
+
+    from audio.listener import Gate, MicListener, MicrophoneUnavailable, read_endpoint
+    from voicehost.host.calibration import Attempt, LevelMeter, Session, build_report, rounds
+
     meter = LevelMeter()
     found: queue.Queue[Heard] = queue.Queue()
     # The gate stays open (here the host's own voice is what the ears should hear), and no
@@ -246,5 +278,7 @@ def _read_phrases(path: str) -> list[str]:
 
 def _table_seats(table: str | None) -> int:
     """How many seats the table file wires (0: none listed)."""
+    from voicehost.host.table_file import table_path
+
     seats = read_toml(table_path(table)).get("seat", [])
     return len(seats) if isinstance(seats, list) else 0

@@ -9,18 +9,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.args import Commands, add_web_arguments, print_json, seconds, speed, web_around
+from voicehost.cli.args import AUDIO_CHOICES, Commands, add_web_arguments, print_json, seconds, speed, web_around
 from voicehost.config import packaged_examples, ruleset_names
-from voicehost.host.subtitles import Transcript
-from voicehost.host.voice import AUDIO_CHOICES, open_voice
-from voicehost.language.narrate import narrate
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
-from voicehost.rules.protocol import build_protocol
-from voicehost.simulation.engine_level import simulate
-from voicehost.simulation.script import load_script
+
+if TYPE_CHECKING:  # the engine, the host and the simulations load only for the command that runs
+    from voicehost.host.subtitles import Transcript
 
 
 def add_commands(commands: Commands) -> None:
@@ -79,6 +75,8 @@ def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journ
     if not getattr(args, "record", False):
         return None
     if protocol.get("winner") is None:
+        from voicehost.language.phrasebook import load_phrasebook
+
         print(load_phrasebook().line("log", "not_recorded"), file=sys.stderr)
         return None
     from sqlalchemy.engine import make_url
@@ -96,6 +94,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise InputError("--transcript", "only the table level speaks (add --level table)")
     if args.web and args.level != "table":
         raise InputError("--web", "the web display follows the live director: add --level table")
+    from voicehost.simulation.script import load_script
+
     around = web_around(args)
     script = load_script(args.script)
     if args.journal is None:
@@ -123,6 +123,8 @@ def _transcript(args: argparse.Namespace) -> Iterator[Transcript | None]:
     if getattr(args, "transcript", None) is None:
         yield None
         return
+    from voicehost.host.subtitles import Transcript
+
     transcript = Transcript(args.transcript)
     try:
         yield transcript
@@ -145,11 +147,14 @@ def _play(script: Any, level: str | None, journal: Any = None, replayed: Any = N
             how = TableRun(speak=VirtualVoice(speed).speak, speed=speed, transcript=transcript, around=around)
             return asyncio.run(play_table(script, journal, replayed, how))
         return run_virtual(play_table(script, journal, replayed, TableRun(transcript=transcript)))
+    from voicehost.simulation.engine_level import simulate
+
     return simulate(script, journal=journal, replayed=replayed)
 
 
 def _resume(args: argparse.Namespace) -> int:
     from voicehost.host.journal import Journal, load_journal
+    from voicehost.simulation.script import load_script
 
     read = load_journal(args.journal)
     header = read.header
@@ -176,6 +181,8 @@ def _same_setup(script: Any, header: dict[str, Any], place: str) -> None:
 
 def _report(result: Any, as_json: bool, journal: Path | None = None, record: argparse.Namespace | None = None) -> int:
     """Print the protocol or the account; next to a journal, write both as files."""
+    from voicehost.rules.protocol import build_protocol
+
     protocol = build_protocol(result.game, result.ignored, result.script.names)
     account = _account(result)
     if journal is not None and result.game.is_over:
@@ -193,6 +200,9 @@ def _report(result: Any, as_json: bool, journal: Path | None = None, record: arg
 
 
 def _account(result: Any) -> list[str]:
+    from voicehost.language.narrate import narrate
+    from voicehost.language.phrasebook import load_phrasebook
+
     book = load_phrasebook()
     lines = list(narrate(result.game.events, book, result.script.names))
     if result.game.outcome() is None:
@@ -209,6 +219,9 @@ def _demo(args: argparse.Namespace) -> int:
     public log in the terminal and a short summary at the end (``--json``: the protocol; it is
     saved in the data folder either way). ``--audio off``: no voice, on game time (instant;
     ``--pace`` spaces the printed lines)."""
+    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.rules.protocol import build_protocol
+
     script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
     _demo_setup(args, script)  # the whole table file and --audio, checked before the voice warm-up
@@ -241,6 +254,7 @@ def _demo_aloud(args: argparse.Namespace, script: Any, pinmap: Any, transcript: 
     with the host's lines printed, rather than a whole silent game in real time."""
     import asyncio
 
+    from voicehost.host.voice import open_voice
     from voicehost.simulation.table_level import TableRun, mock_pin_seats, play_table
 
     notes: list[str] = []
@@ -324,6 +338,7 @@ def _demo_protocol_file(protocol: dict[str, Any]) -> Path:
 def demo_summary(result: Any, protocol: dict[str, Any], saved: Path, recorded: str | None) -> list[str]:
     """The demo's last lines, in Russian: who won, who left the table when, and where the
     protocol and the record went (the whole protocol: ``--json``)."""
+    from voicehost.language.phrasebook import load_phrasebook
     from voicehost.rules.events import GameOver
 
     book, names = load_phrasebook(), result.script.names
@@ -374,6 +389,8 @@ def _demo_to_file(args: argparse.Namespace, script: Any, transcript: Transcript 
 
 def _demo_script(args: argparse.Namespace) -> Any:
     """The script given, a game invented from ``--seed``, or the bundled sample."""
+    from voicehost.simulation.script import load_script
+
     if args.seed is None:
         return load_script(args.script or packaged_examples() / "sport-sample.json")
     if args.script is not None:

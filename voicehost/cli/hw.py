@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import queue
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hw.diagram import diagram_svg
-from hw.edges import Edge
-from hw.panel import GpioUnavailable, SeatPanel, walk_seats
 from voicehost.cli.args import Commands, seconds
-from voicehost.host.seats import mock_factory, open_pinmap
-from voicehost.host.table_file import table_path
 from voicehost.rules import InputError
+
+if TYPE_CHECKING:  # gpiozero and the host load only for the command that runs
+    from hw.edges import Edge
 
 
 def add_commands(commands: Commands) -> None:
@@ -39,6 +37,10 @@ def _hw(args: argparse.Namespace) -> int:
 
 def hw_diagram(table: str, out: str) -> int:
     """The wiring diagram of ``table`` (a path or a name in the config layers) as SVG."""
+    from hw.diagram import diagram_svg
+    from voicehost.host.seats import open_pinmap
+    from voicehost.host.table_file import table_path
+
     pinmap = open_pinmap(str(table_path(table)))
     try:
         Path(out).write_text(diagram_svg(pinmap), encoding="utf-8")
@@ -51,6 +53,12 @@ def hw_diagram(table: str, out: str) -> int:
 def hw_test(table: str, timeout: float, mock: bool, ruleset: str | None) -> int:
     """Walk every seat: light its LED, wait for its press. With ``mock``, simulated players
     press the lit seat's button (a dry run of the walk on gpiozero's mock pins)."""
+    import queue
+
+    from hw.panel import GpioUnavailable, SeatPanel, walk_seats
+    from voicehost.host.seats import mock_factory, open_pinmap
+    from voicehost.host.table_file import table_path
+
     pinmap = open_pinmap(str(table_path(table)), ruleset)
     edges: queue.Queue[Edge] = queue.Queue()
     factory = mock_factory() if mock else None

@@ -5,11 +5,8 @@ data dir); bad URLs, unreachable servers and malformed files end in one line and
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +14,8 @@ from voicehost.cli.args import Commands, positive, print_json
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from voicehost.records.games import GameRecord
     from voicehost.records.store import Records
 
@@ -91,6 +90,8 @@ def _season(parser: argparse.ArgumentParser, scoring: bool = True) -> None:
 
 
 def day(text: str) -> datetime:
+    from datetime import datetime
+
     try:
         return datetime.strptime(text, "%Y-%m-%d")
     except ValueError:
@@ -99,6 +100,8 @@ def day(text: str) -> datetime:
 
 def season(text: str) -> tuple[datetime | None, datetime | None]:
     """``FROM..TO`` → [FROM, TO + 1 day): the last day counts whole."""
+    from datetime import timedelta
+
     start, dots, end = text.partition("..")
     if not dots:
         raise argparse.ArgumentTypeError(f"{text!r} is not FROM..TO (e.g. 2026-09-01..2026-12-31)")
@@ -170,6 +173,9 @@ def _export(args: argparse.Namespace) -> int:
         text = json.dumps([{**game_summary(g), "protocol": g.protocol} for g in history], ensure_ascii=False,
                           indent=2) + "\n"
     else:
+        import csv
+        import io
+
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(EXPORT_COLUMNS)

@@ -7,8 +7,6 @@ import argparse
 import json
 
 from voicehost.cli.args import Commands, print_json, seat_count
-from voicehost.config import load_ruleset, ruleset_names
-from voicehost.language.parser import forbidden_words, parse
 from voicehost.rules import InputError
 
 
@@ -29,6 +27,8 @@ def add_commands(commands: Commands) -> None:
 
 
 def _parse(args: argparse.Namespace) -> int:
+    from voicehost.language.parser import forbidden_words, parse
+
     intents = []
     for intent in parse(" ".join(args.text), forbidden_words([w for item in args.forbidden for w in item.split(',')])):
         body = intent.to_dict()
@@ -40,6 +40,8 @@ def _parse(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    from voicehost.config import load_ruleset, ruleset_names
+
     if args.action is None:
         for name in ruleset_names():
             ruleset = load_ruleset(name)

@@ -6,9 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from voicehost.cli.args import Commands, add_web_arguments, speed, web_around
-from voicehost.host.table_file import table_path
-from voicehost.host.voice import AUDIO_CHOICES
+from voicehost.cli.args import AUDIO_CHOICES, Commands, add_web_arguments, speed, web_around
 
 if TYPE_CHECKING:
     from voicehost.host.journal import JournalFile
@@ -55,6 +53,7 @@ def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
     from voicehost.host.journal import load_journal
     from voicehost.host.live import parse_options, setup_of_journal
     from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup
+    from voicehost.host.table_file import table_path
 
     if args.resume:
         read = load_journal(args.resume)

@@ -4,30 +4,21 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import signal
 import stat
 import sys
-import threading
-import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from audio.listener import Gate
-from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.cli.args import Commands, add_web_arguments, web_pin
-from voicehost.config import journals_dir
-from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory, open_pinmap, table_path
-from voicehost.host.ears import load_ears
-from voicehost.host.live import _open_ears as open_ears  # the same ears as `voicehost run`
-from voicehost.host.live import decode_console_line
-from voicehost.host.setup import table_game
-from voicehost.language.parser import forbidden_words
 from voicehost.rules import InputError
-from voicehost.service.notify import Notifier, watchdog_interval
-from voicehost.service.table import IdleTable, TableSetup
 from voicehost.service.unit import DEFAULT_USER, install, unit_text
+
+if TYPE_CHECKING:  # the host, the audio stack and asyncio load only for `serve` (see issue 30)
+    import asyncio
+
+    from voicehost.service.notify import Notifier
+    from voicehost.service.table import IdleTable, TableSetup
 
 
 def add_commands(commands: Commands) -> None:
@@ -67,7 +58,11 @@ def _service(args: argparse.Namespace) -> int:
 def table_setup(table: str | None, journals: str | None = None) -> tuple[Path, Any, TableSetup]:
     """The table file's pins and its ``[game]`` (ruleset, options) through the one setup check
     (:func:`~voicehost.host.table_game`, as ``config check`` does), and its ``[records]``."""
+    from voicehost.config import journals_dir
+    from voicehost.host import open_pinmap, table_path
+    from voicehost.host.setup import table_game
     from voicehost.records.table import table_records
+    from voicehost.service.table import TableSetup
 
     game = table_game(table)
     path = game.table or table_path(table)
@@ -78,6 +73,8 @@ def table_setup(table: str | None, journals: str | None = None) -> tuple[Path, A
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+
     path, pinmap, setup = table_setup(args.table, args.journals)
     if args.web:  # a bad address or PIN is refused before the table opens anything
         from voicehost.web import parse_address
@@ -91,7 +88,19 @@ def _log(line: str) -> None:
 
 
 async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup: TableSetup) -> None:
+    import asyncio
+    import signal
+    import time
+
+    from audio.listener import Gate
+    from hw.panel import GpioUnavailable, SeatPanel
+    from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory
+    from voicehost.host.ears import load_ears
+    from voicehost.host.live import _open_ears as open_ears  # the same ears as `voicehost run`
+    from voicehost.language.parser import forbidden_words
     from voicehost.records.table import protocol_hook
+    from voicehost.service.notify import Notifier
+    from voicehost.service.table import IdleTable
 
     loop = asyncio.get_running_loop()
     voice = Voice(load_audio(path), args.audio, log=_log)
@@ -156,6 +165,10 @@ async def _serve_web(args: argparse.Namespace, table: IdleTable) -> Any:
 
 def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:
     """``WATCHDOG=1`` from the loop itself: if the loop hangs, systemd restarts the table."""
+    import asyncio
+
+    from voicehost.service.notify import watchdog_interval
+
     interval = watchdog_interval()
     if interval is None:
         return None
@@ -170,6 +183,10 @@ def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:
 def _read_console(loop: asyncio.AbstractEventLoop, table: IdleTable) -> None:
     """The judge's console: the terminal when there is one, and the FIFO ``$VOICEHOST_CONSOLE``
     (the service's: ``echo discard | sudo tee /run/voicehost/console``)."""
+    import threading
+
+    from voicehost.host.live import decode_console_line
+
     def feed(lines: Any) -> None:  # bytes, decoded leniently: a broken byte never ends the thread
         for line in lines:
             loop.call_soon_threadsafe(table.type, decode_console_line(line).strip())

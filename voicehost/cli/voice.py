@@ -8,7 +8,6 @@ import time
 
 from voicehost.cli.args import Commands
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.host.voice import open_voice
 from voicehost.rules import InputError
 
 
@@ -26,7 +25,7 @@ def add_commands(commands: Commands) -> None:
 
 
 def _voice(args: argparse.Namespace) -> int:
-    from voicehost.host.voice import fixed_lines
+    from voicehost.host.voice import fixed_lines, open_voice
 
     if args.action == "pronounce":
         return _pronounce(" ".join(args.text), args.table)

@@ -26,9 +26,7 @@ voicehost does any of that to them.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -59,6 +57,8 @@ def fingerprint(sources: Path = SOURCES) -> str:
     """What a build must have been made from: every Python file of :data:`PACKAGES` (the
     compiled modules, what they import, this module and the build recipe) and the
     interpreter's extension ABI. About 2 ms."""
+    import hashlib  # here: a command that never loads the engine skips it
+
     digest = hashlib.sha256(SUFFIX.encode())
     for path in sorted(path for package in PACKAGES for path in (sources / package).rglob("*.py")):
         digest.update(str(path.relative_to(sources)).encode() + b"\0" + path.read_bytes() + b"\0")
@@ -112,6 +112,8 @@ class CompiledModules:
         if name not in self.names:
             return None
         file = str(library_file(self.folder, name))
+        import importlib.util
+
         loader = importlib.machinery.ExtensionFileLoader(name, file)
         return importlib.util.spec_from_file_location(name, file, loader=loader)
 
@@ -131,6 +133,39 @@ def install(folder: Path = FOLDER, sources: Path = SOURCES) -> bool:
     if not any(isinstance(finder, CompiledModules) for finder in sys.meta_path):
         sys.meta_path.insert(0, CompiledModules(build))
     return True
+
+
+class DeferredInstall:
+    """An import finder that runs :func:`install` at the first import of an engine module.
+
+    Checking the build means hashing every source (:func:`fingerprint`, a few milliseconds
+    and hashlib's import): a command that never loads the engine (``voicehost parse``,
+    ``--help``) does not pay for it. It steps aside once it has run, whatever it found."""
+
+    def __init__(self, folder: Path = FOLDER, sources: Path = SOURCES) -> None:
+        self.folder, self.sources = folder, sources
+        self.names = frozenset(LOADED)
+
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if name not in self.names:
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:  # another thread's import got here first
+            pass
+        compiled = next((finder for finder in sys.meta_path if isinstance(finder, CompiledModules)), None)
+        if compiled is None and install(self.folder, self.sources):
+            compiled = next(finder for finder in sys.meta_path if isinstance(finder, CompiledModules))
+        return compiled.find_spec(name, path, target) if compiled is not None else None
+
+
+def install_when_needed(folder: Path = FOLDER, sources: Path = SOURCES) -> None:
+    """:func:`install`, at the first import of an engine module (see :class:`DeferredInstall`)."""
+    if os.environ.get(SWITCH) == "python":
+        return
+    if not any(isinstance(finder, (CompiledModules, DeferredInstall)) for finder in sys.meta_path):
+        sys.meta_path.insert(0, DeferredInstall(folder, sources))
 
 
 def running() -> str:

@@ -2,38 +2,65 @@
 
 No I/O, no clock, no threads. Ruleset data arrives as a plain mapping (see
 :mod:`voicehost.config` for reading the TOML files).
+
+The names below are loaded on first use (PEP 562 ``__getattr__``): importing every ruleset
+costs a command that needs none of them (``voicehost parse``, ``--help``) more than the
+interpreter's own start, so ``from voicehost.rules import InputError`` loads only
+:mod:`~voicehost.rules.errors` and what it needs. Each record module makes its records quick
+itself (see :func:`~voicehost.rules.records.quicken`), whoever imports it first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from .canonical import CanonicalGame
-from .classic import ClassicGame
-from .club import ClubGame
-from .errors import IllegalInput, InputError, Refusal
-from .events import Event
-from .flow import TableGame
-from .game import Game, Outcome
-from .inputs import Input
-from .records import family, quicken
-from .requests import Request
-from .roles import Role, Team
-from .ruleset import Options, Ruleset, ruleset_from_mapping
-from .sport import SportGame
+from .catalog import GAME_CLASSES
 
-GAMES: Mapping[str, type[TableGame]] = {
-    "sport": SportGame, "club": ClubGame, "classic": ClassicGame, "canonical": CanonicalGame,
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .canonical import CanonicalGame
+    from .classic import ClassicGame
+    from .club import ClubGame
+    from .errors import IllegalInput, Refusal
+    from .events import Event as Event
+    from .flow import TableGame
+    from .game import Game, Outcome
+    from .input_error import InputError
+    from .inputs import Input as Input
+    from .requests import Request as Request
+    from .roles import Role, Team
+    from .ruleset import Options, Ruleset, ruleset_from_mapping
+    from .sport import SportGame
+
+    GAMES: Mapping[str, type[TableGame]]
+
+# Where each name lives (the module under voicehost.rules), loaded when first asked for.
+HOMES = {
+    "CanonicalGame": "canonical", "ClassicGame": "classic", "ClubGame": "club", "SportGame": "sport",
+    "IllegalInput": "errors", "InputError": "input_error", "Refusal": "errors", "Event": "events", "TableGame": "flow",
+    "Game": "game", "Outcome": "game", "Input": "inputs", "Request": "requests", "Role": "roles", "Team": "roles",
+    "Options": "ruleset", "Ruleset": "ruleset", "ruleset_from_mapping": "ruleset",
 }
 
-# Every record the engine builds per input gets the quick constructor and == (see quicken).
-for _record in (*family(Event).values(), *family(Input).values(), *Request.__args__, Outcome):
-    quicken(_record)
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its module the first time it is asked for, then keep it here."""
+    if name == "GAMES":
+        value: Any = {ruleset: __getattr__(cls) for ruleset, cls in GAME_CLASSES.items()}
+    elif name in HOMES:
+        value = getattr(importlib.import_module(f"{__name__}.{HOMES[name]}"), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def new_game(ruleset: Ruleset, options: Options, seats: int) -> TableGame:
     """A fresh game of ``ruleset`` waiting for the deal."""
-    return GAMES[ruleset.name](ruleset, options, seats)
+    games: Mapping[str, type[TableGame]] = __getattr__("GAMES")
+    return games[ruleset.name](ruleset, options, seats)
 
 
 __all__ = [

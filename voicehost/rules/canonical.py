@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .catalog import REQUIRED_TIMERS
 from .events import (
     AllStay,
     DayBegan,
@@ -35,7 +36,7 @@ class CanonicalGame(TableGame):
     nominating_turns = frozenset({"nominate"})
     night_actions = {"shots": frozenset({Role.MAFIA})}
     day_keys = frozenset({"nominate", "votes", "revote", "fouls", "removals"})
-    required_timers = ("discussion_s", "warning_s", "nominate_s", "vote_window_s")
+    required_timers = REQUIRED_TIMERS["canonical"]
     # Called by name: the count, the nominations, the runoff and the sentence; a card shown says only its side.
     lines = HostLines(count="name_call", nomination="nominated", revote="runoff", voted_out="sentence",
                       card_by_team=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .catalog import REQUIRED_TIMERS
 from .errors import IllegalInput, InputError, NotBloodNameTurn
 from .events import (
     ActionTaken,
@@ -43,7 +44,7 @@ class ClassicGame(TableGame):
         "heal": frozenset({Role.DOCTOR}), "visit": frozenset({Role.PUTANA}),
     }
     day_keys = frozenset({"speeches", "prevote", "votes", "mayor", "blood_name", "fouls", "removals"})
-    required_timers = ("discussion_s", "speech_s", "defence_s", "blood_name_s", "warning_s", "vote_window_s")
+    required_timers = REQUIRED_TIMERS["classic"]
     lines = HostLines(voted_out="jailed")
 
     @classmethod

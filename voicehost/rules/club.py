@@ -8,6 +8,7 @@ acquittal) → night … until :meth:`ClubGame._winner`.
 
 from __future__ import annotations
 
+from .catalog import REQUIRED_TIMERS
 from .errors import IllegalInput, NoHandsNow, NoSuchSide
 from .events import (
     Acquitted,
@@ -41,8 +42,7 @@ class ClubGame(TableGame):
         "join": frozenset({Role.MANIAC}),
     }
     day_keys = frozenset({"speeches", "votes", "revote", "extra_word", "fouls", "removals"})
-    required_timers = ("intro_s", "speech_s", "warning_s", "extra_s", "defence_s", "testament_s",
-                       "mafia_agree_s", "raise_hand_s", "vote_window_s")
+    required_timers = REQUIRED_TIMERS["club"]
     lines = HostLines(first_night="night_one", first_dawn=("maniac_sleeps",), doctor_hears_victims=True,
                       first_morning="introduction", opener_on_day_one=False)
 

@@ -9,21 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .input_error import InputError as InputError  # its own module, cheap to import (the command line)
 from .roles import Role
-
-
-class InputError(ValueError):
-    """Data from outside (a script, a config, an argument) that can never be valid.
-
-    ``place`` says where it sits, e.g. ``days[1].votes.11`` or
-    ``config/rules/sport.toml: options.nomination``, so the user can fix it
-    without reading a traceback.
-    """
-
-    def __init__(self, place: str, message: str) -> None:
-        super().__init__(f"{place}: {message}" if place else message)
-        self.place = place
-        self.message = message
 
 
 @dataclass(frozen=True)

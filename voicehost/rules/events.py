@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Record, from_dict, interned
+from .records import Record, family, from_dict, interned, quicken
 from .roles import Role
 
 
@@ -290,3 +290,7 @@ night_fell = interned(NightFell)
 morning_came = interned(MorningCame)
 shooting_resolved = interned(ShootingResolved)
 check_answered = interned(CheckAnswered)
+
+# Every event the engine builds gets the quick constructor and == (see quicken).
+for _record in family(Event).values():
+    quicken(_record)

@@ -30,6 +30,7 @@ from .errors import (
 )
 from .events import Event, GameOver, RolesDealt, eliminated, foul_given
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
+from .records import quicken
 from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
 from .roles import Role, Team
 from .ruleset import WARNING_LINES, HostLines, Options, Ruleset
@@ -48,6 +49,9 @@ class Outcome:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Outcome:
         return self  # immutable (and compiled, a frozen class copy cannot rebuild field by field)
+
+
+quicken(Outcome)  # the quick constructor and == (see quicken; compiled, it keeps mypyc's own)
 
 
 class Game:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Record, from_dict, interned
+from .records import Record, family, from_dict, interned, quicken
 from .roles import Role
 
 
@@ -165,3 +165,7 @@ close_voting = interned(CloseVoting)
 ACTIONS: dict[str, Callable[[int | None, int | None], Check | Heal | Visit | Kill]] = {
     "check": interned(Check), "heal": interned(Heal), "visit": interned(Visit), "kill": interned(Kill),
 }
+
+# Every input the engine builds gets the quick constructor and == (see quicken).
+for _record in family(Input).values():
+    quicken(_record)

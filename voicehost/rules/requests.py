@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .records import interned
+from .records import interned, quicken
 from .roles import Role
 
 
@@ -91,6 +91,8 @@ class AwaitLift:
 
 Request = (AwaitDeal | AwaitShots | AwaitAction | AwaitDawn | AwaitMorning | AwaitSpeech | AwaitVotes | AwaitLift
            | AwaitNightfall)
+for _request in Request.__args__:  # the quick constructor and == (see quicken)
+    quicken(_request)
 
 # The requests of every turn and pause, each distinct one built once (see interned).
 await_speech = interned(AwaitSpeech)

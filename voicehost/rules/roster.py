@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .errors import InputError
+from .input_error import InputError
 
 _SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only, and no seat has more than three
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from .errors import InputError
+from .input_error import InputError
 from .roles import Role, parse_role
 
 OptionValue = str | int | bool

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .catalog import REQUIRED_TIMERS
 from .errors import IllegalInput, NotAVoter
 from .events import (
     AllStay,
@@ -38,10 +39,7 @@ class SportGame(TableGame):
     name = "sport"
     night_actions = {"shots": frozenset({Role.DON, Role.MAFIA}), "check": frozenset({Role.DON, Role.SHERIFF})}
     day_keys = frozenset({"speeches", "votes", "revote", "lift", "fouls", "removals"})
-    required_timers = (
-        "speech_s", "warning_s", "tie_speech_s", "short_speech_s",
-        "silent_turn_s", "vote_window_s", "acquaintance_s",
-    )
+    required_timers = REQUIRED_TIMERS["sport"]
 
     nominating_turns = frozenset({"speech", "silent", "short"})
     # Night 1 is the acquaintance, said step by step; a quiet later morning means the mafia missed.

@@ -18,8 +18,6 @@ from __future__ import annotations
 import grp
 import os
 import pwd
-import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -80,6 +78,8 @@ Run = Callable[[list[str]], None]
 
 def voicehost_command() -> str:
     """The ``voicehost`` script of this installation (the unit must name an absolute path)."""
+    import shutil  # here, as subprocess below: `voicehost --help` imports this module for DEFAULT_USER
+
     beside = Path(sys.executable).with_name("voicehost")
     found = str(beside) if beside.exists() else shutil.which("voicehost")
     return str(Path(found).resolve()) if found else f"{sys.executable} -m voicehost.cli.main"
@@ -176,6 +176,8 @@ def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | 
 
 
 def _run(command: list[str]) -> None:
+    import subprocess
+
     try:
         subprocess.run(command, check=True)
     except FileNotFoundError:
