@@ -28,7 +28,7 @@ from .errors import (
     NoVoteToCorrect,
     SeatNotAtTable,
 )
-from .events import Event, GameOver, RolesDealt, eliminated, foul_given
+from .events import Ending, Event, GameOver, RolesDealt, Winner, eliminated, foul_given
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
 from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
 from .roles import Role, Team
@@ -39,11 +39,12 @@ Handler = Any  # an unbound method (self, request, input) -> None
 
 @dataclass(frozen=True)
 class Outcome:
-    """Who won and why; ``reason`` is one of the ids in docs/scripts.md. ``count``: for a
-    technical result, how many nights (misses) or days (repeat ties) in a row led to it."""
+    """Who won and why (a :data:`~.events.Winner` and an :data:`~.events.Ending`: the ids in
+    docs/scripts.md). ``count``: for a technical result, how many nights (misses) or days
+    (repeat ties) in a row led to it."""
 
-    winner: str
-    reason: str
+    winner: Winner
+    reason: Ending
     count: int = 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Outcome:

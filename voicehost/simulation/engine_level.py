@@ -52,6 +52,8 @@ from voicehost.rules.requests import (
     AwaitSpeech,
     AwaitVotes,
     Request,
+    Round,
+    Turn,
 )
 from voicehost.simulation.script import Day, Night, Script
 
@@ -132,11 +134,11 @@ def phase_index(game: Game, request: Request) -> int:
 
 
 # Turns whose words come from the script's ``speeches``.
-SPOKEN_TURNS = frozenset({"speech", "silent", "short"})
+SPOKEN_TURNS: frozenset[Turn] = frozenset({"speech", "silent", "short"})
 
 # A voting round → the day key of the script that answers it.
-ROUND_KEYS = {"main": "votes", "final": "votes", "revote": "revote", "acquittal": "revote",
-              "prevote": "prevote", "mayor": "mayor"}
+ROUND_KEYS: dict[Round, str] = {"main": "votes", "final": "votes", "revote": "revote", "acquittal": "revote",
+                                "prevote": "prevote", "mayor": "mayor"}
 
 
 
