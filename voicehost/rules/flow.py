@@ -58,7 +58,7 @@ _TEAMS = {team.value: team for team in Team}
 # What a ruleset queues: a turn, or a kind of its own that its ``_turn_length`` makes a turn
 # (the club's ``voted_word``: a last word, on the voted-out player's timer).
 Queued = Turn | Literal["voted_word"]
-AFTER_DEATH: frozenset[Queued] = frozenset({"last_word", "blood_name"})  # turns of players who just left
+AFTER_DEATH: frozenset[Queued] = frozenset({"last_word", "voted_word", "blood_name"})  # turns of players who just left
 Phase = Literal["night", "day"]  # the game's half: the night's fouls and removals wait for the morning
 Step = tuple[str, ...]  # ("shots", team) | ("action", role, action, ...) | ("dawn",)
 
