@@ -13,6 +13,7 @@ from voicehost.language.narrate import narrate
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import Game
 from voicehost.rules.events import (
+    Cause,
     CheckAnswered,
     Eliminated,
     Ending,
@@ -34,7 +35,7 @@ from voicehost.simulation.script import script_from_data
 # The closed sets the rules are typed with: a game never leaves them (mypy checks the code's
 # literals; this checks what the games really produce, options and all).
 WINNERS, REASONS = set(get_args(Winner)), set(get_args(Ending))
-TURNS, ROUNDS, PHASES = set(get_args(Turn)), set(get_args(Round)), set(get_args(Phase))
+TURNS, ROUNDS, PHASES, CAUSES = set(get_args(Turn)), set(get_args(Round)), set(get_args(Phase)), set(get_args(Cause))
 
 
 def vote_bonus(game: Game, alive: set[int]) -> int:
@@ -50,7 +51,7 @@ def check_consistency(game: Game) -> None:
     for event in game.events:
         assert not over, f"{event} after the game was over"
         if isinstance(event, Eliminated):
-            assert event.seat in alive
+            assert event.seat in alive and event.cause in CAUSES
             alive.discard(event.seat)
         elif isinstance(event, SpeechBegan):
             assert event.turn in TURNS

@@ -17,6 +17,8 @@ from .roles import Role
 # Who won (``GameOver.winner``, ``Outcome.winner``): a team's id, or nobody (classic's three
 # sides, when the last two teams fall together).
 Winner = Literal["red", "black", "yakuza", "maniac", "nobody"]
+# How a player left the table (``Eliminated.cause``): voted out, killed at night, removed by the judge.
+Cause = Literal["voted", "killed", "removed"]
 # Why the game ended (``GameOver.reason``, ``Outcome.reason``; docs/scripts.md lists them).
 Ending = Literal["no_black_left", "black_parity", "only_mafia_left", "only_yakuza_left", "maniac_last_two",
                  "mutual_destruction", "three_misses", "split_deadlock"]
@@ -189,10 +191,11 @@ class FoulGiven(Event):
 
 @dataclass(frozen=True)
 class Eliminated(Event):
-    """``cause``: voted, killed, removed. ``day``/``night`` says when (the other is None)."""
+    """``cause``: one of :data:`Cause` (voted, killed, removed). ``day``/``night`` says when (the
+    other is None)."""
 
     seat: int
-    cause: str
+    cause: Cause
     day: int | None
     night: int | None
 

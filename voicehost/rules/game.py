@@ -28,7 +28,7 @@ from .errors import (
     NoVoteToCorrect,
     SeatNotAtTable,
 )
-from .events import Ending, Event, GameOver, RolesDealt, Winner, eliminated, foul_given
+from .events import Cause, Ending, Event, GameOver, RolesDealt, Winner, eliminated, foul_given
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
 from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
 from .roles import Role, Team
@@ -317,7 +317,7 @@ class Game:
         if count >= self.fouls_to_remove:
             self._remove(seat, "fouls")
 
-    def _eliminate(self, seat: int, cause: str, check: bool = True) -> None:
+    def _eliminate(self, seat: int, cause: Cause, check: bool = True) -> None:
         """Take a seat out and check for a winner (RULES: "checked after every elimination");
         ``check=False`` when several leave together and the check waits for the last
         (:meth:`_eliminate_group`). The night's kills and anything during a night are dated by
@@ -330,7 +330,7 @@ class Game:
         if check:
             self._check_winner()
 
-    def _eliminate_group(self, seats: tuple[int, ...], cause: str) -> None:
+    def _eliminate_group(self, seats: tuple[int, ...], cause: Cause) -> None:
         """Players who leave together (a night's victims, «все голосуемые покидают игру») are
         one group: every one of them is out, then the win check runs once (RULES, "Things every
         ruleset shares")."""
