@@ -162,6 +162,16 @@ def test_club_top_player_leaves_when_the_revote_is_not_lower() -> None:
     assert protocol["eliminations"] == [{"seat": 5, "cause": "voted", "day": 2}]
 
 
+@pytest.mark.parametrize(("seconds", "words"), [(0, []), (30, [SpeechBegan(5, 30, "last_word")])])
+def test_club_voted_out_player_has_the_last_word_the_option_gives(seconds, words) -> None:
+    """Option ``last_word_s`` (0 by default: none). A word of 30 s was queued and then skipped,
+    the player being out already (only a killed player's word was spoken after death)."""
+    day = {"votes": all_vote(5, voters=(1, 2, 3, 4)), "revote": all_vote(5, voters=(1, 2, 3, 4))}
+    protocol, result = club(options={"last_word_s": seconds}, days=[INTRO, day])
+    assert protocol["eliminations"] == [{"seat": 5, "cause": "voted", "day": 2}]
+    assert [e for e in kinds(result, "speech_began") if e.turn == "last_word"] == words
+
+
 def test_club_acquittal_once_per_game_then_out_at_once() -> None:
     acquit = {"votes": all_vote(5), "revote": {"1": 5}}
     protocol, result = club(days=[INTRO, acquit, {"votes": all_vote(5)}], nights=[{}, {}, {}])

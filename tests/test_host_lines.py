@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import random
 import re
+from typing import get_args
 
 import pytest
 
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.language.host_lines import HOST_KEYS, event_lines, request_lines, spoken
+from voicehost.language.host_lines import HOST_KEYS, TURN_KEYS, event_lines, request_lines, spoken
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import new_game
 from voicehost.rules.events import PRIVATE_EVENTS
+from voicehost.rules.requests import Turn
 from voicehost.rules.roles import Role
 from voicehost.simulation.random_games import random_game
 
 SAMPLES = {"seat": range(1, 21), "n": range(0, 26), "name": ["Анна", "Пётр"], "target": ["Вера"],
            "list": [(1,), (2, 5), (3, 7, 10)], "names": [["Анна"], ["Анна", "Борис", "Вера"]],
            "role": list(Role), "seconds": [30, 60, 90, 100, 150, 300]}
+
+
+def test_every_turn_has_the_line_that_gives_the_floor() -> None:
+    """Each kind of turn (rules.requests.Turn) has its line; the last word's is the ruleset's."""
+    assert set(TURN_KEYS) | {"last_word"} == set(get_args(Turn))
+    assert set(TURN_KEYS.values()) <= HOST_KEYS
 
 
 @pytest.mark.parametrize("ruleset", ruleset_names())

@@ -105,6 +105,20 @@ def test_a_splice_outside_the_inputs_is_one_clear_error(tmp_path) -> None:
         read_journal(path)
 
 
+def test_an_unknown_input_source_is_one_clear_error(tmp_path) -> None:
+    """A source is one of the closed set the host writes (journal.Source), checked on reading."""
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path, {"ruleset": "sport"})
+    journal.append(0, 1.0, "seats", Dawn())
+    journal.splice(2.0, "console", 0, 1, [Vote(3, 5)], "vote 3 5")
+    journal.close()
+    good = path.read_text()
+    for line, old, new in [(2, "seats", "mic"), (3, "console", "web")]:
+        path.write_text(good.replace(f'"source": "{old}"', f'"source": "{new}"'))
+        with pytest.raises(InputError, match=rf"j.jsonl:{line}: unknown input source '{new}' \(one of seats, "):
+            read_journal(path)
+
+
 def test_broken_journals_are_one_clear_error(tmp_path) -> None:
     with pytest.raises(InputError, match="no such journal"):
         read_journal(tmp_path / "none.jsonl")
@@ -229,6 +243,7 @@ def test_a_record_nested_deep_or_reordered_is_refused_with_its_line(tmp_path) ->
         ([*lines[:5], lines[6], lines[5], *lines[7:]], ":6: input 5 where input 4 was due"),
         ([*lines[:5], *lines[6:]], ":6: input 5 where input 4 was due"),
         ([*lines[:5], lines[5].replace('"i": 4', '"i": 4, "x": 1'), *lines[6:]], ":6: not a journal record"),
+        ([*lines[:5], lines[5].replace('"source": "', '"source": "x'), *lines[6:]], ":6: unknown input source 'x"),
     ]:
         path.write_text("\n".join(damaged) + "\n")
         done = voicehost("resume", str(path))

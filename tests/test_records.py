@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from typing import Literal, get_args, get_origin
 
 import pytest
 
@@ -17,7 +19,10 @@ def sample(cls):
     values = {}
     for f in dataclasses.fields(cls):
         hint = str(f.type)
-        if hint == "int":
+        closed = getattr(sys.modules[cls.__module__], hint, None)  # a Literal alias (Turn, Round, Winner …)
+        if get_origin(closed) is Literal:
+            values[f.name] = get_args(closed)[-1]
+        elif hint == "int":
             values[f.name] = 3
         elif hint == "int | None":
             values[f.name] = 4

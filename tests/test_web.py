@@ -34,7 +34,7 @@ def day_one(journal: Path) -> tuple[Director, Journal]:
     log = Journal(journal, {"ruleset": "sport", "options": {}, "seats": 10, "level": "live"})
     for index, item in enumerate([typed_deal(ROLES, game, "roles"), Dawn()]):
         game.push(item)
-        log.append(index, 0.0, "test", item)
+        log.append(index, 0.0, "host", item)  # as the host journals a typed deal and its own dawn
     loop = asyncio.get_running_loop()
     ports = Ports(night=lambda on: None, led=lambda seat, pattern: None, edges=EdgeLog(),
                   speak=VirtualVoice(50).speak, clock=loop.time, speed=1.0, poll_s=None)

@@ -24,7 +24,7 @@ from typing import Any
 from voicehost.host.clock import SpeechTimer, TableClock
 from voicehost.host.console import Console
 from voicehost.host.hearing import HearingSettings
-from voicehost.host.journal import Journal
+from voicehost.host.journal import Journal, Source
 from voicehost.host.night import Night
 from voicehost.host.notices import TableWatcher
 from voicehost.host.ports import EdgeLog, Ports
@@ -104,7 +104,7 @@ class Director:
     async def say(self, said: list[tuple[str, dict[str, Any]]]) -> list[float]:
         return await self.stage.say(said)
 
-    async def push(self, item: Input, source: str) -> list[Event]:
+    async def push(self, item: Input, source: Source) -> list[Event]:
         return await self.stage.push(item, source)
 
     async def wait(self, seconds: float) -> None:

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, Literal, TypeGuard, get_args
 
 from voicehost.files import decode, file_name, loads_json, read_bytes
 from voicehost.rules import GAMES, InputError
@@ -39,6 +39,12 @@ from voicehost.rules.inputs import Input, input_from_dict
 FORMAT = 1                      # the journal format this program writes and reads
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
 LEVELS = ("engine", "table", "live")
+# Who gave an input: ``seats`` (the buttons: taps, thumbs, hands, a veto), ``ears`` (heard in a
+# speech), ``host`` (the host's own step: a speech's end, dawn, a closed vote; the judge's typed
+# cards), ``console`` (typed by the judge), ``deal`` (the cards as dealt), ``script`` (a
+# simulated game's script).
+Source = Literal["seats", "ears", "host", "console", "deal", "script"]
+SOURCES: tuple[Source, ...] = get_args(Source)
 
 
 class JournalUnwritable(OSError):
@@ -58,7 +64,7 @@ class JournalUnwritable(OSError):
 class JournalEntry:
     index: int
     t: float
-    source: str
+    source: Source
     input: Input
     record: int = 0   # the line of the journal that holds it (for messages)
 
@@ -94,13 +100,13 @@ class Journal:
     def resume(cls, read: JournalFile, note: Callable[[str], None] | None = None) -> Journal:
         return cls(read.path, read.header, _resumed=read, note=note)
 
-    def append(self, index: int, t: float, source: str, item: Input) -> None:
+    def append(self, index: int, t: float, source: Source, item: Input) -> None:
         """Written and on disk before the caller lets the input take effect."""
         self._write({"type": "input", "i": index, "t": round(t, 6), "source": source, "input": item.to_dict()})
         self.count += 1
         crash_point(self.count)
 
-    def splice(self, t: float, source: str, at: int, remove: int, insert: list[Input], why: str) -> None:
+    def splice(self, t: float, source: Source, at: int, remove: int, insert: list[Input], why: str) -> None:
         """The game's inputs ``[at, at+remove)`` were replaced by ``insert`` (undo, a vote corrected)."""
         self._write({"type": "splice", "t": round(t, 6), "source": source, "at": at, "remove": remove,
                      "insert": [item.to_dict() for item in insert], "why": why})
@@ -140,7 +146,7 @@ class Journal:
                    f"cut {len(read.torn)} bytes off, kept in {copy.name}")
         read.torn = b""
 
-    def award(self, t: float, source: str, best_player: int) -> None:
+    def award(self, t: float, source: Source, best_player: int) -> None:
         """The table's best-player vote after the game (the last one counts)."""
         self._write({"type": "award", "t": round(t, 6), "source": source, "best_player": best_player})
 
@@ -289,6 +295,8 @@ def _apply(record: dict[str, Any], entries: list[JournalEntry], number: int, pla
     t, source = record.get("t"), record.get("source")
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not isinstance(source, str):
         raise InputError(place, "not a journal record (its time or source is missing or wrong)")
+    if not _known_source(source):
+        raise InputError(place, f"unknown input source {source[:24]!r} (one of {', '.join(SOURCES)})")
     if kind == "input":
         _only(record, {"type", "i", "t", "source", "input"}, place)
         if record.get("i") != len(entries) or isinstance(record.get("i"), bool):
@@ -309,6 +317,10 @@ def _apply(record: dict[str, Any], entries: list[JournalEntry], number: int, pla
             entry.index = k
     else:
         raise InputError(place, f"not a journal record (type {kind!r})")
+
+
+def _known_source(source: str) -> TypeGuard[Source]:
+    return source in SOURCES
 
 
 def _count(value: Any) -> TypeGuard[int]:

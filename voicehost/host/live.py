@@ -18,7 +18,7 @@ from voicehost.config import journals_dir
 from voicehost.host.cards import learn_roles, roles_from_console, show_roles
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import grammar, load_ears, model_path
-from voicehost.host.journal import Journal, JournalFile, load_journal, write_results
+from voicehost.host.journal import Journal, JournalFile, Source, load_journal, write_results
 from voicehost.host.notices import events_to
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
@@ -204,7 +204,7 @@ async def _host(args: Any, director: Director) -> None:
         await director.nightfall(night or 1)  # «Наступает ночь», then the cards
     if args.roles == "taps" and not game.inputs:
         deal = await learn_roles(director, dict(game.cast))
-        source = "seats"
+        source: Source = "seats"
         if deal is None:  # the taps did not add up: the human host types the cards
             director.log("voicehost: the taps did not match the cards; type them: roles 3=don,5=mafia,…")
             deal, source = await roles_from_console(director), "console"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from voicehost.host.journal import Source
 from voicehost.host.refusals import ConsoleAnswer
 from voicehost.rules import IllegalInput
 from voicehost.rules.events import Event
@@ -42,8 +43,9 @@ class InputsTaken:
     """The game took an input (it is journaled already) and this is what followed from it."""
 
     item: Input
-    source: str
-    """Who gave it: ``seats``, ``ears``, ``console``, ``host``, ``deal``."""
+    source: Source
+    """Who gave it (:data:`~voicehost.host.journal.Source`): ``seats``, ``ears``, ``host``,
+    ``console``, ``deal``, ``script``."""
     events: tuple[Event, ...]
 
 

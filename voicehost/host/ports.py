@@ -16,6 +16,7 @@ from audio.listener import Heard
 from hw.capture import Press, presses_from
 from hw.edges import Edge
 from hw.leds import Pattern
+from voicehost.host.table_file import WarningStyle
 
 POLL_S = 0.01           # how often the director looks at its queues while it waits
 
@@ -53,7 +54,8 @@ class Ports:
 :mod:`voicehost.host.notices`).
     ``cue`` plays a short tone (a speech starts, ten seconds left, time up, a vote window
     opens/closes), ``hold`` holds the night bed's level through a count, ``warning`` says
-    whether the 10-second warning is a tone, the spoken line or both."""
+    whether the speaker's warning is a tone, the spoken line or both
+    (:data:`~voicehost.host.table_file.WarningStyle`)."""
 
     night: Callable[[bool], None]
     led: Callable[[int, Pattern], None]
@@ -71,7 +73,7 @@ class Ports:
     cue: Callable[[str], None] = lambda name: None
     cue_length: Callable[[str], float] = lambda name: 0.0   # seconds a cue sounds (a vote window ends with it)
     hold: Callable[[bool], None] = lambda on: None
-    warning: str = "voice"
+    warning: WarningStyle = "voice"
 
     def __post_init__(self) -> None:
         self.edges.on_edge = self.stirred.set

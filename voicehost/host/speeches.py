@@ -16,9 +16,9 @@ from voicehost.host.stage import Stage
 from voicehost.language.intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import parse, parse_seat_answer
 from voicehost.rules.inputs import BloodName, EndSpeech, Foul, Input, Nominate, RaiseHand, Withdraw
-from voicehost.rules.requests import AwaitSpeech, Request
+from voicehost.rules.requests import AwaitSpeech, Request, Turn
 
-ANSWER_TURNS = frozenset({"nominate", "blood_name"})  # turns answered with one name or number
+ANSWER_TURNS: frozenset[Turn] = frozenset({"nominate", "blood_name"})  # turns answered with one name or number
 ECHO_KEYS = {Nominate: "nomination_accepted", Withdraw: "withdrawn"}  # the line that echoes what was taken
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from voicehost.host.clock import TableClock
-from voicehost.host.journal import Journal
+from voicehost.host.journal import Journal, Source
 from voicehost.host.lights import Lights
 from voicehost.host.notices import InputsTaken, LineSaid, MusicChanged, Notice, Notices, TableWatcher
 from voicehost.host.ports import Ports
@@ -78,7 +78,7 @@ class Stage:
         await self.say(event_lines(NightFell(night), self.game))
         self.music(True)
 
-    async def push(self, item: Input, source: str) -> list[Event]:
+    async def push(self, item: Input, source: Source) -> list[Event]:
         """Into the game (which may refuse it), on disk, and only then said and shown."""
         events = self.game.push(item)
         if self.journal is not None:
@@ -98,7 +98,7 @@ class Stage:
         """``seconds`` table seconds."""
         await self.clock.sleep(seconds)
 
-    def pop_last(self, why: str, source: str = "console") -> Input:
+    def pop_last(self, why: str, source: Source = "console") -> Input:
         """The last input undone — by the judge's ``undo`` or a player's button (a veto, a
         speech taken back) — journaled as a splice and the LEDs relit; returns what was undone."""
         undone = self.game.pop()
@@ -106,7 +106,7 @@ class Stage:
         self.lights.relight()
         return undone
 
-    def journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: str = "console") -> None:
+    def journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: Source = "console") -> None:
         """A correction is checked against the whole game first (the splice replays it), then
         on disk before anything is said about it."""
         self.log(f"{source}: {why}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from audio.cues import CUE_NAMES
 from audio.mixer import MixSettings
@@ -18,13 +18,18 @@ from voicehost.rules import InputError
 DEFAULT_TABLE = "ten-seats.toml"
 
 
+# How the speaker's warning sounds: a tone, the spoken line («Десять секунд.», «Осталась одна
+# минута.») or both.
+WarningStyle = Literal["tone", "voice", "both"]
+
+
 @dataclass(frozen=True)
 class AudioConfig:
     voice: VoiceSettings = VoiceSettings()
     mix: MixSettings = MixSettings()
     music_folder: str | None = None
     output: str = "default"
-    warning: str = "tone"             # the 10-second warning: tone, voice («Десять секунд») or both
+    warning: WarningStyle = "tone"    # the speaker's warning: tone, voice («Десять секунд») or both
     cues: Mapping[str, str] = field(default_factory=dict)  # cue name → a club's own sound file
     voice_folder: str | None = None   # a club's recorded host: script.tsv + NAME.wav (voicehost voice script)
 
@@ -33,7 +38,7 @@ _VOICE = {"voice": str, "rate": int, "volume": float, "loudness_lufs": float, "c
 _MIX = {"duck_db": float, "count_duck_db": float, "duck_attack_s": float, "duck_release_s": float, "fade_s": float,
         "music_level": float, "voice_level": float, "pause_s": float}
 _OTHER = {"music_folder": str, "output": str, "warning": str, "cues": dict, "voice_folder": str}
-WARNINGS = ("tone", "voice", "both")
+WARNINGS: tuple[WarningStyle, ...] = get_args(WarningStyle)
 
 
 def table_path(name: str | None) -> Path:

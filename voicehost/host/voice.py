@@ -21,7 +21,7 @@ from audio.output import AudioOut, AudioSpecError
 from audio.recorded import RecordedVoice, RecordingsUnavailable, words
 from audio.tts import SpeechRenderer, VoiceUnavailable
 from voicehost.config import cache_dir
-from voicehost.host.table_file import AudioConfig, load_audio, table_path
+from voicehost.host.table_file import AudioConfig, WarningStyle, load_audio, table_path
 from voicehost.language.host_lines import HOST_KEYS
 from voicehost.language.lexicon import load_lexicon
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
@@ -41,7 +41,7 @@ class Speaking:
     """The tones (``speech_start``, ``ten_seconds`` …), generated or the club's files."""
     recorded: RecordedVoice | None
     """A club's recorded host, said where it covers a line."""
-    warning: str
+    warning: WarningStyle
     """How the speaker's warning sounds: ``tone``, ``voice`` or ``both``."""
     cue_rate: int
     """The cues' sample rate (the mixer's)."""
@@ -271,7 +271,7 @@ class TerminalVoice:
             time.sleep(spoken_length_s(text) / self.speed)
         return onset
 
-    warning = "voice"   # no tones here: the 10-second warning is printed as its line
+    warning: WarningStyle = "voice"   # no tones here: the 10-second warning is printed as its line
 
     def night(self, on: bool) -> None:
         self.log("(night music on)" if on else "(night music off)")

@@ -45,7 +45,7 @@ from voicehost.rules.events import (
     VotingBegan,
     WithdrawalRefused,
 )
-from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitShots, Request
+from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitShots, Request, Round, Turn
 from voicehost.rules.roles import Role
 
 Said = list[tuple[str, dict[str, Any]]]
@@ -67,9 +67,11 @@ def _morning(e: MorningCame, game: Game) -> Said:
     return _one(game.lines.first_morning if e.day == 1 else game.lines.quiet_morning)
 
 
-TURN_KEYS = {"speech": "speech", "short": "speech_short", "silent": "speech_silent", "tie": "tie_speech",
-             "intro": "intro_speech", "extra": "extra_word", "defence": "defence", "blood_name": "blood_name",
-             "nominate": "nominate_question", "free": "discussion"}
+# Every turn but the last word (the ruleset picks its line) → the line that gives the floor.
+TURN_KEYS: dict[Turn, str] = {
+    "speech": "speech", "short": "speech_short", "silent": "speech_silent", "tie": "tie_speech",
+    "intro": "intro_speech", "extra": "extra_word", "defence": "defence", "blood_name": "blood_name",
+    "nominate": "nominate_question", "free": "discussion"}
 
 
 def _speech(e: SpeechBegan, game: Game) -> Said:
@@ -93,7 +95,7 @@ def _voting(e: VotingBegan, game: Game) -> Said:
     return _one(key, list=e.candidates, seat=e.candidates[0], names=[_names(game)(s) for s in e.candidates])
 
 
-def question_key(round_name: str) -> str:
+def question_key(round_name: Round) -> str:
     """The line that opens a candidate's vote window in a round."""
     return {"mayor": "mayor_question", "prevote": "prevote_question", "final": "final_question"}.get(
         round_name, "vote_question")

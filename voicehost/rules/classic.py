@@ -18,22 +18,25 @@ from .events import (
     AllStay,
     BloodNamed,
     DayBegan,
+    Ending,
     MayorElected,
     RoleRevealed,
     VotesCounted,
+    Winner,
     check_answered,
     morning_came,
 )
-from .flow import Step, TableGame, with_pauses
+from .flow import Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import BloodName, Check, CloseVoting, Dawn, EndSpeech, Heal, Shots, Visit, Vote
-from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
+from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes, Turn
 from .roles import Role, Team
 from .ruleset import HostLines, Options, Ruleset
 
 # Team id → the winner id in protocols and the reason when it is the last team standing.
-WINNERS = {Team.RED: ("red", "no_black_left"), Team.BLACK: ("black", "only_mafia_left"),
-           Team.YAKUZA: ("yakuza", "only_yakuza_left")}
+WINNERS: dict[Team, tuple[Winner, Ending]] = {Team.RED: ("red", "no_black_left"),
+                                              Team.BLACK: ("black", "only_mafia_left"),
+                                              Team.YAKUZA: ("yakuza", "only_yakuza_left")}
 
 
 class ClassicGame(TableGame):
@@ -154,7 +157,8 @@ class ClassicGame(TableGame):
         self._apply_held()  # the night's fouls and removals, after its victims
         if self.is_over:
             return
-        words = [(seat, "blood_name") for seat in killed] if self.options.flag("blood_name") else []
+        words: list[tuple[int, Queued]] = ([(seat, "blood_name") for seat in killed] if self.options.flag("blood_name")
+                                           else [])
         self._morning(words, then="mayor")
 
     def _blood_name(self, request: AwaitSpeech, item: BloodName) -> None:
@@ -192,12 +196,12 @@ class ClassicGame(TableGame):
         """The free discussion («free») runs on the discussion timer."""
         return {**super()._turn_seconds(ruleset, options), "free": ruleset.timers["discussion_s"]}
 
-    def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
+    def _turn_length(self, seat: int, kind: Queued) -> tuple[Turn, int]:
         """With ``etiquette``, the 3rd foul silences the player's next turn in the discussion."""
         if kind == "speech" and seat in self.silenced:
             self.silenced.discard(seat)
             return "silent", 0
-        return kind, self.turn_seconds[kind]
+        return super()._turn_length(seat, kind)
 
     def _after_foul(self, seat: int, count: int) -> None:
         if count == 3 and self.options.flag("etiquette"):

@@ -24,7 +24,7 @@ from .events import (
     check_answered,
     morning_came,
 )
-from .flow import Step, TableGame, with_pauses
+from .flow import Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import Check, CloseVoting, Dawn, EndSpeech, Heal, Join, Kill, RaiseHand, Shots, Vote
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
@@ -186,9 +186,6 @@ class ClubGame(TableGame):
         return {**super()._turn_seconds(ruleset, options), "last_word": ruleset.timers["testament_s"],
                 "voted_word": options.number("last_word_s")}
 
-    def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
-        return ("last_word" if kind == "voted_word" else kind), self.turn_seconds[kind]
-
     def _then_speeches(self) -> None:
         """Day 2 (the first discussion) opens with seat 2, then the opener moves on as in sport."""
         order = self._speaking_order(2)
@@ -275,7 +272,7 @@ class ClubGame(TableGame):
         self._eliminate(seat, "voted")
         if self.is_over:
             return
-        words = [(seat, "voted_word")] if self.options.number("last_word_s") else []
+        words: list[tuple[int, Queued]] = [(seat, "voted_word")] if self.options.number("last_word_s") else []
         self._queue(words, then="night")
 
     def _then_night(self) -> None:

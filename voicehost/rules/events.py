@@ -8,10 +8,20 @@ and the protocol is built from them. Events that carry a role are private to the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .records import Record, family, from_dict, interned, quicken
+from .requests import Round, Turn
 from .roles import Role
+
+# Who won (``GameOver.winner``, ``Outcome.winner``): a team's id, or nobody (classic's three
+# sides, when the last two teams fall together).
+Winner = Literal["red", "black", "yakuza", "maniac", "nobody"]
+# How a player left the table (``Eliminated.cause``): voted out, killed at night, removed by the judge.
+Cause = Literal["voted", "killed", "removed"]
+# Why the game ended (``GameOver.reason``, ``Outcome.reason``; docs/scripts.md lists them).
+Ending = Literal["no_black_left", "black_parity", "only_mafia_left", "only_yakuza_left", "maniac_last_two",
+                 "mutual_destruction", "three_misses", "split_deadlock"]
 
 
 class Event(Record):
@@ -63,11 +73,13 @@ class DayBegan(Event):
 
 @dataclass(frozen=True)
 class SpeechBegan(Event):
-    """``turn``: speech, silent (3rd foul), short, tie (автокатастрофа), last_word."""
+    """``turn``: one of :data:`~voicehost.rules.requests.Turn` — speech, short and silent (after
+    a 3rd foul), tie (автокатастрофа), last_word, intro, defence, extra, nominate, free (seat 0:
+    the whole table), blood_name."""
 
     seat: int
     seconds: int
-    turn: str
+    turn: Turn
 
 
 @dataclass(frozen=True)
@@ -106,10 +118,11 @@ class WithdrawalRefused(Event):
 
 @dataclass(frozen=True)
 class VotingBegan(Event):
-    """``round``: main or revote; candidates in the order they are put to the vote."""
+    """``round``: one of :data:`~voicehost.rules.requests.Round` (main, revote, acquittal, mayor,
+    prevote, final); candidates in the order they are put to the vote."""
 
     day: int
-    round: str
+    round: Round
     candidates: tuple[int, ...]
 
 
@@ -133,7 +146,7 @@ class VotesCounted(Event):
     """``counts``: (candidate, votes) in ballot order; ``defaulted``: non-voters given to the last."""
 
     day: int
-    round: str
+    round: Round
     counts: tuple[tuple[int, int], ...]
     defaulted: tuple[int, ...]
 
@@ -178,20 +191,22 @@ class FoulGiven(Event):
 
 @dataclass(frozen=True)
 class Eliminated(Event):
-    """``cause``: voted, killed, removed. ``day``/``night`` says when (the other is None)."""
+    """``cause``: one of :data:`Cause` (voted, killed, removed). ``day``/``night`` says when (the
+    other is None)."""
 
     seat: int
-    cause: str
+    cause: Cause
     day: int | None
     night: int | None
 
 
 @dataclass(frozen=True)
 class GameOver(Event):
-    """``count``: the nights or days in a row behind a technical result (0 otherwise)."""
+    """``winner``: one of :data:`Winner`; ``reason``: one of :data:`Ending`. ``count``: the nights
+    or days in a row behind a technical result (0 otherwise)."""
 
-    winner: str
-    reason: str
+    winner: Winner
+    reason: Ending
     count: int = 0
 
 

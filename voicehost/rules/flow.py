@@ -6,7 +6,7 @@ rounds they have; the bookkeeping of getting from one to the next lives here onc
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from .errors import (
     DoesNotShoot,
@@ -41,6 +41,8 @@ from .requests import (
     AwaitSpeech,
     AwaitVotes,
     Request,
+    Round,
+    Turn,
     await_action,
     await_dawn,
     await_morning,
@@ -53,14 +55,18 @@ from .ruleset import Options, Ruleset
 # A night step's role or team name → the enum member (calling Role(name) or Team(name) is slow).
 _ROLES = {role.value: role for role in Role}
 _TEAMS = {team.value: team for team in Team}
-AFTER_DEATH = frozenset({"last_word", "blood_name"})  # turns of players who just left
+# What a ruleset queues: a turn, or a kind of its own that its ``_turn_length`` makes a turn
+# (the club's ``voted_word``: a last word, on the voted-out player's timer).
+Queued = Turn | Literal["voted_word"]
+AFTER_DEATH: frozenset[Queued] = frozenset({"last_word", "voted_word", "blood_name"})  # turns of players who just left
+Phase = Literal["night", "day"]  # the game's half: the night's fouls and removals wait for the morning
 Step = tuple[str, ...]  # ("shots", team) | ("action", role, action, ...) | ("dawn",)
 
 
 class TableGame(Game):
     """Nights, turns and rounds. ``handlers`` maps (input type, request type) to a method."""
 
-    nominating_turns: ClassVar[frozenset[str]] = frozenset()
+    nominating_turns: ClassVar[frozenset[Turn]] = frozenset()
     second_vote_is_a_foul: ClassVar[bool] = True  # «многократное голосование» (sport, club)
     # What follows a queue of turns: ``then`` → the ruleset's ``_then_<then>`` method, found
     # once per class rather than by name after every queue (a day has several).
@@ -83,8 +89,8 @@ class TableGame(Game):
 
     def _reset(self) -> None:
         super()._reset()
-        self.phase = "night"
-        self.turns: list[tuple[int, str]] = []
+        self.phase: Phase = "night"
+        self.turns: list[tuple[int, Queued]] = []
         self.after_turns = ""
         self.night_steps: list[Step] = []
         self.votes: dict[int, int] = {}
@@ -93,7 +99,7 @@ class TableGame(Game):
         self.held: list[Foul | Remove] = []  # the night's fouls and removals, until the morning
         self.held_night = 0  # while the morning applies them: the night they belong to
         self.struck: set[int] = set()  # seats the night killed that the morning then removed: no last word
-        self.morning_turns: tuple[list[tuple[int, str]], str] = ([], "")
+        self.morning_turns: tuple[list[tuple[int, Queued]], str] = ([], "")
 
     # ---- nights ---------------------------------------------------------------------------
 
@@ -242,7 +248,7 @@ class TableGame(Game):
 
     # ---- the pauses between night and day ----------------------------------------------------
 
-    def _morning(self, turns: list[tuple[int, str]], then: str) -> None:
+    def _morning(self, turns: list[tuple[int, Queued]], then: str) -> None:
         """The morning is announced; before anyone has the floor the judge may still act (a
         seat removed now never opens the day). Then ``turns`` (last words …), then ``then``;
         a killed seat the night's fouls or removals struck out has no last word."""
@@ -266,7 +272,7 @@ class TableGame(Game):
 
     # ---- turns --------------------------------------------------------------------------------
 
-    def _queue(self, turns: list[tuple[int, str]], then: str) -> None:
+    def _queue(self, turns: list[tuple[int, Queued]], then: str) -> None:
         """Give the floor to ``turns`` in order, then call ``_then_<then>()``."""
         self.turns = turns
         self.after_turns = then
@@ -285,8 +291,9 @@ class TableGame(Game):
         if self._outcome is None:
             self.continuations[self.after_turns](self)
 
-    def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
-        return kind, self.turn_seconds[kind]
+    def _turn_length(self, seat: int, kind: Queued) -> tuple[Turn, int]:
+        """The turn ``kind`` gives ``seat`` and its length (a ruleset may shorten or silence it)."""
+        return ("last_word" if kind == "voted_word" else kind), self.turn_seconds[kind]
 
     def _end_speech(self, request: AwaitSpeech, item: EndSpeech) -> None:
         if item.seat != request.seat:
@@ -348,7 +355,7 @@ class TableGame(Game):
 
     # ---- voting rounds ---------------------------------------------------------------------
 
-    def _open_round(self, round_name: str, candidates: tuple[int, ...], voters: tuple[int, ...]) -> None:
+    def _open_round(self, round_name: Round, candidates: tuple[int, ...], voters: tuple[int, ...]) -> None:
         self.votes = {}
         self.request = AwaitVotes(self.day, round_name, candidates, voters)
         self._emit(VotingBegan(self.day, round_name, candidates))

@@ -28,7 +28,7 @@ from .errors import (
     NoVoteToCorrect,
     SeatNotAtTable,
 )
-from .events import Event, GameOver, RolesDealt, eliminated, foul_given
+from .events import Cause, Ending, Event, GameOver, RolesDealt, Winner, eliminated, foul_given
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
 from .records import quicken
 from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
@@ -40,11 +40,12 @@ Handler = Any  # an unbound method (self, request, input) -> None
 
 @dataclass(frozen=True)
 class Outcome:
-    """Who won and why; ``reason`` is one of the ids in docs/scripts.md. ``count``: for a
-    technical result, how many nights (misses) or days (repeat ties) in a row led to it."""
+    """Who won and why (a :data:`~.events.Winner` and an :data:`~.events.Ending`: the ids in
+    docs/scripts.md). ``count``: for a technical result, how many nights (misses) or days
+    (repeat ties) in a row led to it."""
 
-    winner: str
-    reason: str
+    winner: Winner
+    reason: Ending
     count: int = 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Outcome:
@@ -320,7 +321,7 @@ class Game:
         if count >= self.fouls_to_remove:
             self._remove(seat, "fouls")
 
-    def _eliminate(self, seat: int, cause: str, check: bool = True) -> None:
+    def _eliminate(self, seat: int, cause: Cause, check: bool = True) -> None:
         """Take a seat out and check for a winner (RULES: "checked after every elimination");
         ``check=False`` when several leave together and the check waits for the last
         (:meth:`_eliminate_group`). The night's kills and anything during a night are dated by
@@ -333,7 +334,7 @@ class Game:
         if check:
             self._check_winner()
 
-    def _eliminate_group(self, seats: tuple[int, ...], cause: str) -> None:
+    def _eliminate_group(self, seats: tuple[int, ...], cause: Cause) -> None:
         """Players who leave together (a night's victims, «все голосуемые покидают игру») are
         one group: every one of them is out, then the win check runs once (RULES, "Things every
         ruleset shares")."""

@@ -7,9 +7,22 @@ which part of a script to feed. Requests naming a checker's seat are private to 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .records import interned, quicken
 from .roles import Role
+
+# A turn at the table (``AwaitSpeech.turn``, ``SpeechBegan.turn``): a speech in the day's round;
+# ``short`` and ``silent``, the speech a 3rd foul shortens or silences; ``tie``, a tied player's
+# speech (автокатастрофа); ``last_word``, a leaving player's (also the club's testament);
+# ``intro``, the club's introduction round; ``defence``, an accused player's; ``extra``, the
+# club's raised-hand word; ``nominate``, canonical's «кого вы выдвигаете?»; ``free``, the whole
+# table's free discussion (seat 0); ``blood_name``, classic's killed player naming a suspect.
+Turn = Literal["speech", "short", "silent", "tie", "last_word", "intro", "defence", "extra", "nominate", "free",
+               "blood_name"]
+# A voting round (``AwaitVotes.round``, ``VotingBegan.round``, ``VotesCounted.round``): ``main``
+# and its ``revote``; the club's ``acquittal``; classic's ``mayor``, ``prevote`` and ``final``.
+Round = Literal["main", "revote", "acquittal", "mayor", "prevote", "final"]
 
 
 @dataclass(frozen=True)
@@ -65,19 +78,21 @@ class AwaitNightfall:
 
 @dataclass(frozen=True)
 class AwaitSpeech:
-    """A turn at the table. ``turn``: speech, silent, short, tie, last_word, intro, defence,
-    extra, nominate, free (seat 0: the whole table's free discussion)."""
+    """A turn at the table. ``turn``: one of :data:`Turn` (seat 0 with ``free``: the whole
+    table's free discussion)."""
 
     seat: int
     seconds: int
-    turn: str
+    turn: Turn
     may_nominate: bool
 
 
 @dataclass(frozen=True)
 class AwaitVotes:
+    """A voting round (``round``: one of :data:`Round`)."""
+
     day: int
-    round: str
+    round: Round
     candidates: tuple[int, ...]
     voters: tuple[int, ...]
 

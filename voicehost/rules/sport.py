@@ -27,10 +27,10 @@ from .events import (
     nomination_refused,
     vote_ignored,
 )
-from .flow import Step, TableGame, with_pauses
+from .flow import Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import Check, CloseVoting, Dawn, EndSpeech, Lift, Nominate, Shots, Vote, Withdraw
-from .requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes
+from .requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Turn
 from .roles import Role, Team
 from .ruleset import HostLines, Options, Ruleset
 
@@ -129,18 +129,18 @@ class SportGame(TableGame):
         return {"speech": timers["speech_s"], "tie": timers["tie_speech_s"], "short": timers["short_speech_s"],
                 "silent": timers["silent_turn_s"], "last_word": options.number("last_word_s")}
 
-    def _turn_length(self, seat: int, kind: str) -> tuple[str, int]:
+    def _turn_length(self, seat: int, kind: Queued) -> tuple[Turn, int]:
         """The 3rd foul (option ``three_fouls``): the next speech is silent (only nominations),
         or 30 s with 3–4 players alive; a last word right after it shrinks to 30 s."""
-        seconds = self.turn_seconds[kind]
-        if kind == "tie" or seat not in self.penalized:
-            return kind, seconds
+        turn, seconds = super()._turn_length(seat, kind)
+        if turn == "tie" or seat not in self.penalized:
+            return turn, seconds
         penalty = self.options.text("three_fouls")
         if penalty == "none":
-            return kind, seconds
+            return turn, seconds
         self.penalized.discard(seat)
-        if kind == "last_word":
-            return kind, min(seconds, self.turn_seconds["short"])
+        if turn == "last_word":
+            return turn, min(seconds, self.turn_seconds["short"])
         if penalty == "lose_speech" and len(self.alive) > 4:
             return "silent", self.turn_seconds["silent"]
         return "short", self.turn_seconds["short"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
-from voicehost.host.journal import Journal, JournalEntry
+from voicehost.host.journal import Journal, JournalEntry, Source
 from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
@@ -52,6 +52,8 @@ from voicehost.rules.requests import (
     AwaitSpeech,
     AwaitVotes,
     Request,
+    Round,
+    Turn,
 )
 from voicehost.simulation.script import Day, Night, Script
 
@@ -66,20 +68,25 @@ class Simulation:
     table: Any = None   # the table level's record of public outputs (voicehost.simulation.table_level.TableRecord)
 
 
+# How a person at the table does an act (``Act.via``).
+Via = Literal["deal", "taps", "vote", "lift", "hand", "words", "heard", "answer", "console", "host"]
+
+
 @dataclass(frozen=True)
 class Act:
     """One thing a person at the table does: the input it must become and how it happens.
 
-    ``via``: ``deal`` (the cards), ``taps`` (a night tap while the host counts), ``vote`` and
-    ``lift`` (a thumb in a window), ``hand`` (a held button), ``words`` (said in a speech —
-    the director parses them; the intents the player expects follow as ``heard`` acts),
-    ``heard`` (an input the director takes from words already said), ``answer`` (a name or
-    number said when asked for one), ``console`` (typed by the judge), ``host`` (the host's
-    own step: the end of a speech, closing a vote, dawn)."""
+    ``via`` (one of :data:`Via`): ``deal`` (the cards), ``taps`` (a night tap while the host
+    counts), ``vote`` and ``lift`` (a thumb in a window), ``hand`` (a held button), ``words``
+    (said in a speech — the director parses them; the intents the player expects follow as
+    ``heard`` acts), ``heard`` (an input the director takes from words already said),
+    ``answer`` (a name or number said when asked for one), ``console`` (typed by the judge),
+    ``host`` (the host's own step: the end of a speech, closing a vote, dawn). ``source``: who
+    the journal says gave the input (:data:`~voicehost.host.journal.Source`)."""
 
-    via: str
+    via: Via
     item: Input | None = None
-    source: str = "host"
+    source: Source = "host"
     words: str = ""
 
 
@@ -132,11 +139,11 @@ def phase_index(game: Game, request: Request) -> int:
 
 
 # Turns whose words come from the script's ``speeches``.
-SPOKEN_TURNS = frozenset({"speech", "silent", "short"})
+SPOKEN_TURNS: frozenset[Turn] = frozenset({"speech", "silent", "short"})
 
 # A voting round → the day key of the script that answers it.
-ROUND_KEYS = {"main": "votes", "final": "votes", "revote": "revote", "acquittal": "revote",
-              "prevote": "prevote", "mayor": "mayor"}
+ROUND_KEYS: dict[Round, str] = {"main": "votes", "final": "votes", "revote": "revote", "acquittal": "revote",
+                                "prevote": "prevote", "mayor": "mayor"}
 
 
 
@@ -190,7 +197,7 @@ class ScriptPlayer:
         """How many inputs the game has taken so far."""
         return len(self.game.inputs)
 
-    def push(self, item: Input, source: str = "script") -> None:
+    def push(self, item: Input, source: Source = "script") -> None:
         """Every input goes through here: checked against the journal being resumed, or — once
         the game took it (it may refuse a judge's foul) — journaled, before anything follows.
         (A game with neither takes its inputs straight from :meth:`push_batch`.)"""

@@ -33,6 +33,7 @@ from voicehost.host.night import CALL_GAP_S
 from voicehost.host.notices import ConsoleAnswered, FloorChanged, InputsTaken, LineSaid, Notice, events_to
 from voicehost.host.ports import POLL_S
 from voicehost.host.subtitles import Transcript
+from voicehost.host.table_file import WarningStyle
 from voicehost.host.voice import spoken_length_s
 from voicehost.language.host_lines import question_key
 from voicehost.language.intents import EndIntent
@@ -524,7 +525,7 @@ class TableRun:
     cue: Callable[[str], None] = lambda name: None       # the voice's tones (Ports.cue)
     cue_length: Callable[[str], float] = lambda name: 0.0   # how long each tone sounds (Ports.cue_length)
     hold: Callable[[bool], None] = lambda on: None       # the bed held through a night count
-    warning: str = "voice"                               # the 10-second warning: tone, voice or both
+    warning: WarningStyle = "voice"                      # the speaker's warning: tone, voice or both
 
 
 async def play_table(script: Script, journal: Journal | None = None, replayed: list[JournalEntry] | None = None,
