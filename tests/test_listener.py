@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -198,23 +199,49 @@ def test_the_gate_drops_the_hosts_own_voice_through_a_speaker_to_microphone_loop
     pcm = np.frombuffer(spoken(THANKS_KO, silence_s=0.0), dtype="<i2").astype(np.float32) / 32768
     clip = resample(pcm, RATE, 48000)
 
-    def check(outcome: tuple[list, int, object]) -> None:
-        during_the_host, dropped, got = outcome
+    def check(outcome: tuple[list, int, object, float]) -> None:
+        during_the_host, dropped, got, lateness = outcome
         assert during_the_host == [] and dropped > 0, (during_the_host, dropped)
         assert got is not None, "the player's words were not heard"
-        assert got.text == THANKS_KO and got.source == "mic"
+        assert got.text == THANKS_KO and got.source == "mic", lateness
 
     measured(lambda: _host_then_player(pulse_daemon, ko_model, clip), check)
 
 
-def _host_then_player(daemon, ko_model, clip: np.ndarray) -> tuple[tuple[list, int, object], str]:
-    """The host says ``clip`` (the gate knows), then a player says it: what the listener heard
-    during the host's, how many blocks the gate dropped, what it heard of the player's; and the
-    disturbance."""
-    import queue
-    import time
+# A microphone block handed over this much later than its last sample was recorded came late:
+# the load held the callback back (its normal delay is the stream's latency, well under this).
+LATE_BLOCK_S = 0.25
 
+
+def _counting_listener():
     from audio.listener import MicListener
+
+    class CountingListener(MicListener):
+        """The listener, counting in its callback the blocks whose ADC times jump (input lost)
+        and those handed over late (``LATE_BLOCK_S``): evidence for pulse.Disturbance."""
+
+        gaps = late = 0
+        worst_lateness = 0.0
+        _last_t_end: float | None = None
+
+        def _callback(self, indata, frames, time_info, status) -> None:
+            t_end = time_info.inputBufferAdcTime + self.offset + frames / RATE
+            if self._last_t_end is not None and abs(t_end - self._last_t_end - frames / RATE) > frames / RATE / 2:
+                self.gaps += 1
+            self._last_t_end = t_end
+            lateness = time.monotonic() - t_end
+            self.worst_lateness = max(self.worst_lateness, lateness)
+            self.late += lateness > LATE_BLOCK_S
+            super()._callback(indata, frames, time_info, status)
+    return CountingListener
+
+
+def _host_then_player(daemon, ko_model, clip: np.ndarray) -> tuple[tuple[list, int, object, float], str]:
+    """The host says ``clip`` (the gate knows), then a player says it: what the listener heard
+    during the host's words, how many blocks the gate dropped, what it heard of the player's,
+    the latest block's delay; and the disturbance."""
+    import queue
+
     from audio.mixer import Mixer, MixSettings
     from audio.output import AudioOut
 
@@ -225,10 +252,11 @@ def _host_then_player(daemon, ko_model, clip: np.ndarray) -> tuple[tuple[list, i
     try:
         with real_time():
             out = AudioOut(mixer, "default", log=pytest.fail)
-            mic = MicListener(ko_model.recognizer(KO_GRAMMAR), gate, heard.put)
+            mic = _counting_listener()(ko_model.recognizer(KO_GRAMMAR), gate, heard.put)
             mic.start()
         settle(out.output)
-        disturbance = Disturbance(daemon, [out.output, mic])
+        disturbance = Disturbance(daemon, [out.output, mic], gaps=lambda: mic.gaps + mic.late)
+        mic.worst_lateness = 0.0
         time.sleep(0.5)   # a stream loses its first moments
         onset = mixer.say(clip, "host").result(5)  # the host says it: the gate knows
         gate.host_speaks(onset, onset + len(clip) / 48000)
@@ -239,7 +267,7 @@ def _host_then_player(daemon, ko_model, clip: np.ndarray) -> tuple[tuple[list, i
             got = heard.get(timeout=6)
         except queue.Empty:
             got = None
-        return (during_the_host, mic.ears.dropped_blocks, got), disturbance.since_start()
+        return (during_the_host, mic.ears.dropped_blocks, got, mic.worst_lateness), disturbance.since_start()
     finally:  # every stream closed, even when the measurement fails
         if mic is not None:
             mic.close()
