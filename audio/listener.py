@@ -220,6 +220,7 @@ class MicListener:
         except Exception as err:
             raise MicrophoneUnavailable(f"no microphone ({str(err).splitlines()[0] if str(err) else err})") from None
         self.offset = 0.0
+        self.overflows = 0   # blocks PortAudio flagged as lost (the callback came too late): a test's evidence of load
         self._thread = threading.Thread(target=self._work, name="voicehost-ears", daemon=True)
 
     def start(self) -> None:
@@ -228,6 +229,8 @@ class MicListener:
         self.offset = time.monotonic() - self.stream.time
 
     def _callback(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
+        if status.input_overflow:
+            self.overflows += 1
         self._blocks.put((bytes(indata), time_info.inputBufferAdcTime + self.offset + frames / RATE))
 
     def _work(self) -> None:

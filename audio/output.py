@@ -146,12 +146,15 @@ class DeviceOutput:
             samplerate=mixer.settings.samplerate, blocksize=block, device=device, channels=1,
             dtype="float32", latency="low", callback=self._callback, finished_callback=self._finished)
         self.offset = 0.0
+        self.underruns = 0   # callbacks PortAudio flagged as late (the device ran dry): a test's evidence of load
 
     def start(self) -> None:
         self.stream.start()
         self.offset = time.monotonic() - self.stream.time
 
     def _callback(self, outdata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
+        if status.output_underflow:
+            self.underruns += 1
         dac = time_info.outputBufferDacTime or (time_info.currentTime + self.stream.latency)
         self.mixer.render(outdata[:, 0], dac + self.offset)
 

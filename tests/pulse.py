@@ -17,17 +17,21 @@ at once; the sink is suspended while that recording connects, so it resumes at i
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -74,7 +78,7 @@ class PulseDaemon:
 
     def _start(self) -> None:
         daemon = self._run("pulseaudio", "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1",
-                           "--log-target=stderr",
+                           "--log-target=stderr", "--log-level=debug",   # debug: its underruns, for Disturbance
                            f"--load=module-native-protocol-unix auth-anonymous=1 socket={self.folder / 'native'}",
                            f"--load=module-null-sink sink_name={self.sink}")
         if not _wait_for(lambda: self.pactl("info") is not None, unless=lambda: daemon.poll() is not None):
@@ -109,6 +113,11 @@ class PulseDaemon:
         except OSError:
             return ""
 
+    def underruns(self) -> int:
+        """How many times a playing stream ran dry in this daemon so far (its debug log's
+        "Implicit underrun of 'ALSA Playback'", "Underrun on ..."): a client that came late."""
+        return len(_PULSE_UNDERRUN.findall(self.log()))
+
     def stop(self) -> None:
         """The keeper, then the daemon; each waited for (no zombie), the folder removed."""
         for process in reversed(self.processes):
@@ -119,6 +128,9 @@ class PulseDaemon:
                 process.kill()
                 process.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_PULSE_UNDERRUN = re.compile(r"[Uu]nderrun (?:of|on) '")
 
 
 def _wait_for(ready: Callable[[], bool], unless: Callable[[], bool], seconds: float = 10.0) -> bool:
@@ -137,6 +149,114 @@ def _die_with_the_parent() -> Callable[[], None]:
     prctl = ctypes.CDLL(None, use_errno=True).prctl
     pr_set_pdeathsig = 1
     return lambda: prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+# ---- a measurement the machine's load disturbed, and its retry -----------------------------------
+
+@dataclass
+class Disturbance:
+    """What went wrong in real time while a measurement ran, counted from its start: the
+    PulseAudio daemon's underruns (a playing stream came late), PortAudio's flags on the
+    streams under test (``underruns`` of audio.output.DeviceOutput, ``overflows`` of
+    audio.listener.MicListener or a test's recorder: a callback so late that the device ran
+    dry or dropped input) and gaps in a recording's ADC times (input blocks lost). None of
+    these can happen on an idle machine with a sound loop that works; a loop that is broken
+    in what a test checks (a gate that never closes, a mixer that drops the voice) causes none.
+    So a wrong result with a count here may be the load's doing, and is measured again; a wrong
+    result without one is the loop's."""
+
+    daemon: PulseDaemon
+    streams: list[Any]                       # objects with .underruns or .overflows (counted by their callbacks)
+    gaps: Callable[[], int] = lambda: 0     # lost input blocks, counted by a recorder
+    start: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.start = self.counts()
+
+    def counts(self) -> dict[str, int]:
+        return {"PulseAudio underruns": self.daemon.underruns(),
+                "PortAudio underruns/overflows": sum(getattr(s, "underruns", 0) + getattr(s, "overflows", 0)
+                                                     for s in self.streams),
+                "input gaps": self.gaps()}
+
+    def since_start(self) -> str:
+        """'' when nothing went wrong since the start, else what did (e.g. '3 PulseAudio underruns')."""
+        now = self.counts()
+        return ", ".join(f"{now[k] - self.start[k]} {k}" for k in now if now[k] > self.start[k])
+
+
+# A disturbed measurement is made again this many times in all, no more: a machine so busy that
+# every attempt is disturbed fails the test (a table's host would hear the dropouts too).
+ATTEMPTS = 3
+Result = TypeVar("Result")
+
+
+def measured(measure: Callable[[], tuple[Result, str]], check: Callable[[Result], None],
+             attempts: int = ATTEMPTS) -> Result:
+    """``measure()`` gives a result and its disturbance ('' when undisturbed, see
+    :class:`Disturbance`); ``check`` asserts on the result. A result that passes passes; a
+    wrong result from an undisturbed run fails at once; a wrong result from a disturbed run is
+    measured again (a warning says so), up to ``attempts`` in all, and the last one fails with
+    every attempt's disturbance in its message."""
+    seen: list[str] = []
+    for attempt in range(1, attempts + 1):
+        result, disturbed = measure()
+        try:
+            check(result)
+            return result
+        except AssertionError as err:
+            if seen:
+                err.add_note(f"earlier attempts were disturbed ({'; '.join(seen)})")
+            if not disturbed:
+                err.add_note("this attempt was undisturbed: no underrun, no lost input")
+                raise
+            err.add_note(f"attempt {attempt} of {attempts} was disturbed: {disturbed}")
+            if attempt == attempts:
+                raise
+            seen.append(disturbed)
+            warnings.warn(f"measured again: attempt {attempt} was wrong ({str(err).splitlines()[0][:120]}) "
+                          f"and disturbed ({disturbed})", stacklevel=2)
+    raise AssertionError("unreachable")
+
+
+REAL_TIME_PRIORITY = 10   # SCHED_FIFO, low among real-time priorities (the kernel's own threads are at 50)
+
+
+@contextlib.contextmanager
+def real_time() -> Iterator[None]:
+    """Streams opened and started inside run their audio threads (PortAudio's callback, the
+    ALSA pulse plugin's mainloop, a listener's worker) at SCHED_FIFO: they inherit the policy of
+    the thread that starts them. Niceness alone was not enough: beside two CPU hogs, an output
+    stream at low latency ran dry a quarter of its blocks, at SCHED_FIFO none after its first
+    second. The test's own thread goes back to its policy after (a model load or a TTS render
+    at SCHED_FIFO would starve the other workers). Where it is not allowed (not root), nothing
+    changes."""
+    try:
+        policy, param = os.sched_getscheduler(0), os.sched_getparam(0)
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(REAL_TIME_PRIORITY))
+    except (PermissionError, OSError, AttributeError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        os.sched_setscheduler(0, policy, param)
+
+
+def settle(*outputs: Any, quiet_s: float = 0.5, patience_s: float = 5.0) -> None:
+    """Wait until each output (with ``underruns``) has played ``quiet_s`` without running dry:
+    a stream that has just started underruns in a burst at first (PortAudio re-primes the
+    ALSA pulse plugin), and a measurement should start after that. Gives up after ``patience_s``
+    (the measurement then counts what follows)."""
+    deadline = time.monotonic() + patience_s
+    last, since = sum(o.underruns for o in outputs), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = sum(o.underruns for o in outputs)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet_s:
+            return
 
 
 # ---- the fixtures ----------------------------------------------------------------------------
@@ -187,6 +307,8 @@ def _ahead_of_the_cpu_bound_tests(daemon: PulseDaemon) -> int:
     for pid in (daemon.pid, daemon.keeper_pid):
         for thread in _threads(pid):   # a niceness is a thread's own: the daemon's IO threads too
             _set_niceness(thread, REAL_TIME_NICENESS)
+            with contextlib.suppress(PermissionError, ProcessLookupError, OSError):   # as the streams' (real_time)
+                os.sched_setscheduler(thread, os.SCHED_FIFO, os.sched_param(REAL_TIME_PRIORITY))
     return before
 
 

@@ -2,7 +2,10 @@
 chain), mixed with night music, played by sounddevice into a PulseAudio null sink and recorded
 from its monitor.
 
-One scripted session is played once and recorded; every test reads the recording. By day the
+One scripted session is played once and recorded; every test reads the recording. A test
+that finds it wrong while the machine's load disturbed it (underruns, lost input: see
+pulse.Disturbance) has it played again, a bounded number of times; an undisturbed wrong
+session fails at once. By day the
 host says three lines with no music; at night, first over a test tone (one FFT bin, easy to
 measure under speech), then over the generated bed. The recording starts a little before
 the first line, so the silence before it is on record too.
@@ -11,11 +14,13 @@ the first line, so the silence before it is on record too.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from pulse import ATTEMPTS, Disturbance, PulseDaemon, measured, real_time, settle
 
 from audio.mixer import Mixer, MixSettings, MusicSource
 from audio.music import MusicFeed
@@ -58,18 +63,27 @@ class Switch:
 
 
 class Recorder:
-    """The microphone (the sink's monitor), each block stamped with its ADC time, as monotonic."""
+    """The microphone (the sink's monitor), each block stamped with its ADC time, as monotonic;
+    it counts the blocks PortAudio says it lost (``overflows``) and the jumps in its ADC times
+    (``gaps``): evidence that the load, not the loop, spoilt a recording."""
 
     def __init__(self) -> None:
         import sounddevice
         self.blocks: list[tuple[float, np.ndarray]] = []
+        self.overflows = 0
+        self.gaps = 0
         self.stream = sounddevice.InputStream(samplerate=RATE, channels=1, dtype="float32", blocksize=480,
                                               latency="low", callback=self._callback)
         self.stream.start()
         self.offset = time.monotonic() - self.stream.time
 
     def _callback(self, indata, frames, time_info, status) -> None:
-        self.blocks.append((time_info.inputBufferAdcTime + self.offset, indata[:, 0].copy()))
+        if status.input_overflow:
+            self.overflows += 1
+        t = time_info.inputBufferAdcTime + self.offset
+        if self.blocks and abs(t - self.blocks[-1][0] - frames / RATE) > frames / RATE / 2:
+            self.gaps += 1
+        self.blocks.append((t, indata[:, 0].copy()))
 
     def stop(self) -> None:
         self.stream.stop()
@@ -116,10 +130,59 @@ class Session:
     tone_off: float = 0.0      # the bed replaces the tone
     night_off: float = 0.0
     bed_underruns: int = -1
+    disturbed: str = ""        # what the load did to it (pulse.Disturbance), '' when nothing
+
+
+class Sessions:
+    """The module's session, played once for all its tests; played again (see pulse.measured)
+    when a test finds it wrong and the load disturbed it, and the new one serves the tests after."""
+
+    def __init__(self, daemon: PulseDaemon, renderer, loudness_lufs: float) -> None:
+        self.daemon = daemon
+        self.loudness_lufs = loudness_lufs
+        self.clips = {text: renderer.clip(text)
+                      for text in (*DAY_LINES, NIGHT_LINE_OVER_THE_TONE, NIGHT_LINE_OVER_THE_BED)}
+        self.plays = 0
+        self.current = self.play()
+
+    def check(self, check: Callable[[Session], None]) -> None:
+        fresh = iter([False] + [True] * (ATTEMPTS - 1))
+
+        def measure() -> tuple[Session, str]:
+            if next(fresh):
+                self.current = self.play()
+            return self.current, self.current.disturbed
+        measured(measure, check)
+
+    def play(self) -> Session:
+        self.plays += 1
+        bed = MusicFeed(RATE)   # no folder: the generated ambient bed
+        music = Switch(Tone())
+        mixer = Mixer(MixSettings(samplerate=RATE, fade_s=FADE_S), music)
+        out = recorder = None
+        try:
+            with real_time():
+                out = AudioOut(mixer, "default", log=lambda line: pytest.fail(line))
+                assert out.kind == "device"
+                recorder = Recorder()
+            settle(out.output)
+            disturbance = Disturbance(self.daemon, [out.output, recorder], gaps=lambda: recorder.gaps)
+            time.sleep(BEFORE_THE_FIRST_LINE_S)
+            played = _play_the_session(Session(recorder, self.loudness_lufs), mixer, music, bed, self.clips)
+            played.bed_underruns = bed.underruns
+            played.disturbed = disturbance.since_start()
+            return played
+        finally:  # every stream closed, even when the session fails half-way
+            if recorder is not None:
+                recorder.stop()
+            if out is not None:
+                out.close()
+            mixer.close()
+            bed.close()
 
 
 @pytest.fixture(scope="module")
-def session(pulse_loop, tmp_path_factory) -> Session:
+def sessions(pulse_loop, pulse_daemon, tmp_path_factory) -> Iterator[Sessions]:
     from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable
     from voicehost.language.lexicon import load_lexicon
     settings = VoiceSettings()
@@ -127,26 +190,9 @@ def session(pulse_loop, tmp_path_factory) -> Session:
         renderer = SpeechRenderer(settings, tmp_path_factory.mktemp("voice"), spell=load_lexicon().apply)
     except VoiceUnavailable as err:
         pytest.skip(f"no Russian voice here: {err}")
-    bed = MusicFeed(RATE)   # no folder: the generated ambient bed
-    music = Switch(Tone())
-    mixer = Mixer(MixSettings(samplerate=RATE, fade_s=FADE_S), music)
-    out = recorder = None
     try:
-        clips = {text: renderer.clip(text) for text in (*DAY_LINES, NIGHT_LINE_OVER_THE_TONE, NIGHT_LINE_OVER_THE_BED)}
-        out = AudioOut(mixer, "default", log=lambda line: pytest.fail(line))
-        assert out.kind == "device"
-        recorder = Recorder()
-        time.sleep(BEFORE_THE_FIRST_LINE_S)
-        played = _play_the_session(Session(recorder, settings.loudness_lufs), mixer, music, bed, clips)
-        played.bed_underruns = bed.underruns
-        return played
-    finally:  # every stream closed, even when the session fails half-way
-        if recorder is not None:
-            recorder.stop()
-        if out is not None:
-            out.close()
-        mixer.close()
-        bed.close()
+        yield Sessions(pulse_daemon, renderer, settings.loudness_lufs)
+    finally:
         renderer.close()
 
 
@@ -185,52 +231,64 @@ def _play_the_session(played: Session, mixer: Mixer, music: Switch, bed: MusicFe
     return played
 
 
-def test_speech_is_heard_where_the_host_said_it(session: Session) -> None:
-    for line in session.day_lines:
-        voiced = session.recorder.between(line.onset + 0.05, line.onset + line.duration - 0.05)
-        silence = session.recorder.between(line.onset - 0.5, line.onset - 0.1)
-        assert level_db(voiced) > -35 and level_db(silence) < -60, line.text
+def test_speech_is_heard_where_the_host_said_it(sessions: Sessions) -> None:
+    def check(session: Session) -> None:
+        for line in session.day_lines:
+            voiced = session.recorder.between(line.onset + 0.05, line.onset + line.duration - 0.05)
+            silence = session.recorder.between(line.onset - 0.5, line.onset - 0.1)
+            assert level_db(voiced) > -35 and level_db(silence) < -60, line.text
+    sessions.check(check)
 
 
-def test_reported_onsets_match_the_recording_within_30_ms(session: Session) -> None:
-    errors = []
-    for line in session.day_lines:
-        heard = session.recorder.first_sound_after(line.onset - 0.25, LOUD)
-        assert heard is not None
-        errors.append((heard - line.lead - line.onset) * 1000)
-    assert all(abs(e) <= 30 for e in errors), errors
+def test_reported_onsets_match_the_recording_within_30_ms(sessions: Sessions) -> None:
+    def check(session: Session) -> None:
+        errors = []
+        for line in session.day_lines:
+            heard = session.recorder.first_sound_after(line.onset - 0.25, LOUD)
+            assert heard is not None
+            errors.append((heard - line.lead - line.onset) * 1000)
+        assert all(abs(e) <= 30 for e in errors), errors
+    sessions.check(check)
 
 
-def test_music_is_at_least_12_db_lower_during_speech_than_just_before(session: Session) -> None:
-    line = session.night_lines[0]
-    before = tone_db(session.recorder.between(line.onset - 0.6, line.onset - 0.1))
-    during = tone_db(session.recorder.between(line.onset + 0.1, line.onset + line.duration - 0.1))
-    assert before - during >= 12, (before, during)
+def test_music_is_at_least_12_db_lower_during_speech_than_just_before(sessions: Sessions) -> None:
+    def check(session: Session) -> None:
+        line = session.night_lines[0]
+        before = tone_db(session.recorder.between(line.onset - 0.6, line.onset - 0.1))
+        during = tone_db(session.recorder.between(line.onset + 0.1, line.onset + line.duration - 0.1))
+        assert before - during >= 12, (before, during)
+    sessions.check(check)
 
 
-def test_night_music_is_audible_through_the_night_and_absent_by_day(session: Session) -> None:
-    line = session.night_lines[0]
-    night = session.recorder.between(session.night_on + FADE_S + 0.2, line.onset - 0.1)
-    after_line = session.recorder.between(line.onset + line.duration + 0.7, session.tone_off)
-    day = session.recorder.between(session.night_off + FADE_S + 0.3, session.night_off + FADE_S + 0.9)
-    assert tone_db(night) > -30 and tone_db(after_line) > -30
-    first = session.day_lines[0]
-    assert level_db(session.recorder.between(first.onset - 0.5, first.onset - 0.1)) < -60
-    assert level_db(day) < -60
+def test_night_music_is_audible_through_the_night_and_absent_by_day(sessions: Sessions) -> None:
+    def check(session: Session) -> None:
+        line = session.night_lines[0]
+        night = session.recorder.between(session.night_on + FADE_S + 0.2, line.onset - 0.1)
+        after_line = session.recorder.between(line.onset + line.duration + 0.7, session.tone_off)
+        day = session.recorder.between(session.night_off + FADE_S + 0.3, session.night_off + FADE_S + 0.9)
+        assert tone_db(night) > -30 and tone_db(after_line) > -30
+        first = session.day_lines[0]
+        assert level_db(session.recorder.between(first.onset - 0.5, first.onset - 0.1)) < -60
+        assert level_db(day) < -60
+    sessions.check(check)
 
 
-def test_the_generated_ambient_music_plays_when_no_folder_is_set(session: Session) -> None:
-    alone = session.recorder.between(session.tone_off + 0.3, session.night_lines[1].onset - 0.1)
-    assert level_db(alone) > -40 and session.bed_underruns == 0
+def test_the_generated_ambient_music_plays_when_no_folder_is_set(sessions: Sessions) -> None:
+    def check(session: Session) -> None:
+        alone = session.recorder.between(session.tone_off + 0.3, session.night_lines[1].onset - 0.1)
+        assert level_db(alone) > -40 and session.bed_underruns == 0
+    sessions.check(check)
 
 
-def test_the_recorded_mix_never_reaches_full_scale_and_every_line_is_at_one_loudness(session: Session) -> None:
+def test_the_recorded_mix_never_reaches_full_scale_and_every_line_is_at_one_loudness(sessions: Sessions) -> None:
     """Every line measured (BS.1770) where it was recorded: by day, and at night over the ducked
     generated bed (not the line over the test tone: a steady 5 kHz sine would add to it)."""
-    from audio.level import loudness
-    recorder = session.recorder
-    everything = recorder.between(session.day_lines[0].onset - 1.0, session.night_off + FADE_S + 1.0)
-    assert np.max(np.abs(everything)) < 0.99
-    measured = {line.text: loudness(recorder.between(line.onset, line.onset + line.duration), RATE)
-                for line in (*session.day_lines, session.night_lines[1])}
-    assert all(abs(lufs - session.loudness_lufs) <= 1.0 for lufs in measured.values()), measured
+    def check(session: Session) -> None:
+        from audio.level import loudness
+        recorder = session.recorder
+        everything = recorder.between(session.day_lines[0].onset - 1.0, session.night_off + FADE_S + 1.0)
+        assert np.max(np.abs(everything)) < 0.99
+        lufs_of = {line.text: loudness(recorder.between(line.onset, line.onset + line.duration), RATE)
+                   for line in (*session.day_lines, session.night_lines[1])}
+        assert all(abs(lufs - session.loudness_lufs) <= 1.0 for lufs in lufs_of.values()), lufs_of
+    sessions.check(check)
