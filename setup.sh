@@ -23,8 +23,9 @@ AUDIO_PACKAGES=(espeak-ng libportaudio2 libsndfile1 libasound2-plugins alsa-util
 # the web console's browser test drives Debian's chromium through chromium-driver (selenium);
 # the appliance's unit is rated and verified by systemd-analyze (Debian's systemd).
 TEST_PACKAGES=(pulseaudio-utils postgresql chromium chromium-driver systemd)
-# On a Raspberry Pi the seat pins go through lgpio (Pi 5 and older alike); Debian packages it,
-# and the venv then sees the system's site-packages so gpiozero can find it.
+# On a Raspberry Pi the seat pins go through lgpio (Pi 5 and older alike); Raspberry Pi OS packages it
+# in its own repository (Debian's has none, so only on_a_pi installs it), and the venv then sees the
+# system's site-packages so gpiozero can find it.
 PI_PACKAGES=(python3-lgpio)
 # The engine compiled to C by mypyc (voicehost.native): a C compiler and, for Debian's Python, its headers.
 NATIVE_PACKAGES=(gcc python3-dev)
