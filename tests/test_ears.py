@@ -118,7 +118,6 @@ def test_model_install_offline_names_the_zip_to_fetch_and_installs_it_from_the_f
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}/vosk-model-small-ru-0.22.zip"
     monkeypatch.setattr(ears, "DEFAULT_MODEL_URL", url)
-    monkeypatch.setattr("voicehost.cli.ears.DEFAULT_MODEL_URL", url)
     code, _, err = cli(capsys, "model", "install")
     assert code == 2 and err.count("\n") == 1 and "urlopen" not in err, err
     assert err.startswith(f"voicehost: error: model install: не удалось скачать {url} (")

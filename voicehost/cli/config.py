@@ -57,20 +57,21 @@ def activation_hint(target: Path) -> str:
     import os
 
     from voicehost.config import SYSTEM_CONFIG
+    from voicehost.language.phrasebook import load_phrasebook
 
+    book = load_phrasebook()
     where = target.expanduser().resolve()
     override = os.environ.get("VOICEHOST_CONFIG")
-    check = "Проверить: voicehost config paths."
+    check = book.line("cli", "config_check")
     if override and Path(override).expanduser().resolve() == where:
-        return f"Папка уже действует: на неё указывает VOICEHOST_CONFIG. {check}"
-    first = f" (но сейчас раньше неё читается VOICEHOST_CONFIG={override}: unset VOICEHOST_CONFIG)" if override else ""
+        return book.line("cli", "config_active_env", check=check)
+    shadowed = book.line("cli", "config_shadowed", override=override) if override else ""
     if where == user_config_dir().resolve():
-        return f"Папка уже действует для этого пользователя{first}. {check}"
+        return book.line("cli", "config_active_user", shadowed=shadowed, check=check)
     if where == SYSTEM_CONFIG.resolve():
-        return (f"Папка уже действует для службы voicehost и для пользователей без своей папки "
-                f"{user_config_dir()}{first}. {check}")
-    return (f"Чтобы voicehost читал эту папку, задайте перед командами: export VOICEHOST_CONFIG={where} "
-            f"(или создайте её в {user_config_dir()}, для службы — в {SYSTEM_CONFIG}). {check}")
+        return book.line("cli", "config_active_system", user=user_config_dir(), shadowed=shadowed, check=check)
+    return book.line("cli", "config_activate", folder=where, user=user_config_dir(), system=SYSTEM_CONFIG,
+                     check=check)
 
 
 def init_config(target: Path) -> tuple[int, int]:

@@ -264,9 +264,7 @@ def _demo_aloud(args: argparse.Namespace, script: Any, pinmap: Any, transcript: 
         for note in notes:
             if not note.startswith("voicehost: no audio device"):
                 print(note, file=sys.stderr)
-        print(f"Динамика нет ({_audio_wanted(voice.wanted)} не открывается): ведущего не слышно, его реплики "
-              "печатаются ниже, игра идёт без пауз, как с --audio off. Проверить звук: voicehost voice say проверка",
-              flush=True)
+        print(_cli_line("no_speaker", wanted=_audio_wanted(voice.wanted)), flush=True)
         return _demo_printed(args, script, transcript, around, host_lines=True)
     for note in notes:
         print(note, file=sys.stderr)
@@ -286,7 +284,16 @@ def _demo_aloud(args: argparse.Namespace, script: Any, pinmap: Any, transcript: 
 
 def _audio_wanted(spec: str) -> str:
     """The sound card asked for, in the no-speaker line."""
-    return "звуковая карта по умолчанию" if spec == "default" else f"устройство «{spec.removeprefix('device:')}»"
+    if spec == "default":
+        return _cli_line("default_card")
+    return _cli_line("named_card", name=spec.removeprefix("device:"))
+
+
+def _cli_line(key: str, **values: Any) -> str:
+    """A line the command line prints for a person, from the phrasebook's ``[cli]``."""
+    from voicehost.language.phrasebook import load_phrasebook
+
+    return load_phrasebook().line("cli", key, **values)
 
 
 def _demo_printed(args: argparse.Namespace, script: Any, transcript: Transcript | None, around: Any,
@@ -308,7 +315,7 @@ def _demo_printed(args: argparse.Namespace, script: Any, transcript: Transcript 
 
     async def speak(text: str) -> float:
         if host_lines:
-            show(f"Ведущий: «{text}»")
+            show(_cli_line("host_says", text=text))
         return await virtual.speak(text)
 
     how = TableRun(speak=speak, speed=args.speed if around is not None else 1.0, transcript=transcript, show=show,
@@ -344,20 +351,23 @@ def demo_summary(result: Any, protocol: dict[str, Any], saved: Path, recorded: s
     book, names = load_phrasebook(), result.script.names
     over = next((e for e in reversed(result.game.events) if isinstance(e, GameOver)), None)
     if over is None:
-        lines = ["Итог игры: игра не окончена."]
+        lines = [book.line("cli", "summary_unfinished")]
     else:
         reason = book.line("log", f"reason_{over.reason}", n=over.count)
-        lines = [f"Итог игры: {book.line('log', f'winner_{over.winner}')} — {reason}."]
-    left = [f"{_seat(out['seat'], names)} — {_when(out)}, {LEFT_BY.get(out['cause'], out['cause'])}"
+        lines = [book.line("cli", "summary_result", winner=book.line("log", f"winner_{over.winner}"), reason=reason)]
+    left = [f"{_seat(out['seat'], names)} — {_when(out)}, {_left_by(out['cause'])}"
             for out in protocol.get("eliminations", [])]
-    lines.append("Покинули игру: " + ("; ".join(left) if left else "никто") + ".")
-    lines.append(f"Протокол: {saved} (целиком на экран: voicehost demo --json).")
-    lines.append(f"Записи клуба: игра записана в {recorded}." if recorded is not None
-                 else "Записи клуба: игра не записана (чтобы записать: --record).")
+    seats = "; ".join(left) if left else book.line("cli", "summary_nobody_left")
+    lines.append(book.line("cli", "summary_left", seats=seats))
+    lines.append(book.line("cli", "summary_protocol", path=saved))
+    lines.append(book.line("cli", "summary_recorded", where=recorded) if recorded is not None
+                 else book.line("cli", "summary_not_recorded"))
     return lines
 
 
-LEFT_BY = {"voted": "по голосованию", "killed": "убит", "removed": "удалён"}
+def _left_by(cause: str) -> str:
+    key = f"left_{cause}"
+    return _cli_line(key) if cause in ("voted", "killed", "removed") else cause
 
 
 def _seat(seat: int, names: dict[int, str]) -> str:
@@ -365,7 +375,9 @@ def _seat(seat: int, names: dict[int, str]) -> str:
 
 
 def _when(out: dict[str, Any]) -> str:
-    return f"ночь {out['night']}" if out.get("night") is not None else f"день {out['day']}"
+    if out.get("night") is not None:
+        return _cli_line("left_at_night", night=out["night"])
+    return _cli_line("left_at_day", day=out["day"])
 
 
 def _demo_to_file(args: argparse.Namespace, script: Any, transcript: Transcript | None) -> Any:

@@ -9,12 +9,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from voicehost.language.phrasebook import load_phrasebook
 from voicehost.records.ratings import points_of, ratings
 from voicehost.rules import InputError
 
 
 def draw_season(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8, scoring: str | None = None,
-                title: str = "Очки за сезон") -> list[str]:
+                title: str | None = None) -> list[str]:
     """Draw the cumulative points of the ``top`` players to ``out`` (PNG); returns their names."""
     import matplotlib.pyplot as plt
 
@@ -30,7 +31,7 @@ def draw_season(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8, scor
 
 
 def season_figure(rows: Sequence[Mapping[str, Any]], top: int = 8, scoring: str | None = None,
-                  title: str = "Очки за сезон") -> tuple[Any, list[str]]:
+                  title: str | None = None) -> tuple[Any, list[str]]:
     """The season's figure (the caller closes it) and the names of the ``top`` players drawn:
     each one's total after every game he played, at that game's number in the season."""
     import matplotlib
@@ -47,10 +48,12 @@ def season_figure(rows: Sequence[Mapping[str, Any]], top: int = 8, scoring: str 
     for player in leaders:
         games, totals = _curve((r for r in rows if r["nickname"] == player), numbers, scoring)
         axes.step(games, totals, where="post", label=player)
-    axes.set_title(title)
-    axes.set_ylabel("очки")
+    book = load_phrasebook()
+    axes.set_title(title or book.line("cli", "chart_title"))
+    axes.set_ylabel(book.line("cli", "chart_points"))
     first, last = min(r["played_at"] for r in rows), max(r["played_at"] for r in rows)
-    axes.set_xlabel(f"игры сезона по порядку: №1 — {first:%d.%m.%Y}, №{len(numbers)} — {last:%d.%m.%Y}")
+    axes.set_xlabel(book.line("cli", "chart_games", first=f"{first:%d.%m.%Y}", count=len(numbers),
+                              last=f"{last:%d.%m.%Y}"))
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlim(0.5, len(numbers) + 0.5)
     axes.grid(alpha=0.3)
