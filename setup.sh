@@ -131,7 +131,7 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Pyth
         (nohup nice -n 19 "$python" -m voicehost.native build >"$log" 2>&1 &)
         return
     fi
-    say "compiling the engine (mypyc: 1–7 min here, by how busy the machine is; see docs/pi.md)"
+    say "compiling the engine (mypyc: 1–8 min here, by how busy the machine is; see docs/speed.md)"
     if ! "$python" -m voicehost.native build >"$log" 2>&1; then
         grep -m 3 "error" "$log" >&2 || true
         say "the engine was not compiled, so it runs as plain Python, slower (full log: $log)"
