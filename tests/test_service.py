@@ -375,16 +375,23 @@ def test_serve_runs_inside_the_units_sandbox(tmp_path) -> None:
         pytest.skip(f"no mount namespace here ({probe.stderr.strip()})")
     outside_tmp = Path(tempfile.mkdtemp(prefix="voicehost-sandbox-", dir="/var/tmp"))  # the private /tmp hides /tmp
     try:
-        _serve_in_the_sandbox(outside_tmp / "state", outside_tmp / "run", cache_dir())
+        _serve_in_the_sandbox(outside_tmp / "state", outside_tmp / "run", cache_dir(), outside_tmp / "program")
     finally:
         shutil.rmtree(outside_tmp, ignore_errors=True)
 
 
-def _serve_in_the_sandbox(state: Path, run: Path, cache: Path) -> None:
-    for folder in (state, run, cache):
+def _serve_in_the_sandbox(state: Path, run: Path, cache: Path, program: Path) -> None:
+    for folder in (state, run, cache, program):
         folder.mkdir(parents=True, exist_ok=True)
-    sandbox = (f"mount --bind {state} {state} && mount --bind {run} {run} && mount --bind {cache} {cache} && "
-               f"mount -o remount,bind,ro / && mount -t tmpfs -o mode=1777 tmpfs /tmp && cd {run} && umask 0077 && "
+    # A checkout under /tmp (a CI clone) would vanish behind the private /tmp: it is carried
+    # through a bind outside /tmp and put back in place, as a real install lives in /opt.
+    checkout = Path(__file__).resolve().parent.parent
+    under_tmp = checkout == Path("/tmp") or Path("/tmp") in checkout.parents
+    keep = f"mount --bind {checkout} {program} && " if under_tmp else ""
+    restore = f" && mkdir -p {checkout} && mount --bind {program} {checkout}" if under_tmp else ""
+    sandbox = (f"{keep}mount --bind {state} {state} && mount --bind {run} {run} && mount --bind {cache} {cache} && "
+               f"mount -o remount,bind,ro / && mount -t tmpfs -o mode=1777 tmpfs /tmp{restore} && cd {run} && "
+               f"umask 0077 && "
                f"exec setpriv --no-new-privs --bounding-set -all --inh-caps -all "
                f"{sys.executable} -m voicehost.cli.main serve --mock --audio null --no-ears --table ten-seats")
     console = run / "console"
