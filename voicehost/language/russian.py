@@ -142,7 +142,7 @@ def _decline_word(word: str, case_tag: str) -> str:
     name («Кеша», which pymorphy3 reads only as a form of «кеш») follows that declension's
     endings; anything else stays as written."""
     parses = _nominative_singular(word)
-    chosen = _as_name(word)
+    chosen = _name_among(parses)
     if chosen is None:
         chosen = next((p for p in parses if p.tag.POS == "NOUN"), None)
     if chosen is None:
@@ -184,7 +184,10 @@ def _nominative_singular(word: str) -> list[Any]:
 
 def _as_name(word: str) -> Any:
     """The dictionary's reading of ``word`` as a name, a surname or a living being's noun, if any."""
-    parses = _nominative_singular(word)
+    return _name_among(_nominative_singular(word))
+
+
+def _name_among(parses: list[Any]) -> Any:
     chosen = next((p for p in parses if any(t in p.tag for t in _NAME_TAGS)), None)
     if chosen is None:
         chosen = next((p for p in parses if p.tag.POS == "NOUN" and "anim" in p.tag), None)
