@@ -8,13 +8,15 @@ sound file (see ``[cues]`` in a table file).
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
 from .level import normalize
-from .tts import resample
+from .tts import CHAIN_VERSION, resample
 
 # name → the notes: (frequency in Hz, seconds) each; 0 Hz is a rest.
 NOTES: dict[str, tuple[tuple[float, float], ...]] = {
@@ -47,14 +49,38 @@ def tone(notes: tuple[tuple[float, float], ...], samplerate: int) -> np.ndarray:
     return np.concatenate(parts).astype(np.float32)
 
 
-def load_cues(samplerate: int, files: Mapping[str, str], voice_lufs: float, ceiling_dbtp: float
-              ) -> dict[str, np.ndarray]:
-    """Every cue as a clip at ``samplerate``: the club's file where given, else generated."""
+def load_cues(samplerate: int, files: Mapping[str, str], voice_lufs: float, ceiling_dbtp: float,
+              cache: Path | None = None) -> dict[str, np.ndarray]:
+    """Every cue as a clip at ``samplerate``: the club's file where given, else generated.
+
+    Normalizing needs scipy and pyloudnorm, about 75 MB of a Pi's memory for as long as the
+    process lives; with a ``cache`` folder a table that starts again reads the finished cues
+    instead (keyed by everything that shapes them), so an idle table never loads them."""
     cues = {}
     for name, notes in NOTES.items():
+        own = Path(files[name]) if name in files else None
+        source = own.read_bytes() if own is not None and own.is_file() else repr(notes).encode()
+        key = hashlib.sha256(repr((name, source, samplerate, voice_lufs, ceiling_dbtp, CHAIN_VERSION)).encode())
+        cached = cache / f"{name}-{key.hexdigest()[:16]}.npy" if cache is not None else None
+        if cached is not None and cached.is_file():
+            cues[name] = np.load(cached)
+            continue
         clip = _read(files[name], samplerate) if name in files else tone(notes, samplerate)
         cues[name] = normalize(clip, samplerate, voice_lufs - CUE_LUFS_BELOW_VOICE, ceiling_dbtp)
+        if cached is not None:
+            _store(cached, cues[name])
     return cues
+
+
+def _store(path: Path, clip: np.ndarray) -> None:
+    """Whole or not at all: two tables starting at once may write the same cue."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.stem}.{os.getpid()}.part.npy")
+        np.save(part, clip)
+        part.replace(path)
+    except OSError:
+        pass  # a read-only cache only costs the next start the normalizing again
 
 
 def _read(path: str, samplerate: int) -> np.ndarray:

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .resample import resample_poly
+
 # scipy (over half a second to import) is imported where a line is rendered, not here: every
 # ``voicehost`` command reaches this module through the table file, and most render nothing.
 
@@ -48,7 +50,6 @@ def true_peak_db(clip: np.ndarray) -> float:
 
 def _oversampled_peaks(samples: np.ndarray) -> np.ndarray:
     """Per original sample, the largest magnitude among its oversampled neighbours."""
-    from scipy.signal import resample_poly
     up = np.abs(resample_poly(samples, OVERSAMPLE, 1))
     return np.asarray(up[: len(samples) * OVERSAMPLE].reshape(len(samples), OVERSAMPLE).max(axis=1))
 

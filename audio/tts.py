@@ -41,6 +41,7 @@ import numpy as np
 import soundfile
 
 from .level import normalize
+from .resample import resample_poly
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "voicehost" / "tts"
 STOP, LIVE, WARM = -1, 0, 1   # the render queue's priorities: a close, a line the table waits for, a warm-up's
@@ -346,11 +347,8 @@ def resample(samples: np.ndarray, source: int, target: int) -> np.ndarray:
     if source == target or len(samples) == 0:
         return np.asarray(samples, dtype=np.float32)
     from math import gcd
-
-    from scipy.signal import resample_poly
     common = gcd(source, target)
-    return np.asarray(resample_poly(np.asarray(samples, dtype=np.float64), target // common, source // common),
-                      dtype=np.float32)
+    return np.asarray(resample_poly(samples, target // common, source // common), dtype=np.float32)
 
 
 def write_clip(path: Path, clip: np.ndarray, rate: int) -> None:

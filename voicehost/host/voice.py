@@ -119,7 +119,8 @@ def open_speech(voice: Speaking, audio: AudioConfig) -> None:
     voice.warning = audio.warning
     voice.cue_rate = audio.mix.samplerate
     try:
-        voice.cues = load_cues(audio.mix.samplerate, audio.cues, audio.voice.loudness_lufs, audio.voice.ceiling_dbtp)
+        voice.cues = load_cues(audio.mix.samplerate, audio.cues, audio.voice.loudness_lufs, audio.voice.ceiling_dbtp,
+                               cache=cache_dir() / "cues")
         voice.recorded = recorded_voice(audio)
     except CueUnavailable as err:
         voice.close()
