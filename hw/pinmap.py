@@ -20,6 +20,9 @@ INTERFACES: Mapping[str, tuple[frozenset[int], str]] = {
     "i2s": (frozenset({18, 19, 20, 21}), "I2S (an audio HAT)"),
     "spi": (frozenset({7, 8, 9, 10, 11}), "SPI0"),
     "uart": (frozenset({14, 15}), "the serial console (UART)"),
+    # The HiFiBerry MiniAmp's PAM8403: GPIO16 low mutes it, GPIO26 low shuts it down (an LED
+    # there would silence the table whenever it is off).
+    "miniamp": (frozenset({16, 26}), "the MiniAmp amplifier's mute and shutdown"),
 }
 
 

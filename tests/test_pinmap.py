@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,22 @@ def test_twelve_seat_example_leaves_the_serial_port_free() -> None:
     assert not {s.led for s in pinmap.seats} & INTERFACES["i2c"][0]
 
 
+def test_the_miniamp_example_leaves_its_amplifier_alone() -> None:
+    """The HiFiBerry MiniAmp mutes on GPIO16 low and shuts down on GPIO26 low: its map keeps
+    both free (ten-seats.toml had seat LEDs there: off, they silenced the table), and declares
+    them, so a club's copy that moves a seat there is refused."""
+    pinmap = load_pinmap(TABLES / "ten-seats-miniamp.toml")
+    used = {p for s in pinmap.seats for p in (s.button, s.led)}
+    assert pinmap.size == 10 and len(used) == 20 and {"i2s", "miniamp"} <= pinmap.interfaces
+    assert not used & (INTERFACES["i2s"][0] | INTERFACES["miniamp"][0] | {0, 1})
+    assert not {s.led for s in pinmap.seats} & INTERFACES["i2c"][0]
+    ten = (TABLES / "ten-seats.toml").read_text(encoding="utf-8")
+    assert "miniamp" not in ten.split("[[seat]]")[0].split("interfaces")[1].split("\n")[0]
+    with pytest.raises(PinMapError, match="GPIO26 belongs to the MiniAmp amplifier's mute and shutdown"):
+        pinmap_from_mapping(tomllib.loads(ten.replace('interfaces = ["i2s", "uart"]',
+                                                      'interfaces = ["i2s", "uart", "miniamp"]')), "t.toml")
+
+
 def test_hw_test_says_what_a_seat_on_the_uart_means(tmp_path, capsys) -> None:
     """A club's own map with seats on GPIO14/15 (the old default): ``hw test`` says, in
     Russian, what the serial console does to them and how to turn it off; the shipped maps
@@ -53,6 +70,8 @@ def test_hw_test_says_what_a_seat_on_the_uart_means(tmp_path, capsys) -> None:
     for table in ("ten-seats", "twelve-seats"):
         code, out, _ = cli(capsys, "hw", "test", "--table", str(TABLES / f"{table}.toml"), "--mock")
         assert code == 0 and "Внимание:" not in out and "all seats answer" in out
+    code, out, _ = cli(capsys, "hw", "test", "--table", str(TABLES / "ten-seats-miniamp.toml"), "--mock")
+    assert code == 0 and "Внимание: место 7, светодиод GPIO14, место 10, светодиод GPIO15" in out
 
 
 @pytest.mark.parametrize(("data", "message"), [
