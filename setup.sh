@@ -70,6 +70,12 @@ pick_python() {
     echo /usr/bin/python3
 }
 
+apt_can_install() {
+    installed "$1" && return 0
+    command -v apt-cache >/dev/null 2>&1 || return 1
+    apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'
+}
+
 on_a_pi() { grep -qa "Raspberry Pi" /proc/device-tree/model 2>/dev/null; }
 
 make_venv() {
@@ -77,7 +83,12 @@ make_venv() {
     local extras=${1:-} python stamp want have venv_flags=()
     python=$(pick_python)
     if on_a_pi; then
-        install_apt_packages "${PI_PACKAGES[@]}"
+        if apt_can_install "${PI_PACKAGES[0]}"; then
+            install_apt_packages "${PI_PACKAGES[@]}"
+        else  # plain Debian on a Pi: lgpio is packaged by Raspberry Pi OS only
+            say "no python3-lgpio here (Raspberry Pi OS packages it): gpiozero drives the pins itself" \
+                "(its native pin factory: a Pi 4 or older; a Pi 5 needs Raspberry Pi OS)"
+        fi
         python=/usr/bin/python3
         venv_flags=(--system-site-packages)
     fi
