@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from test_club_records import cli, protocol_files
 
-from voicehost.records.elo import INITIAL, K, SCALE, elo_ratings, expected
+from voicehost.records.elo import INITIAL, SCALE, K, elo_ratings, expected
 from voicehost.records.games import read_record
 
 

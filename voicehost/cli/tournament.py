@@ -46,7 +46,7 @@ def player_names(args: argparse.Namespace) -> list[str]:
     from voicehost.files import read_text
     from voicehost.tournament.players import parse_names
 
-    names = parse_names(read_text(args.names, _("player list")), args.names)
+    names = parse_names(read_text(args.names, "player list"), args.names)
     if args.players is not None and args.players != len(names):
         raise InputError(args.names, _("it lists {count} players, --players says {players}").format(
             count=len(names), players=args.players))
@@ -119,7 +119,7 @@ def balance_lines(figures: Balance) -> list[str]:
 
 
 def short_figures(figures: Balance) -> str:
-    return _("games {games_low}–{games_high}, meetings {low}–{high}, the same seat up to {seat} times").format(
+    return _("games {games_low}–{games_high}, meetings {low}–{high}, most in one seat {seat}").format(
         games_low=figures.games_min, games_high=figures.games_max, low=figures.meetings_min,
         high=figures.meetings_max, seat=figures.same_seat_max)
 
@@ -142,7 +142,7 @@ def bench_plan(repeat: int = 3, seed: int = 1) -> list[str]:
         for method, make in ((_("optimised"), plan_tournament), (_("random shuffle"), random_plan)):
             worst = [balance(make(*size, s)) for s in seeds]
             lines.append(_("plan: {players}/{tables}/{rounds}, {method}, the worst of 10 seeds: games {games_low}–"
-                           "{games_high}, meetings max {high} (target {target}), the same seat up to {seat} times")
+                           "{games_high}, meetings max {high} (target {target}), most in one seat {seat}")
                          .format(players=size[0], tables=size[1], rounds=size[2], method=method,
                                  games_low=min(b.games_min for b in worst), games_high=max(b.games_max for b in worst),
                                  high=max(b.meetings_max for b in worst), target=worst[0].meetings_target,

@@ -62,7 +62,7 @@ class EloRating:
 
 def expected(rating: float, opponents: float) -> float:
     """The score a player rated ``rating`` is expected to make against opponents rated ``opponents``."""
-    return 1.0 / (1.0 + 10.0 ** ((opponents - rating) / SCALE))
+    return float(1.0 / (1.0 + 10.0 ** ((opponents - rating) / SCALE)))
 
 
 def elo_ratings(rows: Iterable[Mapping[str, Any]]) -> list[EloRating]:
