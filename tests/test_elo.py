@@ -100,3 +100,20 @@ def test_a_chart_of_no_games_is_one_line(tmp_path: Path, capsys) -> None:
     code, out, err = cli(capsys, "records", "elo", "--db", f"sqlite:///{tmp_path / 'empty.sqlite'}",
                          "--chart", str(tmp_path / "x.png"))
     assert code == 2 and len(err.splitlines()) == 1
+
+
+def test_the_elo_table_reads_in_russian(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    from voicehost.language.i18n import set_language
+
+    paths = protocol_files(tmp_path / "games", 3)
+    db = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    assert cli(capsys, "records", "import", *map(str, paths), "--db", db)[0] == 0
+    monkeypatch.setenv("VOICEHOST_LANG", "ru")
+    set_language(None)
+    try:
+        code, out, _ = cli(capsys, "records", "elo", "--db", db)
+    finally:
+        monkeypatch.delenv("VOICEHOST_LANG")
+        set_language(None)
+    header = out.splitlines()[0]
+    assert code == 0 and "игрок" in header and "Эло за красных" in header and "Эло за чёрных" in header

@@ -180,3 +180,20 @@ def test_a_player_list_that_disagrees_with_players_is_refused(capsys: pytest.Cap
     code, _, err = cli(capsys, "tournament", "plan", "--names", str(roster), "--players", "11", "--tables", "1",
                        "--rounds", "2")
     assert code == 2 and "players.txt" in err and "12" in err and "11" in err
+
+
+def test_a_russian_club_reads_the_plan_in_russian(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from voicehost.language.i18n import set_language
+
+    monkeypatch.setenv("VOICEHOST_LANG", "ru")
+    set_language(None)   # forget the catalog chosen so far
+    try:
+        code, out, _ = cli(capsys, "tournament", "plan", "--players", "23", "--tables", "2", "--rounds", "2")
+        code_bad, _, err = cli(capsys, "tournament", "plan", "--players", "9", "--tables", "2", "--rounds", "2")
+    finally:
+        monkeypatch.delenv("VOICEHOST_LANG")
+        set_language(None)
+    assert code == 0 and out.startswith("Тур 1 из 2\n  Стол 1 — 1. игрок ")
+    assert "Пропускают тур: " in out and "встреч на пару: от " in out and "случайная перетасовка" in out
+    assert code_bad == 2 and "9 игроков не хватит на 2 стол" in err

@@ -90,7 +90,7 @@ def add_elo_command(sub: Any) -> None:
 
 def _elo(args: argparse.Namespace) -> int:
     from voicehost.language.i18n import _
-    from voicehost.records.elo import draw_elo, elo_ratings
+    from voicehost.records.elo import SIDES, draw_elo, elo_ratings
 
     with open_records(args.db) as db:
         rows = db.seat_rows(*args.season)
@@ -98,11 +98,12 @@ def _elo(args: argparse.Namespace) -> int:
     if args.json:
         print_json([rating.as_dict() for rating in table])
     else:
-        sides = sorted({side for rating in table for side in rating.sides})
-        print(f"{'#':>3}  {_('player'):<20} {_('games'):>5} {_('wins'):>5} {_('Elo'):>7}  "
-              + "  ".join(f"{side:>13}" for side in sides))
+        played = {side for rating in table for side in rating.sides}
+        sides = [side for side in SIDES if side in played] + sorted(played - set(SIDES))
+        print(_("  #  player               games  wins     Elo") + "  "
+              + "  ".join(f"{_(SIDES.get(side, side)):>15}" for side in sides))
         for place, rating in enumerate(table, start=1):
-            cells = [f"{s.rating:>7.1f} ({s.games:>3})" if (s := rating.sides.get(side)) else f"{'-':>13}"
+            cells = [f"{s.rating:>9.1f} ({s.games:>3})" if (s := rating.sides.get(side)) else f"{'-':>15}"
                      for side in sides]
             print(f"{place:>3}  {rating.player:<20} {rating.games:>5} {rating.wins:>5} {rating.rating:>7.1f}  "
                   + "  ".join(cells))

@@ -71,7 +71,7 @@ def _plan(args: argparse.Namespace) -> int:
         print(line)
     print()
     print(_("Balance ({method}): players {players}, tables {tables}, rounds {rounds}, seed {seed}").format(
-        method=_("random shuffle") if args.random else _("optimised"), players=len(names), tables=args.tables,
+        method=_("random shuffle") if args.random else _("optimised plan"), players=len(names), tables=args.tables,
         rounds=args.rounds, seed=args.seed))
     for line in balance_lines(figures):
         print("  " + line)
@@ -96,10 +96,10 @@ def plan_lines(plan: Plan, names: list[str]) -> list[str]:
     """The plan as an organiser reads it: each round, each table's seats in order, the sit-outs."""
     lines: list[str] = []
     for r, games in enumerate(plan.rounds, start=1):
-        lines.append(_("Round {number}").format(number=r))
+        lines.append(_("Round {number} of {rounds}").format(number=r, rounds=len(plan.rounds)))
         for t, game in enumerate(games, start=1):
             seats = ", ".join(f"{s}. {names[p]}" for s, p in enumerate(game, start=1))
-            lines.append("  " + _("Table {number}: {seats}").format(number=t, seats=seats))
+            lines.append("  " + _("Table {number} — {seats}").format(number=t, seats=seats))
         if plan.sitting_out[r - 1]:
             lines.append("  " + _("Sitting out: {names}").format(
                 names=", ".join(names[p] for p in plan.sitting_out[r - 1])))
@@ -139,7 +139,7 @@ def bench_plan(repeat: int = 3, seed: int = 1) -> list[str]:
         seconds=min(times), repeat=repeat)]
     for size in ((30, 3, 10), (60, 6, 12), (27, 2, 10)):
         seeds = range(seed, seed + 10)
-        for method, make in ((_("optimised"), plan_tournament), (_("random shuffle"), random_plan)):
+        for method, make in ((_("optimised plan"), plan_tournament), (_("random shuffle"), random_plan)):
             worst = [balance(make(*size, s)) for s in seeds]
             lines.append(_("plan: {players}/{tables}/{rounds}, {method}, the worst of 10 seeds: games {games_low}–"
                            "{games_high}, meetings max {high} (target {target}), most in one seat {seat}")

@@ -30,11 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from voicehost.language.i18n import N_
 from voicehost.rules import InputError
 
 INITIAL = 1500.0   # everyone's rating before his first game (and on each side before his first game there)
 K = 32.0           # the most one game can move a rating: a sure loss costs K, a sure win earns K
 SCALE = 400.0      # a lead of 400 points means expecting 10 times as many wins as losses
+# The teams, and the headers of their columns in ``records elo``.
+SIDES = {"red": N_("Elo as red"), "black": N_("Elo as black"), "yakuza": N_("Elo as yakuza"),
+         "maniac": N_("Elo as maniac")}
 
 
 @dataclass
@@ -121,7 +125,7 @@ def draw_elo(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -> list
     table = elo_ratings(rows)
     leaders = table[:top]
     if not leaders:
-        raise InputError("records elo", _("no rated games in the season: nothing to draw"))
+        raise InputError("records elo", _("no rated games in the season: no Elo chart to draw"))
     games = len(_games(rows))
     figure, axes = plt.subplots(figsize=(10, 6), dpi=100)
     try:
@@ -139,7 +143,7 @@ def draw_elo(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -> list
         try:
             figure.savefig(out, format="png")
         except OSError as err:
-            raise InputError(str(out), _("cannot write the picture ({error})").format(
+            raise InputError(str(out), _("cannot write the Elo chart ({error})").format(
                 error=err.strerror or err)) from None
     finally:
         plt.close(figure)
