@@ -17,8 +17,12 @@ Three balances, in this order of strictness:
    reaches its lower bound (4,590, when every two rounds' tables overlap 3/3/4) with pairs that
    meet 6 times; the steep term above the average trades those for pairs at 4 and 5.
 3. **Seats.** How often a player sits in the same seat (seat 1 speaks first, seat 10 last).
-   Once the tables are fixed, seats within each game are swapped by a second annealing that
-   minimises the sum over players and seats of ``count²``.
+   Once the tables are fixed this is solved exactly, not searched: giving seats is colouring
+   the edges of the bipartite graph players–games with the 10 seats so that no game and no
+   player has a seat twice, and by König's theorem a bipartite graph whose degrees are at most
+   10 has such a colouring. A player with more than 10 games is split into one vertex per 10 of
+   his games (in round order), so nobody sits in one seat more than ⌈games / 10⌉ times — the
+   least possible — and everyone with 10 or more games sits in all ten seats.
 
 Everything draws on one ``random.Random(seed)``: the same arguments give the same plan on any
 machine. :func:`random_plan` is what a plain shuffle gives, for comparison.
@@ -41,7 +45,6 @@ MAX_ROUNDS = 40
 # Annealing effort: moves per seat of the whole plan (players × rounds seated), and the
 # temperature range in units of the objective (a swap typically changes it by 2 to 20).
 TABLE_MOVES_PER_SEAT = 150
-SEAT_MOVES_PER_SEAT = 100
 HOT, COLD = 3.0, 0.05
 PENALTY = 10
 
@@ -111,7 +114,7 @@ def plan_tournament(players: int, tables: int, rounds: int, seed: int = 1) -> Pl
     cost = _MeetingCost.of(players, tables, rounds)
     schedule = [_greedy_round(rng, group, tables, meetings, cost) for group in playing]
     _anneal_tables(rng, schedule, meetings, cost, TABLE_MOVES_PER_SEAT * tables * SEATS * rounds)
-    _anneal_seats(rng, schedule, players, SEAT_MOVES_PER_SEAT * tables * SEATS * rounds)
+    _assign_seats(rng, schedule)
     return Plan(players, tables, schedule, sitting_out)
 
 
@@ -254,23 +257,70 @@ def _meet(meetings: list[list[int]], a: int, b: int, change: int) -> None:
     meetings[b][a] += change
 
 
-def _anneal_seats(rng: random.Random, schedule: list[Round], players: int, steps: int) -> None:
-    """Swap two players' seats within one game while it lowers the sum over players and seats
-    of count² (sometimes, while hot, when it does not)."""
-    counts = [[0] * SEATS for _ in range(players)]
-    for game in (game for round_ in schedule for game in round_):
-        for seat, player in enumerate(game):
-            counts[player][seat] += 1
+def _assign_seats(rng: random.Random, schedule: list[Round]) -> None:
+    """Reorder each game so that no player sits in one seat more than ⌈his games / 10⌉ times:
+    a proper edge colouring of the bipartite graph (player, block of 10 of his games) – game
+    with the 10 seats as colours, built edge by edge (in a seeded order) by König's method."""
     games = [game for round_ in schedule for game in round_]
-    for step in range(steps):
-        game = games[rng.randrange(len(games))]
-        i, j = rng.sample(range(SEATS), 2)
-        a, b = game[i], game[j]
-        delta = 2 * (counts[a][j] - counts[a][i] + counts[b][i] - counts[b][j]) + 4
-        if not _accept(rng, delta, _temperature(step, steps)):
-            continue
-        counts[a][i] -= 1
-        counts[a][j] += 1
-        counts[b][j] -= 1
-        counts[b][i] += 1
-        game[i], game[j] = b, a
+    played: dict[int, int] = {}
+    edges: list[tuple[tuple[int, int], int]] = []      # ((player, block), game index)
+    for index, game in enumerate(games):
+        for player in game:
+            block = played.get(player, 0) // SEATS
+            played[player] = played.get(player, 0) + 1
+            edges.append(((player, block), index))
+    rng.shuffle(edges)
+    colouring = _EdgeColouring(len(games))
+    for vertex, index in edges:
+        colouring.add(rng, vertex, index)
+    for index, game in enumerate(games):
+        game[:] = [colouring.by_game[index][seat][0] for seat in range(SEATS)]
+
+
+class _EdgeColouring:
+    """A proper colouring (no colour twice at a vertex) of a bipartite graph's edges with
+    ``SEATS`` colours, grown one edge at a time; every vertex has at most ``SEATS`` edges."""
+
+    def __init__(self, games: int) -> None:
+        self.by_game: list[dict[int, tuple[int, int]]] = [{} for _game in range(games)]  # seat → player vertex
+        self.by_player: dict[tuple[int, int], dict[int, int]] = {}                          # seat → game
+
+    def add(self, rng: random.Random, player: tuple[int, int], game: int) -> None:
+        at_player = self.by_player.setdefault(player, {})
+        at_game = self.by_game[game]
+        a = rng.choice([c for c in range(SEATS) if c not in at_player])
+        if a in at_game:
+            b = rng.choice([c for c in range(SEATS) if c not in at_game])
+            self._flip(game, a, b)   # a is free at the game now, and still at the player
+        at_player[a] = game
+        at_game[a] = player
+
+    def _flip(self, game: int, a: int, b: int) -> None:
+        """Swap colours a and b along the path that starts at ``game`` with colour a and
+        alternates b, a, b … (it cannot reach a player vertex where a is free)."""
+        path: list[tuple[tuple[int, int], int, int]] = []
+        colour, at_game, current_game = a, True, game
+        current_player: tuple[int, int] | None = None
+        while True:
+            if at_game:
+                found = self.by_game[current_game].get(colour)
+                if found is None:
+                    break
+                path.append((found, current_game, colour))
+                current_player = found
+            else:
+                assert current_player is not None
+                next_game = self.by_player[current_player].get(colour)
+                if next_game is None:
+                    break
+                path.append((current_player, next_game, colour))
+                current_game = next_game
+            at_game = not at_game
+            colour = b if colour == a else a
+        for player, index, old in path:
+            del self.by_player[player][old]
+            del self.by_game[index][old]
+        for player, index, old in path:
+            new = b if old == a else a
+            self.by_player[player][new] = index
+            self.by_game[index][new] = player
