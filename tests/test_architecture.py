@@ -28,6 +28,7 @@ LAYERS = {
     "host": {"rules", "config", "language", "files"},
     "simulation": {"rules", "config", "language", "host", "files"},
     "web": {"rules", "config", "language", "host", "files"},
+    "tournament": {"rules", "language"},
     "native": set(),  # loaded by ``import voicehost`` before anything else: it imports none of it
 }
 # Packages that reach the live host only through ``voicehost.host`` itself (its __all__).

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
     bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing",
-                                            "web", "mix", "cli"],
+                                            "web", "mix", "cli", "plan"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
@@ -31,7 +31,9 @@ def add_commands(commands: Commands) -> None:
                                 "web: public viewers on loopback during a game, table change → message received; "
                                 "mix: each ruleset's sample game rendered to a file and measured (line gaps, "
                                 "question → «Спасибо», the count over the bed, masking, loudness spread, true peak); "
-                                "cli: CPU time of `parse`, `rules` and `--help`, each against a bare interpreter")
+                                "cli: CPU time of `parse`, `rules` and `--help`, each against a bare interpreter; "
+                                "plan: a tournament's seating for 60 players, 6 tables, 12 rounds, and its balance "
+                                "against a random shuffle")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=positive, default=None,
@@ -58,6 +60,12 @@ def add_commands(commands: Commands) -> None:
 def _bench(args: argparse.Namespace) -> int:
     if args.what == "hearing":
         return _bench_hearing(args)
+    if args.what == "plan":
+        from voicehost.cli.tournament import bench_plan
+
+        for line in bench_plan(args.repeat, args.seed):
+            print(line, flush=True)
+        return 0
     if args.what == "web":
         figures = bench_web(args.viewers)
         print(f"web: {figures['viewers']:.0f} public viewers, {figures['messages']:.0f} messages received during a "

@@ -48,6 +48,8 @@ def add_commands(commands: Commands) -> None:
     table.add_argument("--json", action="store_true")
     table.set_defaults(run=_ratings)
 
+    add_elo_command(sub)
+
     export = _with_db(sub.add_parser("export", help="every game seat by seat (csv) or whole (json)"))
     export.add_argument("--format", choices=["csv", "json"], required=True)
     export.add_argument("--out", default=None, help="a file (default: standard output)")
@@ -73,6 +75,43 @@ def add_commands(commands: Commands) -> None:
     best.add_argument("who", help="the seat number or the nickname")
     best.add_argument("--table", default=None, help="queue the change for this table file's club server")
     best.set_defaults(run=_best)
+
+
+def add_elo_command(sub: Any) -> None:
+    from voicehost.language.i18n import _
+
+    elo = _with_db(sub.add_parser("elo", help=_("an Elo rating that weighs the opponents, overall and per side")))
+    _season(elo, scoring=False)
+    elo.add_argument("--chart", default=None, metavar="OUT.png", help=_("also draw the top players' ratings"))
+    elo.add_argument("--top", type=positive, default=8, help=_("how many players the chart draws (default 8)"))
+    elo.add_argument("--json", action="store_true")
+    elo.set_defaults(run=_elo)
+
+
+def _elo(args: argparse.Namespace) -> int:
+    from voicehost.language.i18n import _
+    from voicehost.records.elo import SIDES, draw_elo, elo_ratings
+
+    with open_records(args.db) as db:
+        rows = db.seat_rows(*args.season)
+    table = elo_ratings(rows)
+    if args.json:
+        print_json([rating.as_dict() for rating in table])
+    else:
+        played = {side for rating in table for side in rating.sides}
+        sides = [side for side in SIDES if side in played] + sorted(played - set(SIDES))
+        print(_("  #  player               games  wins     Elo") + "  "
+              + "  ".join(f"{_(SIDES.get(side, side)):>15}" for side in sides))
+        for place, rating in enumerate(table, start=1):
+            cells = [f"{s.rating:>9.1f} ({s.games:>3})" if (s := rating.sides.get(side)) else f"{'-':>15}"
+                     for side in sides]
+            print(f"{place:>3}  {rating.player:<20} {rating.games:>5} {rating.wins:>5} {rating.rating:>7.1f}  "
+                  + "  ".join(cells))
+    if args.chart is not None:
+        leaders = draw_elo(rows, Path(args.chart), args.top)
+        print(_("{out}: the Elo rating of {count} player(s): {names}").format(
+            out=args.chart, count=len(leaders), names=", ".join(leaders)), file=sys.stderr if args.json else sys.stdout)
+    return 0
 
 
 def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
