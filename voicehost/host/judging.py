@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.host.journal import judged_onto
+from voicehost.host.journal import judged_onto, load_journal
 from voicehost.host.notices import NotesChanged
 from voicehost.host.refusals import (
     AlreadyDecided,
@@ -25,10 +26,11 @@ from voicehost.host.refusals import (
     NoJudgeRecordToUndo,
     NotHeld,
     NothingToGiveBack,
+    Refused,
     SpeechAlreadyHeld,
     TimeRunsOut,
-    Refused,
 )
+from voicehost.rules import Game
 from voicehost.rules.inputs import EndSpeech
 
 if TYPE_CHECKING:
@@ -84,6 +86,23 @@ def judge_protocol(judged: Sequence[dict[str, Any]]) -> dict[str, Any]:
     if verdict is not None:
         added["result"] = verdict["result"]
         added["verdict"] = verdict
+    return added
+
+
+def best_points(game: Game) -> float | None:
+    """The best-player award of the scoring scheme the game is played under, if it has one."""
+    scheme = game.options.get("scoring")
+    points = game.ruleset.scoring.get(str(scheme), {}).get("best_player") if scheme is not None else None
+    return float(points) if points else None
+
+
+def judged_results(journal: Path) -> dict[str, Any]:
+    """What a finished (or annulled, or stopped) game's protocol adds from its journal: the
+    judge's records (:func:`judge_protocol`) and the table's best-player vote."""
+    read = load_journal(journal)
+    added = judge_protocol(read.judged)
+    if "best_player" in read.header and "verdict" not in added:
+        added["best_player"] = read.header["best_player"]
     return added
 
 
