@@ -25,7 +25,6 @@ from voicehost.host.judging import JUDGE_COMMANDS, TEXT_COMMANDS, JudgeControls,
 from voicehost.host.notices import ConsoleAnswered, Paused, VoteCorrected
 from voicehost.host.ports import Typed
 from voicehost.host.refusals import (
-    AlreadyDecided,
     AlreadyPaused,
     CardsDoNotFit,
     ConsoleAnswer,
@@ -44,6 +43,7 @@ from voicehost.host.refusals import (
     TakesNothing,
     UnknownCommand,
     Usage,
+    VerdictGiven,
     Waiting,
     WithdrawalNotTaken,
 )
@@ -258,7 +258,7 @@ class Console:
         """Carry out one line (``typed``: the queued line it came as, whose id a pause answers)."""
         name, args, rest = read_command(line.strip(), self.game.seats)
         if self.controls.after_game and name not in (*JUDGE_COMMANDS, "undo", "status", "repeat"):
-            raise Refused(AlreadyDecided(self.controls.verdict["result"] if self.controls.verdict else "over"))
+            raise Refused(GameIsOver() if self.controls.verdict is None else VerdictGiven())
         if name == "end":
             return True
         if name in JUDGE_COMMANDS:

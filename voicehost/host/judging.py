@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from voicehost.host.journal import judged_onto, load_journal
 from voicehost.host.notices import NotesChanged
 from voicehost.host.refusals import (
-    AlreadyDecided,
     BestAfterTheGame,
     NoFloorNow,
     NoJudgeRecordToUndo,
@@ -29,8 +28,10 @@ from voicehost.host.refusals import (
     Refused,
     SpeechAlreadyHeld,
     TimeRunsOut,
+    VerdictGiven,
 )
 from voicehost.rules import Game
+from voicehost.rules.errors import GameIsOver
 from voicehost.rules.inputs import EndSpeech
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ class JudgeControls:
             await self._best(args[0])
             return
         if self.after_game and name not in ("note", "annul"):
-            raise Refused(AlreadyDecided("over"))
+            raise Refused(GameIsOver() if self.verdict is None else VerdictGiven())
         if name in ("note",):
             self._record("note", seat=args[0], text=rest)
             self._notes_changed()
@@ -189,7 +190,7 @@ class JudgeControls:
 
     async def _verdict(self, result: str, reason: str, by: str) -> None:
         if self.verdict is not None:
-            raise Refused(AlreadyDecided(self.verdict["result"]))
+            raise Refused(VerdictGiven())
         self._record("verdict", result=result, reason=reason, by=by)
         await self.console.reply([(VERDICT_LINES[result], {"reason": reason})])
 

@@ -191,11 +191,8 @@ class NothingToGiveBack(Refusal):
 
 
 @dataclass(frozen=True)
-class AlreadyDecided(Refusal):
-    """The game is annulled, stopped or over already (``result``: which)."""
-
-    english: ClassVar[str] = "the game is {result} already"
-    result: str
+class VerdictGiven(Refusal):
+    english: ClassVar[str] = "the game is annulled or stopped already (undo takes that back)"
 
 
 @dataclass(frozen=True)

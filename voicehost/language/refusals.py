@@ -17,7 +17,6 @@ WORDED: dict[str, tuple[str, str]] = {
     "role": ("log", "role_"),                  # Role.DON → «дон»
     "waiting": ("refusals", "waiting_"),       # NotNow: what the game waits for
     "reason": ("refusals", "nomination_"),     # NominationNotTaken: why the game would not take it
-    "result": ("refusals", "result_"),         # AlreadyDecided: annulled, stopped or over
 }
 
 
