@@ -244,8 +244,9 @@ class JudgeControls:
             return
         if action == "time":
             timer.add(-float(record["seconds"]))
-        elif action == "restart":
-            timer.restart(float(record["was"]))
+        elif action == "restart":   # the old deadline again, as if the speech had never restarted
+            ran = 0.0 if timer.held_left is not None else self.console.stage.clock.since(float(record["t"]))
+            timer.restart(max(1.0, float(record["was"]) - ran))
         elif action == "hold" and timer.held_left is not None:
             timer.release()
         elif action == "release" and timer.held_left is None:
