@@ -151,8 +151,10 @@ class Director:
         the verdict back and the game goes on (:meth:`Console.after_game`)."""
         verdict = self.console.controls.verdict
         if verdict is not None:
-            self.log(_("voicehost: the game is {result}; «undo» within {seconds} s takes that back")
-                     .format(result=verdict["result"], seconds=AFTER_GAME_S))
+            told = (_("voicehost: the game is annulled; «undo» within {seconds} s takes that back")
+                    if verdict["result"] == "annulled" else
+                    _("voicehost: the game is stopped; «undo» within {seconds} s takes that back"))
+            self.log(told.format(seconds=AFTER_GAME_S))
         elif self.game.is_over and best_points:
             self.log(_("voicehost: the table's best player (+{points:g}): type «best N» within {seconds} s")
                      .format(points=best_points, seconds=AFTER_GAME_S))
