@@ -360,3 +360,17 @@ def test_the_phone_sends_the_judge_commands_in_the_console_own_words(tmp_path) -
         assert status == 200
         assert load_journal(journal).judged[-1]["by"] == "web"
     run_with_table(test, tmp_path)
+
+
+def test_the_judge_page_loads_the_judge_tools_with_a_logout_button(tmp_path) -> None:
+    async def test(client: Any, table: WebTable, director: Director, journal: Path) -> None:
+        page = await (await client.get("/judge")).text()
+        assert page.count('<script src="/static/judge-tools.js"></script>') == 1
+        tools = await client.get("/static/judge-tools.js")
+        script = await tools.text()
+        assert tools.status == 200 and "/api/logout" in script and "logout-button" in script
+        for line in ("time +30", "time -10", "restart", "back", "hold", "release"):
+            assert f'"{line}"' in script
+        for name in ("note", "best", "annul", "stop"):
+            assert f'JudgeTools.ask("{name}")' in script
+    run_with_table(test, tmp_path)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.host.journal import judged_onto, load_journal
+from voicehost.host.journal import JournalFile, judged_onto, load_journal
 from voicehost.host.notices import NotesChanged
 from voicehost.host.refusals import (
     BestAfterTheGame,
@@ -30,7 +30,7 @@ from voicehost.host.refusals import (
     TimeRunsOut,
     VerdictGiven,
 )
-from voicehost.rules import Game
+from voicehost.rules import Game, InputError
 from voicehost.rules.errors import GameIsOver
 from voicehost.rules.inputs import EndSpeech
 
@@ -97,12 +97,16 @@ def best_points(game: Game) -> float | None:
     return float(points) if points else None
 
 
-def judged_results(journal: Path) -> dict[str, Any]:
+def judged_results(journal: Path, judged: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """What a finished (or annulled, or stopped) game's protocol adds from its journal: the
-    judge's records (:func:`judge_protocol`) and the table's best-player vote."""
-    read = load_journal(journal)
-    added = judge_protocol(read.judged)
-    if "best_player" in read.header and "verdict" not in added:
+    judge's records (:func:`judge_protocol`; ``judged``: those the host kept, when the journal
+    file holds none, as ``/dev/null`` does) and the table's best-player vote."""
+    try:
+        read: JournalFile | None = load_journal(journal)
+    except (InputError, OSError):
+        read = None
+    added = judge_protocol(judged if judged is not None else read.judged if read is not None else [])
+    if read is not None and "best_player" in read.header and "verdict" not in added:
         added["best_player"] = read.header["best_player"]
     return added
 

@@ -82,7 +82,7 @@ def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = Fa
     knobs = _Run(setup.audio, speed, mock, not ears, transcript,
                  None if setup.deal == "host" else setup.deal, resumed is not None)
     journal = asyncio.run(_play(knobs, game, open_journal, pinmap, setup.table, around))
-    _write_results(game, game.names, Path(journal.path), on_results)
+    _write_results(game, game.names, Path(journal.path), on_results, journal.judged)
     return 0
 
 
@@ -235,9 +235,10 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
 
 
 def _write_results(game: Game, names: dict[int, str], journal: Path,
-                   on_results: Callable[[Path, dict[str, Any]], None] | None = None) -> None:
+                   on_results: Callable[[Path, dict[str, Any]], None] | None = None,
+                   judged: list[dict[str, Any]] | None = None) -> None:
     log = list(narrate(game.events, load_phrasebook(), names))
-    protocol = {**build_protocol(game, None, names), **judged_results(journal)}
+    protocol = {**build_protocol(game, None, names), **judged_results(journal, judged)}
     path = write_results(journal, protocol, log)
     outcome = game.outcome()
     verdict = protocol.get("verdict")
