@@ -19,7 +19,8 @@ from voicehost.host.dealing import seeded_deal, typed_deal
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import load_ears
 from voicehost.host.hearing import HearingSettings
-from voicehost.host.journal import Journal, JournalEntry, read_journal, write_results
+from voicehost.host.journal import Journal, JournalEntry, load_journal, read_journal, write_results
+from voicehost.host.judging import judge_protocol, judged_results
 from voicehost.host.live import resume_game
 from voicehost.host.notices import (
     ConsoleAnswered,
@@ -27,6 +28,7 @@ from voicehost.host.notices import (
     InputsTaken,
     LineSaid,
     MusicChanged,
+    NotesChanged,
     Notice,
     Paused,
     TableWatcher,
@@ -43,10 +45,12 @@ from voicehost.host.voice import Voice, fixed_lines
 
 __all__ = [
     "ConsoleAnswer", "ConsoleAnswered", "Director", "EdgeLog", "FloorChanged", "GameSetup", "HearingSettings",
-    "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "Notice", "Paused", "Ports",
+    "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "NotesChanged", "Notice",
+    "Paused", "Ports",
     "Refused", "SetupRefused", "SetupRequest", "TableClock", "TableWatcher", "Voice", "VoteCorrected",
     "WindowChanged", "check_setup",
-    "events_to", "fixed_lines", "load_audio", "load_ears", "mock_factory", "open_pinmap", "read_command",
+    "events_to", "fixed_lines", "judge_protocol", "judged_results",
+    "load_audio", "load_journal", "load_ears", "mock_factory", "open_pinmap", "read_command",
     "read_journal", "resume_game", "run_virtual", "russian_refusal", "seeded_deal", "show_roles", "table_game",
     "table_path", "typed_deal", "write_results",
 ]

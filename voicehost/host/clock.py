@@ -64,8 +64,10 @@ class TableClock:
 
 class SpeechTimer:
     """The floor's timer on the table's clock: whose turn is running and when its time is up.
-    The floor starts and stops it; the console reads it (``status``) and holds it through a
-    pause. Every change is told as a :class:`~voicehost.host.notices.FloorChanged`."""
+    The floor starts and stops it; the console reads it (``status``), holds it through a
+    pause, and changes it at the judge's word (:meth:`add`, :meth:`restart`, :meth:`hold_speech`,
+    :meth:`release`; :attr:`changes` counts those, so the floor re-arms its warning). Every
+    change is told as a :class:`~voicehost.host.notices.FloorChanged`."""
 
     def __init__(self, clock: TableClock, notify: Callable[[Notice], None]) -> None:
         self.clock = clock
@@ -74,24 +76,74 @@ class SpeechTimer:
         """The turn whose floor is open (None: no floor)."""
         self.deadline: float | None = None
         """When its time is up, in table seconds."""
+        self.held_left: float | None = None
+        """The judge holds this speech's clock: the seconds it keeps until :meth:`release`."""
+        self.changes = 0
+        """How many times the judge changed the running turn's time."""
 
-    def start(self, request: AwaitSpeech, seconds: float) -> None:
+    def start(self, request: AwaitSpeech, seconds: float, held: bool = False) -> None:
         self.request, self.deadline = request, self.clock.now() + seconds
-        self.notify(FloorChanged(request, self.deadline))
+        self.held_left = seconds if held else None
+        self._told()
+
+    def _told(self) -> None:
+        self.notify(FloorChanged(self.request, self.deadline, self.held_left))
+
+    def add(self, seconds: float) -> float:
+        """The judge's ``time ±S``: the turn gets ``seconds`` more (fewer when negative); returns what is left."""
+        assert self.deadline is not None
+        if self.held_left is not None:
+            self.held_left += seconds
+        self.deadline += seconds
+        self.changes += 1
+        self._told()
+        return self.now_left()
+
+    def restart(self, seconds: float) -> None:
+        """The judge's ``restart``: the turn's whole time again (a held clock stays held)."""
+        self.deadline = self.clock.now() + seconds
+        if self.held_left is not None:
+            self.held_left = seconds
+        self.changes += 1
+        self._told()
+
+    def hold_speech(self) -> float:
+        """The judge's ``hold``: this speech's clock stops (the game goes on); returns what it keeps."""
+        self.held_left = self.now_left()
+        self.changes += 1
+        self._told()
+        return self.held_left
+
+    def release(self) -> float:
+        """The judge's ``release``: the held clock runs again from what it kept."""
+        assert self.held_left is not None
+        left, self.held_left = self.held_left, None
+        self.deadline = self.clock.now() + left
+        self.changes += 1
+        self._told()
+        return left
+
+    def now_left(self) -> float:
+        """Table seconds left on the running turn, a held one's too (0 with no floor)."""
+        if self.held_left is not None:
+            return self.held_left
+        return 0.0 if self.deadline is None else self.deadline - self.clock.now()
 
     def stop(self) -> float:
         """The floor closed; returns the table seconds that were left (negative: overrun)."""
         left = (self.deadline if self.deadline is not None else self.clock.now()) - self.clock.now()
-        self.request, self.deadline = None, None
+        if self.held_left is not None:
+            left = self.held_left
+        self.request, self.deadline, self.held_left = None, None, None
         self.notify(FloorChanged(None, None))
         return left
 
     def left(self) -> float | None:
         """Table seconds left on the running turn (None: no floor)."""
-        return None if self.deadline is None else self.deadline - self.clock.now()
+        return None if self.deadline is None else self.now_left()
 
     def hold(self, seconds: float) -> None:
         """The time is moved on by ``seconds`` (the pause just ended lasted that long)."""
         if self.deadline is not None:
             self.deadline += seconds
-            self.notify(FloorChanged(self.request, self.deadline))
+            self._told()

@@ -17,10 +17,11 @@ import asyncio
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from voicehost.host.clock import SpeechTimer
 from voicehost.host.dealing import typed_deal
+from voicehost.host.judging import JUDGE_COMMANDS, TEXT_COMMANDS, JudgeControls, read_seconds
 from voicehost.host.notices import ConsoleAnswered, Paused, VoteCorrected
 from voicehost.host.ports import Typed
 from voicehost.host.refusals import (
@@ -42,6 +43,7 @@ from voicehost.host.refusals import (
     TakesNothing,
     UnknownCommand,
     Usage,
+    VerdictGiven,
     Waiting,
     WithdrawalNotTaken,
 )
@@ -92,9 +94,20 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "status": ("status", "the host says who is nominated, the fouls of the seats still playing and the time left"),
     "pause": ("pause", "everything waits (a speech keeps its time) until resume"),
     "resume": ("resume", "the game goes on after a pause"),
+    # the judge's own controls (voicehost.host.judging): journaled, undone by undo, never inputs of the game
+    "time": ("time +S", "the speaker gets S more seconds (time: +30), or S fewer (time -S)"),
+    "restart": ("restart", "the current speech starts again with its whole time"),
+    "back": ("back", "the last speaker gets the floor back, with the time he had left"),
+    "hold": ("hold", "the speaker's clock stops; the game does not pause (release runs it again)"),
+    "release": ("release", "the held speaker's clock runs again"),
+    "note": ("note N text", "the judge's note on seat N (N = 0: on the game); the judge's screen and the protocol"),
+    "annul": ("annul reason", "the game is annulled (the records keep it, the ratings do not count it)"),
+    "stop": ("stop reason", "the game is stopped here (no result)"),
+    "best": ("best N", "after the game: the table voted seat N the best player"),
 }
 SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "blood": 2, "hand": 1, "vote": 2,
-             "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0}
+             "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0,
+             "restart": 0, "back": 0, "hold": 0, "release": 0, "best": 1}
 MAX_LINE = 200
 COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
 _SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no seat number
@@ -129,6 +142,8 @@ def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
         if len(words) < 2:
             raise Refused(Usage(usage))
         return name, [], " ".join(words[1:])
+    if name in ("time", *TEXT_COMMANDS):
+        return _judge_words(name, words[1:], usage, seats)
     args = words[1:]
     if len(args) != SEAT_ARGS[name] or not all(_SEAT.fullmatch(a) for a in args):
         raise Refused(Usage(usage) if SEAT_ARGS[name] else TakesNothing(name))
@@ -140,12 +155,37 @@ def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
     return name, numbers, ""
 
 
+def _judge_words(name: str, words: list[str], usage: str, seats: int) -> tuple[str, list[int], str]:
+    """``time ±S`` (its seconds as ``+S``/``-S``), ``note N text`` and ``annul``/``stop`` with a reason."""
+    if name == "time":
+        seconds = read_seconds(words)
+        if seconds is None:
+            raise Refused(Usage(usage))
+        return name, [], seconds
+    seat_first = name == "note"
+    if len(words) < 1 + seat_first or (seat_first and not _SEAT.fullmatch(words[0])):
+        raise Refused(Usage(usage))
+    if seat_first and int(words[0]) > seats:
+        raise Refused(NoSeatHere(int(words[0]), seats, usage))
+    if seat_first:
+        return name, [int(words[0])], " ".join(words[1:])
+    return name, [], " ".join(words)
+
+
 def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
     """The game's refusal as one about the game: an input the game does not wait for is «not
     now» and what it waits for (never a request class's name)."""
     if isinstance(refusal, NotAsked):
         return GameIsOver() if request is None else NotNow(WAITING_FOR.get(type(request), "other"))
     return refusal
+
+
+class FloorControl(Protocol):
+    """What the console's ``back`` and ``undo`` need of the floor (:class:`~voicehost.host.speeches.Floor`)."""
+
+    time_left: dict[int, float]
+
+    def give_back(self) -> tuple[int, float]: ...
 
 
 class Console:
@@ -168,6 +208,15 @@ class Console:
         """The console's answers are printed too (off when every line is printed anyway)."""
         self.on_undo: Callable[[Input, int], Awaitable[None]] | None = None
         """Told each input the judge's ``undo`` took back, and the place it had in the game."""
+        self.floor: FloorControl | None = None
+        """The floor, which gives a speech back (``back``); it sets itself here."""
+        self.controls = JudgeControls(self)
+        """The judge's own controls: the speaker's clock, notes, a verdict, the best player."""
+
+    @property
+    def stopped(self) -> bool:
+        """The judge annulled or stopped the game: the host plays no further."""
+        return self.controls.verdict is not None
 
     async def run(self, in_speech: bool = False) -> bool:
         """Carry out the typed lines waiting (see :data:`COMMANDS`). Returns True when the
@@ -208,8 +257,13 @@ class Console:
     async def command(self, line: str, typed: Typed | None = None) -> bool:
         """Carry out one line (``typed``: the queued line it came as, whose id a pause answers)."""
         name, args, rest = read_command(line.strip(), self.game.seats)
+        if self.controls.after_game and name not in (*JUDGE_COMMANDS, "undo", "status", "repeat"):
+            raise Refused(GameIsOver() if self.controls.verdict is None else VerdictGiven())
         if name == "end":
             return True
+        if name in JUDGE_COMMANDS:
+            await self.controls.command(name, args, rest, typed.by if typed is not None else "console")
+            return self.stopped
         if name == "roles":
             self._set_roles(rest)
         elif name in ("foul", "remove"):
@@ -253,6 +307,8 @@ class Console:
     async def _undo(self) -> None:
         """The last input taken back; whoever owns what it did is told (:attr:`on_undo`: the
         floor gives back a speech whose end was undone)."""
+        if await self.controls.undo():   # the judge's own record was the newest
+            return
         if len(self.game.inputs) <= 1:
             raise Refused(DealCannotBeUndone())
         undone = self.stage.pop_last("undo")
@@ -351,6 +407,28 @@ class Console:
         self.stage.notify(Paused(False))
         self.answer_line(typed, "done")
         await self.reply([("resumed", {})])
+
+    async def after_game(self, seconds: float) -> bool:
+        """``voicehost run`` once the host is done: for ``seconds`` table seconds (or until the
+        table's ``best N``) the console still takes the judge's ``best``, ``note``, ``annul`` and
+        an ``undo`` of his last record. True when that undo took back the game's verdict: the
+        game goes on."""
+        self.controls.after_game = True
+        clock, stopped = self.stage.clock, self.stopped
+        deadline = clock.now() + seconds
+        try:
+            while self.controls.best is None and not clock.reached(deadline):
+                try:
+                    typed = await asyncio.wait_for(self.ports.console.get(), clock.span(deadline - clock.now()))
+                except TimeoutError:
+                    break
+                self.held.append(typed)
+                await self.run()
+                if stopped and not self.stopped:
+                    return True
+        finally:
+            self.controls.after_game = False
+        return False
 
     async def say_text(self, text: str) -> None:
         if self.echo_replies:

@@ -25,6 +25,7 @@ from voicehost.host.clock import SpeechTimer, TableClock
 from voicehost.host.console import Console
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, Source
+from voicehost.host.judging import notes_of
 from voicehost.host.night import Night
 from voicehost.host.notices import TableWatcher
 from voicehost.host.ports import EdgeLog, Ports
@@ -33,6 +34,7 @@ from voicehost.host.stage import Stage
 from voicehost.host.subtitles import Transcript
 from voicehost.host.voting import Voting
 from voicehost.language.host_lines import request_lines
+from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook
 from voicehost.rules import Game
 from voicehost.rules.events import Event
@@ -52,6 +54,7 @@ from voicehost.rules.requests import (
 )
 
 __all__ = ["Director", "EdgeLog", "Ports"]
+AFTER_GAME_S = 120   # table seconds the console waits after the game for «best N» (or an undone verdict)
 
 
 class Director:
@@ -74,6 +77,7 @@ class Director:
         self.floor = Floor(self.stage, self.console, self.timer, hearing or HearingSettings(), forbidden)
         self.voting = Voting(self.stage)
         self.console.on_undo = self.floor.undone   # an undone end of a speech gives the floor back
+        self.floor.resume_clock(self.console.controls.judged)   # a resumed speech: the clock as the judge left it
         if transcript is not None:
             self.stage.watch(transcript.notice)
 
@@ -127,7 +131,7 @@ class Director:
     async def run(self) -> None:
         if (night := request_night(self.game.request)) is not None:
             await self.nightfall(night)  # night 1 opens like every night (and a resumed night too)
-        while (request := self.game.request) is not None:
+        while (request := self.game.request) is not None and not self.console.stopped:
             await asyncio.sleep(0)  # anyone waiting on the last input acts before the next step
             await self.console.run()
             await self.floor.take_back_window(request)
@@ -136,6 +140,27 @@ class Director:
             if not (isinstance(request, AwaitSpeech) and request.seat in self.floor.time_left):  # a floor given back
                 await self.night.call(request_lines(request, self.game))
             await self.answer(request)
+
+    def notes(self) -> tuple[tuple[int, str], ...]:
+        """The judge's notes so far (seat 0: the game's), for the judge's own screen only."""
+        return notes_of(self.console.controls.judged)
+
+    async def after_game(self, best_points: float | None) -> bool:
+        """``voicehost run`` after the game: the table's best player (when the scoring has the
+        award, ``best_points``) and the judge's last word on a verdict; True when ``undo`` took
+        the verdict back and the game goes on (:meth:`Console.after_game`)."""
+        verdict = self.console.controls.verdict
+        if verdict is not None:
+            told = (_("voicehost: the game is annulled; «undo» within {seconds} s takes that back")
+                    if verdict["result"] == "annulled" else
+                    _("voicehost: the game is stopped; «undo» within {seconds} s takes that back"))
+            self.log(told.format(seconds=AFTER_GAME_S))
+        elif self.game.is_over and best_points:
+            self.log(_("voicehost: the table's best player (+{points:g}): type «best N» within {seconds} s")
+                     .format(points=best_points, seconds=AFTER_GAME_S))
+        else:
+            return False
+        return await self.console.after_game(AFTER_GAME_S)
 
     async def answer(self, request: Request) -> None:
         match request:

@@ -15,7 +15,10 @@ cut (or a full disk). It was never acted on, so reading ignores it, and a resume
 that is not a record, inputs out of order, a version this program does not know) refuses
 the whole journal with the line number: a journal either rebuilds the same game or none. After the game, an
 ``award`` line keeps the table's best-player vote (seed 001), which is no input of the game:
-:func:`read_journal` gives the last one as the header's ``best_player``.
+:func:`read_journal` gives the last one as the header's ``best_player``. A ``judge`` line keeps
+what the judge did that is no input of the game either (:data:`JUDGE_FIELDS`: a speech's time
+changed, restarted, given back or held; a note; the game annulled or stopped; and ``undo``, which
+takes the last of them back): :attr:`JournalFile.judged` holds those still standing.
 """
 
 from __future__ import annotations
@@ -45,6 +48,14 @@ LEVELS = ("engine", "table", "live")
 # simulated game's script).
 Source = Literal["seats", "ears", "host", "console", "deal", "script"]
 SOURCES: tuple[Source, ...] = get_args(Source)
+# A judge record's action → its own fields (besides type, t, source, i: the game's input count then).
+JUDGE_FIELDS: dict[str, frozenset[str]] = {
+    "time": frozenset({"seat", "seconds", "left"}), "restart": frozenset({"seat", "left", "was"}),
+    "back": frozenset({"seat", "left"}), "hold": frozenset({"seat", "left"}), "release": frozenset({"seat", "left"}),
+    "note": frozenset({"seat", "text"}), "verdict": frozenset({"result", "reason", "by"}),
+    "undo": frozenset({"undone"}),
+}
+VERDICTS = ("annulled", "stopped")
 
 
 class JournalUnwritable(OSError):
@@ -78,6 +89,7 @@ class JournalFile:
     entries: list[JournalEntry]
     complete: int = 0      # bytes up to the end of the last complete record
     torn: bytes = b""      # what a power cut left after it
+    judged: list[dict[str, Any]] = dataclasses.field(default_factory=list)   # the judge's records still standing
 
 
 class Journal:
@@ -91,6 +103,8 @@ class Journal:
         self._fd: int | None = None
         self._resumed = _resumed
         self._note = note or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.judged: list[dict[str, Any]] = list(_resumed.judged) if _resumed is not None else []
+        """The judge's records still standing (:data:`JUDGE_FIELDS`), the resumed journal's first."""
         if _resumed is None:
             self._open()
             if os.fstat(self._fd_now()).st_size == 0:  # when the game started: part of its id in the records
@@ -149,6 +163,14 @@ class Journal:
     def award(self, t: float, source: Source, best_player: int) -> None:
         """The table's best-player vote after the game (the last one counts)."""
         self._write({"type": "award", "t": round(t, 6), "source": source, "best_player": best_player})
+
+    def judge(self, t: float, source: Source, at: int, action: str, **fields: Any) -> dict[str, Any]:
+        """What the judge did that is no input (:data:`JUDGE_FIELDS`), ``at``: the game's input
+        count then; ``undo`` takes the last record still standing back. Returns the record."""
+        record = {"type": "judge", "t": round(t, 6), "source": source, "i": at, "action": action, **fields}
+        self._write(record)
+        judged_onto(record, self.judged, "judge")
+        return record
 
     def _write(self, record: dict[str, Any]) -> None:
         """The whole line or nothing: a failed write is cut back, so the journal always ends
@@ -228,6 +250,7 @@ def load_journal(path: str | Path) -> JournalFile:
         raise InputError(str(path), "not a voicehost journal (no complete game header)")
     header = check_header(_record(lines[0], f"{path}:1"), f"{path}:1")
     entries: list[JournalEntry] = []
+    judged: list[dict[str, Any]] = []
     header = dict(header)
     for number, line in enumerate(lines[1:], start=2):
         place = f"{path}:{number}"
@@ -237,8 +260,44 @@ def load_journal(path: str | Path) -> JournalFile:
         if record.get("type") == "award":
             header["best_player"] = _award(record, place)
             continue
+        if record.get("type") == "judge":
+            judged_onto(_judge_record(record, place), judged, place)
+            continue
         _apply(record, entries, number, place)
-    return JournalFile(path, header, entries, complete, data[complete:])
+    return JournalFile(path, header, entries, complete, data[complete:], judged)
+
+
+def _judge_record(record: dict[str, Any], place: str) -> dict[str, Any]:
+    """A judge record with exactly its action's fields, each of its type."""
+    action = record.get("action")
+    if not isinstance(action, str) or action not in JUDGE_FIELDS:
+        raise InputError(place, f"not a valid judge record (action {str(action)[:24]!r})")
+    _only(record, {"type", "t", "source", "i", "action"} | JUDGE_FIELDS[action], place)
+    missing = sorted(JUDGE_FIELDS[action] - set(record))
+    t, at = record.get("t"), record.get("i")
+    if missing or isinstance(t, bool) or not isinstance(t, (int, float)) or not _count(at):
+        raise InputError(place, f"not a valid judge record ({', '.join(missing) or 'its time or input count'})")
+    for name in ("seat", "seconds", "left", "was"):
+        value = record.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or (name == "seat" and not _count(value)):
+            raise InputError(place, f"not a valid judge record ({name} {value!r})")
+    for name in ("text", "reason", "by", "undone"):
+        if name in record and not isinstance(record[name], str):
+            raise InputError(place, f"not a valid judge record ({name} is not a text)")
+    if action == "verdict" and record.get("result") not in VERDICTS:
+        raise InputError(place, f"not a valid judge record (result {str(record.get('result'))[:24]!r})")
+    return record
+
+
+def judged_onto(record: dict[str, Any], judged: list[dict[str, Any]], place: str) -> None:
+    """One judge record onto those standing: an ``undo`` takes the last one back."""
+    if record["action"] != "undo":
+        judged.append(record)
+    elif not judged or judged[-1]["action"] != record["undone"]:
+        raise InputError(place, f"an undo of {record['undone']!r} where no such judge record stands")
+    else:
+        judged.pop()
 
 
 def _award(record: dict[str, Any], place: str) -> int:

@@ -19,6 +19,7 @@ from voicehost.host.cards import learn_roles, roles_from_console, show_roles
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import grammar, load_ears, model_path
 from voicehost.host.journal import Journal, JournalFile, Source, load_journal, write_results
+from voicehost.host.judging import best_points, judged_results
 from voicehost.host.notices import events_to
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
@@ -81,7 +82,7 @@ def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = Fa
     knobs = _Run(setup.audio, speed, mock, not ears, transcript,
                  None if setup.deal == "host" else setup.deal, resumed is not None)
     journal = asyncio.run(_play(knobs, game, open_journal, pinmap, setup.table, around))
-    _write_results(game, game.names, Path(journal.path), on_results)
+    _write_results(game, game.names, Path(journal.path), on_results, journal.judged)
     return 0
 
 
@@ -212,6 +213,8 @@ async def _host(args: Any, director: Director) -> None:
     elif not args.roles and not args.resume:
         await show_roles(director)
     await director.run()
+    while await director.after_game(best_points(game)):   # the judge's undo took a verdict back
+        await director.run()
 
 
 def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any) -> Any:
@@ -232,11 +235,14 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
 
 
 def _write_results(game: Game, names: dict[int, str], journal: Path,
-                   on_results: Callable[[Path, dict[str, Any]], None] | None = None) -> None:
+                   on_results: Callable[[Path, dict[str, Any]], None] | None = None,
+                   judged: list[dict[str, Any]] | None = None) -> None:
     log = list(narrate(game.events, load_phrasebook(), names))
-    protocol = build_protocol(game, None, names)
+    protocol = {**build_protocol(game, None, names), **judged_results(journal, judged)}
     path = write_results(journal, protocol, log)
     outcome = game.outcome()
-    print(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"))
-    if outcome is not None and on_results is not None:
+    verdict = protocol.get("verdict")
+    ended = f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"
+    print(f"protocol: {path}" + (f" ({verdict['result']}: {verdict['reason']})" if verdict else ended))
+    if (outcome is not None or verdict) and on_results is not None:
         on_results(path, protocol)

@@ -56,6 +56,8 @@ class FloorChanged:
     request: AwaitSpeech | None
     deadline: float | None
     """When the turn's time is up, in table seconds (:class:`~voicehost.host.clock.TableClock`)."""
+    held_left: float | None = None
+    """The judge holds this speech's clock (``hold``): the table seconds it keeps meanwhile."""
 
     @property
     def speaker(self) -> int | None:
@@ -110,8 +112,16 @@ class MusicChanged:
     t: float
 
 
+@dataclass(frozen=True)
+class NotesChanged:
+    """The judge's notes (``note N …``; seat 0: the game's) as they stand now — the judge's own
+    screen shows them; the public display never does."""
+
+    notes: tuple[tuple[int, str], ...]
+
+
 Notice = (LineSaid | InputsTaken | FloorChanged | WindowChanged | Paused | ConsoleAnswered | VoteCorrected
-          | MusicChanged)
+          | MusicChanged | NotesChanged)
 
 
 class TableWatcher(Protocol):

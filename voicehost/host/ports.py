@@ -43,6 +43,8 @@ class Typed:
 
     id: int
     line: str
+    by: str = "console"
+    """Who typed it: ``console`` (the terminal) or ``web`` (the judge's phone)."""
 
 
 @dataclass
@@ -86,11 +88,11 @@ class Ports:
         self.heard.put_nowait(heard)
         self.stirred.set()
 
-    def type(self, line: str) -> int:
+    def type(self, line: str, by: str = "console") -> int:
         """A line typed at the console (the terminal, the judge's phone); returns its id, which
         the console's answer to it carries."""
         self.typed += 1
-        self.console.put_nowait(Typed(self.typed, line))
+        self.console.put_nowait(Typed(self.typed, line, by))
         self.stirred.set()
         return self.typed
 

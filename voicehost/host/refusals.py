@@ -158,3 +158,48 @@ class WithdrawalNotTaken(Refusal):
     english: ClassVar[str] = "seat {by} cannot withdraw seat {target}: not his nomination"
     by: int
     target: int
+
+
+# ---- the judge's own controls (voicehost.host.judging) ---------------------------------------------------
+
+@dataclass(frozen=True)
+class NoFloorNow(Refusal):
+    english: ClassVar[str] = "nobody has the floor now: the speaker's time is changed during a speech"
+
+
+@dataclass(frozen=True)
+class TimeRunsOut(Refusal):
+    english: ClassVar[str] = "only {left} s are left: {taken} s cannot be taken off (end the speech with end)"
+    left: int
+    taken: int
+
+
+@dataclass(frozen=True)
+class SpeechAlreadyHeld(Refusal):
+    english: ClassVar[str] = "the speaker's clock is already held (release runs it again)"
+
+
+@dataclass(frozen=True)
+class NotHeld(Refusal):
+    english: ClassVar[str] = "the speaker's clock is not held"
+
+
+@dataclass(frozen=True)
+class NothingToGiveBack(Refusal):
+    english: ClassVar[str] = ("no speech to give back: the floor goes back only while the last speech's end is "
+                              "the game's last input")
+
+
+@dataclass(frozen=True)
+class VerdictGiven(Refusal):
+    english: ClassVar[str] = "the game is annulled or stopped already (undo takes that back)"
+
+
+@dataclass(frozen=True)
+class BestAfterTheGame(Refusal):
+    english: ClassVar[str] = "the best player is voted after the game, once it is over and not annulled"
+
+
+@dataclass(frozen=True)
+class NoJudgeRecordToUndo(Refusal):
+    english: ClassVar[str] = "the game is over: only the judge's last note or verdict can be undone now"

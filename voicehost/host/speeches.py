@@ -5,13 +5,16 @@ console or time."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from audio.listener import Heard
 from hw.capture import Press
 from voicehost.host.clock import SpeechTimer
 from voicehost.host.console import Console
 from voicehost.host.hearing import HearingSettings, Joiner, TakeBack, doubtful
+from voicehost.host.judging import standing_speech
 from voicehost.host.notices import LineSaid, Notice
+from voicehost.host.refusals import NothingToGiveBack, Refused
 from voicehost.host.stage import Stage
 from voicehost.language.intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import parse, parse_seat_answer
@@ -72,7 +75,32 @@ class Floor:
         """Day → seats that raised a hand (once a day)."""
         self.echoes: dict[str, float] = {}
         """The last onset of each echo line (:data:`ECHO_KEYS`), on the loop's clock."""
+        self.held: set[int] = set()
+        """Seats whose given-back (or resumed) floor opens with the judge's ``hold`` on it."""
+        console.floor = self
         stage.watch(self._heard)
+
+    def resume_clock(self, judged: list[dict[str, Any]]) -> None:
+        """A resumed journal: the speech it stopped in opens with the time (and the hold) the
+        judge had left it (:func:`~voicehost.host.judging.standing_speech`)."""
+        standing = standing_speech(judged, len(self.game.inputs))
+        request = self.game.request
+        if standing is not None and isinstance(request, AwaitSpeech) and request.seat == standing[0]:
+            seat, left, held = standing
+            self.time_left[seat] = left
+            if held:
+                self.held.add(seat)
+
+    def give_back(self) -> tuple[int, float]:
+        """The judge's ``back``: the last speech's end is taken back (a splice), and its speaker
+        gets the floor with the time he had left. Refused once the game has gone past that end."""
+        if self.ended is None or self.ended[0] != len(self.game.inputs) - 1:
+            raise Refused(NothingToGiveBack())
+        _, seat, left = self.ended
+        self.stage.pop_last("back:")
+        self.ended, self.take_back = None, None
+        self.time_left[seat] = left
+        return seat, left
 
     def close(self) -> None:
         self.stage.unwatch(self._heard)
@@ -102,14 +130,24 @@ class Floor:
         started = self.ports.clock()
         seconds = self.time_left.pop(seat, request.seconds)   # a false «спасибо» undone: the time he had
         self.turn = SpeechTurn(Joiner(self.clock.span(self.hearing.join_s)), after=self.turn.closed)
-        self.timer.start(request, seconds)
+        self.timer.start(request, seconds, held=seat in self.held)
+        self.held.discard(seat)
         warning = self.game.warning_for(request, seconds)   # (seconds left, its line) or none, by the ruleset
+        changes = self.timer.changes
         ended: bool | str = False
         while not ended and self.game.request == request:
             self.ports.stirred.clear()
             ended = await self._listen(request, started)
             deadline = self.timer.deadline
             assert deadline is not None
+            if self.timer.changes != changes:   # the judge changed the time: the warning is due again
+                changes, warning = self.timer.changes, self.game.warning_for(request, request.seconds)
+                if warning is not None and self.timer.now_left() <= warning[0]:
+                    warning = None
+            if not ended and self.timer.held_left is not None:   # the judge holds this speech's clock
+                if self.game.request == request:
+                    await self.ports.idle(min(self.turn.wake_at, self.ports.clock() + self.clock.span(1.0)))
+                continue
             if not ended and warning is not None and self.clock.reached(deadline - warning[0]):
                 (left_s, line), warning = warning, None
                 if seat:
@@ -129,7 +167,7 @@ class Floor:
             self.stage.lights.take_floor(seat)
         self.turn.closed = self.ports.clock()
         left = self.timer.stop()
-        if self.game.request == request:
+        if self.game.request == request and not self.console.stopped:
             await self.stage.push(EndSpeech(seat), "host")
             if seat:
                 self.ended = (len(self.game.inputs) - 1, seat, max(0.0, left))

@@ -57,6 +57,8 @@ def check_protocol(protocol: Any) -> None:
     _scores(protocol.get("scores", {}), count)
     if protocol.get("started") is not None and parse_started(protocol["started"]) is None:
         raise InputError("started", f"{str(protocol['started'])[:30]!r} is not a time such as 2026-12-01T19:00:00Z")
+    if protocol.get("result") is not None and protocol.get("result") not in ("annulled", "stopped"):
+        raise InputError("result", f"{str(protocol['result'])[:24]!r} is not annulled or stopped")
     best = protocol.get("best_player")
     if best is not None:
         _seat_number(best, count, "best_player")

@@ -22,13 +22,14 @@ from typing import Any
 
 from voicehost.config import load_ruleset
 from voicehost.files import read_json
-from voicehost.host import read_journal
+from voicehost.host import judge_protocol, load_journal
 from voicehost.records.checks import check_protocol, parse_started
 from voicehost.rules import IllegalInput, InputError, Role, new_game
 from voicehost.rules.protocol import build_protocol
 
 GAME_IDS = uuid.UUID("6f1c2a53-5d0e-4b8e-9a53-7c1d2e0f4b11")  # the uuid5 namespace of voicehost games
 _STAMP = re.compile(r"(\d{8})-(\d{6})")
+VOIDED = ("annulled", "stopped")   # a protocol's ``result`` when the judge annulled or stopped the game
 
 
 @dataclass(frozen=True)
@@ -110,29 +111,32 @@ def record_from_protocol(protocol: Any, name: str, played_at: datetime, table: s
         check_protocol(protocol)
     except InputError as err:
         raise InputError(f"{place}: {err.place}" if err.place else place, err.message) from None
-    if protocol.get("winner") is None:
+    voided = protocol.get("result") in VOIDED   # annulled or stopped: kept, shown, never rated
+    if protocol.get("winner") is None and not voided:
         raise InputError(place, "the game is not over: only finished games are recorded")
     played_at = parse_started(protocol.get("started")) or played_at  # the game's own word first
     try:
-        seats = [_seat(int(seat), entry, protocol) for seat, entry in sorted(protocol["seats"].items(),
-                                                                             key=lambda item: int(item[0]))]
+        seats = [_seat(int(seat), entry, protocol, voided) for seat, entry in sorted(protocol["seats"].items(),
+                                                                                     key=lambda item: int(item[0]))]
+        winner, reason = (None, str(protocol["result"])) if voided else (str(protocol["winner"]),
+                                                                          protocol.get("reason"))
         return GameRecord(game_id(protocol, played_at), played_at, table, str(protocol["ruleset"]),
-                          dict(protocol.get("options", {})), str(protocol["winner"]), protocol.get("reason"),
-                          seats, protocol)
+                          dict(protocol.get("options", {})), winner, reason, seats, protocol)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise InputError(place, f"not a valid protocol ({err})") from None
 
 
-def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any]) -> SeatRecord:
+def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any], voided: bool = False) -> SeatRecord:
     role = Role(entry["role"])
     team = _team(role, protocol)
     out = entry.get("out") or {}
     name = entry.get("name")
     return SeatRecord(seat=seat, player=str(name).strip() or None if name is not None else None, role=role.value,
-                      team=team, alive=not out, won=team == protocol["winner"], fouls=int(entry.get("fouls", 0)),
+                      team=team, alive=not out, won=not voided and team == protocol["winner"],
+                      fouls=int(entry.get("fouls", 0)),
                       out_cause=out.get("cause"), out_day=out.get("day"), out_night=out.get("night"),
-                      points=float(protocol.get("scores", {}).get(str(seat), 0.0)),
-                      best_player=protocol.get("best_player") == seat)   # the table's vote, if given
+                      points=0.0 if voided else float(protocol.get("scores", {}).get(str(seat), 0.0)),
+                      best_player=not voided and protocol.get("best_player") == seat)   # the table's vote, if given
 
 
 def _team(role: Role, protocol: Mapping[str, Any]) -> str:
@@ -157,7 +161,8 @@ def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
     """The game replayed from its journal, then its protocol. Every input must be one the game
     takes (as ``voicehost resume`` checks): a journal that does not replay is refused, and so is
     one whose game is not over — a game still at the table, or one a crash stopped (resume it)."""
-    header, entries = read_journal(path)
+    read = load_journal(path)
+    header, entries = read.header, read.entries
     try:
         ruleset = load_ruleset(str(header["ruleset"]))
         game = new_game(ruleset, ruleset.resolve(header.get("options", {})), int(header["seats"]))
@@ -169,12 +174,13 @@ def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
         except IllegalInput as err:
             raise InputError(f"{path}:{entry.record}", f"the game refuses {entry.input} here ({err}): "
                                                        "the journal does not replay") from None
-    if not game.is_over:
+    judged = judge_protocol(read.judged)
+    if not game.is_over and "verdict" not in judged:
         dealt = "no cards dealt yet" if not game.roles else f"{len(entries)} input(s) so far"
         raise InputError(str(path), f"the game is not over ({dealt}): only finished games are recorded; "
                                     "an unfinished game is resumed, then recorded")
     names = _journal_names(header)
-    protocol = build_protocol(game, None, names)
+    protocol = {**build_protocol(game, None, names), **judged}
     if "best_player" in header:   # the table's vote, journaled after the game
         protocol["best_player"] = header["best_player"]
     if "started" in header:

@@ -241,6 +241,7 @@ class Records:
                            game_seats.c.role, game_seats.c.team, game_seats.c.alive, game_seats.c.won,
                            game_seats.c.fouls, game_seats.c.points, game_seats.c.best_player)
                  .select_from(game_seats.join(players).join(games))
+                 .where(games.c.winner.is_not(None))   # an annulled or stopped game is kept, never rated
                  .order_by(games.c.played_at, games.c.id, game_seats.c.seat))
         if since is not None:
             query = query.where(games.c.played_at >= since)

@@ -52,6 +52,7 @@ from voicehost.host import (
     Journal,
     Ports,
     events_to,
+    judged_results,
     resume_game,
     seeded_deal,
     show_roles,
@@ -650,7 +651,7 @@ class IdleTable:
 
     def _write_protocol(self, game: Game, journal: Path) -> None:
         log = list(narrate(game.events, self.book, game.names))
-        protocol = build_protocol(game, None, game.names)
+        protocol = {**build_protocol(game, None, game.names), **judged_results(journal)}
         try:
             path = write_results(journal, protocol, log)
         except OSError as err:
@@ -660,7 +661,7 @@ class IdleTable:
         self.played.append(path)
         outcome = game.outcome()
         self.log(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else ""))
-        if outcome is not None and self.on_results is not None:  # stored and pushed in a worker thread
+        if (outcome is not None or "verdict" in protocol) and self.on_results is not None:  # stored in a worker
             self._records.submit(self.on_results, path, dict(protocol))
         points = best_player_points(game)
         if outcome is not None and points is not None:

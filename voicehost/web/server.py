@@ -268,7 +268,7 @@ class WebTable:
         if self.finished or self.director.game.is_over:
             return 409, "refused", self._worded(CommandsClosed()), None
         said_before = self.view.said if self.view is not None else 0
-        typed = self.director.ports.type(line)
+        typed = self.director.ports.type(line, "web")
         future = self.pending[typed] = asyncio.get_running_loop().create_future()
         try:
             answer = await asyncio.wait_for(asyncio.shield(future), COMMAND_WAIT_S)

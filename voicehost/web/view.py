@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from voicehost.host import Director, FloorChanged, LineSaid, Notice, Paused, TableClock, VoteCorrected, WindowChanged
+from voicehost.host import (
+    Director,
+    FloorChanged,
+    LineSaid,
+    NotesChanged,
+    Notice,
+    Paused,
+    TableClock,
+    VoteCorrected,
+    WindowChanged,
+)
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game
@@ -57,6 +67,7 @@ class TableView:
         self.given = 0.0   # the table seconds the open floor was given (a speech taken back: what was left)
         self.paused = False
         self.correction: dict[str, Any] | None = None   # the judge's last vote correction, for his screen
+        self.notes = director.notes()   # the judge's notes: his screen only, never the public state
 
     def heard(self, notice: Notice) -> None:
         """A director watcher: keeps what the view needs beyond the game itself."""
@@ -71,6 +82,8 @@ class TableView:
             self.floor = notice
         elif isinstance(notice, Paused):
             self.paused = notice.on
+        elif isinstance(notice, NotesChanged):
+            self.notes = notice.notes
         elif isinstance(notice, VoteCorrected):
             self.correction = {"text": " ".join(notice.lines), "returned": list(notice.returned),
                                "left": list(notice.left)}
@@ -116,8 +129,10 @@ class TableView:
         request, deadline = self.game.request, self.floor.deadline
         if not isinstance(request, AwaitSpeech) or deadline is None:
             return None
-        left = max(0.0, deadline - self.clock.now())
-        return {"seat": request.seat, "name": self.game.names.get(request.seat, ""), "turn": request.turn,
+        held = self.floor.held_left
+        left = max(0.0, held if held is not None else deadline - self.clock.now())
+        return {"held": held is not None,
+                "seat": request.seat, "name": self.game.names.get(request.seat, ""), "turn": request.turn,
                 "turn_text": _label(self.book, "turn", request.turn), "seconds": request.seconds,
                 "left": round(left, 2), "warning_s": self._warning_s(request)}
 
@@ -170,6 +185,7 @@ class TableView:
         state["judge_log"] = _last_lines(game.events, self.book, game.names)
         state["waiting_for"] = type(game.request).__name__ if game.request is not None else None
         state["correction"] = self.correction
+        state["notes"] = [{"seat": seat, "text": text} for seat, text in self.notes]
         return state
 
 
