@@ -50,6 +50,8 @@ def test_a_game_killed_at_random_points_and_resumed_gives_the_same_protocol(tmp_
     assert len(read_journal(journal)[1]) == inputs  # every input once, none twice
     written = json.loads((tmp_path / "game.protocol.json").read_text())
     assert written.pop("started") == read_journal(journal)[0]["started"]  # the file says when the game started
+    ballots = [day.pop("ballots", None) for day in written["days"]]  # the buttons' ballots: a table's only
+    assert any(ballots) == (level == "table")
     assert written == whole
     assert (tmp_path / "game.log.txt").read_text().startswith("Карты розданы.")
 
