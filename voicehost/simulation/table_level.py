@@ -26,11 +26,11 @@ from typing import Any, Protocol
 from audio.listener import Heard
 from hw.edges import Edge
 from hw.leds import NO, YES, Pattern
+from voicehost.host.ballots import VoteBallots
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry
 from voicehost.host.night import CALL_GAP_S
-from voicehost.host.ballots import VoteBallots
 from voicehost.host.notices import BallotsCast, ConsoleAnswered, FloorChanged, InputsTaken, LineSaid, Notice, events_to
 from voicehost.host.ports import POLL_S
 from voicehost.host.subtitles import Transcript
