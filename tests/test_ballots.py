@@ -275,3 +275,32 @@ def test_capture_judges_every_press_as_a_ballot() -> None:
                                                               (2, 0, "second_vote"), (9, 0, "not_a_voter")]
     vote = VoteBallots.of(1, 1, "main", 3, 5, [five], result.ballots[:1])
     assert VoteBallots.from_record(vote.record(), "here") == vote
+
+
+def test_a_resumed_journal_keeps_its_ballots_and_a_correction_after_the_resume_changes_one(tmp_path, voted) -> None:
+    from voicehost.rules import new_game
+
+    _, path = run_vote(tmp_path, voted(), PRESSES)
+    read = load_journal(path)
+    (before,) = read.ballots
+    source = voted()
+    game = new_game(source.ruleset, source.options, 10)
+    for entry in read.entries:
+        game.push(entry.input)
+    said: list[str] = []
+
+    async def speak(text: str) -> float:
+        said.append(text)
+        return 100.0
+
+    ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=lambda: 100.0,
+                  poll_s=None)
+    director = Director(game, ports, Journal.resume(read), log=lambda line: None)
+    shown: list[BallotsCast] = []
+    director.watch(lambda notice: shown.append(notice) if isinstance(notice, BallotsCast) else None)
+    ports.type("vote 2 9")
+    run_virtual(director.console.run())
+    (after,) = load_journal(path).ballots
+    changed = [(b, a) for b, a in zip(before.ballots, after.ballots, strict=True) if b != a]
+    assert [(b.voter, b.candidate, a.candidate) for b, a in changed] == [(2, 5, 9)]
+    assert shown and shown[-1].ballots == after and shown[-1].complete

@@ -272,7 +272,7 @@ class Console:
                        if isinstance(item, Vote) and item.voter == voter), 0)   # the ballot it changes
         self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}",
                                   ballot={"voter": voter, "before": before, "after": candidate})
-        self.stage.log(ballot_changed(self.stage.book, voter, before, candidate))
+        self.stage.log(f"console: {ballot_changed(self.stage.book, voter, before, candidate)}")
         self.stage.lights.relight()
         said: list[tuple[str, dict[str, Any]]] = [("vote_corrected", {"seat": voter, "target": candidate})
                                                   if candidate else ("vote_removed", {"seat": voter})]

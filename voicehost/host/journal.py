@@ -97,6 +97,8 @@ class Journal:
         self._fd: int | None = None
         self._resumed = _resumed
         self._note = note or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.resumed_ballots: list[VoteBallots] = list(_resumed.ballots) if _resumed is not None else []
+        """A resumed journal's ballots so far (the last vote's, for a correction's answer)."""
         if _resumed is None:
             self._open()
             if os.fstat(self._fd_now()).st_size == 0:  # when the game started: part of its id in the records

@@ -34,7 +34,9 @@ class Voting:
         self.read_until: float | None = None
         """Where the last vote's reading of the buttons ended (no press is a ballot of two votes)."""
         self.last_vote: VoteBallots | None = None
-        """The ballots of the last round a ``vote V C`` may correct."""
+        """The ballots of the last round a ``vote V C`` may correct (a resumed game's, from its journal)."""
+        if stage.journal is not None:
+            self.last_vote = next((v for v in reversed(stage.journal.resumed_ballots) if v.round != "lift"), None)
         stage.watch(self._heard)
 
     def close(self) -> None:
@@ -53,7 +55,7 @@ class Voting:
         (a thumb that came too early is a ballot too, outside) until now."""
         since = opens - self.stage.clock.span(EARLY_S)
         if self.read_until is not None:
-            since = max(since, self.read_until)
+            since = min(opens, max(since, self.read_until))   # the window itself is always read
         self.read_until = self.ports.clock()
         return self.ports.presses(since, self.read_until + 1e-9)
 
@@ -110,7 +112,8 @@ class Voting:
                 if self.game.is_alive(seat) and self.game.request is not None:
                     await self.stage.push(Foul(seat, reason), "seats")
             if self.game.request == request:
-                vote = self.last_vote = self._ballots(request.round, at, windows, result.ballots)
+                vote = self._ballots(request.round, at, windows, result.ballots)
+        self.last_vote = vote   # a round with no window has no ballots: a correction of it changes none
         if self.game.request == request:
             await self.stage.push(CloseVoting(), "host")
         if vote is not None:
