@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .edges import Edge
 
@@ -30,6 +31,30 @@ class Window:
     closes: float
 
 
+# What a press was to the vote: ``vote`` (counted), ``early_release`` (counted, and a foul),
+# ``second_vote`` (ignored, a foul), ``not_a_voter`` (a seat that does not vote this round),
+# ``outside_windows`` (inside no candidate's window: ignored).
+Mark = Literal["vote", "early_release", "second_vote", "not_a_voter", "outside_windows"]
+COUNTED_MARKS: frozenset[str] = frozenset({"vote", "early_release"})
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """One press as the vote judged it, kept so that a protest can be settled from the record:
+    who pressed, for whom (whose window it started in), when, and what it counted for."""
+
+    voter: int
+    candidate: int | None
+    """The candidate whose window the press started in (0: the lift vote); None: in no window."""
+    down: float
+    up: float | None
+    mark: Mark
+
+    @property
+    def counted(self) -> bool:
+        return self.mark in COUNTED_MARKS
+
+
 @dataclass
 class VoteResult:
     """Who voted for whom, the fouls the presses earned, and every press for the record."""
@@ -38,6 +63,8 @@ class VoteResult:
     fouls: list[tuple[int, str]] = field(default_factory=list)
     presses: list[Press] = field(default_factory=list)
     ignored: list[tuple[Press, str]] = field(default_factory=list)
+    ballots: list[Ballot] = field(default_factory=list)
+    """Every press, in the order pressed, with what it counted for."""
 
 
 def presses_from(edges: Iterable[Edge]) -> list[Press]:
@@ -62,18 +89,47 @@ def count_votes(windows: Sequence[Window], presses: Iterable[Press], voters: Ite
     for press in presses:
         result.presses.append(press)
         window = next((w for w in windows if w.opens <= press.down < w.closes), None)
+        mark: Mark = "vote"
         if window is None:
-            result.ignored.append((press, "outside_windows"))
+            mark = "outside_windows"
+            result.ignored.append((press, mark))
         elif press.seat not in allowed:
-            result.ignored.append((press, "not_a_voter"))
+            mark = "not_a_voter"
+            result.ignored.append((press, mark))
         elif press.seat in result.votes:
-            result.ignored.append((press, "second_vote"))
-            result.fouls.append((press.seat, "second_vote"))
+            mark = "second_vote"
+            result.ignored.append((press, mark))
+            result.fouls.append((press.seat, mark))
         else:
             result.votes[press.seat] = window.candidate
             if press.up is not None and press.up < window.closes:
-                result.fouls.append((press.seat, "early_release"))
+                mark = "early_release"
+                result.fouls.append((press.seat, mark))
+        result.ballots.append(Ballot(press.seat, window.candidate if window else None, press.down, press.up, mark))
     return result
+
+
+def read_lift(window: Window, presses: Iterable[Press], voters: Iterable[int]) -> list[Ballot]:
+    """The lift vote («все покидают?»): every press inside the window is a thumb for it; a
+    seat's first is its vote and any further one a second vote (the game judges it as one);
+    presses outside the window, and seats that do not vote, are recorded and ignored. An early
+    release is no foul here: the lift asks for a yes, not a held thumb."""
+    allowed = set(voters)
+    thumbed: set[int] = set()
+    ballots = []
+    for press in presses:
+        mark: Mark = "vote"
+        if not window.opens <= press.down < window.closes:
+            mark = "outside_windows"
+        elif press.seat not in allowed:
+            mark = "not_a_voter"
+        elif press.seat in thumbed:
+            mark = "second_vote"
+        if mark == "vote":
+            thumbed.add(press.seat)
+        inside = mark != "outside_windows"
+        ballots.append(Ballot(press.seat, window.candidate if inside else None, press.down, press.up, mark))
+    return ballots
 
 
 @dataclass(frozen=True)

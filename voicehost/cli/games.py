@@ -181,9 +181,12 @@ def _same_setup(script: Any, header: dict[str, Any], place: str) -> None:
 
 def _report(result: Any, as_json: bool, journal: Path | None = None, record: argparse.Namespace | None = None) -> int:
     """Print the protocol or the account; next to a journal, write both as files."""
+    from voicehost.host.journal import journal_ballots
     from voicehost.rules.protocol import build_protocol
 
-    protocol = build_protocol(result.game, result.ignored, result.script.names)
+    ballots = journal_ballots(journal) if journal is not None else getattr(result.table, "ballots", [])
+    protocol = build_protocol(result.game, result.ignored, result.script.names,   # ballots: a table level's only
+                              [{"day": vote.day, **vote.entry()} for vote in ballots])
     account = _account(result)
     if journal is not None and result.game.is_over:
         from voicehost.host.journal import write_results

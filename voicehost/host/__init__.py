@@ -12,6 +12,7 @@ web console, the club records and the service use these and nothing deeper; what
 the table reaches them as the notices of :mod:`~voicehost.host.notices`.
 """
 
+from voicehost.host.ballots import ballot_changed, ballots_view
 from voicehost.host.cards import show_roles
 from voicehost.host.clock import TableClock
 from voicehost.host.console import read_command
@@ -23,6 +24,7 @@ from voicehost.host.journal import Journal, JournalEntry, load_journal, read_jou
 from voicehost.host.judging import judge_protocol, judged_results
 from voicehost.host.live import resume_game
 from voicehost.host.notices import (
+    BallotsCast,
     ConsoleAnswered,
     FloorChanged,
     InputsTaken,
@@ -48,7 +50,7 @@ __all__ = [
     "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "NotesChanged", "Notice",
     "Paused", "Ports",
     "Refused", "SetupRefused", "SetupRequest", "TableClock", "TableWatcher", "Voice", "VoteCorrected",
-    "WindowChanged", "check_setup",
+    "WindowChanged", "check_setup", "BallotsCast", "ballot_changed", "ballots_view",
     "events_to", "fixed_lines", "judge_protocol", "judged_results",
     "load_audio", "load_journal", "load_ears", "mock_factory", "open_pinmap", "read_command",
     "read_journal", "resume_game", "run_virtual", "russian_refusal", "seeded_deal", "show_roles", "table_game",

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
+from voicehost.host.ballots import ballot_changed
 from voicehost.host.clock import SpeechTimer
 from voicehost.host.dealing import typed_deal
 from voicehost.host.judging import JUDGE_COMMANDS, TEXT_COMMANDS, JudgeControls, read_seconds
@@ -64,7 +65,7 @@ from voicehost.rules.events import (
     SpeechBegan,
     WithdrawalRefused,
 )
-from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Withdraw
+from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Vote, Withdraw
 from voicehost.rules.requests import (
     AwaitAction,
     AwaitDawn,
@@ -321,8 +322,13 @@ class Console:
         changed who is out, who comes back and who leaves, the game's end if it came, and the
         floor if it is someone else's now. The game goes on from where it is."""
         out_before, request_before, over_before = self._out(), self.game.request, self.game.is_over
+        inputs_before = list(self.game.inputs)
         at, removed, new = self.game.correct_vote(voter, candidate)
-        self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}")
+        before = next((item.candidate for item in inputs_before[at:at + removed]
+                       if isinstance(item, Vote) and item.voter == voter), 0)   # the ballot it changes
+        self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}",
+                                  ballot={"voter": voter, "before": before, "after": candidate})
+        self.stage.log(f"console: {ballot_changed(self.stage.book, voter, before, candidate)}")
         self.stage.lights.relight()
         said: list[tuple[str, dict[str, Any]]] = [("vote_corrected", {"seat": voter, "target": candidate})
                                                   if candidate else ("vote_removed", {"seat": voter})]
@@ -341,7 +347,7 @@ class Console:
         said += self._floor_now(request_before)
         await self.reply(said)
         self.stage.notify(VoteCorrected(voter, candidate, returned, left,
-                                        tuple(spoken(said, self.stage.book, self.game.ruleset.name))))
+                                        tuple(spoken(said, self.stage.book, self.game.ruleset.name)), before))
 
     async def reply(self, said: list[tuple[str, dict[str, Any]]]) -> None:
         """Said aloud and printed on the terminal (a table may have no speaker)."""

@@ -7,7 +7,9 @@ options, seats, level, and whatever else rebuilds the game (the script it plays;
 game's roster and table file). Then one line per input, and a ``splice`` line wherever the
 human host undid an input or corrected a vote (the inputs it replaced and what came
 instead), so a resume rebuilds the game the host corrected, not the one the buttons first
-recorded.
+recorded. Before each vote's count, a ``ballots`` line keeps every press of that vote (who, for
+whom, when, inside its window or not: :mod:`~voicehost.host.ballots`); a splice that corrected a
+vote says which ballot it changed (its ``ballot``), and one that undid the vote drops its ballots.
 
 Every record ends with a newline; bytes after the last newline are a record torn by a power
 cut (or a full disk). It was never acted on, so reading ignores it, and a resume cuts it off
@@ -36,8 +38,10 @@ from pathlib import Path
 from typing import Any, Literal, TypeGuard, get_args
 
 from voicehost.files import decode, file_name, loads_json, read_bytes
+from voicehost.host.ballots import VoteBallots
 from voicehost.rules import GAMES, InputError
 from voicehost.rules.inputs import Input, input_from_dict
+from voicehost.rules.protocol import add_ballots
 
 FORMAT = 1                      # the journal format this program writes and reads
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
@@ -90,6 +94,8 @@ class JournalFile:
     complete: int = 0      # bytes up to the end of the last complete record
     torn: bytes = b""      # what a power cut left after it
     judged: list[dict[str, Any]] = dataclasses.field(default_factory=list)   # the judge's records still standing
+    ballots: list[VoteBallots] = dataclasses.field(default_factory=list)
+    """The ballots of the votes the game as rebuilt still holds, corrections applied, in order."""
 
 
 class Journal:
@@ -105,6 +111,8 @@ class Journal:
         self._note = note or (lambda line: print(line, file=sys.stderr, flush=True))
         self.judged: list[dict[str, Any]] = list(_resumed.judged) if _resumed is not None else []
         """The judge's records still standing (:data:`JUDGE_FIELDS`), the resumed journal's first."""
+        self.resumed_ballots: list[VoteBallots] = list(_resumed.ballots) if _resumed is not None else []
+        """A resumed journal's ballots so far (the last vote's, for a correction's answer)."""
         if _resumed is None:
             self._open()
             if os.fstat(self._fd_now()).st_size == 0:  # when the game started: part of its id in the records
@@ -120,12 +128,22 @@ class Journal:
         self.count += 1
         crash_point(self.count)
 
-    def splice(self, t: float, source: Source, at: int, remove: int, insert: list[Input], why: str) -> None:
-        """The game's inputs ``[at, at+remove)`` were replaced by ``insert`` (undo, a vote corrected)."""
-        self._write({"type": "splice", "t": round(t, 6), "source": source, "at": at, "remove": remove,
-                     "insert": [item.to_dict() for item in insert], "why": why})
+    def splice(self, t: float, source: Source, at: int, remove: int, insert: list[Input], why: str,
+               ballot: dict[str, int] | None = None) -> None:
+        """The game's inputs ``[at, at+remove)`` were replaced by ``insert`` (undo, a vote corrected).
+        ``ballot``: a corrected vote's ballot, ``{"voter", "before", "after"}`` (0: no candidate)."""
+        record: dict[str, Any] = {"type": "splice", "t": round(t, 6), "source": source, "at": at, "remove": remove,
+                                  "insert": [item.to_dict() for item in insert], "why": why}
+        if ballot is not None:
+            record["ballot"] = dict(ballot)
+        self._write(record)
         self.count += 1
         crash_point(self.count)
+
+    def ballots(self, t: float, vote: VoteBallots) -> None:
+        """A vote's ballots, written before its count is taken (a crash after it retakes the vote,
+        and the retaken vote's ballots replace these)."""
+        self._write({"type": "ballots", "t": round(t, 6), "source": "seats", **vote.record()})
 
     def _open(self) -> None:
         """Non-blocking, so a FIFO is refused at once instead of waiting for a reader."""
@@ -204,6 +222,9 @@ def write_results(journal: Path, protocol: dict[str, Any], log: list[str]) -> Pa
     started = journal_started(journal)
     if started is not None:  # the file says when the game started, as its journal does (the records' game id)
         protocol = {**protocol, "started": started}
+    ballots = journal_ballots(journal)
+    if ballots:  # who pressed for whom, beside each day's counts
+        protocol = add_ballots(protocol, [{"day": vote.day, **vote.entry()} for vote in ballots])
     try:
         path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
         journal.with_suffix(".log.txt").write_text("\n".join(log) + "\n")
@@ -229,6 +250,14 @@ def journal_started(journal: Path) -> str | None:
     return started if isinstance(started, str) else None
 
 
+def journal_ballots(journal: Path) -> list[VoteBallots]:
+    """The ballots an existing journal keeps (none: no journal, or one from before ballots)."""
+    try:
+        return load_journal(journal).ballots
+    except InputError:
+        return []
+
+
 def read_journal(path: str | Path) -> tuple[dict[str, Any], list[JournalEntry]]:
     read = load_journal(path)
     return read.header, read.entries
@@ -251,6 +280,7 @@ def load_journal(path: str | Path) -> JournalFile:
     header = check_header(_record(lines[0], f"{path}:1"), f"{path}:1")
     entries: list[JournalEntry] = []
     judged: list[dict[str, Any]] = []
+    ballots: list[VoteBallots] = []
     header = dict(header)
     for number, line in enumerate(lines[1:], start=2):
         place = f"{path}:{number}"
@@ -263,8 +293,13 @@ def load_journal(path: str | Path) -> JournalFile:
         if record.get("type") == "judge":
             judged_onto(_judge_record(record, place), judged, place)
             continue
+        if record.get("type") == "ballots":
+            ballots = _ballots(record, ballots, len(entries), place)
+            continue
         _apply(record, entries, number, place)
-    return JournalFile(path, header, entries, complete, data[complete:], judged)
+        if record["type"] == "splice":
+            ballots = _follow_splice(record, ballots, place)
+    return JournalFile(path, header, entries, complete, data[complete:], judged, ballots)
 
 
 def _judge_record(record: dict[str, Any], place: str) -> dict[str, Any]:
@@ -298,6 +333,43 @@ def judged_onto(record: dict[str, Any], judged: list[dict[str, Any]], place: str
         raise InputError(place, f"an undo of {record['undone']!r} where no such judge record stands")
     else:
         judged.pop()
+
+
+def _ballots(record: dict[str, Any], ballots: list[VoteBallots], inputs: int, place: str) -> list[VoteBallots]:
+    """A vote's ballots, written before its count: they stand beside inputs ``[at, close]``
+    (``close`` the count still to come). They replace those of a vote they cut short (one a
+    crash interrupted, taken again)."""
+    t, source = record.get("t"), record.get("source")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) \
+            or not isinstance(source, str) or not _known_source(source):
+        raise InputError(place, "not a journal record (its time or source is missing or wrong)")
+    fields = {key: value for key, value in record.items() if key not in ("type", "t", "source")}
+    _only(fields, {"day", "vote", "round", "at", "close", "windows", "ballots"}, place)
+    vote = VoteBallots.from_record(fields, place)
+    if not vote.at <= vote.close <= inputs:
+        raise InputError(place, f"ballots beside inputs {vote.at}–{vote.close} of the {inputs} so far")
+    return [kept for kept in ballots if kept.close < vote.at] + [vote]
+
+
+def _follow_splice(record: dict[str, Any], ballots: list[VoteBallots], place: str) -> list[VoteBallots]:
+    """The ballots after a splice: a corrected vote's ballot changed (the splice replaced that
+    vote's inputs up to its count), the ballots of a vote whose inputs were undone dropped, and
+    every later vote's moved with its inputs."""
+    at, remove, insert = record["at"], record["remove"], len(record["insert"])
+    change = record.get("ballot")
+    if change is not None and not (isinstance(change, dict) and set(change) == {"voter", "before", "after"}
+                                   and all(_count(v) for v in change.values())):
+        raise InputError(place, "not a valid splice (its ballot is {voter, before, after})")
+    moved = []
+    for vote in ballots:
+        if change is not None and vote.close == at + remove:
+            vote = vote.corrected(change["voter"], change["before"], change["after"], record["source"], record["t"])
+            moved.append(dataclasses.replace(vote, at=min(vote.at, at), close=vote.close + insert - remove))
+        elif remove and at <= vote.close and at + remove > vote.at:
+            continue  # the vote (or its count) was undone: whatever follows is another vote
+        else:
+            moved.append(vote.shifted(insert - remove) if vote.at >= at + remove else vote)
+    return moved
 
 
 def _award(record: dict[str, Any], place: str) -> int:
@@ -364,7 +436,7 @@ def _apply(record: dict[str, Any], entries: list[JournalEntry], number: int, pla
         entries.append(JournalEntry(len(entries), float(t), source, checked_input(record.get("input"), place),
                                     number))
     elif kind == "splice":
-        _only(record, {"type", "t", "source", "at", "remove", "insert", "why"}, place)
+        _only(record, {"type", "t", "source", "at", "remove", "insert", "why", "ballot"}, place)
         at, remove, insert = record.get("at"), record.get("remove"), record.get("insert")
         if not _count(at) or not _count(remove) or not isinstance(insert, list):
             raise InputError(place, "not a valid splice (at, remove, insert)")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from voicehost.host.ballots import VoteBallots
 from voicehost.host.journal import Source
 from voicehost.host.refusals import ConsoleAnswer
 from voicehost.rules import IllegalInput
@@ -102,6 +103,19 @@ class VoteCorrected:
     left: tuple[int, ...]
     lines: tuple[str, ...]
     """What the host said: the correction, the new count and what follows from it, in Russian."""
+    before: int = 0
+    """Whom the voter's ballot counted for before (0: nobody — in sport, the last candidate)."""
+
+
+@dataclass(frozen=True)
+class BallotsCast:
+    """A vote's ballots (:class:`~voicehost.host.ballots.VoteBallots`): every press, for whom,
+    when, and what it counted for. Told as each window closes (``complete`` False: the judge's
+    console shows them as they come), once the count is said (``complete``: the table's display
+    shows them too), and again after a ``vote V C`` changed one of them."""
+
+    ballots: VoteBallots
+    complete: bool
 
 
 @dataclass(frozen=True)
@@ -121,7 +135,7 @@ class NotesChanged:
 
 
 Notice = (LineSaid | InputsTaken | FloorChanged | WindowChanged | Paused | ConsoleAnswered | VoteCorrected
-          | MusicChanged | NotesChanged)
+          | MusicChanged | NotesChanged | BallotsCast)
 
 
 class TableWatcher(Protocol):

@@ -106,9 +106,10 @@ class Stage:
         self.lights.relight()
         return undone
 
-    def journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: Source = "console") -> None:
+    def journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: Source = "console",
+                       ballot: dict[str, int] | None = None) -> None:
         """A correction is checked against the whole game first (the splice replays it), then
-        on disk before anything is said about it."""
+        on disk before anything is said about it (``ballot``: the vote's ballot it changed)."""
         self.log(f"{source}: {why}")
         if self.journal is not None:
-            self.journal.splice(self.ports.clock(), source, at, removed, new, why)
+            self.journal.splice(self.ports.clock(), source, at, removed, new, why, ballot)

@@ -1,19 +1,24 @@
 """A vote at a live table: a window per candidate opened at the onset of the question and
-closed at the onset of «Спасибо», thumbs read from the seat buttons, the lift vote."""
+closed at the onset of «Спасибо», thumbs read from the seat buttons, the lift vote — and every
+press kept as a ballot (:mod:`~voicehost.host.ballots`): journaled beside the vote's inputs, shown
+to the judge as the windows close and to the table once the count is said."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from hw.capture import Window, count_votes
-from voicehost.host.notices import LineSaid, Notice, WindowChanged
+from hw.capture import Ballot, Press, Window, count_votes, read_lift
+from voicehost.host.ballots import VoteBallots
+from voicehost.host.notices import BallotsCast, LineSaid, Notice, VoteCorrected, WindowChanged
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import question_key
+from voicehost.rules.events import LiftCounted, MorningCame, VotesCounted
 from voicehost.rules.flow import TableGame
 from voicehost.rules.inputs import CloseVoting, Foul, Lift, Vote
 from voicehost.rules.requests import AwaitLift, AwaitVotes
 
 LIFT_QUESTION = "all_leave_question"   # «Кто за то, чтобы все голосуемые покинули игру?»
+EARLY_S = 1.0   # presses this many table seconds before a vote's first window are kept as ballots (outside)
 
 
 class Voting:
@@ -26,6 +31,12 @@ class Voting:
         self.ports = stage.ports
         self.lift_asked_at: float | None = None
         """When «… покинули игру?» was last said (the loop's clock), not yet read by a lift vote."""
+        self.read_until: float | None = None
+        """Where the last vote's reading of the buttons ended (no press is a ballot of two votes)."""
+        self.last_vote: VoteBallots | None = None
+        """The ballots of the last round a ``vote V C`` may correct (a resumed game's, from its journal)."""
+        if stage.journal is not None:
+            self.last_vote = next((v for v in reversed(stage.journal.resumed_ballots) if v.round != "lift"), None)
         stage.watch(self._heard)
 
     def close(self) -> None:
@@ -34,6 +45,35 @@ class Voting:
     def _heard(self, notice: Notice) -> None:
         if isinstance(notice, LineSaid) and notice.key == LIFT_QUESTION:
             self.lift_asked_at = notice.onset
+        elif isinstance(notice, VoteCorrected) and self.last_vote is not None:
+            self.last_vote = self.last_vote.corrected(notice.voter, notice.before, notice.candidate, "console",
+                                                      self.ports.clock())
+            self.stage.notify(BallotsCast(self.last_vote, True))
+
+    def _presses(self, opens: float) -> list[Press]:
+        """The presses of a vote whose first window opened at ``opens``: from a moment before it
+        (a thumb that came too early is a ballot too, outside) until now."""
+        since = opens - self.stage.clock.span(EARLY_S)
+        if self.read_until is not None:
+            since = min(opens, max(since, self.read_until))   # the window itself is always read
+        self.read_until = self.ports.clock()
+        return self.ports.presses(since, self.read_until + 1e-9)
+
+    def _which_vote(self) -> int:
+        """The vote's place among the day's votes (1: the first), counted from the game's events."""
+        counted = 0
+        for event in reversed(self.game.events):
+            if isinstance(event, MorningCame):
+                break
+            counted += isinstance(event, (VotesCounted, LiftCounted))
+        return counted + 1
+
+    def _ballots(self, round_: str, at: int, windows: list[Window], presses: list[Ballot]) -> VoteBallots:
+        """The vote's ballots, journaled before its count (``CloseVoting``) is taken."""
+        vote = VoteBallots.of(self.game.day, self._which_vote(), round_, at, len(self.game.inputs), windows, presses)
+        if self.stage.journal is not None:
+            self.stage.journal.ballots(self.ports.clock(), vote)
+        return vote
 
     async def window(self, key: str, **values: Any) -> Window:
         """One candidate's window; his LED pulses while it is open."""
@@ -51,21 +91,33 @@ class Voting:
         return Window(candidate, opens, closes)
 
     async def votes(self, request: AwaitVotes) -> None:
-        """A window per candidate the ruleset asks about (sport: all but the last)."""
+        """A window per candidate the ruleset asks about (sport: all but the last). The judge
+        sees the ballots as each window closes; the table, once the count is said."""
         question = question_key(request.round)
-        windows = [await self.window(question, seat=c, name=self.game.names.get(c, str(c)))
-                   for c in cast(TableGame, self.game).windowed(request)]
-        if windows:
-            result = count_votes(windows, self.ports.presses(windows[0].opens, windows[-1].closes),
+        windows: list[Window] = []
+        vote: VoteBallots | None = None
+        for c in cast(TableGame, self.game).windowed(request):
+            windows.append(await self.window(question, seat=c, name=self.game.names.get(c, str(c))))
+            result = count_votes(windows, self.ports.presses(windows[0].opens, self.ports.clock() + 1e-9),
                                  request.voters)
+            self.stage.notify(BallotsCast(VoteBallots.of(self.game.day, self._which_vote(), request.round,
+                                                         len(self.game.inputs), 0, windows, result.ballots), False))
+        if windows:
+            at = len(self.game.inputs)
+            result = count_votes(windows, self._presses(windows[0].opens), request.voters)
             window_of = {w.candidate: k for k, w in enumerate(windows)}
             for voter, candidate in sorted(result.votes.items(), key=lambda vote: (window_of[vote[1]], vote[0])):
                 await self.stage.push(Vote(voter, candidate), "seats")  # window by window, seat by seat
             for seat, reason in result.fouls:
                 if self.game.is_alive(seat) and self.game.request is not None:
                     await self.stage.push(Foul(seat, reason), "seats")
+            if self.game.request == request:
+                vote = self._ballots(request.round, at, windows, result.ballots)
+        self.last_vote = vote   # a round with no window has no ballots: a correction of it changes none
         if self.game.request == request:
             await self.stage.push(CloseVoting(), "host")
+        if vote is not None:
+            self.stage.notify(BallotsCast(vote, True))   # the count is said: the table sees who voted for whom
 
     async def lift(self, request: AwaitLift) -> None:
         """«Кто за то, чтобы все голосуемые покинули игру?», said with the last round's result,
@@ -80,14 +132,19 @@ class Voting:
         self.stage.notify(WindowChanged(None))
         # Every press in the window is a thumb, in the order pressed; the game judges a
         # seat's second thumb (ignored, a foul) as it judges every second vote.
+        window = Window(0, opens, closes)
+        ballots = read_lift(window, self._presses(opens), request.voters)
         thumbs: dict[int, int] = {}
-        for press in self.ports.presses(opens, closes):
-            if press.seat in request.voters:
-                thumbs[press.seat] = thumbs.get(press.seat, 0) + 1
+        for ballot in ballots:
+            if ballot.mark in ("vote", "second_vote"):
+                thumbs[ballot.voter] = thumbs.get(ballot.voter, 0) + 1
+        at = len(self.game.inputs)
         # Seat by seat (presses that land together have no order of their own), second thumbs last.
         for _, voter in sorted((k, seat) for seat, n in thumbs.items() for k in range(n)):
             if self.game.request != request:
                 return  # a foul removed a player and the vote is gone
             await self.stage.push(Lift(voter), "seats")
         if self.game.request == request:
+            vote = self._ballots("lift", at, [window], ballots)
             await self.stage.push(CloseVoting(), "host")
+            self.stage.notify(BallotsCast(vote, True))

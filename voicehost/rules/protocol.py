@@ -1,8 +1,9 @@
-"""The protocol (TABLE-SCRIPT.md): what the game produced, built from its events alone."""
+"""The protocol (TABLE-SCRIPT.md): what the game produced, built from its events alone — and,
+where the table's buttons kept them, each vote's ballots beside the day's counts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import Game
@@ -33,8 +34,10 @@ from .events import (
 
 
 def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
-                   names: Mapping[int, str] | None = None) -> dict[str, Any]:
-    """The protocol of ``game``; ``names`` (the roster) adds each seat's name."""
+                   names: Mapping[int, str] | None = None,
+                   ballots: Iterable[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The protocol of ``game``; ``names`` (the roster) adds each seat's name, ``ballots`` each
+    vote's ballots (see :func:`add_ballots`)."""
     outcome = game.outcome()
     builder = _Builder()
     adds = _ADDS.get  # events are final dataclasses: their exact type picks what they add (most add nothing)
@@ -52,7 +55,7 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
         if seat in builder.out:
             entry["out"] = builder.out[seat]
         seats[str(seat)] = entry
-    return {
+    protocol = {
         "ruleset": game.ruleset.name,
         "options": dict(game.options),
         "winner": outcome.winner if outcome else None,
@@ -65,6 +68,28 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
         "revealed": builder.revealed,
         "ignored": list(ignored or []),
     }
+    return add_ballots(protocol, ballots) if ballots is not None else protocol
+
+
+def add_ballots(protocol: Mapping[str, Any], ballots: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """``protocol`` with each vote's ballots under its day's ``ballots``, in the order of the
+    day's votes. A vote's ballots are ``{"day", "vote", "round", "windows", "ballots"}`` (as
+    :mod:`voicehost.host.ballots` makes them); a day's ``ballots`` is replaced, not added to, so
+    the same ballots added twice are listed once. Ballots of a day the protocol does not list
+    (none should be) are kept at the top, under ``ballots``, rather than lost."""
+    by_day: dict[int, list[dict[str, Any]]] = {}
+    for vote in ballots:
+        entry = dict(vote)
+        by_day.setdefault(int(entry.pop("day")), []).append(entry)
+    days = []
+    for day in protocol.get("days", []):
+        votes = by_day.pop(day.get("day"), None)
+        days.append(day if votes is None else {**day, "ballots": sorted(votes, key=lambda v: int(v["vote"]))})
+    result = {**protocol, "days": days}
+    unplaced = [{"day": day, **vote} for day, votes in sorted(by_day.items()) for vote in votes]
+    if unplaced:
+        result["ballots"] = unplaced
+    return result
 
 
 class _Builder:

@@ -26,11 +26,12 @@ from typing import Any, Protocol
 from audio.listener import Heard
 from hw.edges import Edge
 from hw.leds import NO, YES, Pattern
+from voicehost.host.ballots import VoteBallots
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry
 from voicehost.host.night import CALL_GAP_S
-from voicehost.host.notices import ConsoleAnswered, FloorChanged, InputsTaken, LineSaid, Notice, events_to
+from voicehost.host.notices import BallotsCast, ConsoleAnswered, FloorChanged, InputsTaken, LineSaid, Notice, events_to
 from voicehost.host.ports import POLL_S
 from voicehost.host.subtitles import Transcript
 from voicehost.host.table_file import WarningStyle
@@ -97,6 +98,14 @@ class TableRecord:
     leds: list[tuple[float, int, str, bool]] = field(default_factory=list)   # (t, seat, pattern, private)
     heard: list[tuple[float, int, str]] = field(default_factory=list)
     public_log: list[str] = field(default_factory=list)
+    ballots: list[VoteBallots] = field(default_factory=list)
+    """Each vote's ballots as the table was shown them after its count (a correction's replace them)."""
+
+    def keep_ballots(self, vote: VoteBallots) -> None:
+        if self.ballots and (self.ballots[-1].day, self.ballots[-1].vote) == (vote.day, vote.vote):
+            self.ballots[-1] = vote
+        else:
+            self.ballots.append(vote)
 
 
 class Seats(Protocol):
@@ -209,6 +218,8 @@ class People:
         elif isinstance(notice, FloorChanged):
             self.floor_of = notice.request
             self.floor_given.set()
+        elif isinstance(notice, BallotsCast) and notice.complete:
+            self.record.keep_ballots(notice.ballots)
 
     def hear_line(self, key: str, values: dict[str, Any], text: str, onset: float) -> None:
         self.record.lines.append((onset, text))

@@ -13,6 +13,7 @@ from collections import deque
 from typing import Any
 
 from voicehost.host import (
+    BallotsCast,
     Director,
     FloorChanged,
     LineSaid,
@@ -22,6 +23,8 @@ from voicehost.host import (
     TableClock,
     VoteCorrected,
     WindowChanged,
+    ballot_changed,
+    ballots_view,
 )
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
@@ -68,6 +71,7 @@ class TableView:
         self.paused = False
         self.correction: dict[str, Any] | None = None   # the judge's last vote correction, for his screen
         self.notes = director.notes()   # the judge's notes: his screen only, never the public state
+        self.ballots: BallotsCast | None = None   # the last vote's ballots: the judge's during the count, all after
 
     def heard(self, notice: Notice) -> None:
         """A director watcher: keeps what the view needs beyond the game itself."""
@@ -86,7 +90,10 @@ class TableView:
             self.notes = notice.notes
         elif isinstance(notice, VoteCorrected):
             self.correction = {"text": " ".join(notice.lines), "returned": list(notice.returned),
-                               "left": list(notice.left)}
+                               "left": list(notice.left),
+                               "ballot": ballot_changed(self.book, notice.voter, notice.before, notice.candidate)}
+        elif isinstance(notice, BallotsCast):
+            self.ballots = notice
 
     # ---- the public state --------------------------------------------------------------------------
 
@@ -105,7 +112,16 @@ class TableView:
             "log": _last_lines(public_events, self.book, game.names),
             "paused": self.paused,
             "speed": self.clock.speed,
+            "ballots": self._ballots(public=True),
         }
+
+    def _ballots(self, public: bool) -> dict[str, Any] | None:
+        """The last vote's ballots, today's only; the table sees them once the count is said."""
+        cast = self.ballots
+        if cast is None or (public and not cast.complete) or cast.ballots.day != self.game.day \
+                or self.game.night > cast.ballots.day:
+            return None
+        return ballots_view(cast.ballots, cast.complete, self.book, self.clock.speed)
 
     def _seats(self, events: list[Event]) -> list[dict[str, Any]]:
         game = self.game
@@ -186,6 +202,7 @@ class TableView:
         state["waiting_for"] = type(game.request).__name__ if game.request is not None else None
         state["correction"] = self.correction
         state["notes"] = [{"seat": seat, "text": text} for seat, text in self.notes]
+        state["ballots"] = self._ballots(public=False)
         return state
 
 

@@ -1,0 +1,234 @@
+"""A vote's ballots: every press the seat buttons gave during one vote, with what it counted for.
+
+The count says how many; the ballots say who pressed for whom, when, and whether the press fell
+inside the candidate's window — so a protest about a vote can be settled from the protocol
+alone. :mod:`~voicehost.host.voting` makes them from the presses (:func:`hw.capture.count_votes`,
+:func:`hw.capture.read_lift`), the journal keeps them as a ``ballots`` record beside the vote's
+inputs (:mod:`~voicehost.host.journal`), the protocol lists them under each day's ``ballots``
+(:func:`voicehost.rules.protocol.add_ballots`), and the judge's ``vote V C`` changes one of them.
+
+Times are on the journal's clock (each record's ``t``: the loop's clock, where presses and
+onsets are stamped), to the millisecond; the pages show them as table seconds since the vote's
+first window opened.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, get_args
+
+from hw.capture import Ballot, Mark, Window
+from voicehost.language.phrasebook import Phrasebook
+from voicehost.rules import InputError
+
+MARKS: tuple[str, ...] = (*get_args(Mark), "typed")
+"""A press's mark (:data:`hw.capture.Mark`), or ``typed``: a ballot the judge gave (``vote V C``)
+for a voter who pressed for nobody."""
+COUNTING = frozenset({"vote", "early_release", "typed"})
+ROUNDS = ("main", "revote", "acquittal", "mayor", "prevote", "final", "lift")
+
+
+def _ms(t: float) -> float:
+    return round(t, 3)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The judge's ``vote V C`` on this ballot: the candidate before (0: none) and after (0: the
+    vote taken off), who corrected it and when (the journal's clock)."""
+
+    before: int
+    after: int
+    by: str
+    t: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"before": self.before, "after": self.after, "by": self.by, "t": self.t}
+
+
+@dataclass(frozen=True)
+class CastBallot:
+    """One voter's press as recorded, and what it counts for now."""
+
+    voter: int
+    pressed: int | None
+    """The candidate whose window the press started in (0: the lift); None: no window (or typed)."""
+    candidate: int | None
+    """Whom it counts for now: ``pressed``, or what the judge corrected it to."""
+    t: float | None
+    """When the button went down (None: a ballot the judge typed)."""
+    up: float | None
+    """When it came up (None: still held when the vote was read, or typed)."""
+    mark: str
+    corrections: tuple[Correction, ...] = ()
+
+    @property
+    def counted(self) -> bool:
+        return self.mark in COUNTING and not (self.corrections and self.corrections[-1].after == 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"voter": self.voter, "candidate": self.candidate, "pressed": self.pressed,
+                                 "t": self.t, "up": self.up, "inside": self.pressed is not None,
+                                 "mark": self.mark, "counted": self.counted}
+        if self.corrections:
+            entry["corrected"] = [c.to_dict() for c in self.corrections]
+        return entry
+
+
+@dataclass(frozen=True)
+class VoteBallots:
+    """The ballots of one vote: which vote (its day, its place among the day's votes, its
+    round — ``lift`` for «все покидают?»), the windows (candidate, opens, closes), every press.
+    ``at`` and ``close`` are the game's inputs the vote stands beside: its first input and its
+    ``CloseVoting`` (how the journal keeps them in step with undo and corrections)."""
+
+    day: int
+    vote: int
+    round: str
+    at: int
+    close: int
+    windows: tuple[Window, ...]
+    ballots: tuple[CastBallot, ...]
+
+    @classmethod
+    def of(cls, day: int, vote: int, round_: str, at: int, close: int, windows: Sequence[Window],
+           presses: Sequence[Ballot]) -> VoteBallots:
+        """From the presses as :mod:`hw.capture` judged them, the times to the millisecond."""
+        return cls(day, vote, round_, at, close,
+                   tuple(Window(w.candidate, _ms(w.opens), _ms(w.closes)) for w in windows),
+                   tuple(CastBallot(b.voter, b.candidate, b.candidate, _ms(b.down),
+                                    None if b.up is None else _ms(b.up), b.mark) for b in presses))
+
+    def corrected(self, voter: int, before: int, after: int, by: str, t: float) -> VoteBallots:
+        """The judge's ``vote V C``: the voter's counted ballot now counts for ``after`` (0:
+        taken off); a voter who pressed for nobody gets a typed ballot."""
+        change = Correction(before, after, by, _ms(t))
+        ballots = list(self.ballots)
+        k = next((k for k, b in enumerate(ballots) if b.voter == voter and (b.counted or b.corrections)), None)
+        if k is None:
+            ballots.append(CastBallot(voter, None, after, None, None, "typed", (change,)))
+        else:
+            ballots[k] = replace(ballots[k], candidate=after, corrections=(*ballots[k].corrections, change))
+        return replace(self, ballots=tuple(ballots))
+
+    def shifted(self, by: int) -> VoteBallots:
+        return replace(self, at=self.at + by, close=self.close + by)
+
+    def entry(self) -> dict[str, Any]:
+        """As the protocol lists it under the day's ``ballots``."""
+        return {"vote": self.vote, "round": self.round,
+                "windows": [{"candidate": w.candidate, "opens": w.opens, "closes": w.closes} for w in self.windows],
+                "ballots": [b.to_dict() for b in self.ballots]}
+
+    def record(self) -> dict[str, Any]:
+        """As the journal keeps it (beside ``type``, ``t`` and ``source``)."""
+        return {"day": self.day, "at": self.at, "close": self.close, **self.entry()}
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any], place: str) -> VoteBallots:
+        """A journal's ``ballots`` record, checked field by field (one line on the first problem)."""
+        def bad(what: str) -> InputError:
+            return InputError(place, f"not a valid ballots record ({what})")
+        for key in ("day", "vote", "at", "close"):
+            if not _whole(data.get(key)):
+                raise bad(f"{key} must be a whole number")
+        if data.get("round") not in ROUNDS:
+            raise bad(f"round {data.get('round')!r} is not one of {', '.join(ROUNDS)}")
+        windows, ballots = data.get("windows"), data.get("ballots")
+        if not isinstance(windows, list) or not isinstance(ballots, list):
+            raise bad("windows and ballots must be lists")
+        return cls(data["day"], data["vote"], data["round"], data["at"], data["close"],
+                   tuple(_window(w, bad) for w in windows), tuple(_ballot(b, bad) for b in ballots))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _time(value: Any, empty: bool = False) -> bool:
+    if value is None:
+        return empty
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _window(data: Any, bad: Any) -> Window:
+    if not isinstance(data, dict) or not _whole(data.get("candidate")) or not _time(data.get("opens")) \
+            or not _time(data.get("closes")):
+        raise bad("a window is {candidate, opens, closes}")
+    return Window(data["candidate"], float(data["opens"]), float(data["closes"]))
+
+
+def _ballot(data: Any, bad: Any) -> CastBallot:
+    if not isinstance(data, dict) or not _whole(data.get("voter")) or data.get("mark") not in MARKS:
+        raise bad("a ballot is {voter, candidate, pressed, t, up, mark}")
+    for key in ("candidate", "pressed"):
+        if data.get(key) is not None and not _whole(data.get(key)):
+            raise bad(f"a ballot's {key} must be a seat number or null")
+    if not _time(data.get("t"), empty=True) or not _time(data.get("up"), empty=True):
+        raise bad("a ballot's t and up must be times or null")
+    changes = data.get("corrected", [])
+    if not isinstance(changes, list) or not all(
+            isinstance(c, dict) and _whole(c.get("before")) and _whole(c.get("after"))
+            and isinstance(c.get("by"), str) and _time(c.get("t")) for c in changes):
+        raise bad("a ballot's corrections are {before, after, by, t}")
+    return CastBallot(data["voter"], data.get("pressed"), data.get("candidate"), data.get("t"), data.get("up"),
+                      data["mark"], tuple(Correction(c["before"], c["after"], c["by"], float(c["t"])) for c in changes))
+
+
+# ---- on the pages ----------------------------------------------------------------------------------
+
+
+def candidate_text(book: Phrasebook, candidate: int | None, round_: str) -> str:
+    """«за игрока 5», «за то, чтобы все покинули игру», «ни за кого»."""
+    if round_ == "lift" and candidate == 0:
+        return book.line("web", "ballot_for_lift")
+    if not candidate:
+        return book.line("web", "ballot_for_nobody")
+    return book.line("web", "ballot_for", seat=candidate)
+
+
+def ballot_changed(book: Phrasebook, voter: int, before: int, after: int) -> str:
+    """The judge's answer to ``vote V C``: which ballot it changed, before → after."""
+    return book.line("web", "ballot_corrected", seat=voter, before=candidate_text(book, before, "main"),
+                     after=candidate_text(book, after, "main"))
+
+
+def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: float = 1.0) -> dict[str, Any]:
+    """What the pages show of a vote's ballots: who pressed for whom, the press's time in table
+    seconds since the vote's first window opened, what it counted for; and per candidate, the
+    voters it counts (the way a sport table shows who raised a hand for whom). ``speed``: the
+    table clock's (:class:`~voicehost.host.clock.TableClock`), a demo's timers run faster."""
+    origin = vote.windows[0].opens if vote.windows else 0.0
+
+    def since(t: float | None) -> float | None:
+        return None if t is None else round((t - origin) * speed, 3)
+
+    rows = []
+    for ballot in vote.ballots:
+        at = since(ballot.t)
+        mark = book.line("web", f"ballot_{ballot.mark}")
+        when = book.line("web", "ballot_when", seconds=f"{at:.3f}".replace(".", ",")) if at is not None else ""
+        text = book.line("web", "ballot_row", voter=ballot.voter, whom=candidate_text(book, ballot.candidate,
+                                                                                         vote.round),
+                         when=when, mark=mark).replace("  ", " ")
+        if ballot.corrections:
+            text += " " + book.line("web", "ballot_was", whom=candidate_text(book, ballot.pressed, vote.round))
+        rows.append({"voter": ballot.voter, "candidate": ballot.candidate, "pressed": ballot.pressed, "at": at,
+                     "inside": ballot.pressed is not None, "mark": ballot.mark, "counted": ballot.counted,
+                     "corrected": bool(ballot.corrections), "text": text})
+    groups = []
+    opened = {w.candidate: w for w in vote.windows}
+    typed = [b.candidate for b in vote.ballots if b.counted and b.candidate is not None and b.candidate not in opened]
+    for candidate in [*opened, *dict.fromkeys(typed)]:   # a typed ballot may be for a candidate with no window
+        window = opened.get(candidate)
+        voters = [b.voter for b in vote.ballots if b.counted and b.candidate == candidate]
+        groups.append({"candidate": candidate, "voters": voters,
+                       "opens": since(window.opens) if window else None,
+                       "closes": since(window.closes) if window else None,
+                       "text": book.line("web", "ballot_group", whom=candidate_text(book, candidate, vote.round),
+                                         voters=", ".join(map(str, voters)) or "—")})
+    title = book.line("web", "ballots_title", day=vote.day, round=book.line("web", f"ballots_round_{vote.round}"))
+    return {"day": vote.day, "vote": vote.vote, "round": vote.round, "complete": complete, "title": title,
+            "groups": groups, "rows": rows}
