@@ -104,9 +104,11 @@ def tournament_extras(seat: Any, out_cause: Any, forfeits: bool, best_move: Any,
         black = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 3 else 0
     judge = 0.0
     for given in judge_points if isinstance(judge_points, list) else []:
-        points = given.get("points") if isinstance(given, Mapping) else None
-        if given.get("seat") == seat and isinstance(points, (int, float)) and not isinstance(points, bool) \
-                and math.isfinite(points) and abs(points) <= 1000:
+        if not isinstance(given, Mapping) or given.get("seat") != seat:
+            continue
+        points = given.get("points")
+        if isinstance(points, (int, float)) and not isinstance(points, bool) and math.isfinite(points) \
+                and abs(points) <= 1000:
             judge += float(points)
     return forfeited, black, judge
 
