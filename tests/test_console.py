@@ -75,7 +75,8 @@ def test_each_command_takes_exactly_its_arguments_in_ascii_digits() -> None:
 def test_the_unknown_command_help_lists_every_command() -> None:
     director, _, printed = console_at(day_one(), ["help"])
     assert printed == ["console: «help» refused: Неизвестная команда. Команды: foul, remove, end, nominate, "
-                       "withdraw, blood, hand, vote, roles, undo, repeat, status, pause, resume, bestmove, bonus, penalty."]
+                       "withdraw, blood, hand, vote, roles, undo, repeat, status, pause, resume, bestmove, bonus, "
+                       "penalty."]
     assert director.console.refused == [("help", f"unknown command; {help_line()}")]
     assert all(f"; {usage}" in help_line() or help_line().startswith(f"commands: {usage}")
                for usage, _ in COMMANDS.values())

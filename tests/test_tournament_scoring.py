@@ -45,7 +45,6 @@ from voicehost.rules.inputs import (
     JudgePoints,
     Nominate,
     Proceed,
-    Remove,
     Shots,
 )
 from voicehost.rules.protocol import build_protocol
@@ -171,7 +170,8 @@ FIIM_BY_HAND = {1: 1.25, 2: 1.0, 3: 0.0, 4: 1.3, 5: 0.0, 6: 0.75, 7: 1.0, 8: 1.0
 SEED001_BY_HAND = {1: 6.0, 2: 6.0, 3: 0.0, 4: 6.3, 5: 0.0, 6: 10.75, 7: 12.0, 8: 11.0, 9: 0.0, 10: 0.0}
 
 
-def test_a_tournament_scored_game_from_the_console_its_protocol_and_the_ratings(tmp_path: Path, db_url) -> None:
+def test_a_tournament_scored_game_from_the_console_its_protocol_and_the_ratings(
+        tmp_path: Path, db_url) -> None:  # noqa: F811  (the fixture)
     path = tmp_path / "game.jsonl"
     journal = Journal(path, {"ruleset": "sport", "options": TOURNAMENT, "seats": 10, "level": "live",
                              "names": {str(seat): name for seat, name in NAMES.items()}}, note=lambda line: None)
