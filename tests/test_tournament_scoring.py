@@ -49,6 +49,7 @@ from voicehost.rules.inputs import (
 )
 from voicehost.rules.protocol import build_protocol
 from voicehost.rules.requests import AwaitMorning, AwaitNightfall, AwaitSpeech, AwaitVotes
+from voicehost.web.commands import CommandError, check_command
 
 DEAL = Deal(tuple(Role(r) for r in [
     "citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff", "citizen", "mafia", "citizen"]))
@@ -358,6 +359,14 @@ def test_the_console_reads_points_strictly() -> None:
     assert refused["penalty 11 1 why"].startswith("there is no seat 11 at this table")
     assert refused["bestmove"] == refused["bestmove 1 2 3 4"] == "usage: bestmove A B C"
     assert table.game.judge_points == [(3, 150, "a fine defence"), (3, -5, "noise")]
+
+
+def test_the_judges_phone_sends_the_points_on_as_typed() -> None:
+    """The web normalises a command by the console's reader: the points stay what the judge typed."""
+    assert check_command("bonus  4 0,3  a fine   defence", 10) == "bonus 4 0,3 a fine defence"
+    assert check_command("bestmove 3 5", 10) == "bestmove 3 5"
+    with pytest.raises(CommandError, match="usage: penalty N P reason"):
+        check_command("penalty 4 x why", 10)
 
 
 def test_a_game_scored_again_keeps_the_tables_decisions() -> None:

@@ -151,7 +151,8 @@ def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
 
 
 def _read_points(name: str, args: list[str], seats: int, usage: str) -> tuple[str, list[int], str]:
-    """«bonus N P reason…»: the seat, the points in hundredths (negative for a penalty) and the reason."""
+    """«bonus N P reason…»: the seat, and the points and the reason as typed (the same line again,
+    read by :func:`points_and_reason`, is what the web sends on)."""
     if len(args) < 2 or not _SEAT.fullmatch(args[0]) or not _POINTS.fullmatch(args[1]):
         raise Refused(Usage(usage))
     if len(args) < 3:
@@ -159,9 +160,14 @@ def _read_points(name: str, args: list[str], seats: int, usage: str) -> tuple[st
     seat = int(args[0])
     if not 1 <= seat <= seats:
         raise Refused(NoSeatHere(seat, seats, usage))
-    whole, _, part = args[1].replace(",", ".").partition(".")
-    hundredths = int(whole) * 100 + int(part.ljust(2, "0") or 0)
-    return name, [seat, hundredths if name == "bonus" else -hundredths], " ".join(args[2:])
+    return name, [seat], " ".join(args[1:])
+
+
+def points_and_reason(rest: str) -> tuple[int, str]:
+    """``0,25 a fine defence`` (checked by :func:`read_command`) → (25, ``a fine defence``)."""
+    points, _, reason = rest.partition(" ")
+    whole, _, part = points.replace(",", ".").partition(".")
+    return int(whole) * 100 + int(part.ljust(2, "0") or 0), reason
 
 
 def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
@@ -263,7 +269,7 @@ class Console:
             raise Refused(NotPaused())
         return False
 
-    async def _tournament(self, name: str, args: list[int], reason: str) -> None:
+    async def _tournament(self, name: str, args: list[int], rest: str) -> None:
         """«bestmove A B C» (the author is the game's first player killed at night), «bonus N P why»,
         «penalty N P why»: refused where the ruleset has no such option."""
         option = "best_move" if name == "bestmove" else "judge_points"
@@ -272,7 +278,8 @@ class Console:
         if name == "bestmove":
             item: Input = BestMove(int(getattr(self.game, "first_killed", 0)), tuple(args))
         else:
-            item = JudgePoints(args[0], args[1], reason)
+            hundredths, why = points_and_reason(rest)
+            item = JudgePoints(args[0], hundredths if name == "bonus" else -hundredths, why)
         await self.stage.push(item, "console")
 
     def _refuse_untaken(self, item: Input) -> None:
