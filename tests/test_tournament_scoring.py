@@ -19,6 +19,7 @@ from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.journal import Journal, read_journal
 from voicehost.host.vclock import run_virtual
 from voicehost.language.host_lines import event_lines, spoken
+from voicehost.language.narrate import narrate
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.refusals import refusal_text
 from voicehost.records.games import record_from_journal
@@ -182,6 +183,9 @@ def test_a_tournament_scored_game_from_the_console_its_protocol_and_the_ratings(
     assert table.director.console.refused == []
     assert (game.outcome().winner, game.outcome().reason) == ("red", "no_black_left")
     assert "Лучший ход игрока номер один: номера три, пять и два." in table.said
+    log = list(narrate(game.events, load_phrasebook(), NAMES))   # the judge's log
+    assert "Лучший ход игрока номер 1 (p1): 3 (p3), 5 (p5), 2 (p2)." in log
+    assert "Судья: игроку номер 6 (p6) −0.25 (talked out of turn)." in log
 
     protocol = build_protocol(game, None, NAMES)
     assert protocol["best_move"] == {"by": 1, "seats": [3, 5, 2], "black": 2}
