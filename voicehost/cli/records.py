@@ -176,7 +176,7 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
 
     return {"id": str(game.id), "played_at": game.played_at.isoformat(), "table": game.table,
             "ruleset": game.ruleset, "options": game.options, "winner": game.winner, "reason": game.reason,
-            "scores": scores_by_scheme(game.ruleset, game.winner, game.seats),
+            "scores": scores_by_scheme(game.ruleset, game.winner, game.seats, game.protocol),
             "roster": {str(s.seat): {"player": s.player, "role": s.role, "team": s.team, "alive": s.alive,
                                      "won": s.won, "fouls": s.fouls, "out": s.out_cause, "points": s.points,
                                      "best_player": s.best_player} for s in game.seats}}

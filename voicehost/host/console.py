@@ -52,7 +52,7 @@ from voicehost.host.stage import Stage
 from voicehost.language.host_lines import event_lines, spoken, status_lines
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
-from voicehost.rules.errors import GameIsOver, NotAsked
+from voicehost.rules.errors import GameIsOver, NoReasonGiven, NotAsked, TournamentOptionOff
 from voicehost.rules.events import (
     DayBegan,
     Eliminated,
@@ -65,7 +65,18 @@ from voicehost.rules.events import (
     SpeechBegan,
     WithdrawalRefused,
 )
-from voicehost.rules.inputs import BloodName, Foul, Input, Nominate, RaiseHand, Remove, Vote, Withdraw
+from voicehost.rules.inputs import (
+    BestMove,
+    BloodName,
+    Foul,
+    Input,
+    JudgePoints,
+    Nominate,
+    RaiseHand,
+    Remove,
+    Vote,
+    Withdraw,
+)
 from voicehost.rules.requests import (
     AwaitAction,
     AwaitDawn,
@@ -105,10 +116,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "annul": ("annul reason", "the game is annulled (the records keep it, the ratings do not count it)"),
     "stop": ("stop reason", "the game is stopped here (no result)"),
     "best": ("best N", "after the game: the table voted seat N the best player"),
+    # Tournament scoring (sport, each under its option): docs/rules.md "Tournament scoring".
+    "bestmove": ("bestmove A B C", "the first player killed at night names one to three seats (his best move)"),
+    "bonus": ("bonus N P reason", "the judge's bonus: P points (0.25) for seat N, and why"),
+    "penalty": ("penalty N P reason", "the judge's penalty: P points (0.5) off seat N, and why"),
 }
 SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "blood": 2, "hand": 1, "vote": 2,
              "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0,
-             "restart": 0, "back": 0, "hold": 0, "release": 0, "best": 1}
+             "restart": 0, "back": 0, "hold": 0, "release": 0, "best": 1, "bestmove": 3, "bonus": 1, "penalty": 1}
+FEWER_ARGS = {"bestmove": 1}  # the commands that take fewer seats than SEAT_ARGS, down to this
+_POINTS = re.compile(r"[0-9]{1,2}(?:[.,][0-9]{1,2})?")  # 0.25, 0,5, 1: at most hundredths
 MAX_LINE = 200
 COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
 _SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no seat number
@@ -146,7 +163,10 @@ def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
     if name in ("time", *TEXT_COMMANDS):
         return _judge_words(name, words[1:], usage, seats)
     args = words[1:]
-    if len(args) != SEAT_ARGS[name] or not all(_SEAT.fullmatch(a) for a in args):
+    if name in ("bonus", "penalty"):
+        return _read_points(name, args, seats, usage)
+    if not FEWER_ARGS.get(name, SEAT_ARGS[name]) <= len(args) <= SEAT_ARGS[name] \
+            or not all(_SEAT.fullmatch(a) for a in args):
         raise Refused(Usage(usage) if SEAT_ARGS[name] else TakesNothing(name))
     numbers = [int(a) for a in args]
     for k, number in enumerate(numbers):
@@ -171,6 +191,26 @@ def _judge_words(name: str, words: list[str], usage: str, seats: int) -> tuple[s
     if seat_first:
         return name, [int(words[0])], " ".join(words[1:])
     return name, [], " ".join(words)
+
+
+def _read_points(name: str, args: list[str], seats: int, usage: str) -> tuple[str, list[int], str]:
+    """«bonus N P reason…»: the seat, and the points and the reason as typed (the same line again,
+    read by :func:`points_and_reason`, is what the web sends on)."""
+    if len(args) < 2 or not _SEAT.fullmatch(args[0]) or not _POINTS.fullmatch(args[1]):
+        raise Refused(Usage(usage))
+    if len(args) < 3:
+        raise Refused(NoReasonGiven())
+    seat = int(args[0])
+    if not 1 <= seat <= seats:
+        raise Refused(NoSeatHere(seat, seats, usage))
+    return name, [seat], " ".join(args[1:])
+
+
+def points_and_reason(rest: str) -> tuple[int, str]:
+    """``0,25 a fine defence`` (checked by :func:`read_command`) → (25, ``a fine defence``)."""
+    points, _, reason = rest.partition(" ")
+    whole, _, part = points.replace(",", ".").partition(".")
+    return int(whole) * 100 + int(part.ljust(2, "0") or 0), reason
 
 
 def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
@@ -276,6 +316,8 @@ class Console:
             await self.stage.push(item, "console")
         elif name == "hand":
             await self.stage.push(RaiseHand(args[0]), "console")
+        elif name in ("bestmove", "bonus", "penalty"):
+            await self._tournament(name, args, rest)
         elif name == "undo":
             await self._undo()
         elif name == "vote":
@@ -291,6 +333,19 @@ class Console:
         elif name == "resume":
             raise Refused(NotPaused())
         return False
+
+    async def _tournament(self, name: str, args: list[int], rest: str) -> None:
+        """«bestmove A B C» (the author is the game's first player killed at night), «bonus N P why»,
+        «penalty N P why»: refused where the ruleset has no such option."""
+        option = "best_move" if name == "bestmove" else "judge_points"
+        if option not in self.game.options:
+            raise Refused(TournamentOptionOff(option))
+        if name == "bestmove":
+            item: Input = BestMove(int(getattr(self.game, "first_killed", 0)), tuple(args))
+        else:
+            hundredths, why = points_and_reason(rest)
+            item = JudgePoints(args[0], hundredths if name == "bonus" else -hundredths, why)
+        await self.stage.push(item, "console")
 
     def _refuse_untaken(self, item: Input) -> None:
         """A typed nomination (or withdrawal) the game would answer «не принято» is refused, not

@@ -21,6 +21,7 @@ from voicehost.rules import Game
 from voicehost.rules.events import (
     Acquitted,
     AllStay,
+    BestMoveNamed,
     BloodNamed,
     DayBegan,
     Eliminated,
@@ -167,6 +168,7 @@ EVENT_LINES: dict[type[Event], Callable[[Any, Game], Said]] = {
     HandRaised: lambda e, g: _one("hand_raised", seat=e.seat),
     NominationsTallied: _tallied,
     GameOver: _game_over,
+    BestMoveNamed: lambda e, g: _one("best_move_named", seat=e.by, list=e.seats),
 }
 
 
@@ -255,12 +257,12 @@ HOST_KEYS = frozenset({
     "maniac_sleeps", "count", "name_call", "deal_open", "deal_close", "learn_role", "learn_close", "learn_failed",
     "thanks", "ten_seconds", "accepted", "fouls_status", "status_nominated", "status_nobody_nominated",
     "vote_corrected", "vote_removed", "seat_returns", "paused", "resumed", "status_time_left", "one_minute",
-    "status_nominated_one",
+    "status_nominated_one", "best_move_named",
     *(f"refused_{r}" for r in ("seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
                                "self_nomination", "no_nominations_now")),
     *(f"victory_{w}" for w in ("red", "black", "maniac", "yakuza", "nobody")),
     *(f"reason_{r}" for r in ("no_black_left", "black_parity", "only_mafia_left", "only_yakuza_left", "three_misses",
-                              "split_deadlock", "maniac_last_two", "mutual_destruction")),
+                              "split_deadlock", "maniac_last_two", "mutual_destruction", "quiet_draw")),
 })
 
 

@@ -12,6 +12,7 @@ from voicehost.rules.events import (
     Acquitted,
     ActionTaken,
     AllStay,
+    BestMoveNamed,
     BloodNamed,
     CheckAnswered,
     DayBegan,
@@ -30,6 +31,7 @@ from voicehost.rules.events import (
     NominationsTallied,
     NominationWithdrawn,
     NoVote,
+    PointsGiven,
     RoleRevealed,
     RolesDealt,
     Saved,
@@ -42,6 +44,7 @@ from voicehost.rules.events import (
     VotingBegan,
     WithdrawalRefused,
 )
+from voicehost.rules.sport import shown_points
 
 Line = tuple[str, dict[str, Any]]
 
@@ -124,6 +127,9 @@ _LINES: dict[type[Event], Callable[[Any], Line]] = {
     Acquitted: lambda e: ("acquitted", {"seat": e.seat}),
     MayorElected: lambda e: ("mayor_elected", {"seat": e.seat}),
     BloodNamed: lambda e: ("blood_named", {"by": e.by, "target": e.target}),
+    BestMoveNamed: lambda e: ("best_move_named", {"by": e.by, "list": _seats(e.seats)}),
+    PointsGiven: lambda e: ("points_given" if e.hundredths > 0 else "points_taken",
+                            {"seat": e.seat, "points": shown_points(abs(e.hundredths)), "reason": e.reason}),
 }
 
 

@@ -5,10 +5,15 @@ Points are the ruleset's scoring (RULES.md §1 "Scores", one function:
 :func:`voicehost.rules.sport.seat_points`): by default each game under the scheme it was played
 with — the protocol's scores plus the table's best-player vote; ``scoring=NAME`` rates every
 game under one scheme instead (a game whose ruleset has no scheme scores nothing).
+
+A game scored again under another scheme keeps what its table decided (docs/rules.md
+"Tournament scoring"): a removal's forfeit where its options said so, the best move's black
+seats (the scheme's ``best_move_N`` points) and the judge's points, all read from its protocol.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -61,19 +66,51 @@ def check_scoring(scoring: str | None) -> None:
 
 
 def points_of(row: Mapping[str, Any], scoring: str | None = None) -> float:
-    """One seat's points: as played (the protocol's plus the best-player vote), or under ``scoring``."""
+    """One seat's points: as played (the protocol's, which hold the best move and the judge's
+    points, plus the best-player vote), or under ``scoring``."""
     if scoring is None:
         as_played = _schemes()[1].get((row["ruleset"], row["scoring"]), {})
         return float(row["points"]) + (as_played.get("best_player", 0.0) if row["best_player"] else 0.0)
+    extras = tournament_extras(row.get("seat"), row.get("out_cause"), bool(row.get("removal_forfeits")),
+                               row.get("best_move"), row.get("judge_points"))
     return seat_points(scoring_schemes()[scoring], Role(row["role"]), bool(row["alive"]), row["winner"],
-                       bool(row["best_player"]))
+                       bool(row["best_player"]), *extras)
 
 
-def scores_by_scheme(ruleset: str, winner: str | None, seats: Iterable[Any]) -> dict[str, dict[str, float]]:
-    """A game's points under every scheme of its ruleset, seat by seat (``seats``: SeatRecords)."""
+def scores_by_scheme(ruleset: str, winner: str | None, seats: Iterable[Any],
+                     protocol: Mapping[str, Any] | None = None) -> dict[str, dict[str, float]]:
+    """A game's points under every scheme of its ruleset, seat by seat (``seats``: SeatRecords;
+    ``protocol``: the game's, for its tournament scoring)."""
     seats = list(seats)
-    return {scheme: {str(s.seat): seat_points(points, Role(s.role), s.alive, winner, s.best_player) for s in seats}
+    played = protocol or {}
+    options = played.get("options")
+    forfeits = isinstance(options, Mapping) and options.get("removal_forfeits") is True
+    extras = {s.seat: tournament_extras(s.seat, s.out_cause, forfeits, played.get("best_move"),
+                                        played.get("judge_points")) for s in seats}
+    return {scheme: {str(s.seat): seat_points(points, Role(s.role), s.alive, winner, s.best_player, *extras[s.seat])
+                     for s in seats}
             for (name, scheme), points in _schemes()[1].items() if name == ruleset}
+
+
+def tournament_extras(seat: Any, out_cause: Any, forfeits: bool, best_move: Any,
+                      judge_points: Any) -> tuple[bool, int, float]:
+    """What a seat's game decided beyond the scheme, from its stored protocol: (forfeited,
+    black seats of his best move, the judge's points). A protocol from outside may hold anything:
+    what is not as voicehost writes it counts nothing."""
+    forfeited = forfeits and out_cause == "removed"
+    black = 0
+    if isinstance(best_move, Mapping) and best_move.get("by") == seat:
+        count = best_move.get("black")
+        black = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 3 else 0
+    judge = 0.0
+    for given in judge_points if isinstance(judge_points, list) else []:
+        if not isinstance(given, Mapping) or given.get("seat") != seat:
+            continue
+        points = given.get("points")
+        if isinstance(points, (int, float)) and not isinstance(points, bool) and math.isfinite(points) \
+                and abs(points) <= 1000:
+            judge += float(points)
+    return forfeited, black, judge
 
 
 def ratings(rows: Iterable[Mapping[str, Any]], scoring: str | None = None) -> list[Rating]:

@@ -178,3 +178,44 @@ class NoSuchSide(Refusal):
 @dataclass(frozen=True)
 class NoHandsNow(Refusal):
     english: ClassVar[str] = "hands are raised during the discussion round by players at the table"
+
+
+# ---- tournament scoring (sport: options best_move and judge_points) ----------------------------
+
+@dataclass(frozen=True)
+class TournamentOptionOff(Refusal):
+    """``option``: best_move or judge_points, off at this table (or not in its ruleset)."""
+
+    english: ClassVar[str] = "the option {option} is off at this table"
+    option: str
+
+
+@dataclass(frozen=True)
+class NoBestMoveFor(Refusal):
+    english: ClassVar[str] = "seat {seat} has no best move: only the first player to leave, killed at night, has one"
+    seat: int
+
+
+@dataclass(frozen=True)
+class BestMoveSeats(Refusal):
+    english: ClassVar[str] = "a best move names one to three different seats of the table, not his own ({seats})"
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PointsOutOfRange(Refusal):
+    """``points``: what was given, ``limit``: the most either way, both written as a person reads them (0.25)."""
+
+    english: ClassVar[str] = "{points} points: the judge gives more than 0 and at most {limit}"
+    points: str
+    limit: str
+
+
+@dataclass(frozen=True)
+class NoReasonGiven(Refusal):
+    english: ClassVar[str] = "the judge's points need a reason"
+
+
+@dataclass(frozen=True)
+class NoBestMoveYet(Refusal):
+    english: ClassVar[str] = "nobody has a best move yet: the first player to leave must be killed at night"

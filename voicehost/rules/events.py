@@ -21,7 +21,7 @@ Winner = Literal["red", "black", "yakuza", "maniac", "nobody"]
 Cause = Literal["voted", "killed", "removed"]
 # Why the game ended (``GameOver.reason``, ``Outcome.reason``; docs/scripts.md lists them).
 Ending = Literal["no_black_left", "black_parity", "only_mafia_left", "only_yakuza_left", "maniac_last_two",
-                 "mutual_destruction", "three_misses", "split_deadlock"]
+                 "mutual_destruction", "three_misses", "split_deadlock", "quiet_draw"]
 
 
 class Event(Record):
@@ -281,6 +281,25 @@ class NominationsTallied(Event):
     day: int
     points: tuple[tuple[int, int], ...]
     ballot: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BestMoveNamed(Event):
+    """Sport's «лучший ход»: the first player killed at night names up to three seats he takes for
+    black (option ``best_move``); what they are stays private until the points are counted."""
+
+    by: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PointsGiven(Event):
+    """The judge's bonus (above 0) or penalty (below 0) for a seat, in hundredths of a point
+    (option ``judge_points``)."""
+
+    seat: int
+    hundredths: int
+    reason: str
 
 
 # Never shown to the table: who has which card, what a check found, the maniac's side, who did

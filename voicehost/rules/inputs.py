@@ -144,6 +144,24 @@ class Remove(Input):
     reason: str = "host"
 
 
+@dataclass(frozen=True)
+class BestMove(Input):
+    """«Лучший ход»: the first player killed at night names up to three seats (sport, option ``best_move``)."""
+
+    by: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class JudgePoints(Input):
+    """The judge's bonus (``hundredths`` above 0) or penalty (below 0) for ``seat``, with a reason
+    (sport, option ``judge_points``). Hundredths, so a point travels exactly through JSON."""
+
+    seat: int
+    hundredths: int
+    reason: str
+
+
 def input_from_dict(data: dict[str, Any]) -> Input:
     return from_dict(Input, data)
 

@@ -10,6 +10,7 @@ from . import Game
 from .events import (
     Acquitted,
     ActionTaken,
+    BestMoveNamed,
     BloodNamed,
     CheckAnswered,
     DayBegan,
@@ -25,12 +26,14 @@ from .events import (
     NominationsTallied,
     NominationWithdrawn,
     NoVote,
+    PointsGiven,
     RoleRevealed,
     Saved,
     ShootingResolved,
     SideChosen,
     VotesCounted,
 )
+from .roles import Team
 
 
 def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
@@ -68,6 +71,7 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
         "revealed": builder.revealed,
         "ignored": list(ignored or []),
     }
+    protocol.update(_tournament(builder, game))
     return add_ballots(protocol, ballots) if ballots is not None else protocol
 
 
@@ -92,6 +96,20 @@ def add_ballots(protocol: Mapping[str, Any], ballots: Iterable[Mapping[str, Any]
     return result
 
 
+def _tournament(builder: _Builder, game: Game) -> dict[str, Any]:
+    """The best move (its seats and how many of them are black) and the judge's points, where
+    the game had them (docs/rules.md "Tournament scoring"): a game without them keeps the keys
+    it always had."""
+    extra: dict[str, Any] = {}
+    if builder.best_move is not None:
+        by, seats = builder.best_move
+        black = len([seat for seat in seats if game.roles[seat].team is Team.BLACK])
+        extra["best_move"] = {"by": by, "seats": list(seats), "black": black}
+    if builder.judge_points:
+        extra["judge_points"] = builder.judge_points
+    return extra
+
+
 class _Builder:
     def __init__(self) -> None:
         self.days: list[dict[str, Any]] = []
@@ -101,6 +119,14 @@ class _Builder:
         self.at_night = True
         self.revealed: list[dict[str, Any]] = []
         self.morning: dict[str, Any] | None = None  # a day announced, listed once it happens
+        self.best_move: tuple[int, tuple[int, ...]] | None = None  # the last one named stands
+        self.judge_points: list[dict[str, Any]] = []
+
+    def _best_move(self, event: BestMoveNamed) -> None:
+        self.best_move = (event.by, event.seats)
+
+    def _points_given(self, event: PointsGiven) -> None:
+        self.judge_points.append({"seat": event.seat, "points": event.hundredths / 100, "reason": event.reason})
 
     def today(self) -> dict[str, Any] | None:
         """The current day's entry: a morning's day is listed from its first event on, so a game
@@ -207,6 +233,8 @@ _ADDS: dict[type[Event], Callable[[_Builder, Any], None]] = {
     MorningCame: _Builder._morning,
     Eliminated: _Builder._eliminated,
     FoulGiven: _Builder._foul,
+    BestMoveNamed: _Builder._best_move,
+    PointsGiven: _Builder._points_given,
     **dict.fromkeys((ShootingResolved, CheckAnswered, ActionTaken, Saved, SideChosen), _Builder._night_event),
     **dict.fromkeys(_DAY_EVENTS, _Builder._day_event),
 }

@@ -10,14 +10,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .catalog import REQUIRED_TIMERS
-from .errors import IllegalInput, NotAVoter
+from .errors import (
+    BestMoveSeats,
+    IllegalInput,
+    NoBestMoveFor,
+    NoBestMoveYet,
+    NoReasonGiven,
+    NoSuchSeat,
+    NotAVoter,
+    PointsOutOfRange,
+    TournamentOptionOff,
+)
 from .events import (
     AllStay,
+    BestMoveNamed,
     DayBegan,
     LiftAsked,
     LiftCounted,
     NominationWithdrawn,
     NoVote,
+    PointsGiven,
     TieDeclared,
     VotesCounted,
     WithdrawalRefused,
@@ -29,10 +41,23 @@ from .events import (
 )
 from .flow import Queued, Step, TableGame, with_pauses
 from .game import Outcome
-from .inputs import Check, CloseVoting, Dawn, EndSpeech, Lift, Nominate, Shots, Vote, Withdraw
-from .requests import AwaitAction, AwaitDawn, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Turn
+from .inputs import BestMove, Check, CloseVoting, Dawn, EndSpeech, JudgePoints, Lift, Nominate, Shots, Vote, Withdraw
+from .requests import (
+    AwaitAction,
+    AwaitDawn,
+    AwaitDeal,
+    AwaitLift,
+    AwaitShots,
+    AwaitSpeech,
+    AwaitVotes,
+    Request,
+    Turn,
+)
 from .roles import Role, Team
 from .ruleset import HostLines, Options, Ruleset
+
+BEST_MOVE_SEATS = 3          # «лучший ход»: at most three seats named
+JUDGE_POINTS_LIMIT = 500     # the judge's bonus or penalty, in hundredths: at most 5 points either way
 
 
 class SportGame(TableGame):
@@ -60,6 +85,12 @@ class SportGame(TableGame):
         self.night_target: int | None = None
         self.misses = 0
         self.split_days = 0
+        self.first_killed = 0  # the first player to leave, killed at night: his best move (0: none yet)
+        self.best_move: tuple[int, ...] = ()
+        self.judge_points: list[tuple[int, int, str]] = []  # (seat, hundredths, reason), in the order given
+        self.removed: set[int] = set()  # seats the judge (or a 4th foul) removed
+        self.quiet_rounds = 0  # days and nights in a row without anyone leaving
+        self.alive_at_morning = 0
 
     def _begin(self) -> None:
         self._begin_night()
@@ -106,6 +137,8 @@ class SportGame(TableGame):
         self._emit(morning_came(self.day, killed))
         if self.night > 1:
             self.misses = 0 if self.night_target is not None else self.misses + 1
+        if killed and len(self.alive) == self.seats:
+            self.first_killed = killed[0]
         self._eliminate_group(killed, "killed")
         self._apply_held()  # the night's fouls and removals, after its victims
         if self.is_over:
@@ -114,7 +147,23 @@ class SportGame(TableGame):
         if limit and self.misses >= limit:
             self._finish(Outcome("red", "three_misses", self.misses))
             return
+        if self._quiet_draw():
+            return
         self._morning([(seat, "last_word") for seat in killed], then="speeches")
+
+    def _quiet_draw(self) -> bool:
+        """Option ``quiet_rounds_to_draw``: that many days and nights in a row (each a day and the
+        night after it, counted at the morning) without anyone leaving end the game as a draw.
+        Seed 001's ``misses_to_lose`` is checked first: three misses win for red."""
+        alive = len(self.alive)
+        if self.day > 1:
+            self.quiet_rounds = self.quiet_rounds + 1 if alive == self.alive_at_morning else 0
+        self.alive_at_morning = alive
+        limit = self._count_option("quiet_rounds_to_draw")
+        if limit and self.quiet_rounds >= limit:
+            self._finish(Outcome("nobody", "quiet_draw", self.quiet_rounds))
+            return True
+        return False
 
     def _then_speeches(self) -> None:
         order = self._speaking_order(1)
@@ -313,6 +362,11 @@ class SportGame(TableGame):
 
     # ---- removal and the end ------------------------------------------------------------
 
+    def _remove(self, seat: int, reason: str) -> None:
+        """Kept for the scores: a removed player forfeits his win (option ``removal_forfeits``)."""
+        self.removed.add(seat)
+        super()._remove(seat, reason)
+
     def _removed_by_day(self, seat: int) -> None:
         """A removal during a day, before its vote is over, cancels that day's vote (option
         ``removal_cancels_vote``; otherwise the vote restarts without him)."""
@@ -334,28 +388,97 @@ class SportGame(TableGame):
             return Outcome("black", "black_parity")
         return None
 
+    # ---- tournament scoring: the best move and the judge's points ------------------------------
+
+    def _best_move(self, _: Request, item: BestMove) -> None:
+        """Option ``best_move`` («лучший ход»): the first player to leave the game, if the night
+        killed him, names one to three other seats (at his last word). Named again, the new
+        seats stand. Scored by :meth:`best_move_black`."""
+        if not self._flag_option("best_move"):
+            raise IllegalInput(TournamentOptionOff("best_move"))
+        if self.first_killed == 0:
+            raise IllegalInput(NoBestMoveYet())
+        if item.by != self.first_killed:
+            raise IllegalInput(NoBestMoveFor(item.by))
+        seats = item.seats
+        if (not 1 <= len(seats) <= BEST_MOVE_SEATS or len(set(seats)) != len(seats)
+                or any([type(s) is not int or not 1 <= s <= self.seats or s == item.by for s in seats])):
+            raise IllegalInput(BestMoveSeats(seats))
+        self.best_move = seats
+        self._emit(BestMoveNamed(item.by, seats))
+
+    def best_move_black(self) -> int:
+        """How many of the best move's seats are black (0: no best move)."""
+        return len([seat for seat in self.best_move if self.team(seat) is Team.BLACK])
+
+    def _judge_points(self, _: Request, item: JudgePoints) -> None:
+        """Option ``judge_points``: the judge's bonus (above 0) or penalty (below 0) for any seat,
+        in or out of the game, with a reason; each counts in the seat's points at the end."""
+        if not self._flag_option("judge_points"):
+            raise IllegalInput(TournamentOptionOff("judge_points"))
+        if not 1 <= item.seat <= self.seats:
+            raise IllegalInput(NoSuchSeat(item.seat))
+        if item.hundredths == 0 or abs(item.hundredths) > JUDGE_POINTS_LIMIT:
+            raise IllegalInput(PointsOutOfRange(shown_points(abs(item.hundredths)), shown_points(JUDGE_POINTS_LIMIT)))
+        if not item.reason.strip():
+            raise IllegalInput(NoReasonGiven())
+        self.judge_points.append((item.seat, item.hundredths, item.reason))
+        self._emit(PointsGiven(item.seat, item.hundredths, item.reason))
+
+    def judge_total(self, seat: int) -> int:
+        """The judge's points for ``seat``, in hundredths."""
+        return sum([hundredths for given, hundredths, _ in self.judge_points if given == seat])
+
+    def _flag_option(self, name: str) -> bool:
+        """A tournament option that a ruleset file from before it may lack: off then."""
+        return self.options.get(name) is True
+
+    def _count_option(self, name: str) -> int:
+        value = self.options.get(name, 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
     def scores(self) -> dict[int, float]:
-        """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive) or «SHOWTIME».
-        The table's best-player vote (seed 001, +2) comes after the game: the club records add it."""
+        """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive), «SHOWTIME» or the
+        tournament's; the best move, the judge's points and a removal's forfeit (their options)
+        count under any scheme. The table's best-player vote (seed 001, +2) comes after the
+        game: the club records add it."""
         points = self.ruleset.scoring[self.options.text("scoring")]
         outcome = self._outcome
         winner = outcome.winner if outcome is not None else None
-        return {seat: seat_points(points, self.roles.get(seat, Role.CITIZEN), seat in self.alive, winner)
+        forfeits = self._flag_option("removal_forfeits")
+        black = self.best_move_black()
+        return {seat: seat_points(points, self.roles.get(seat, Role.CITIZEN), seat in self.alive, winner,
+                                  forfeited=forfeits and seat in self.removed,
+                                  best_move_black=black if seat == self.first_killed else 0,
+                                  judge=self.judge_total(seat) / 100)
                 for seat in range(1, self.seats + 1)}
 
 
 def seat_points(points: Mapping[str, float], role: Role, alive: bool, winner: str | None,
-                best_player: bool = False) -> float:
-    """One seat's points under a scoring scheme (RULES.md §1 "Scores"): ``alive``, ``won``,
-    ``won_<team>``, ``<role>_alive`` and ``best_player`` (the table's vote). Nothing before the end."""
+                best_player: bool = False, forfeited: bool = False, best_move_black: int = 0,
+                judge: float = 0.0) -> float:
+    """One seat's points under a scoring scheme (RULES.md §1 "Scores", docs/rules.md "Tournament
+    scoring"): ``alive``, ``won``, ``won_<team>``, ``<role>_alive``, ``best_player`` (the table's
+    vote); ``forfeited`` (removed, under ``removal_forfeits``): no win points but ``removed``;
+    ``best_move_<n>`` for a best move that named n black seats; ``judge``: the judge's points.
+    Nothing before the end; rounded to hundredths (0.1 + 0.2 is 0.3)."""
     if winner is None:
         return 0.0
-    won = role.team.value == winner
+    won = role.team.value == winner and not forfeited
     total = points.get("alive", 0.0) if alive else 0.0
     total += points.get("won", 0.0) + points.get(f"won_{role.team.value}", 0.0) if won else 0.0
     total += points.get(f"{role.value}_alive", 0.0) if alive else 0.0
     total += points.get("best_player", 0.0) if best_player else 0.0
-    return total
+    total += points.get("removed", 0.0) if forfeited else 0.0
+    total += points.get(f"best_move_{best_move_black}", 0.0) if best_move_black else 0.0
+    return round(total + judge, 2)
+
+
+def shown_points(hundredths: int) -> str:
+    """Hundredths of a point as a person writes them: 25 → ``0.25``, 100 → ``1``, -50 → ``-0.5``."""
+    sign = "-" if hundredths < 0 else ""
+    whole, part = divmod(abs(hundredths), 100)
+    return f"{sign}{whole}" + (f".{part:02d}".rstrip("0") if part else "")
 
 
 SportGame.handlers = with_pauses({
@@ -369,4 +492,7 @@ SportGame.handlers = with_pauses({
     (Lift, AwaitLift): SportGame._lift,
     (CloseVoting, AwaitVotes): SportGame._count_votes,
     (CloseVoting, AwaitLift): SportGame._count_lift,
+    # The best move and the judge's points come at any moment after the deal.
+    **{(BestMove, request): SportGame._best_move for request in Request.__args__ if request is not AwaitDeal},
+    **{(JudgePoints, request): SportGame._judge_points for request in Request.__args__ if request is not AwaitDeal},
 })
