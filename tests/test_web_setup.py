@@ -101,7 +101,8 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
 @pytest.mark.parametrize("body, says", [
     ({"ruleset": "poker"}, "Правил «poker» нет."),
     ({"ruleset": 7}, "Правил «» нет."),
-    ({"ruleset": "sport", "options": {"nomination": "middle"}}, "Параметр «nomination» не принят: нужно одно из"),
+    ({"ruleset": "sport", "options": {"nomination": "middle"}},
+     "Параметр «Какое выставление засчитывается, если за речь их несколько» не принят: нужно одно из: «первое», «последнее»."),
     ({"ruleset": "sport", "options": {"colour": "red"}}, "нет параметра «colour»"),
     ({"ruleset": "sport", "options": ["x"]}, "Параметры и имена должны быть объектами JSON"),
     ({"ruleset": "sport", "names": {"11": "Лев"}}, "Имена не приняты (поле «11»): номер места — от 1 до 10"),
@@ -114,7 +115,9 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
     # power cut the journal was set aside as unreadable; a day's worth of seconds is the most an option takes.
     ({"ruleset": "sport", "options": {"last_word_s": 9999999999999999999}}, "целое число от 0 до 86400"),
     ({"ruleset": "sport", "options": {"last_word_s": int("9" * 3000)}}, "целое число от 0 до 86400"),
-    ({"ruleset": "sport", "options": {"last_word_s": 86401}}, "Параметр «last_word_s» не принят"),
+    ({"ruleset": "sport", "options": {"last_word_s": 86401}}, "Параметр «Последнее слово, секунд (0 — без него)» не принят"),
+    ({"ruleset": "sport", "options": {"split_at_four": "sometimes"}}, "одно из: «все остаются», «голосование"),
+    ({"ruleset": "sport", "names": {"3": "А" * 41}}, "Имя в поле «3» слишком длинное: не больше 40 знаков."),
 ])
 def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path, body, says) -> None:
     bench = Bench(mock_factory, tmp_path)
@@ -134,6 +137,7 @@ def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path
     assert status == 400 and says in answer["error"] and "\n" not in answer["error"], answer
     assert answer["error"].startswith(("Настройка не принята. ", "Неизвестное поле")), answer
     assert not ENGLISH.search(answer["error"]), answer   # Russian: no English fragment of the check's message
+    assert not re.search(r"\b(first|last|stay|vote|nomination|split_at_four|last_word_s)\b", answer["error"]), answer
     assert forged == 403
     assert not list(tmp_path.glob("*.jsonl")) and bench.said.count(READY) == 1
 
