@@ -25,7 +25,9 @@ const Judge = {
     if (note) Table.announce(note);
     document.getElementById("login").classList.remove("hidden");
     document.getElementById("console").classList.add("hidden");
-    document.getElementById("pin").focus();
+    const pin = document.getElementById("pin");
+    pin.value = "";
+    pin.focus();
   },
 
   showConsole() {
