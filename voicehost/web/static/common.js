@@ -150,7 +150,8 @@ const Table = {
       tile.append(Table.el("div", "num", seat.seat), name);
       if (seat.fouls) tile.append(Table.el("div", "fouls", "Ф".repeat(seat.fouls)));
       if (seat.out) tile.append(Table.el("div", "out", seat.out.text));
-      tile.setAttribute("aria-label", Table.seatLabel(seat));
+      const status = Table.seatStatus(seat);   // said to a screen reader after the tile's visible text
+      if (status) tile.append(Table.el("span", "sr-only", `, ${status}`));
       if (onSeat) onSeat(tile, seat);
       return tile;
     }));
@@ -173,13 +174,13 @@ const Table = {
     if (log) log.replaceChildren(...s.log.slice(-8).reverse().map((line) => Table.el("p", null, line)));
   },
 
-  // What a screen reader says for a seat tile: the whole name, fouls and whether he is out.
-  seatLabel(seat) {
-    const parts = [Table.who(seat.seat, seat.name)];
+  // What a screen reader hears of a seat beyond its number and whole name (the tile's text; a
+  // long name is only shortened on screen): speaking, nominated, fouls.
+  seatStatus(seat) {
+    const parts = [];
     if (seat.speaking) parts.push("говорит");
     if (seat.nominated) parts.push("выставлен");
     if (seat.fouls) parts.push(`фолов: ${seat.fouls}`);
-    if (seat.out) parts.push(seat.out.text);
     return parts.join(", ");
   },
 };

@@ -75,7 +75,6 @@ const Judge = {
       tile.classList.toggle("selected", selected);
       tile.setAttribute("role", "button"); tile.tabIndex = 0;
       tile.setAttribute("aria-pressed", String(selected));
-      tile.setAttribute("aria-label", Table.seatLabel(seat) + (role ? `, ${role}` : ""));
       tile.onclick = () => Judge.seatTapped(seat.seat);
       tile.onkeydown = (event) => {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); Judge.seatTapped(seat.seat, true); }
