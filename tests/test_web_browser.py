@@ -299,7 +299,8 @@ def test_a_table_level_game_read_on_the_display_and_judged_from_the_console() ->
     assert any("Ф" in s["seats"]["8"] for s in seen), "the judge's foul on seat 8 is on the display"
     assert not any("Ф" in s["seats"]["4"] for s in seen[-3:]), "the undone foul is gone"
     assert any(re.match(r"\d+ выставил 5", s["nominations"]) for s in seen), "nominations in order, with who made them"
-    assert any(s["nominated"] for s in seen) and seen[-1]["nominated"] == [], "a nominated seat's border outlives the game"
+    assert any(s["nominated"] for s in seen), "a nominated seat is marked"
+    assert seen[-1]["nominated"] == [], "a nominated seat's border outlives the game"
     assert any(s["counts"] for s in seen), "a count on the display"
     assert browser.answers[0] == "foul 4: Готово. Игрок номер четыре, замечание. Это первое замечание."
     assert "Исправление: игрок номер три голосовал против игрока номер пять." in browser.answers[2]
@@ -462,6 +463,7 @@ class LiveTable:
 @pytest.fixture(scope="module")
 def chromium() -> Any:
     """One headless chromium for the page's tests; each sets its own viewport."""
+    assert CHROMIUM is not None
     with tempfile.TemporaryDirectory(prefix="voicehost-chromium-") as profile:
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -516,6 +518,10 @@ return {width: innerWidth, height: innerHeight, scrollWidth: document.documentEl
 """
 
 
+def speaker_named(name: str) -> Callable[[Any], bool]:
+    return lambda driver: bool(driver.find_element(By.ID, "speaker-who").text.endswith(name))
+
+
 def test_the_speaker_and_the_clock_stay_in_view_whatever_the_name(live: LiveTable, chromium: Any) -> None:
     """A ten-letter name («Александра») pushed the clock off a phone and the page sideways."""
     driver = chromium
@@ -528,8 +534,7 @@ def test_the_speaker_and_the_clock_stay_in_view_whatever_the_name(live: LiveTabl
         for name in NAMES:
             assert len(name) <= 40
             live.name_speaker(name)
-            WebDriverWait(driver, 10).until(
-                lambda d, name=name: d.find_element(By.ID, "speaker-who").text.endswith(name))
+            WebDriverWait(driver, 10).until(speaker_named(name))
             for size_name, size in SIZES.items():
                 viewport(driver, size)
                 seen = driver.execute_script(MEASURE)
@@ -610,7 +615,8 @@ def test_the_consoles_words_read_as_they_mean(live: LiveTable, chromium: Any) ->
     assert repeated.startswith("repeat: Готово. Повторено: «") and len(repeated) > 40, repeated
 
     colours = driver.execute_script("""
-      const colour = (seat) => getComputedStyle(document.querySelector(`#seats .seat[data-seat="${seat}"] .role`)).color;
+      const colour = (seat) =>
+        getComputedStyle(document.querySelector(`#seats .seat[data-seat="${seat}"] .role`)).color;
       return {don: colour(3), mafia: colour(5), sheriff: colour(7), citizen: colour(1)};""")
     assert len(set(colours.values())) == 4, f"one colour for two kinds of card: {colours}"
 
@@ -645,7 +651,7 @@ def axe_source() -> str:
     given = os.environ.get("VOICEHOST_AXE")
     if given:
         return Path(given).read_text(encoding="utf-8")
-    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "voicehost" / f"axe-core-{AXE_VERSION}"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "voicehost" / f"axe-core-{AXE_VERSION}"
     script = cache / "node_modules" / "axe-core" / "axe.min.js"
     if not script.is_file():
         npm = shutil.which("npm")
@@ -760,7 +766,8 @@ def test_the_setup_page_reads_in_russian(tmp_path: Path, chromium: Any, axe_sour
             driver.execute_script("const s = document.getElementById('ruleset'); s.value = arguments[0];"
                                   "s.dispatchEvent(new Event('change'));", ruleset)
             texts = [driver.find_element(By.ID, "ruleset").get_attribute("innerText")]
-            texts += [label.get_attribute("innerText") for label in driver.find_elements(By.CSS_SELECTOR, "#options label")]
+            texts += [label.get_attribute("innerText")
+                      for label in driver.find_elements(By.CSS_SELECTOR, "#options label")]
             english += [f"{ruleset}: {text!r}" for text in texts if LATIN.search(text.replace("SHOWTIME", ""))]
         assert not english, "English on the setup page:\n" + "\n".join(english)
         driver.execute_script("const s = document.getElementById('ruleset'); s.value = 'sport';"

@@ -20,6 +20,7 @@ from voicehost.config import load_ruleset
 from voicehost.host import read_journal, run_virtual
 from voicehost.rules import InputError
 from voicehost.web import WebTable
+from voicehost.web.refusals import SetupNotTaken
 from voicehost.web.setup import SetupError, offered, read_choice
 
 PIN = "4821"
@@ -103,7 +104,8 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
     ({"ruleset": "poker"}, "Правил «poker» нет."),
     ({"ruleset": 7}, "Правил «» нет."),
     ({"ruleset": "sport", "options": {"nomination": "middle"}},
-     "Параметр «Какое выставление засчитывается, если за речь их несколько» не принят: нужно одно из: «первое», «последнее»."),
+     "Параметр «Какое выставление засчитывается, если за речь их несколько» не принят: "
+     "нужно одно из: «первое», «последнее»."),
     ({"ruleset": "sport", "options": {"colour": "red"}}, "нет параметра «colour»"),
     ({"ruleset": "sport", "options": ["x"]}, "Параметры и имена должны быть объектами JSON"),
     ({"ruleset": "sport", "names": {"11": "Лев"}}, "Имена не приняты (поле «11»): номер места — от 1 до 10"),
@@ -116,7 +118,8 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
     # power cut the journal was set aside as unreadable; a day's worth of seconds is the most an option takes.
     ({"ruleset": "sport", "options": {"last_word_s": 9999999999999999999}}, "целое число от 0 до 86400"),
     ({"ruleset": "sport", "options": {"last_word_s": int("9" * 3000)}}, "целое число от 0 до 86400"),
-    ({"ruleset": "sport", "options": {"last_word_s": 86401}}, "Параметр «Последнее слово, секунд (0 — без него)» не принят"),
+    ({"ruleset": "sport", "options": {"last_word_s": 86401}},
+     "Параметр «Последнее слово, секунд (0 — без него)» не принят"),
     ({"ruleset": "sport", "options": {"split_at_four": "sometimes"}}, "одно из: «все остаются», «голосование"),
     ({"ruleset": "sport", "names": {"3": "А" * 41}}, "Имя в поле «3» слишком длинное: не больше 40 знаков."),
 ])
@@ -376,7 +379,8 @@ def test_a_name_over_the_limit_is_refused_on_every_path(tmp_path, capsys) -> Non
     assert len(LONG_NAME) == NAME_MAX_CHARS + 1
     with pytest.raises(SetupError) as web:
         read_choice({"ruleset": "sport", "names": {"2": LONG_NAME}}, 10)
-    assert str(web.value.refusal.problem) == "Имя в поле «2» слишком длинное: не больше 40 знаков."
+    assert isinstance(web.value.refusal, SetupNotTaken)
+    assert web.value.refusal.problem == "Имя в поле «2» слишком длинное: не больше 40 знаков."
     with pytest.raises(SetupRefused, match="names.2: 'Александра.*is longer than 40 characters") as header:
         setup_from_header({"ruleset": "sport", "options": {}, "seats": 10, "names": {"2": LONG_NAME}}, "g.jsonl:1")
     assert header.value.kind == "name_too_long"
@@ -427,7 +431,7 @@ def test_the_last_days_nominations_are_gone_once_the_game_is_over() -> None:
     """A nominated seat kept its yellow border after the game."""
     from voicehost.host import run_virtual as play
     from voicehost.language.phrasebook import load_phrasebook
-    from voicehost.rules.events import GameOver, NominationAccepted, NightFell
+    from voicehost.rules.events import GameOver, NightFell, NominationAccepted
     from voicehost.simulation.script import script_from_data
     from voicehost.simulation.table_level import TableRun, play_table
     from voicehost.web.view import _nominations
