@@ -127,6 +127,7 @@ class Browser:
 
     def __init__(self, base: str, profile: str) -> None:
         options = webdriver.ChromeOptions()
+        assert CHROMIUM is not None
         options.binary_location = CHROMIUM
         for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -207,7 +208,7 @@ class Browser:
         """What the Content-Security-Policy refused in the pages' consoles (nothing, if the
         pages fit it), and whether it is enforced: an inline script added to each page must not
         run."""
-        refused = [entry["message"] for entry in self.driver.get_log("browser")
+        refused = [entry["message"] for entry in self.driver.get_log("browser")  # type: ignore[no-untyped-call]
                    if "Content Security Policy" in entry["message"]]
         probe = ("const s = document.createElement('script'); s.textContent = 'window.inlineRan = true';"
                  "document.body.append(s); return window.inlineRan === true;")
@@ -594,6 +595,13 @@ def test_the_sport_console_offers_only_the_rulesets_commands(live: LiveTable, ch
              for button in chromium.find_elements(By.CSS_SELECTOR, ".controls button[data-command]")}
     assert shown["hand"] is False and shown["blood"] is False, "«Рука» and «Кровное имя» are not sport's"
     assert shown["nominate"] and shown["withdraw"] and shown["foul"] and shown["vote"]
+    # the page hook other script files use: a "voicehost:state" event with each state, once drawn
+    chromium.execute_script("window.hooked = []; document.addEventListener('voicehost:state', (e) => "
+                            "window.hooked.push([e.detail.path, e.detail.state.commands, "
+                            "document.querySelectorAll('#seats .seat').length]));")
+    live.name_speaker("Анна")
+    WebDriverWait(chromium, 10).until(lambda d: d.execute_script("return window.hooked.length > 0"))
+    assert chromium.execute_script("return window.hooked[0]") == ["/ws/judge", ["nominate", "withdraw"], 10]
 
 
 def answer_to(driver: Any, command: str) -> str:
