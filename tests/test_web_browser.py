@@ -710,6 +710,13 @@ def test_a_screen_reader_is_served_during_a_speech_and_a_vote(live: LiveTable, c
     judge_logged_in(driver, live.base)
     WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
     faults += serious_violations(driver, axe_source, "the console during a speech")
+    # the speaker's time warning is announced once, as the clock turns red (the last 10 s, here made to come now)
+    driver.execute_script("Table.state.speaker.left = 8; Table.receivedAt = performance.now(); Table.tick();")
+    WebDriverWait(driver, 5).until(lambda d: "Игрок 1: осталось 8 секунд." in d.find_element(By.ID, "announce")
+                                   .get_attribute("textContent"))
+    assert "warning" in driver.find_element(By.ID, "speaker").get_attribute("class")
+    assert driver.execute_script("return [1, 3, 12, 21, 60].map(Table.seconds)") == [
+        "1 секунда", "3 секунды", "12 секунд", "21 секунда", "60 секунд"]
     live.to_the_vote()
     WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "vote").is_displayed())
     WebDriverWait(driver, 10).until(lambda d: "покидает игру" in d.find_element(By.ID, "announce")

@@ -105,8 +105,14 @@ const Table = {
     const speaker = `${s.speaker.seat}/${s.speaker.turn}`;
     if (warning && Table.spoken.warned !== speaker) {
       Table.spoken.warned = speaker;
-      Table.announce(`Игрок ${s.speaker.seat}: осталось ${Math.ceil(left)} секунд.`);
+      Table.announce(`Игрок ${s.speaker.seat}: осталось ${Table.seconds(Math.ceil(left))}.`);
     }
+  },
+
+  seconds(n) {   // «1 секунда», «3 секунды», «10 секунд»
+    const tens = n % 100, ones = n % 10;
+    const form = tens >= 11 && tens <= 14 ? "секунд" : ones === 1 ? "секунда" : ones >= 2 && ones <= 4 ? "секунды" : "секунд";
+    return `${n} ${form}`;
   },
 
   mmss(seconds) {
