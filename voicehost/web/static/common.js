@@ -173,7 +173,9 @@ const Table = {
         ? `${title}: сейчас за ${s.vote.open === 0 ? "«все покидают»" : "игрока " + s.vote.open}` : title;
       Table.drawCounts(s.vote);
     }
-    document.getElementById("result").textContent = s.result || "";
+    const result = document.getElementById("result");
+    result.textContent = s.result || "";
+    result.closest("section").classList.toggle("hidden", !s.result);   // no empty box above the seats
     const subs = document.getElementById("subtitles");
     subs.replaceChildren(...s.subtitles.slice(-4).map((line) => Table.el("p", null, line.text)));
     const log = document.getElementById("log");
