@@ -268,7 +268,6 @@ class WebTable:
         if self.finished or self.director.game.is_over:
             return 409, "refused", self._worded(CommandsClosed()), None
         said_before = self.view.said if self.view is not None else 0
-        repeated = self.director.stage.last_line   # ``repeat`` says it again (not as a new LineSaid)
         typed = self.director.ports.type(line)
         future = self.pending[typed] = asyncio.get_running_loop().create_future()
         try:
@@ -284,22 +283,26 @@ class WebTable:
         if answer.outcome == "held":
             return 202, "held", said("held"), typed
         spoken = [entry["text"] for entry in (self.view.lines if self.view else []) if entry["n"] > said_before]
-        if line.split()[:1] == ["repeat"] and repeated:
-            spoken.append(said("repeated", line=repeated))
-        return 200, "done", " ".join([said("done"), *spoken]), typed
+        return 200, "done", " ".join([said("done"), *spoken, *self._repeated(line)]), typed
 
     def _answered(self, answer: ConsoleAnswer) -> None:
         """The console answered a typed line: kept for the judge's state, and handed to the
         request that typed it (a line typed at the terminal has no request waiting)."""
         text = said(answer.outcome) if answer.outcome != "refused" else self._worded(answer.refusal)
-        if answer.outcome == "done" and answer.line.split()[:1] == ["repeat"] and self.director is not None \
-                and self.director.stage.last_line:
-            text = " ".join([text, said("repeated", line=self.director.stage.last_line)])
+        if answer.outcome == "done":
+            text = " ".join([text, *self._repeated(answer.line)])
         self.answers.append({"id": answer.id, "command": answer.line, "ok": answer.outcome != "refused",
                              "outcome": answer.outcome, "answer": text})
         future = self.pending.pop(answer.id, None)
         if future is not None and not future.done():
             future.set_result(answer)
+
+    def _repeated(self, line: str) -> list[str]:
+        """``repeat`` done: the line it said again («Повторено: «…»»), which the console says
+        without a new :class:`~voicehost.host.LineSaid` (so it is not among the lines spoken)."""
+        if line.split()[:1] != ["repeat"] or self.director is None or not self.director.stage.last_line:
+            return []
+        return [said("repeated", line=self.director.stage.last_line)]
 
     @staticmethod
     def _worded(refusal: Refusal | None) -> str:
