@@ -298,11 +298,11 @@ class WebTable:
             future.set_result(answer)
 
     def _repeated(self, line: str) -> list[str]:
-        """``repeat`` done: the line it said again («Повторено: «…»»), which the console says
-        without a new :class:`~voicehost.host.LineSaid` (so it is not among the lines spoken)."""
-        if line.split()[:1] != ["repeat"] or self.director is None or not self.director.stage.last_line:
+        """``repeat`` done: the line it said again («Повторено: «…»»), the last one a
+        :class:`~voicehost.host.LineSaid` told of (the console says it again without a notice)."""
+        if line.split()[:1] != ["repeat"] or self.view is None or not self.view.lines:
             return []
-        return [said("repeated", line=self.director.stage.last_line)]
+        return [said("repeated", line=self.view.lines[-1]["text"])]
 
     @staticmethod
     def _worded(refusal: Refusal | None) -> str:
