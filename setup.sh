@@ -158,6 +158,20 @@ stress_dictionary() {
         say "no stress dictionary (tsnorm, see $VENV/pip.log): the stress test will skip"
 }
 
+AXE_VERSION=4.14.1   # axe-core, the browser tests' accessibility check (tests/test_web_browser.py: AXE_VERSION)
+
+axe_core() {
+    # axe-core from npm into the user's cache, where the browser tests look for it (they install it
+    # themselves too, and skip without npm). Optional: no npm, or npm offline, only skips those checks.
+    local cache="${XDG_CACHE_HOME:-$HOME/.cache}/voicehost/axe-core-$AXE_VERSION"
+    [ -f "$cache/node_modules/axe-core/axe.min.js" ] && return
+    command -v npm >/dev/null 2>&1 || install_apt_packages npm || true
+    command -v npm >/dev/null 2>&1 || { say "no npm: the accessibility checks (axe-core) will skip"; return; }
+    mkdir -p "$cache"
+    npm install --no-audit --no-fund --silent --prefix "$cache" "axe-core@$AXE_VERSION" >"$VENV/npm.log" 2>&1 ||
+        say "axe-core was not installed (see $VENV/npm.log): the accessibility checks will skip"
+}
+
 test_packages() {
     local packages=("${TEST_PACKAGES[@]}")
     if ! installed pipewire-pulse; then
@@ -171,7 +185,7 @@ job=${1:-}
 install_apt_packages "${AUDIO_PACKAGES[@]}"
 if [ "$job" = "test" ]; then test_packages; fi
 make_venv "$([ "$job" = "test" ] && echo test)"
-if [ "$job" = "test" ]; then stress_dictionary; fi
+if [ "$job" = "test" ]; then stress_dictionary; axe_core; fi
 if [ "$job" = "demo" ]; then compile_engine background; else compile_engine; fi
 case "$job" in
     "") say "ready: .venv/bin/voicehost --help" ;;

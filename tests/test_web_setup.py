@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from voicehost.config import load_ruleset
 from voicehost.host import read_journal, run_virtual
 from voicehost.rules import InputError
 from voicehost.web import WebTable
+from voicehost.web.refusals import SetupNotTaken
 from voicehost.web.setup import SetupError, offered, read_choice
 
 PIN = "4821"
@@ -101,7 +103,9 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
 @pytest.mark.parametrize("body, says", [
     ({"ruleset": "poker"}, "Правил «poker» нет."),
     ({"ruleset": 7}, "Правил «» нет."),
-    ({"ruleset": "sport", "options": {"nomination": "middle"}}, "Параметр «nomination» не принят: нужно одно из"),
+    ({"ruleset": "sport", "options": {"nomination": "middle"}},
+     "Параметр «Какое выставление засчитывается, если за речь их несколько» не принят: "
+     "нужно одно из: «первое», «последнее»."),
     ({"ruleset": "sport", "options": {"colour": "red"}}, "нет параметра «colour»"),
     ({"ruleset": "sport", "options": ["x"]}, "Параметры и имена должны быть объектами JSON"),
     ({"ruleset": "sport", "names": {"11": "Лев"}}, "Имена не приняты (поле «11»): номер места — от 1 до 10"),
@@ -114,7 +118,10 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
     # power cut the journal was set aside as unreadable; a day's worth of seconds is the most an option takes.
     ({"ruleset": "sport", "options": {"last_word_s": 9999999999999999999}}, "целое число от 0 до 86400"),
     ({"ruleset": "sport", "options": {"last_word_s": int("9" * 3000)}}, "целое число от 0 до 86400"),
-    ({"ruleset": "sport", "options": {"last_word_s": 86401}}, "Параметр «last_word_s» не принят"),
+    ({"ruleset": "sport", "options": {"last_word_s": 86401}},
+     "Параметр «Последнее слово, секунд (0 — без него)» не принят"),
+    ({"ruleset": "sport", "options": {"split_at_four": "sometimes"}}, "одно из: «все остаются», «голосование"),
+    ({"ruleset": "sport", "names": {"3": "А" * 41}}, "Имя в поле «3» слишком длинное: не больше 40 знаков."),
 ])
 def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path, body, says) -> None:
     bench = Bench(mock_factory, tmp_path)
@@ -134,6 +141,7 @@ def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path
     assert status == 400 and says in answer["error"] and "\n" not in answer["error"], answer
     assert answer["error"].startswith(("Настройка не принята. ", "Неизвестное поле")), answer
     assert not ENGLISH.search(answer["error"]), answer   # Russian: no English fragment of the check's message
+    assert not re.search(r"\b(first|last|stay|vote|nomination|split_at_four|last_word_s)\b", answer["error"]), answer
     assert forged == 403
     assert not list(tmp_path.glob("*.jsonl")) and bench.said.count(READY) == 1
 
@@ -352,3 +360,88 @@ def test_serve_and_the_unit_take_web_arguments_or_refuse_them_in_one_line(capsys
         assert capsys.readouterr().err == "voicehost: error: --web: 'nope' is not HOST:PORT (e.g. 0.0.0.0:8080)\n"
     assert main(["serve", "--mock", "--web", ":0", "--web-pin", "12"]) == 2
     assert capsys.readouterr().err == "voicehost: error: --web-pin: must be 4 to 12 digits\n"
+
+
+# ---- names, labels and commands: the same on every path (issue 31) -------------------------------------
+
+LONG_NAME = "Александра" * 4 + "я"   # 41 characters: one over NAME_MAX_CHARS
+SAMPLE = json.loads((Path(__file__).resolve().parents[1] / "examples" / "sport-sample.json").read_text("utf-8"))
+
+
+def test_a_name_over_the_limit_is_refused_on_every_path(tmp_path, capsys) -> None:
+    """A name had no length limit: a 60-letter one reached the pages (and pushed the clock away)."""
+    from voicehost.cli.main import main
+    from voicehost.host import SetupRefused, SetupRequest, check_setup
+    from voicehost.host.setup import setup_from_header
+    from voicehost.rules.roster import NAME_MAX_CHARS
+    from voicehost.simulation.script import script_from_data
+
+    assert len(LONG_NAME) == NAME_MAX_CHARS + 1
+    with pytest.raises(SetupError) as web:
+        read_choice({"ruleset": "sport", "names": {"2": LONG_NAME}}, 10)
+    assert isinstance(web.value.refusal, SetupNotTaken)
+    assert web.value.refusal.problem == "Имя в поле «2» слишком длинное: не больше 40 знаков."
+    with pytest.raises(SetupRefused, match="names.2: 'Александра.*is longer than 40 characters") as header:
+        setup_from_header({"ruleset": "sport", "options": {}, "seats": 10, "names": {"2": LONG_NAME}}, "g.jsonl:1")
+    assert header.value.kind == "name_too_long"
+    with pytest.raises(InputError, match="is longer than 40 characters"):
+        check_setup(SetupRequest(ruleset="sport", names=[("2", LONG_NAME)], seats=10))
+    with pytest.raises(InputError, match="names.2: .*is longer than 40 characters"):
+        script_from_data({**SAMPLE, "names": {"2": LONG_NAME}})
+    assert main(["run", "--mock", "--no-ears", "--rules", "sport", "--names", f"2={LONG_NAME}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--names 2: 'Александра" in err and "longer than 40 characters" in err, err
+    assert read_choice({"ruleset": "sport", "names": {"2": LONG_NAME[:-1]}}, 10).names == {2: LONG_NAME[:-1]}
+
+
+def test_every_option_and_value_has_a_russian_label() -> None:
+    """The setup page showed the rulesets' English docs and the values' codes."""
+    from voicehost.config import ruleset_names
+
+    missing = []
+    for name in ruleset_names():
+        table = offered(load_ruleset(name).seats[0])
+        for ruleset in table["rulesets"]:
+            for option in ruleset["options"]:
+                if option["label"] == option["name"] or re.search(r"[A-Za-z]{3,}", option["label"]):
+                    missing.append(f"{ruleset['name']}: {option['name']} {option['label']!r}")
+                missing += [f"{ruleset['name']}: {option['name']}={value}" for value, label in option["labels"].items()
+                            if label == value and re.search(r"[a-z]", value)]
+    assert not missing, "no Russian label in config/phrases/ru.toml [setup]:\n" + "\n".join(sorted(set(missing)))
+
+
+@pytest.mark.parametrize("ruleset, options, offered_commands", [
+    ("sport", {}, ["nominate", "withdraw"]),
+    ("canonical", {}, ["nominate"]),
+    ("club", {}, ["hand"]),
+    ("classic", {}, []),
+    ("classic", {"blood_name": True}, ["blood"]),
+])
+def test_the_console_offers_only_the_rulesets_commands(ruleset: str, options: dict[str, Any],
+                                                       offered_commands: list[str]) -> None:
+    """«Рука» and «Кровное имя…» were offered in sport, and refused as «not now»."""
+    from voicehost.rules import new_game
+    from voicehost.web.view import offered_commands as commands_of
+
+    rules = load_ruleset(ruleset)
+    assert commands_of(new_game(rules, rules.resolve(options), rules.seats[-1])) == offered_commands
+
+
+def test_the_last_days_nominations_are_gone_once_the_game_is_over() -> None:
+    """A nominated seat kept its yellow border after the game."""
+    from voicehost.host import run_virtual as play
+    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.rules.events import GameOver, NightFell, NominationAccepted
+    from voicehost.simulation.script import script_from_data
+    from voicehost.simulation.table_level import TableRun, play_table
+    from voicehost.web.view import _nominations
+
+    result = play(play_table(script_from_data(SAMPLE), how=TableRun()))
+    events = result.game.events
+    assert isinstance(events[-1], GameOver) or any(isinstance(e, GameOver) for e in events)
+    last_night = max(i for i, e in enumerate(events) if isinstance(e, NightFell))
+    over = next(i for i, e in enumerate(events) if isinstance(e, GameOver))
+    if not any(isinstance(e, NominationAccepted) for e in events[last_night:over]):
+        pytest.skip("the sample's last day ends with no nomination")
+    assert _nominations(events[:over], load_phrasebook()), "the last day had its nominations"
+    assert _nominations(events, load_phrasebook()) == []

@@ -40,7 +40,16 @@ from voicehost.host.notices import (
 )
 from voicehost.host.refusals import ConsoleAnswer, NoCommand, Refused
 from voicehost.host.seats import mock_factory, open_pinmap
-from voicehost.host.setup import GameSetup, SetupRefused, SetupRequest, check_setup, russian_refusal, table_game
+from voicehost.host.setup import (
+    GameSetup,
+    SetupRefused,
+    SetupRequest,
+    check_setup,
+    option_label,
+    option_value_label,
+    russian_refusal,
+    table_game,
+)
 from voicehost.host.table_file import load_audio, table_path
 from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import Voice, fixed_lines
@@ -50,8 +59,8 @@ __all__ = [
     "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "NotesChanged", "Notice",
     "Paused", "Ports",
     "Refused", "SetupRefused", "SetupRequest", "TableClock", "TableWatcher", "Voice", "VoteCorrected",
-    "WindowChanged", "check_setup", "BallotsCast", "ballot_changed", "ballots_view",
-    "events_to", "fixed_lines", "judge_protocol", "judged_results",
+    "WindowChanged", "check_setup", "BallotsCast", "ballot_changed", "ballots_view", "option_label",
+    "option_value_label", "events_to", "fixed_lines", "judge_protocol", "judged_results",
     "load_audio", "load_journal", "load_ears", "mock_factory", "open_pinmap", "read_command",
     "read_journal", "resume_game", "run_virtual", "russian_refusal", "seeded_deal", "show_roles", "table_game",
     "table_path", "typed_deal", "write_results",

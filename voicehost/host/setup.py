@@ -36,7 +36,7 @@ from voicehost.host.table_file import load_audio, load_web_pin, table_path
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import GAMES, Game, InputError, new_game
 from voicehost.rules.inputs import Deal
-from voicehost.rules.roster import roster
+from voicehost.rules.roster import NAME_MAX_CHARS, NameTooLong, roster
 from voicehost.rules.ruleset import INT_OPTION_MAX, Options, OptionSpec, Ruleset
 
 DealMode = Literal["host", "typed", "taps"]
@@ -232,22 +232,40 @@ def _options(ruleset: Ruleset, given: Mapping[str, object], place: str) -> Optio
         if key not in ruleset.options:
             known = ", ".join(ruleset.options)
             raise SetupRefused(f"{place}.{key}", f"{ruleset.name} has no option {key!r} (known: {known})",
-                               "option_unknown", option=str(key)[:40], title=ruleset.title, known=known)
+                               "option_unknown", option=str(key)[:40], title=ruleset.title,
+                               known=", ".join(f"«{option_label(name)}»" for name in ruleset.options))
     try:
         return ruleset.resolve(given, place)
     except InputError as err:
         key = err.place.removeprefix(f"{place}.")
-        raise SetupRefused(err.place, err.message, "option_value", option=key,
+        raise SetupRefused(err.place, err.message, "option_value", option=option_label(key),
                            allowed=_allowed(ruleset.options[key])) from None
 
 
 def _allowed(spec: OptionSpec) -> str:
-    """An option's values, said in Russian."""
+    """An option's values, said in Russian (``[setup]``'s ``allowed_*`` and the values' labels)."""
+    book = load_phrasebook()
     if spec.kind == "bool":
-        return "да или нет"
+        return book.line("setup", "allowed_bool")
     if spec.kind == "int":
-        return f"целое число от {spec.minimum} до {INT_OPTION_MAX}"
-    return "одно из: " + ", ".join(spec.values)
+        return book.line("setup", "allowed_int", min=spec.minimum, max=INT_OPTION_MAX)
+    values = ", ".join(f"«{option_value_label(spec.name, value)}»" for value in spec.values)
+    return book.line("setup", "allowed_choice", values=values)
+
+
+def option_label(option: str) -> str:
+    """An option's Russian label (``[setup] option_NAME``), what the setup page and its refusals
+    call it; the option's own name when the phrasebook has none."""
+    book = load_phrasebook()
+    key = f"option_{option}"
+    return book.line("setup", key) if f"setup.{key}" in book.lines else option
+
+
+def option_value_label(option: str, value: str) -> str:
+    """A choice's Russian label (``[setup] "option_NAME=VALUE"``); the value itself when there is none."""
+    book = load_phrasebook()
+    key = f"option_{option}={value}"
+    return book.line("setup", key) if f"setup.{key}" in book.lines else value
 
 
 def _names(ruleset: Ruleset, entries: list[tuple[object, object]], seats: int, place: str) -> dict[int, str]:
@@ -256,6 +274,9 @@ def _names(ruleset: Ruleset, entries: list[tuple[object, object]], seats: int, p
     by_name = ruleset.name if entries and GAMES[ruleset.name].requires_names else None
     try:
         return roster(entries, seats, by_name, place)
+    except NameTooLong as err:
+        raise SetupRefused(err.place, err.message, "name_too_long", entry=err.place.removeprefix(place)[:12],
+                           limit=NAME_MAX_CHARS) from None
     except InputError as err:
         if err.place == place.rstrip(". "):
             given = {str(key).strip() for key, _ in entries}

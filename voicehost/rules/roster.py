@@ -9,6 +9,11 @@ from collections.abc import Iterable
 from .input_error import InputError
 
 _SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only, and no seat has more than three
+NAME_MAX_CHARS = 40  # a name longer than this is refused on every path (the pages are measured up to it)
+
+
+class NameTooLong(InputError):
+    """A roster name over :data:`NAME_MAX_CHARS`: its own kind, so a setup says it in so many words."""
 
 
 def roster(entries: Iterable[tuple[object, object]], seats: int, by_name: str | None, place: str) -> dict[int, str]:
@@ -28,6 +33,8 @@ def roster(entries: Iterable[tuple[object, object]], seats: int, by_name: str | 
             raise InputError(where, f"seat {seat} is named twice")
         if not isinstance(value, str) or not value.strip():
             raise InputError(where, "must be a non-empty name")
+        if len(value.strip()) > NAME_MAX_CHARS:
+            raise NameTooLong(where, f"{value.strip()[:20]!r}… is longer than {NAME_MAX_CHARS} characters")
         twin = next((s for s, n in names.items() if n.casefold() == value.strip().casefold()), None)
         if twin is not None:
             raise InputError(where, f"{value!r} is already seat {twin}'s name")

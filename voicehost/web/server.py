@@ -283,17 +283,26 @@ class WebTable:
         if answer.outcome == "held":
             return 202, "held", said("held"), typed
         spoken = [entry["text"] for entry in (self.view.lines if self.view else []) if entry["n"] > said_before]
-        return 200, "done", " ".join([said("done"), *spoken]), typed
+        return 200, "done", " ".join([said("done"), *spoken, *self._repeated(line)]), typed
 
     def _answered(self, answer: ConsoleAnswer) -> None:
         """The console answered a typed line: kept for the judge's state, and handed to the
         request that typed it (a line typed at the terminal has no request waiting)."""
         text = said(answer.outcome) if answer.outcome != "refused" else self._worded(answer.refusal)
+        if answer.outcome == "done":
+            text = " ".join([text, *self._repeated(answer.line)])
         self.answers.append({"id": answer.id, "command": answer.line, "ok": answer.outcome != "refused",
                              "outcome": answer.outcome, "answer": text})
         future = self.pending.pop(answer.id, None)
         if future is not None and not future.done():
             future.set_result(answer)
+
+    def _repeated(self, line: str) -> list[str]:
+        """``repeat`` done: the line it said again («Повторено: «…»»), the last one a
+        :class:`~voicehost.host.LineSaid` told of (the console says it again without a notice)."""
+        if line.split()[:1] != ["repeat"] or self.view is None or not self.view.lines:
+            return []
+        return [said("repeated", line=self.view.lines[-1]["text"])]
 
     @staticmethod
     def _worded(refusal: Refusal | None) -> str:

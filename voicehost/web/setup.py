@@ -16,9 +16,18 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.host import GameSetup, SetupRefused, SetupRequest, check_setup, russian_refusal
+from voicehost.host import (
+    GameSetup,
+    SetupRefused,
+    SetupRequest,
+    check_setup,
+    option_label,
+    option_value_label,
+    russian_refusal,
+)
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import GAMES, Refusal
+from voicehost.rules.roster import NAME_MAX_CHARS
 from voicehost.rules.ruleset import INT_OPTION_MAX
 from voicehost.web.refusals import NoDealMode, SetupNotObjects, SetupNotTaken, UnknownSetupField
 
@@ -54,7 +63,9 @@ class SetupDesk(Protocol):
 
 def offered(seats: int, default: str | None = None, options: Mapping[str, object] | None = None) -> dict[str, Any]:
     """Every ruleset playable at this table, with its options' allowed values and defaults
-    (the table file's ``[game]`` — ruleset ``default`` and its ``options`` — preselected)."""
+    (the table file's ``[game]`` — ruleset ``default`` and its ``options`` — preselected), and
+    the Russian ``label`` of each option and ``labels`` of its values (``[setup]`` in the
+    phrasebook: the page shows no English ``doc``)."""
     rulesets = []
     for name in ruleset_names():
         ruleset = load_ruleset(name)
@@ -66,11 +77,12 @@ def offered(seats: int, default: str | None = None, options: Mapping[str, object
             "options": [{"name": spec.name, "kind": spec.kind, "values": list(spec.values), "min": spec.minimum,
                          "max": INT_OPTION_MAX if spec.kind == "int" else None,
                          "default": chosen.get(spec.name, spec.default) if chosen is not None else spec.default,
-                         "doc": spec.doc}
+                         "doc": spec.doc, "label": option_label(spec.name),
+                         "labels": {value: option_value_label(spec.name, value) for value in spec.values}}
                         for spec in ruleset.options.values()],
         })
     deal_modes = {mode: load_phrasebook().line("web", f"deal_{mode}") for mode in DEAL_MODES}
-    return {"seats": seats, "rulesets": rulesets, "deal_modes": deal_modes,
+    return {"seats": seats, "rulesets": rulesets, "deal_modes": deal_modes, "name_max": NAME_MAX_CHARS,
             "default": default if any(r["name"] == default for r in rulesets)
             else (rulesets[0]["name"] if rulesets else None)}
 

@@ -46,13 +46,18 @@ from voicehost.rules.events import (
     VotesCounted,
     VotingBegan,
 )
-from voicehost.rules.inputs import Vote
+from voicehost.rules.inputs import BloodName, Input, Nominate, RaiseHand, Vote, Withdraw
 from voicehost.rules.requests import AwaitSpeech, AwaitVotes
 
 SUBTITLES = 12      # the host's last lines shown as subtitles
 LINES_KEPT = 300    # … and kept, so a console command's answer can quote everything it made the host say
 LOG_TAIL = 40       # public log lines kept in the state
 RESULT_EVENTS = (Eliminated, NoVote, TieDeclared, AllStay, LiftCounted, VotesCounted, GameOver)
+# The console commands only some rulesets take, by the input each one pushes: the judge's page
+# offers a command only when the game has a handler for its input (no «Рука» in sport).
+RULESET_COMMANDS: dict[str, type[Input]] = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName,
+                                            "hand": RaiseHand}
+OPTION_COMMANDS = {"blood": "blood_name"}   # … and, where an option switches it on, only with it on
 
 
 class TableView:
@@ -105,7 +110,7 @@ class TableView:
             "phase": _phase(public_events, game, self.book),
             "seats": self._seats(public_events),
             "speaker": self._speaker(),
-            "nominations": _nominations(public_events),
+            "nominations": _nominations(public_events, self.book),
             "vote": self._vote(public_events),
             "result": _last_result(public_events, self.book, game.names),
             "subtitles": list(self.lines)[-SUBTITLES:],
@@ -196,6 +201,8 @@ class TableView:
         state = self.public()
         roles = getattr(game, "roles", {}) or {}
         state["roles"] = {str(seat): self.book.line("log", f"role_{role.value}") for seat, role in roles.items()}
+        state["role_kinds"] = {str(seat): role.value for seat, role in roles.items()}   # the cards' colours
+        state["commands"] = offered_commands(game)
         private = [e for e in game.events if isinstance(e, PRIVATE_EVENTS)]
         state["night_log"] = _last_lines(private, self.book, game.names)
         state["judge_log"] = _last_lines(game.events, self.book, game.names)
@@ -204,6 +211,18 @@ class TableView:
         state["notes"] = [{"seat": seat, "text": text} for seat, text in self.notes]
         state["ballots"] = self._ballots(public=False)
         return state
+
+
+def offered_commands(game: Game) -> list[str]:
+    """The ruleset-specific commands this game can take (:data:`RULESET_COMMANDS`); every other
+    console command is offered by every ruleset."""
+    inputs = {item for item, _ in game.handlers}
+    offered = []
+    for command, item in RULESET_COMMANDS.items():
+        option = OPTION_COMMANDS.get(command)
+        if item in inputs and (option is None or option not in game.options or game.options[option] is True):
+            offered.append(command)
+    return offered
 
 
 def _last_lines(events: list[Event], book: Phrasebook, names: dict[int, str]) -> list[str]:
@@ -231,14 +250,17 @@ def _phase(events: list[Event], game: Game, book: Phrasebook) -> dict[str, Any]:
     return {"kind": "night", "number": 1, "text": book.line("web", "phase_night", night=1)}
 
 
-def _nominations(events: list[Event]) -> list[dict[str, int]]:
-    """Today's nominations in order (a withdrawn one leaves the list)."""
-    today: list[dict[str, int]] = []
+def _nominations(events: list[Event], book: Phrasebook | None = None) -> list[dict[str, Any]]:
+    """Today's nominations in order (a withdrawn one leaves the list; none once the game is
+    over), each with its ``text`` «4 выставил 3» when ``book`` is given."""
+    today: list[dict[str, Any]] = []
     for event in events:
-        if isinstance(event, (NightFell, MorningCame)):
+        if isinstance(event, (NightFell, MorningCame, GameOver)):
             today = []
         elif isinstance(event, NominationAccepted):
-            today.append({"by": event.by, "target": event.target})
+            today.append({"by": event.by, "target": event.target,
+                          **({"text": book.line("web", "nominated", by=event.by, target=event.target)}
+                             if book is not None else {})})
         elif isinstance(event, NominationWithdrawn):
             today = [n for n in today if n["target"] != event.target]
     return today

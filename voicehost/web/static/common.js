@@ -1,32 +1,55 @@
 // Shared by the table display and the judge console: the WebSocket that always carries the whole
 // state (so a phone that rejoins misses nothing), and drawing that state. No framework, no CDN.
+//
+// Hooks for other script files (docs/web.md, «Page hooks»): each time a state arrives and the
+// page has drawn it, document gets a "voicehost:state" CustomEvent whose detail is
+// {state, seq, path} (path: "/ws" on the display, "/ws/judge" on the console). Seat tiles and
+// lists are redrawn on every state, so a hook decorates them from this event. Table.announce(text)
+// says a line through the page's live region (a screen reader reads it).
 "use strict";
 
 const Table = {
-  state: null, receivedAt: 0,
+  state: null, receivedAt: 0, generation: 0, ticking: false,
+  spoken: { speaker: null, warned: null, result: null, window: null },
 
   // onEnded: the server closed the socket for good (the judge's session ended, code 4001).
-  connect(path, onState, onEnded) {
+  // onLost: asked after every lost connection whether to stop retrying (a promise of true: stop;
+  // the judge's page asks whether its session still exists — after a restart it does not).
+  connect(path, onState, onEnded, onLost) {
     const status = document.getElementById("conn");
-    let delay = 500;
+    const generation = ++Table.generation;   // a newer connect (a new login) retires this one
+    let delay = 500, lost = false;
     const open = () => {
+      if (generation !== Table.generation) return;
       const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + path);
-      ws.onopen = () => { delay = 500; status.textContent = "на связи"; status.classList.remove("lost"); };
+      Table.socket = ws;
+      ws.onopen = () => {
+        delay = 500; status.textContent = lost ? "связь восстановлена" : "на связи"; status.classList.remove("lost");
+        if (lost) Table.announce("Связь с сервером восстановлена.");
+        lost = false;
+      };
       ws.onmessage = (msg) => {
+        if (generation !== Table.generation) return;
         const data = JSON.parse(msg.data);
         if (data.type !== "state") return;
         Table.state = data.state; Table.receivedAt = performance.now(); Table.seq = data.seq;
         document.body.dataset.seq = data.seq;
         onState(data.state);
+        Table.announceChanges(data.state);
+        document.dispatchEvent(new CustomEvent("voicehost:state", { detail: { state: data.state, seq: data.seq, path } }));
       };
-      ws.onclose = (event) => {
+      ws.onclose = async (event) => {
+        if (generation !== Table.generation) return;
         if (event.code === 4001 && onEnded) return onEnded();
+        if (!lost) Table.announce("Нет связи с сервером.");
+        lost = true;
         status.textContent = "нет связи — переподключаюсь…"; status.classList.add("lost");
+        if (onLost && await onLost().catch(() => false)) return;
         setTimeout(open, delay); delay = Math.min(delay * 2, 5000);
       };
     };
     open();
-    setInterval(() => Table.tick(), 200);
+    if (!Table.ticking) { Table.ticking = true; setInterval(() => Table.tick(), 200); }
   },
 
   el(tag, cls, text) {
@@ -37,6 +60,32 @@ const Table = {
   },
 
   who(seat, name) { return name ? `${seat} · ${name}` : `Игрок ${seat}`; },
+
+  // The live region: a screen reader says each line once (the text is replaced, not appended).
+  announce(text) {
+    const region = document.getElementById("announce");
+    if (!region || !text) return;
+    region.textContent = "";
+    setTimeout(() => { region.textContent = text; }, 50);
+  },
+
+  announceChanges(s) {
+    const said = Table.spoken, lines = [];
+    const speaker = s.speaker ? `${s.speaker.seat}/${s.speaker.turn}` : null;
+    if (speaker !== said.speaker && s.speaker) {
+      lines.push(`Говорит ${s.speaker.name ? `игрок ${s.speaker.seat}, ${s.speaker.name}` : `игрок ${s.speaker.seat}`}: ${s.speaker.turn_text}.`);
+      said.warned = null;
+    }
+    said.speaker = speaker;
+    const candidate = s.vote && s.vote.open !== null && s.vote.open !== undefined ? s.vote.open : null;
+    if (candidate !== said.window && candidate !== null) {
+      lines.push(candidate === 0 ? "Голосование: все покидают?" : `Голосование: сейчас за игрока ${candidate}.`);
+    }
+    said.window = candidate;
+    if (s.result && s.result !== said.result && said.result !== null) lines.push(s.result);
+    said.result = s.result || "";
+    if (lines.length) Table.announce(lines.join(" "));
+  },
 
   timeLeft() {
     const s = Table.state;
@@ -51,12 +100,36 @@ const Table = {
     const left = Table.timeLeft();
     const clock = document.getElementById("clock");
     clock.textContent = Table.mmss(left);
-    box.classList.toggle("warning", s.speaker.warning_s !== null && left <= s.speaker.warning_s);
+    const warning = s.speaker.warning_s !== null && left <= s.speaker.warning_s;
+    box.classList.toggle("warning", warning);
+    const speaker = `${s.speaker.seat}/${s.speaker.turn}`;
+    if (warning && Table.spoken.warned !== speaker) {
+      Table.spoken.warned = speaker;
+      Table.announce(`Игрок ${s.speaker.seat}: осталось ${Table.seconds(Math.ceil(left))}.`);
+    }
+  },
+
+  seconds(n) {   // «1 секунда», «3 секунды», «10 секунд»
+    const tens = n % 100, ones = n % 10;
+    const form = tens >= 11 && tens <= 14 ? "секунд" : ones === 1 ? "секунда" : ones >= 2 && ones <= 4 ? "секунды" : "секунд";
+    return `${n} ${form}`;
   },
 
   mmss(seconds) {
     const whole = Math.ceil(seconds);
     return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  },
+
+  // The count: one item per candidate, with visible separators (never «5: 0 9: 0»).
+  drawCounts(vote) {
+    const counts = document.getElementById("counts"), items = [];
+    vote.counts.forEach(([candidate, n], index) => {
+      if (index) items.push(Table.el("span", "sep", " · "));
+      const who = candidate === 0 ? "все покидают" : `за ${candidate}`;
+      items.push(Table.el("span", "count", `${who}: ${n}`));
+    });
+    if (vote.counted) items.push(Table.el("span", "counted", " (подсчитано)"));
+    counts.replaceChildren(...items);
   },
 
   draw(s, onSeat) {
@@ -73,18 +146,24 @@ const Table = {
     seats.replaceChildren(...s.seats.map((seat) => {
       const tile = Table.el("div", "seat");
       tile.dataset.seat = seat.seat;
+      tile.setAttribute("role", "listitem");   // the judge's page makes it a button
       tile.classList.toggle("is-out", !seat.alive);
       tile.classList.toggle("nominated", seat.nominated);
       tile.classList.toggle("speaking", seat.speaking);
-      tile.classList.toggle("voting", s.vote && s.vote.open === seat.seat);
-      tile.append(Table.el("div", "num", seat.seat), Table.el("div", "name", seat.name || ""));
+      tile.classList.toggle("voting", Boolean(s.vote && s.vote.open === seat.seat));
+      const name = Table.el("div", "name", seat.name || "");
+      if (seat.name) name.title = seat.name;
+      tile.append(Table.el("div", "num", seat.seat), name);
       if (seat.fouls) tile.append(Table.el("div", "fouls", "Ф".repeat(seat.fouls)));
       if (seat.out) tile.append(Table.el("div", "out", seat.out.text));
+      const status = Table.seatStatus(seat);   // said to a screen reader after the tile's visible text
+      if (status) tile.append(Table.el("span", "sr-only", `, ${status}`));
       if (onSeat) onSeat(tile, seat);
       return tile;
     }));
     const noms = document.getElementById("nominations");
-    noms.textContent = s.nominations.length ? s.nominations.map((n) => n.target).join(" → ") : "никто не выставлен";
+    noms.textContent = s.nominations.length
+      ? s.nominations.map((n) => n.text || `${n.by} выставил ${n.target}`).join(", ") : "никто не выставлен";
     noms.classList.toggle("empty", !s.nominations.length);
     const vote = document.getElementById("vote");
     vote.classList.toggle("hidden", !s.vote);
@@ -92,13 +171,24 @@ const Table = {
       const title = s.vote.round === "main" ? "Голосование" : "Переголосование";
       document.getElementById("vote-title").textContent = s.vote.open !== null && s.vote.open !== undefined
         ? `${title}: сейчас за ${s.vote.open === 0 ? "«все покидают»" : "игрока " + s.vote.open}` : title;
-      document.getElementById("counts").textContent =
-        s.vote.counts.map(([c, n]) => `${c}: ${n}`).join("   ") + (s.vote.counted ? "  (подсчитано)" : "");
+      Table.drawCounts(s.vote);
     }
-    document.getElementById("result").textContent = s.result || "";
+    const result = document.getElementById("result");
+    result.textContent = s.result || "";
+    result.closest("section").classList.toggle("hidden", !s.result);   // no empty box above the seats
     const subs = document.getElementById("subtitles");
     subs.replaceChildren(...s.subtitles.slice(-4).map((line) => Table.el("p", null, line.text)));
     const log = document.getElementById("log");
     if (log) log.replaceChildren(...s.log.slice(-8).reverse().map((line) => Table.el("p", null, line)));
+  },
+
+  // What a screen reader hears of a seat beyond its number and whole name (the tile's text; a
+  // long name is only shortened on screen): speaking, nominated, fouls.
+  seatStatus(seat) {
+    const parts = [];
+    if (seat.speaking) parts.push("говорит");
+    if (seat.nominated) parts.push("выставлен");
+    if (seat.fouls) parts.push(`фолов: ${seat.fouls}`);
+    return parts.join(", ");
   },
 };

@@ -4,6 +4,9 @@
 // refused it (a Russian line): "outcome" says which.
 "use strict";
 
+// The commands only some rulesets take: offered when the judge's state lists them in "commands".
+const RULESET_COMMANDS = new Set(["nominate", "withdraw", "blood", "hand"]);
+
 const Judge = {
   csrf: null, selected: null, armed: null, busy: false,
 
@@ -15,16 +18,32 @@ const Judge = {
     Judge.showConsole();
   },
 
-  showLogin() {
+  // note: why the PIN is asked again (the server restarted, and its sessions with it).
+  showLogin(note) {
+    const shown = document.getElementById("login-note");
+    shown.textContent = note || ""; shown.classList.toggle("hidden", !note);
+    if (note) Table.announce(note);
     document.getElementById("login").classList.remove("hidden");
     document.getElementById("console").classList.add("hidden");
-    document.getElementById("pin").focus();
+    const pin = document.getElementById("pin");
+    pin.value = "";
+    pin.focus();
   },
 
   showConsole() {
     document.getElementById("login").classList.add("hidden");
     document.getElementById("console").classList.remove("hidden");
-    Table.connect("/ws/judge", Judge.draw, () => Judge.showLogin());
+    Table.connect("/ws/judge", Judge.draw, () => Judge.showLogin(), Judge.sessionGone);
+  },
+
+  // After a lost connection: is the session still there? A restarted server has forgotten it
+  // (/ws/judge then answers 401 for ever), so the page says the server is back and asks for
+  // the PIN instead of retrying. True: stop retrying.
+  async sessionGone() {
+    const reply = await fetch("/api/judge/state", { credentials: "same-origin" });
+    if (reply.status !== 401) return false;
+    Judge.showLogin("Сервер снова на связи, но вход сброшен (сервер перезапускался). Введите PIN ещё раз.");
+    return true;
   },
 
   async login(event) {
@@ -49,10 +68,22 @@ const Judge = {
     document.querySelectorAll(".in-game").forEach((node) => node.classList.toggle("hidden", idle));
     if (idle) Setup.draw(s.setup);
     Table.draw(s, (tile, seat) => {
-      const role = s.roles[String(seat.seat)];
-      if (role) tile.append(Table.el("div", "role", role));
-      tile.classList.toggle("selected", Judge.selected === seat.seat);
+      const role = s.roles[String(seat.seat)], kind = (s.role_kinds || {})[String(seat.seat)];
+      if (role) tile.append(Table.el("div", "role" + (kind ? ` role-${kind}` : ""), role));
+      if (kind) tile.dataset.role = kind;
+      const selected = Judge.selected === seat.seat;
+      tile.classList.toggle("selected", selected);
+      tile.setAttribute("role", "button"); tile.tabIndex = 0;
+      tile.setAttribute("aria-pressed", String(selected));
       tile.onclick = () => Judge.seatTapped(seat.seat);
+      tile.onkeydown = (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); Judge.seatTapped(seat.seat, true); }
+      };
+    });
+    const offered = new Set(s.commands || []);
+    document.querySelectorAll(".controls button[data-command]").forEach((button) => {
+      const command = button.dataset.command;
+      button.classList.toggle("hidden", RULESET_COMMANDS.has(command) && !offered.has(command));
     });
     document.getElementById("night").replaceChildren(
       ...s.night_log.slice(-8).reverse().map((line) => Table.el("p", null, line)));
@@ -62,7 +93,7 @@ const Judge = {
       ...s.answers.slice(-6).reverse().map((a) => Table.el("p", a.ok ? null : "out", `${a.command}: ${a.answer}`)));
   },
 
-  seatTapped(seat) {
+  seatTapped(seat, byKey) {
     if (Judge.armed) {
       const [command, first] = Judge.armed;
       Judge.armed = null;
@@ -71,6 +102,8 @@ const Judge = {
     Judge.selected = Judge.selected === seat ? null : seat;
     Judge.hint(Judge.selected ? `Место ${seat}: выберите действие.` : "Выберите место, затем действие.");
     if (Table.state) Judge.draw(Table.state);
+    const tile = document.querySelector(`#seats .seat[data-seat="${seat}"]`);
+    if (tile && byKey) tile.focus();   // redrawn: keyboard focus stays on the seat
   },
 
   actionTapped(button) {
@@ -133,7 +166,7 @@ const Setup = {
     const select = document.getElementById("ruleset");
     if (!Setup.built) {
       select.replaceChildren(...offer.rulesets.map((r) => {
-        const option = Table.el("option", null, `${r.title} (${r.name})`);
+        const option = Table.el("option", null, r.title);
         option.value = r.name;
         return option;
       }));
@@ -141,6 +174,8 @@ const Setup = {
       document.getElementById("roster").replaceChildren(...Array.from({ length: offer.seats }, (_, i) => {
         const input = Table.el("input");
         input.dataset.seat = i + 1; input.placeholder = `${i + 1}: имя`; input.autocomplete = "off";
+        input.setAttribute("aria-label", `Имя игрока на месте ${i + 1}`);
+        if (offer.name_max) input.maxLength = offer.name_max;
         return input;
       }));
       document.getElementById("deal-modes").replaceChildren(...Object.entries(offer.deal_modes).map(([mode, text]) => {
@@ -179,7 +214,7 @@ const Setup = {
     const ruleset = Setup.offer.rulesets.find((r) => r.name === name);
     Setup.built = name;
     document.getElementById("options").replaceChildren(...ruleset.options.map((o) => {
-      const label = Table.el("label", null, `${o.doc || o.name} `);
+      const label = Table.el("label", null, `${o.label || o.name} `);
       let field;
       if (o.kind === "int") {
         field = Table.el("input"); field.type = "number"; field.min = o.min; if (o.max != null) field.max = o.max; field.value = o.default;
@@ -187,7 +222,8 @@ const Setup = {
         field = Table.el("select");
         const values = o.kind === "bool" ? ["true", "false"] : o.values;
         field.replaceChildren(...values.map((v) => {
-          const option = Table.el("option", null, o.kind === "bool" ? (v === "true" ? "да" : "нет") : v);
+          const shown = o.kind === "bool" ? (v === "true" ? "да" : "нет") : (o.labels || {})[v] || v;
+          const option = Table.el("option", null, shown);
           option.value = v;
           return option;
         }));
