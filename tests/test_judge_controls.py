@@ -374,3 +374,36 @@ def test_the_judge_page_loads_the_judge_tools_with_a_logout_button(tmp_path) -> 
         for name in ("note", "best", "annul", "stop"):
             assert f'JudgeTools.ask("{name}")' in script
     run_with_table(test, tmp_path)
+
+
+def test_voicehost_run_asks_for_the_best_player_after_the_game(tmp_path) -> None:
+    """A real ``voicehost run``: the blacks removed, the game over, the terminal asks for the
+    best player; «best 4» typed then is in the journal and the protocol. (At speed 10 the ask
+    waits 12 s; the test types as soon as it reads the ask.)"""
+    import os
+    import subprocess
+    import sys
+    import time
+    table = Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "voicehost", "run", "--mock", "--no-ears", "--audio", "off", "--speed", "10",
+         "--rules", "sport", "--table", str(table), "--roles", "3=don,5=mafia,9=mafia,7=sheriff",
+         "--journal", "game.jsonl"], cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env={**os.environ, "VOICEHOST_LANG": "en"})
+    assert process.stdin is not None and process.stderr is not None
+    process.stdin.write(b"remove 3\nremove 5\nremove 9\n")
+    process.stdin.flush()
+    shown, deadline = b"", time.monotonic() + 120
+    while b"best N" not in shown and time.monotonic() < deadline:
+        line = process.stderr.readline()
+        if not line:
+            break
+        shown += line
+    assert b"type \xc2\xabbest N\xc2\xbb" in shown, shown.decode(errors="replace")[-2000:]
+    process.stdin.write(b"best 4\n")
+    process.stdin.flush()
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err.decode(errors="replace")[-2000:]
+    protocol = json.loads((tmp_path / "game.protocol.json").read_text())
+    assert protocol["best_player"] == 4 and protocol["winner"] == "red"
+    assert load_journal(tmp_path / "game.jsonl").header["best_player"] == 4
