@@ -407,3 +407,28 @@ def test_voicehost_run_asks_for_the_best_player_after_the_game(tmp_path) -> None
     protocol = json.loads((tmp_path / "game.protocol.json").read_text())
     assert protocol["best_player"] == 4 and protocol["winner"] == "red"
     assert load_journal(tmp_path / "game.jsonl").header["best_player"] == 4
+
+
+def test_after_a_verdict_at_run_undo_takes_it_back_and_the_game_goes_on(tmp_path) -> None:
+    game, journal = journaled_day_one(tmp_path / "g.jsonl")
+    outcome: list[bool] = []
+
+    async def session() -> None:
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            return loop.time()
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(game, ports, journal, log=lambda line: None)
+        ports.type("stop свет погас")
+        await director.run()   # the verdict: the host plays no further
+        assert director.console.stopped and game.request is not None
+        ports.type("foul 2")
+        ports.type("undo")
+        outcome.append(await director.after_game(2.0))
+        assert dict(director.console.refused)["foul 2"].startswith("the game is annulled or stopped already")
+
+    run_virtual(session())
+    assert outcome == [True]   # the game goes on
+    assert [r["action"] for r in load_journal(journal.path).judged] == []
