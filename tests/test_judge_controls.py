@@ -173,12 +173,13 @@ def resumed_thanks(path: Path, steps: list[Step] | None = None) -> tuple[list[tu
 
 @pytest.mark.parametrize(("steps", "thanks"), [
     ([(10, "time +30")], 80),                    # the time the judge gave: 80 s left
-    ([(40, "restart")], 60),
+    ([(10, "time -20"), (20, "restart"), (25, "undo")], 30),   # the restart undone: the time it had then
     ([(10, "time -20"), (20, "undo")], None),    # undone: the speech's own time
     ([(10, "end"), (15, "back")], 50),           # seat 1's floor again, with his 50 s
 ])
 def test_a_resumed_journal_gives_the_speech_the_time_the_judge_left_it(tmp_path, steps, thanks) -> None:
     path = crashed_after(steps, steps[-1][0] + 2, tmp_path / "g.jsonl")
+    assert '"type": "judge"' in path.read_text()   # the judge's records are in the journal
     said, director = resumed_thanks(path)
     assert director.game.request is not None
     first = when(said, THANKS)
@@ -195,6 +196,7 @@ def test_a_judge_record_that_is_not_one_refuses_the_journal(tmp_path) -> None:
     from voicehost.rules import InputError
     path = crashed_after([(10, "time +30")], 12, tmp_path / "g.jsonl")
     lines = path.read_text().splitlines()
+    assert json.loads(lines[-1])["type"] == "judge" and load_journal(path).judged[0]["action"] == "time"
     for broken in ({"action": "time", "seconds": "30"}, {"action": "shout"}, {"action": "undo", "undone": "note"},
                    {"extra": 1}):
         bad = tmp_path / "bad.jsonl"
