@@ -173,12 +173,13 @@ def resumed_thanks(path: Path, steps: list[Step] | None = None) -> tuple[list[tu
 
 @pytest.mark.parametrize(("steps", "thanks"), [
     ([(10, "time +30")], 80),                    # the time the judge gave: 80 s left
-    ([(40, "restart")], 60),
+    ([(10, "time -20"), (20, "restart"), (25, "undo")], 30),   # the restart undone: the time it had then
     ([(10, "time -20"), (20, "undo")], None),    # undone: the speech's own time
     ([(10, "end"), (15, "back")], 50),           # seat 1's floor again, with his 50 s
 ])
 def test_a_resumed_journal_gives_the_speech_the_time_the_judge_left_it(tmp_path, steps, thanks) -> None:
     path = crashed_after(steps, steps[-1][0] + 2, tmp_path / "g.jsonl")
+    assert '"type": "judge"' in path.read_text()   # the judge's records are in the journal
     said, director = resumed_thanks(path)
     assert director.game.request is not None
     first = when(said, THANKS)
@@ -195,6 +196,7 @@ def test_a_judge_record_that_is_not_one_refuses_the_journal(tmp_path) -> None:
     from voicehost.rules import InputError
     path = crashed_after([(10, "time +30")], 12, tmp_path / "g.jsonl")
     lines = path.read_text().splitlines()
+    assert json.loads(lines[-1])["type"] == "judge" and load_journal(path).judged[0]["action"] == "time"
     for broken in ({"action": "time", "seconds": "30"}, {"action": "shout"}, {"action": "undo", "undone": "note"},
                    {"extra": 1}):
         bad = tmp_path / "bad.jsonl"
@@ -374,3 +376,61 @@ def test_the_judge_page_loads_the_judge_tools_with_a_logout_button(tmp_path) -> 
         for name in ("note", "best", "annul", "stop"):
             assert f'JudgeTools.ask("{name}")' in script
     run_with_table(test, tmp_path)
+
+
+def test_voicehost_run_asks_for_the_best_player_after_the_game(tmp_path) -> None:
+    """A real ``voicehost run``: the blacks removed, the game over, the terminal asks for the
+    best player; «best 4» typed then is in the journal and the protocol. (At speed 10 the ask
+    waits 12 s; the test types as soon as it reads the ask.)"""
+    import os
+    import subprocess
+    import sys
+    import time
+    table = Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "voicehost", "run", "--mock", "--no-ears", "--audio", "off", "--speed", "10",
+         "--rules", "sport", "--table", str(table), "--roles", "3=don,5=mafia,9=mafia,7=sheriff",
+         "--journal", "game.jsonl"], cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env={**os.environ, "VOICEHOST_LANG": "en"})
+    assert process.stdin is not None and process.stderr is not None
+    process.stdin.write(b"remove 3\nremove 5\nremove 9\n")
+    process.stdin.flush()
+    shown, deadline = b"", time.monotonic() + 120
+    while b"best N" not in shown and time.monotonic() < deadline:
+        line = process.stderr.readline()
+        if not line:
+            break
+        shown += line
+    assert b"type \xc2\xabbest N\xc2\xbb" in shown, shown.decode(errors="replace")[-2000:]
+    process.stdin.write(b"best 4\n")
+    process.stdin.flush()
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err.decode(errors="replace")[-2000:]
+    protocol = json.loads((tmp_path / "game.protocol.json").read_text())
+    assert protocol["best_player"] == 4 and protocol["winner"] == "red"
+    assert load_journal(tmp_path / "game.jsonl").header["best_player"] == 4
+
+
+def test_after_a_verdict_at_run_undo_takes_it_back_and_the_game_goes_on(tmp_path) -> None:
+    game, journal = journaled_day_one(tmp_path / "g.jsonl")
+    outcome: list[bool] = []
+
+    async def session() -> None:
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> float:
+            return loop.time()
+        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                      poll_s=None)
+        director = Director(game, ports, journal, log=lambda line: None)
+        ports.type("stop свет погас")
+        await director.run()   # the verdict: the host plays no further
+        assert director.console.stopped and game.request is not None
+        ports.type("foul 2")
+        ports.type("undo")
+        outcome.append(await director.after_game(2.0))
+        assert dict(director.console.refused)["foul 2"].startswith("the game is annulled or stopped already")
+
+    run_virtual(session())
+    assert outcome == [True]   # the game goes on
+    assert [r["action"] for r in load_journal(journal.path).judged] == []
