@@ -73,21 +73,25 @@ def with_start(protocol: Mapping[str, Any], journal: Path | None) -> dict[str, A
     from voicehost.host import read_journal
 
     try:
-        started = read_journal(journal)[0].get("started") if journal is not None else None
+        header = read_journal(journal)[0] if journal is not None else {}
     except InputError:
-        started = None  # then the game is stored as of now, and says so in the log line as ever
-    return {**protocol, "started": started} if isinstance(started, str) else dict(protocol)
+        header = {}  # then the game is stored as of now, and says so in the log line as ever
+    started, tournament = header.get("started"), header.get("tournament")
+    return {**protocol, **({"started": started} if isinstance(started, str) else {}),
+            **({"tournament": tournament} if tournament is not None else {})}
 
 
 def _started_in(path: Path) -> dict[str, Any]:
-    """The ``started`` the host wrote into the protocol file (none if it cannot be read)."""
+    """The ``started`` (and ``tournament``) the host wrote into the protocol file (none if it cannot be read)."""
     import json
 
     try:
-        started = json.loads(path.read_text(encoding="utf-8")).get("started")
+        written = json.loads(path.read_text(encoding="utf-8"))
+        started, tournament = written.get("started"), written.get("tournament")
     except (OSError, ValueError, AttributeError):
         return {}
-    return {"started": started} if isinstance(started, str) else {}
+    return ({"started": started} if isinstance(started, str) else {}) | (
+        {"tournament": tournament} if tournament is not None else {})   # and its tournament place, if any
 
 
 @dataclass(frozen=True)
