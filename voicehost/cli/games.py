@@ -109,7 +109,7 @@ def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journ
     from voicehost.records.table import record_finished_game, with_start
 
     started = with_start(protocol, journal)  # started when its journal says
-    if not record_finished_game(_tagged(started, args), name, db=args.db):
+    if not record_finished_game(_tagged(started, args), name, db=args.db, refuse_taken=True):
         return None
     return make_url(args.db or default_url()).render_as_string(hide_password=True)
 

@@ -30,6 +30,7 @@ from voicehost.rules import InputError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 CONNECT_TIMEOUT_S = 5
 BATCH = 500  # games per INSERT … VALUES when importing many
+PLACE_COLUMNS = ("tournament", "round_no", "table_no")  # a game's place in a tournament (migration 0003)
 _MIGRATING = threading.Lock()
 
 
@@ -137,6 +138,8 @@ class Records:
         if fresh:  # executemany; ON CONFLICT guards against another writer between the SELECT and here
             rows = [_game_row(record) for record in fresh]
             _refuse_taken_places(connection, rows)
+            if all(row["tournament"] is None for row in rows):  # the columns of 0001's games only (as before 0003)
+                rows = [{k: v for k, v in row.items() if k not in PLACE_COLUMNS} for row in rows]
             ids = self._player_ids(connection, {s.player for r in fresh for s in r.seats if s.player})
             try:
                 connection.execute(self._insert(games).on_conflict_do_nothing(index_elements=["id"]), rows)

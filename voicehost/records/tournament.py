@@ -574,7 +574,7 @@ def export_mafiaratings(result: Standings, games: Sequence[PlayedGame]) -> dict[
                          "round": game.place.round, "table": game.place.table,
                          "startTime": protocol.get("started"), "language": "ru",
                          "winner": MAFIARATINGS_WINNERS.get(str(protocol.get("winner")), "tie"),
-                         "features": "dtw", "players": players})
+                         "features": "dutw", "players": players})
     return {"format": "mafiaratings-games", "tournament": result.tournament.name, "games": exported,
             "standings": [row.as_dict() for row in result.rows]}
 
