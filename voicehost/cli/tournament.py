@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, print_json
-from voicehost.language.i18n import _
+from voicehost.language.i18n import _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
@@ -114,10 +114,12 @@ def _create(args: argparse.Namespace) -> int:
     tournament = new_tournament(args.name, args.scoring, args.tie_breaks, schedule, players)
     with _open(args.db) as db:
         create_tournament(db, tournament)
-        print(_("tournament {name!r} created in {url}: {players} player(s), {rounds} round(s), scoring {scheme}, "
-                "tie-breaks {order}").format(name=tournament.name, url=db.url, players=len(tournament.players),
-                                             rounds=len(tournament.schedule), scheme=tournament.scoring,
-                                             order=", ".join(tournament.tie_breaks)))
+        seated, rounds = len(tournament.players), len(tournament.schedule)
+        line = _("tournament {name!r} created in {url}: {players}, {rounds}, scoring {scheme}, tie-breaks {order}")
+        print(line.format(
+            name=tournament.name, url=db.url, scheme=tournament.scoring, order=", ".join(tournament.tie_breaks),
+            players=ngettext("{count} player", "{count} players", seated).format(count=seated),
+            rounds=ngettext("{count} round", "{count} rounds", rounds).format(count=rounds)))
     return 0
 
 
@@ -128,7 +130,7 @@ def _list(args: argparse.Namespace) -> int:
         names = tournament_names(db)
     for name in names:
         print(name)
-    print(_("{count} tournament(s)").format(count=len(names)))
+    print(ngettext("{count} tournament", "{count} tournaments", len(names)).format(count=len(names)))
     return 0
 
 
@@ -144,9 +146,10 @@ def _show(args: argparse.Namespace) -> int:
                     "players": list(tournament.players), **schedule_json(tournament.schedule),
                     "played": [{"round": r, "table": t, "game": str(g.id)} for (r, t), g in sorted(played.items())]})
         return 0
-    print(_("{name}: scoring {scheme}, tie-breaks {order}; {players} player(s)").format(
+    count = len(tournament.players)
+    print(_("{name}: scoring {scheme}, tie-breaks {order}; {players}").format(
         name=tournament.name, scheme=tournament.scoring, order=", ".join(tournament.tie_breaks),
-        players=len(tournament.players)))
+        players=ngettext("{count} player", "{count} players", count).format(count=count)))
     for round_no, tables in sorted(tournament.schedule.items()):
         for table, seats in sorted(tables.items()):
             game = played.get((round_no, table))
@@ -154,7 +157,7 @@ def _show(args: argparse.Namespace) -> int:
             roster = " ".join(f"{seat}:{name}" for seat, name in seats.items())
             print(_("round {round} table {table} [{state}]: {roster}").format(
                 round=round_no, table=table, state=state, roster=roster))
-    print(_("{played} game(s) played").format(played=len(games)))
+    print(ngettext("{count} game played", "{count} games played", len(games)).format(count=len(games)))
     return 0
 
 

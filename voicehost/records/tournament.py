@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.language.i18n import _, language
+from voicehost.language.i18n import _, language, ngettext
 from voicehost.rules import InputError, Role
 
 if TYPE_CHECKING:
@@ -476,15 +476,16 @@ def standings_lines(result: Standings) -> list[str]:
     """The standings as a terminal table."""
     titles = column_titles()
     width = max([len(titles["player"]), *(len(row.player) for row in result.rows)])
-    head = (f"{titles['place']:>5}  {titles['player']:<{width}}  " + "  ".join(
-        f"{titles[key]:>7}" for key in COLUMNS[2:]))
+    widths = {key: max(5, len(titles[key])) for key in COLUMNS}
+    head = (f"{titles['place']:>{widths['place']}}  {titles['player']:<{width}}  " + "  ".join(
+        f"{titles[key]:>{widths[key]}}" for key in COLUMNS[2:]))
     lines = [head]
     for row in result.rows:
         data = row.as_dict()
-        lines.append(f"{row.place:>5}  {row.player:<{width}}  " + "  ".join(
-            f"{_shown(data[key]):>{max(7, len(titles[key]))}}" for key in COLUMNS[2:]))
-    lines.append(_("{games} game(s); tie-breaks: {order}").format(games=result.games,
-                                                                 order=", ".join(result.tournament.tie_breaks)))
+        lines.append(f"{row.place:>{widths['place']}}  {row.player:<{width}}  " + "  ".join(
+            f"{_shown(data[key]):>{widths[key]}}" for key in COLUMNS[2:]))
+    lines.append(ngettext("{games} game; tie-breaks: {order}", "{games} games; tie-breaks: {order}",
+                          result.games).format(games=result.games, order=", ".join(result.tournament.tie_breaks)))
     lines.extend(_("warning: {line}").format(line=line) for line in result.warnings)
     return lines
 
@@ -531,7 +532,8 @@ def standings_html(result: Standings) -> str:
     body = "\n".join("<tr>" + "".join(f'<td class="{key}">{esc(_shown(row.as_dict()[key]))}</td>' for key in COLUMNS)
                      + "</tr>" for row in result.rows)
     t = result.tournament
-    meta = _("{games} game(s); scoring {scheme}; tie-breaks: {order}").format(
+    meta = ngettext("{games} game; scoring {scheme}; tie-breaks: {order}",
+                    "{games} games; scoring {scheme}; tie-breaks: {order}", result.games).format(
         games=result.games, scheme=t.scoring, order=", ".join(t.tie_breaks))
     warnings = "".join(f"<li>{esc(line)}</li>" for line in result.warnings)
     return (f'<!DOCTYPE html>\n<html lang="{esc(language())}">\n<head>\n<meta charset="utf-8">\n'
