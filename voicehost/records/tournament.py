@@ -383,7 +383,7 @@ def game_seats(game: PlayedGame) -> list[SeatRecord]:
     if protocol.get("best_player") is None and game.best_player is not None:
         protocol = {**protocol, "best_player": game.best_player}
     record: GameRecord = record_from_protocol(protocol, "stored", datetime(2000, 1, 1), place=str(game.place))
-    return [dataclasses.replace(seat, player=seat.player or f"#{seat.seat}") for seat in record.seats]
+    return [seat if seat.player else dataclasses.replace(seat, player=f"#{seat.seat}") for seat in record.seats]
 
 
 def bonus_points(protocol: Mapping[str, Any], seat: int) -> float:
