@@ -286,8 +286,10 @@ def test_run_puts_the_place_in_the_journal_header_and_a_resume_keeps_it(tmp_path
 
 
 @pytest.mark.parametrize("argv, place, says", [
-    (["--tournament", NAME, "--round", "1"], "--tournament", "together"),
+    (["--tournament", NAME, "--round", "1"], "--tournament", "--tournament-table вместе"),
     (["--tournament", " ", "--round", "1", "--tournament-table", "1"], "--tournament", "1 to 80 characters"),
+    (["--resume", "old.jsonl", "--tournament", NAME, "--round", "1", "--tournament-table", "1"], "--tournament",
+     "продолженная игра остаётся на том месте турнира"),
 ])
 def test_run_refuses_a_half_given_place_in_one_line(argv, place, says, tmp_path) -> None:
     done = voicehost_cli("run", "--journal", str(tmp_path / "g.jsonl"), "--audio", "off", *argv)

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any, NoReturn
 
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 
@@ -77,7 +78,7 @@ def tournament_of(args: argparse.Namespace) -> dict[str, Any] | None:
     if all(value is None for value in given.values()):
         return None
     if any(value is None for value in given.values()):
-        raise InputError("--tournament", "give --tournament, --round and --tournament-table together")
+        raise InputError("--tournament", _("give --tournament, --round and --tournament-table together"))
     return given
 
 

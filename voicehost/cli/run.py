@@ -15,6 +15,7 @@ from voicehost.cli.args import (
     tournament_of,
     web_around,
 )
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
 
     if args.resume:
         if tournament_of(args) is not None:
-            raise InputError("--tournament", "a resumed game keeps the tournament place its journal has")
+            raise InputError("--tournament", _("a resumed game keeps the tournament place its journal has"))
         read = load_journal(args.resume)
         return setup_of_journal(read, args.table, args.audio), read
     roles = args.roles
