@@ -263,6 +263,25 @@ def test_simulate_carries_the_place_into_journal_protocol_and_records(tmp_path) 
         assert [g.id for g in played_games(records, NAME)] == [game.id]
 
 
+def test_demo_saves_and_records_its_game_at_its_place(tmp_path) -> None:
+    import os
+
+    from processes import run_voicehost
+
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    env = {**os.environ, "VOICEHOST_DATA": str(tmp_path / "data")}
+    place = ["--tournament", NAME, "--round", "2", "--tournament-table", "1"]
+    done = run_voicehost(["demo", "--audio", "off", "--pace", "0", "--record", "--db", db, *place], env=env)
+    assert done.returncode == 0, done.stderr
+    (saved,) = (tmp_path / "data" / "journals").glob("demo-*.protocol.json")
+    assert json.loads(saved.read_text(encoding="utf-8"))["tournament"] == {"name": NAME, "round": 2, "table": 1}
+    done = run_voicehost(["demo", "--audio", "off", "--pace", "0", "--seed", "6", "--record", "--db", db, *place],
+                         env=env)
+    assert done.returncode == 2 and "здесь уже есть игра" in done.stderr, done.stderr
+    with open_records(db) as records:
+        assert records.count() == 1 and [g.place.round for g in played_games(records, NAME)] == [2]
+
+
 def run_args(*argv: str) -> argparse.Namespace:
     from voicehost.cli.main import build_parser
 
