@@ -225,7 +225,7 @@ def test_malformed_files_are_one_line_and_nothing_is_stored(db_url, tmp_path, ca
 def test_the_schema_is_alembics_head(db_url) -> None:
     with open_records(db_url) as db:
         with db.engine.connect() as connection:
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0002"
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
     with open_records(db_url) as db:  # opening again migrates nothing and keeps the data
         assert db.count() == 0
 

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any, NoReturn
 
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 
@@ -51,6 +52,34 @@ def number_between(low: float, high: float, unit: str = "") -> Any:
 
 seconds = number_between(0, 600, "seconds")
 speed = number_between(0.1, 1000)
+
+
+def round_number(text: str) -> int:
+    value = positive(text)
+    if value > 999:
+        raise argparse.ArgumentTypeError(f"{value} is more than 999")
+    return value
+
+
+def add_tournament_arguments(command: argparse.ArgumentParser) -> None:
+    """``--tournament NAME --round R --tournament-table T``: the game's place in a tournament,
+    carried by its journal and protocol to the club records."""
+    command.add_argument("--tournament", default=None, metavar="NAME",
+                         help="the tournament this game belongs to (with --round and --tournament-table)")
+    command.add_argument("--round", type=round_number, default=None, metavar="R", help="the tournament's round")
+    command.add_argument("--tournament-table", type=round_number, default=None, metavar="T",
+                         help="the tournament's table number this game is played at")
+
+
+def tournament_of(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The place the tournament options give, or None; all three or none."""
+    given = {"name": getattr(args, "tournament", None), "round": getattr(args, "round", None),
+             "table": getattr(args, "tournament_table", None)}
+    if all(value is None for value in given.values()):
+        return None
+    if any(value is None for value in given.values()):
+        raise InputError("--tournament", _("give --tournament, --round and --tournament-table together"))
+    return given
 
 
 def add_web_arguments(command: argparse.ArgumentParser) -> None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
     bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing",
-                                            "web", "mix", "cli", "plan"],
+                                            "web", "mix", "cli", "plan", "standings"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
@@ -33,7 +33,8 @@ def add_commands(commands: Commands) -> None:
                                 "question → «Спасибо», the count over the bed, masking, loudness spread, true peak); "
                                 "cli: CPU time of `parse`, `rules` and `--help`, each against a bare interpreter; "
                                 "plan: a tournament's seating for 60 players, 6 tables, 12 rounds, and its balance "
-                                "against a random shuffle")
+                                "against a random shuffle; "
+                                "standings: a tournament's standings recomputed from 1,000 stored protocols")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=positive, default=None,
@@ -86,6 +87,10 @@ def _bench(args: argparse.Namespace) -> int:
     if args.what == "start":
         for key, value in bench_start().items():
             print(f"start: {key} = {value:.3f}")
+        return 0
+    if args.what == "standings":
+        for line in bench_standings(args.games or 1000, args.seed, args.repeat, (args.db or [None])[0]):
+            print(line, flush=True)
         return 0
     if args.what == "records":
         games = args.games or 10_000
@@ -667,6 +672,57 @@ def bench_records(games: int, seed: int, urls: list[str] | None) -> Iterator[str
                        f"{used / 1024:.1f} KiB per game on disk")
             finally:
                 stop()
+
+
+def bench_standings(games: int, seed: int, repeat: int, url: str | None) -> Iterator[str]:
+    """A tournament of ``games`` random finished sport games (60 players, 6 tables a round) in a
+    SQLite file (or the empty database ``url``), then its standings recomputed from the stored
+    protocols, best of ``repeat``: reading the games, and scoring them (each protocol checked
+    again, points under the scheme, tie-breaks)."""
+    import json
+    import random
+    import tempfile
+    from datetime import datetime
+
+    from voicehost.records.games import record_from_protocol
+    from voicehost.records.store import open_records
+    from voicehost.records.tournament import create_tournament, load_tournament, new_tournament, played_games, standings
+    from voicehost.rules.protocol import build_protocol
+    from voicehost.simulation.random_games import random_game
+
+    ruleset = load_ruleset("sport")
+    options = ruleset.resolve({})
+    rng = random.Random(seed)
+    club = [f"Игрок-{k:02d}" for k in range(1, 61)]
+    name = "bench"
+    with tempfile.TemporaryDirectory(prefix="voicehost-bench-") as folder:
+        records: list[Any] = []
+        while len(records) < games:
+            game = random_game(ruleset, options, rng)
+            if not game.is_over:
+                continue
+            k = len(records)
+            protocol = build_protocol(game, None, dict(enumerate(rng.sample(club, game.seats), start=1)))
+            protocol["tournament"] = {"name": name, "round": k // 6 + 1, "table": k % 6 + 1}
+            protocol["started"] = f"2026-12-{k // 720 % 28 + 1:02d}T{k // 60 % 12 + 8:02d}:{k % 60:02d}:00Z"
+            records.append(record_from_protocol(json.loads(json.dumps(protocol)), "bench", datetime(2026, 12, 1)))
+        with open_records(url or f"sqlite:///{Path(folder) / 'records.sqlite'}") as db:
+            if db.count():
+                raise InputError(url or "--db", "the benchmark needs an empty database")
+            db.add(records)
+            create_tournament(db, new_tournament(name, "seed001", players=club))
+            best_read = best_score = float("inf")
+            for _ in range(repeat):
+                start = time.perf_counter()
+                stored = played_games(db, name)
+                read = time.perf_counter() - start
+                start = time.perf_counter()
+                result = standings(load_tournament(db, name), stored)
+                best_read, best_score = min(best_read, read), min(best_score, time.perf_counter() - start)
+            dialect = db.engine.dialect.name
+    yield (f"standings: {dialect}: {result.games} games, {len(result.rows)} players: recomputed from the stored "
+           f"protocols in {best_read + best_score:.2f} s (reading {best_read:.2f} s, scoring {best_score:.2f} s; "
+           f"best of {repeat}); {(best_read + best_score) / result.games * 1000:.2f} ms per game")
 
 
 Size = Callable[[], float]

@@ -11,7 +11,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.args import AUDIO_CHOICES, Commands, add_web_arguments, print_json, seconds, speed, web_around
+from voicehost.cli.args import (
+    AUDIO_CHOICES,
+    Commands,
+    add_tournament_arguments,
+    add_web_arguments,
+    print_json,
+    seconds,
+    speed,
+    tournament_of,
+    web_around,
+)
 from voicehost.config import packaged_examples, ruleset_names
 from voicehost.rules import InputError
 
@@ -66,6 +76,20 @@ def add_commands(commands: Commands) -> None:
 def _record_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", action="store_true", help="store the finished game in the club records")
     parser.add_argument("--db", default=None, metavar="URL", help="with --record: the records database")
+    add_tournament_arguments(parser)
+
+
+def _place(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The game's tournament place (``--tournament --round --tournament-table``), checked, or None."""
+    from voicehost.host.setup import tournament_place
+
+    place = tournament_place(tournament_of(args), "--tournament")
+    return dict(place) if place is not None else None
+
+
+def _tagged(protocol: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    place = _place(args)
+    return {**protocol, "tournament": place} if place is not None else protocol
 
 
 def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journal: Path | None = None) -> str | None:
@@ -84,7 +108,8 @@ def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journ
     from voicehost.records.paths import default_url
     from voicehost.records.table import record_finished_game, with_start
 
-    if not record_finished_game(with_start(protocol, journal), name, db=args.db):  # started when its journal says
+    started = with_start(protocol, journal)  # started when its journal says
+    if not record_finished_game(_tagged(started, args), name, db=args.db, refuse_taken=True):
         return None
     return make_url(args.db or default_url()).render_as_string(hide_password=True)
 
@@ -98,6 +123,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
     around = web_around(args)
     script = load_script(args.script)
+    place = _place(args)
     if args.journal is None:
         with _transcript(args) as transcript:
             return _report(_play(script, args.level, transcript=transcript, around=around, speed=args.speed),
@@ -108,7 +134,8 @@ def _simulate(args: argparse.Namespace) -> int:
     if path.exists() and path.stat().st_size:
         raise InputError(str(path), "the journal already exists: resume it with voicehost resume, or pick a new name")
     journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
-                             "seats": script.seats, "options": dict(script.options), "level": args.level})
+                             "seats": script.seats, "options": dict(script.options), "level": args.level,
+                             **({"tournament": place} if place is not None else {})})
     try:
         with _transcript(args) as transcript:
             return _report(_play(script, args.level, journal, transcript=transcript, around=around,
@@ -228,6 +255,7 @@ def _demo(args: argparse.Namespace) -> int:
     script = _demo_script(args)
     pinmap = _demo_pinmap(args.table, script.seats)
     _demo_setup(args, script)  # the whole table file and --audio, checked before the voice warm-up
+    _place(args)  # and the tournament place
     around = web_around(args, args.table)
     with _transcript(args) as transcript:
         if args.audio == "off":
@@ -239,7 +267,7 @@ def _demo(args: argparse.Namespace) -> int:
     if result.game.outcome() is None:
         print(load_phrasebook().line("log", "ran_out"))
     print()
-    protocol = build_protocol(result.game, result.ignored, result.script.names)
+    protocol = _tagged(build_protocol(result.game, result.ignored, result.script.names), args)
     saved = _demo_protocol_file(protocol)
     if args.json:
         print_json(protocol)

@@ -6,7 +6,17 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from voicehost.cli.args import AUDIO_CHOICES, Commands, add_web_arguments, speed, web_around
+from voicehost.cli.args import (
+    AUDIO_CHOICES,
+    Commands,
+    add_tournament_arguments,
+    add_web_arguments,
+    speed,
+    tournament_of,
+    web_around,
+)
+from voicehost.language.i18n import _
+from voicehost.rules import InputError
 
 if TYPE_CHECKING:
     from voicehost.host.journal import JournalFile
@@ -34,6 +44,7 @@ def add_commands(commands: Commands) -> None:
     run_cmd.add_argument("--db", default=None, metavar="URL",
                          help="the table's records (default: records.sqlite in the data dir); the table file's "
                               "[records] url is the club server the finished game is pushed to")
+    add_tournament_arguments(run_cmd)
     add_web_arguments(run_cmd)
     run_cmd.set_defaults(run=_run)
 
@@ -56,6 +67,8 @@ def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
     from voicehost.host.table_file import table_path
 
     if args.resume:
+        if tournament_of(args) is not None:
+            raise InputError("--tournament", _("a resumed game keeps the tournament place its journal has"))
         read = load_journal(args.resume)
         return setup_of_journal(read, args.table, args.audio), read
     roles = args.roles
@@ -63,7 +76,8 @@ def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
     request = SetupRequest(ruleset=args.rules, options=parse_options(args.option or []),
                            names=typed_pairs(args.names, "--names"), deal=deal, cards=roles, seed=args.deal,
                            table=args.table if args.table is not None else table_path(None),
-                           journal=args.journal or default_journal(), audio=args.audio, places=CLI_PLACES)
+                           journal=args.journal or default_journal(), audio=args.audio,
+                           tournament=tournament_of(args), places=CLI_PLACES)
     return check_setup(request), None
 
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.args import Commands, add_web_arguments, web_pin
+from voicehost.cli.args import Commands, add_tournament_arguments, add_web_arguments, tournament_of, web_pin
 from voicehost.rules import InputError
 from voicehost.service.unit import DEFAULT_USER, install, unit_text
 
@@ -29,6 +29,7 @@ def add_commands(commands: Commands) -> None:
     serve.add_argument("--no-ears", action="store_true", help="no microphone: speeches end by button or console")
     serve.add_argument("--journals", default=None, help="the journals folder (default: the data folder's)")
     add_web_arguments(serve)   # for serve: the setup page while idle, the display and console during games
+    add_tournament_arguments(serve)   # --round: the first round; each game takes the next
     serve.set_defaults(run=_serve)
     service = commands.add_parser("service", help="the systemd unit that boots a Pi into a ready table")
     service.add_argument("action", choices=["unit", "install"], help="unit: print it; install: write and enable it")
@@ -72,10 +73,22 @@ def table_setup(table: str | None, journals: str | None = None) -> tuple[Path, A
     return path, pinmap, TableSetup(game.ruleset, game.options, pinmap.size, folder)
 
 
+def serve_place(args: argparse.Namespace) -> dict[str, Any] | None:
+    """``serve --tournament NAME --tournament-table T [--round R]``: the tournament place of the
+    table's first game (round R, default 1); each game after takes the next round."""
+    from voicehost.host.setup import tournament_place
+
+    if args.tournament is not None and args.round is None:
+        args.round = 1
+    place = tournament_place(tournament_of(args), "--tournament")
+    return dict(place) if place is not None else None
+
+
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
     path, pinmap, setup = table_setup(args.table, args.journals)
+    setup.tournament = serve_place(args)
     if args.web:  # a bad address or PIN is refused before the table opens anything
         from voicehost.web import parse_address
         args.web_address, args.web_pin = parse_address(args.web), web_pin(args, path)

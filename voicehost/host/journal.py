@@ -225,6 +225,9 @@ def write_results(journal: Path, protocol: dict[str, Any], log: list[str]) -> Pa
     ballots = journal_ballots(journal)
     if ballots:  # who pressed for whom, beside each day's counts
         protocol = add_ballots(protocol, [{"day": vote.day, **vote.entry()} for vote in ballots])
+    tournament = journal_tournament(journal)
+    if tournament is not None:  # the game's tournament, round and table: where the records put it
+        protocol = {**protocol, "tournament": tournament}
     try:
         path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
         journal.with_suffix(".log.txt").write_text("\n".join(log) + "\n")
@@ -241,13 +244,23 @@ def started_now() -> str:
 
 def journal_started(journal: Path) -> str | None:
     """The header's ``started`` of an existing journal, or None (no journal, or one from before)."""
+    started = _header_of(journal).get("started")
+    return started if isinstance(started, str) else None
+
+
+def journal_tournament(journal: Path) -> dict[str, Any] | None:
+    """The header's ``tournament`` (name, round, table) of an existing journal, or None."""
+    tournament = _header_of(journal).get("tournament")
+    return dict(tournament) if isinstance(tournament, dict) else None
+
+
+def _header_of(journal: Path) -> dict[str, Any]:
     try:
         with open(journal, "rb") as file:
             header = json.loads(file.readline(64 * 1024))
     except (OSError, ValueError):
-        return None
-    started = header.get("started") if isinstance(header, dict) else None
-    return started if isinstance(started, str) else None
+        return {}
+    return header if isinstance(header, dict) else {}
 
 
 def journal_ballots(journal: Path) -> list[VoteBallots]:
@@ -403,7 +416,8 @@ def check_header(header: dict[str, Any], place: str) -> dict[str, Any]:
     if not isinstance(header.get("ruleset"), str) or header["ruleset"] not in GAMES:
         raise InputError(f"{place}: ruleset", f"{header.get('ruleset')!r} is not a known ruleset")
     kinds: dict[str, tuple[type, ...]] = {"seats": (int,), "options": (dict,), "level": (str,), "script": (str,),
-                                          "names": (dict,), "table": (str,), "deal": (int,), "started": (str,)}
+                                          "names": (dict,), "table": (str,), "deal": (int,), "started": (str,),
+                                          "tournament": (dict,)}
     for key, kind in kinds.items():
         value = header.get(key)
         if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):

@@ -68,10 +68,11 @@ class Places:
     seed: str = "seed"
     journal: str = "journal"
     audio: str = "--audio"
+    tournament: str = "tournament"
 
 
 CLI_PLACES = Places(ruleset="--rules", options="--option", names="--names ", seats="--table", deal="--roles",
-                    cards="--roles", seed="--deal", journal="--journal", audio="--audio")
+                    cards="--roles", seed="--deal", journal="--journal", audio="--audio", tournament="--tournament")
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class SetupRequest:
     seats: object = None          # None: the table's size (or the ruleset's smallest without a table)
     journal: str | Path | None = None  # the journal to create; None: none is created on this path
     audio: str | None = None      # ``--audio``; None: the table's
+    tournament: object = None     # the game's place in a tournament: {"name", "round", "table"}; None: none
     places: Places = Places()
 
 
@@ -105,6 +107,7 @@ class GameSetup:
     table: Path | None = None
     journal: Path | None = None
     audio: str | None = None
+    tournament: Mapping[str, Any] | None = None   # {"name", "round", "table"}: where the records put the game
 
     def new_game(self) -> Game:
         """The game, roster named, no card dealt yet."""
@@ -126,7 +129,8 @@ class GameSetup:
         roster = {str(seat): name for seat, name in self.names.items()}
         return {"ruleset": self.ruleset.name, "options": dict(self.options), "seats": self.seats, "level": level,
                 **({"names": roster} if roster else {}),
-                **({"table": str(self.table.resolve())} if self.table is not None else {})}
+                **({"table": str(self.table.resolve())} if self.table is not None else {}),
+                **({"tournament": dict(self.tournament)} if self.tournament is not None else {})}
 
 
 def check_setup(request: SetupRequest) -> GameSetup:
@@ -145,7 +149,7 @@ def check_setup(request: SetupRequest) -> GameSetup:
     deal, cards, seed = _deal(request, ruleset, options, seats)
     setup = GameSetup(ruleset, options, seats, MappingProxyType(names), deal, cards, seed, table,
                       _new_journal(request.journal, where.journal) if request.journal is not None else None,
-                      audio_choice(request.audio, where.audio))
+                      audio_choice(request.audio, where.audio), tournament_place(request.tournament, where.tournament))
     _readable(setup)
     return setup
 
@@ -157,9 +161,9 @@ def setup_from_header(header: Mapping[str, Any], place: str, table: str | Path |
     return check_setup(SetupRequest(
         ruleset=header.get("ruleset"), options=header.get("options", {}),
         names=names.items() if isinstance(names, Mapping) else (), table=header.get("table", table),
-        seats=header.get("seats"),
+        seats=header.get("seats"), tournament=header.get("tournament"),
         places=Places(ruleset=f"{place}: ruleset", options=f"{place}: options", names=f"{place}: names.",
-                      seats=f"{place}: seats")))
+                      seats=f"{place}: seats", tournament=f"{place}: tournament")))
 
 
 def table_game(table: str | Path | None) -> GameSetup:
@@ -336,6 +340,27 @@ def _new_journal(path: str | Path, place: str) -> Path:
     if not journal.parent.is_dir():
         raise SetupRefused(str(journal), f"there is no folder {journal.parent}", "journal", path=str(journal))
     return journal
+
+
+def tournament_place(value: object, place: str = "tournament") -> Mapping[str, Any] | None:
+    """A game's place in a tournament, ``{"name": text, "round": 1…999, "table": 1…999}``, so
+    the records put its protocol where it belongs (None: a game outside any tournament)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise SetupRefused(place, "must be an object (name, round, table)", "tournament")
+    name = value.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 80:
+        raise SetupRefused(place if place.startswith("--") else f"{place}.name",
+                           "the tournament's name must be text of 1 to 80 characters", "tournament")
+    found: dict[str, Any] = {"name": name.strip()}
+    for key in ("round", "table"):
+        number = value.get(key)
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 999:
+            raise SetupRefused(f"{place}.{key}", f"{str(number)[:12]!r} is not a {key} number from 1 to 999",
+                               "tournament")
+        found[key] = number
+    return MappingProxyType(found)
 
 
 def audio_choice(spec: str | None, place: str = "--audio") -> str | None:

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 
 from voicehost.records.store import Records, open_records
+from voicehost.records.tournament import PlaceTaken
 from voicehost.rules import InputError
 
 FIRST_RETRY_S = 15.0
@@ -69,10 +70,15 @@ def push(local: Records, club_url: str, now: datetime | None = None, everything:
                 continue
             try:
                 added = club.add([record])
+            except PlaceTaken as err:  # that game only: it stays queued (and stored here), the next ones go on
+                local.failed(game_id, str(err), now, backoff)
+                result.failed += 1
+                result.errors.append(str(err))
+                continue
             except sa.exc.DBAPIError as err:
                 message = _first_line(err)
                 local.failed(game_id, message, now, backoff)
-                result.failed, result.errors = len(queued) - position, [message]
+                result.failed, result.errors = result.failed + len(queued) - position, [*result.errors, message]
                 break
             local.delivered(game_id)
             result.pushed += added

@@ -30,7 +30,11 @@ games = sa.Table(
     sa.Column("winner", sa.String(20)),
     sa.Column("reason", sa.String(40)),
     sa.Column("protocol", JSON, nullable=False),
+    sa.Column("tournament", sa.String(80)),   # the game's place in a tournament (its protocol's), if any
+    sa.Column("round_no", sa.Integer),
+    sa.Column("table_no", sa.Integer),
 )
+sa.Index("ix_games_tournament_place", games.c.tournament, games.c.round_no, games.c.table_no, unique=True)
 
 game_seats = sa.Table(
     "game_seats", metadata,
@@ -56,4 +60,29 @@ outbox = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
     sa.Column("next_try_at", sa.DateTime, nullable=False),
     sa.Column("last_error", sa.Text),
+)
+
+tournaments = sa.Table(
+    "tournaments", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(80), nullable=False, unique=True),
+    sa.Column("scoring", sa.String(40), nullable=False),
+    sa.Column("tie_breaks", JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+)
+
+tournament_players = sa.Table(
+    "tournament_players", metadata,
+    sa.Column("tournament_id", sa.Integer, sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("nickname", sa.String(80), primary_key=True),
+    sa.Column("position", sa.Integer, nullable=False),
+)
+
+tournament_seats = sa.Table(   # the schedule: round → table → seat → player
+    "tournament_seats", metadata,
+    sa.Column("tournament_id", sa.Integer, sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("round_no", sa.Integer, primary_key=True),
+    sa.Column("table_no", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("nickname", sa.String(80), nullable=False),
 )

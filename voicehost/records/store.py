@@ -24,11 +24,13 @@ from sqlalchemy.engine import Connection, Engine
 from voicehost.records.games import GameRecord, SeatRecord
 from voicehost.records.paths import default_url
 from voicehost.records.schema import game_seats, games, outbox, players
+from voicehost.records.tournament import PlaceTaken, TournamentPlace, place_of
 from voicehost.rules import InputError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 CONNECT_TIMEOUT_S = 5
 BATCH = 500  # games per INSERT … VALUES when importing many
+PLACE_COLUMNS = ("tournament", "round_no", "table_no")  # a game's place in a tournament (migration 0003)
 _MIGRATING = threading.Lock()
 
 
@@ -134,9 +136,17 @@ class Records:
         fresh = [record for record in unique if record.id not in known]
         new = {record.id for record in fresh}
         if fresh:  # executemany; ON CONFLICT guards against another writer between the SELECT and here
+            rows = [_game_row(record) for record in fresh]
+            _refuse_taken_places(connection, rows)
+            if all(row["tournament"] is None for row in rows):  # the columns of 0001's games only (as before 0003)
+                rows = [{k: v for k, v in row.items() if k not in PLACE_COLUMNS} for row in rows]
             ids = self._player_ids(connection, {s.player for r in fresh for s in r.seats if s.player})
-            connection.execute(self._insert(games).on_conflict_do_nothing(index_elements=["id"]),
-                               [_game_row(record) for record in fresh])
+            try:
+                connection.execute(self._insert(games).on_conflict_do_nothing(index_elements=["id"]), rows)
+            except sa.exc.IntegrityError:  # another table's game took the place in the meantime
+                with connection.engine.connect() as again:
+                    _refuse_taken_places(again, rows)
+                raise
             connection.execute(self._insert(game_seats).on_conflict_do_nothing(index_elements=["game_id", "seat"]),
                                [_seat_row(r.id, s, ids) for r in fresh for s in r.seats])
         for record in unique:
@@ -297,9 +307,26 @@ def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
 
 
 def _game_row(record: GameRecord) -> dict[str, Any]:
+    at = place_of(record.protocol, f"game {str(record.id)[:8]}: tournament")
     return {"id": record.id, "played_at": record.played_at, "table_name": record.table, "ruleset": record.ruleset,
             "options": record.options, "seats": len(record.seats), "winner": record.winner,
-            "reason": record.reason, "protocol": record.protocol}
+            "reason": record.reason, "protocol": record.protocol, "tournament": at.name if at else None,
+            "round_no": at.round if at else None, "table_no": at.table if at else None}
+
+
+def _refuse_taken_places(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """One game per tournament round and table (:class:`PlaceTaken`): checked before anything
+    of the batch is written, so a refusal leaves the records as they were."""
+    seen: dict[tuple[str, int, int], uuid.UUID] = {}
+    for row in rows:
+        if row["tournament"] is None:
+            continue
+        key = (row["tournament"], row["round_no"], row["table_no"])
+        stored = seen.get(key) or connection.execute(sa.select(games.c.id).where(
+            games.c.tournament == key[0], games.c.round_no == key[1], games.c.table_no == key[2])).scalar()
+        if stored is not None and uuid.UUID(str(stored)) != row["id"]:
+            raise PlaceTaken(TournamentPlace(*key), uuid.UUID(str(stored)), row["id"])
+        seen[key] = row["id"]
 
 
 def _seat_row(game_id: uuid.UUID, seat: SeatRecord, ids: dict[str, int]) -> dict[str, Any]:

@@ -25,11 +25,15 @@ def _stderr(line: str) -> None:
 
 def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: Path | None = None,
                          table: str | None = None, db: str | None = None, played_at: datetime | None = None,
-                         log: Callable[[str], None] = _stderr, where: TableRecords | None = None) -> bool:
-    """Store one finished game (and push it if the table has a club server); True if stored."""
+                         log: Callable[[str], None] = _stderr, where: TableRecords | None = None,
+                         refuse_taken: bool = False) -> bool:
+    """Store one finished game (and push it if the table has a club server); True if stored.
+    ``refuse_taken``: a tournament place already played raises (the command line's exit 2)
+    instead of a line in the log (a live table's game must never fail on its records)."""
     from voicehost.records.games import record_from_protocol
     from voicehost.records.outbox import push
     from voicehost.records.store import open_records
+    from voicehost.records.tournament import PlaceTaken
 
     try:
         if where is None:
@@ -43,6 +47,11 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
             if where.club_url is not None:
                 log(f"records: club server: {push(local, where.club_url).line}")
         return True
+    except PlaceTaken as err:
+        if refuse_taken:
+            raise
+        log(f"voicehost: records: the game is not stored ({err})")
+        return False
     except InputError as err:
         log(f"voicehost: records: the game is not stored ({err}); the protocol file can be imported later")
         return False
@@ -73,21 +82,25 @@ def with_start(protocol: Mapping[str, Any], journal: Path | None) -> dict[str, A
     from voicehost.host import read_journal
 
     try:
-        started = read_journal(journal)[0].get("started") if journal is not None else None
+        header = read_journal(journal)[0] if journal is not None else {}
     except InputError:
-        started = None  # then the game is stored as of now, and says so in the log line as ever
-    return {**protocol, "started": started} if isinstance(started, str) else dict(protocol)
+        header = {}  # then the game is stored as of now, and says so in the log line as ever
+    started, tournament = header.get("started"), header.get("tournament")
+    return {**protocol, **({"started": started} if isinstance(started, str) else {}),
+            **({"tournament": tournament} if tournament is not None else {})}
 
 
 def _started_in(path: Path) -> dict[str, Any]:
-    """The ``started`` the host wrote into the protocol file (none if it cannot be read)."""
+    """The ``started`` (and ``tournament``) the host wrote into the protocol file (none if it cannot be read)."""
     import json
 
     try:
-        started = json.loads(path.read_text(encoding="utf-8")).get("started")
+        written = json.loads(path.read_text(encoding="utf-8"))
+        started, tournament = written.get("started"), written.get("tournament")
     except (OSError, ValueError, AttributeError):
         return {}
-    return {"started": started} if isinstance(started, str) else {}
+    return ({"started": started} if isinstance(started, str) else {}) | (
+        {"tournament": tournament} if tournament is not None else {})   # and its tournament place, if any
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ which its transition is allowed.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import shutil
 import time
@@ -131,10 +132,32 @@ class TableSetup:
     deal_seed: Callable[[], int] = lambda: time.time_ns()
     room: int = JOURNAL_ROOM
     """Bytes that must be free in :attr:`journals` before a game starts."""
+    tournament: Any = None
+    """``serve --tournament``: the tournament's name, this table's number and the first round."""
 
     def default_game(self) -> GameSetup:
         """The table's own game (``start``, the chord): the table file's ``[game]``, checked at boot."""
-        return GameSetup(self.ruleset, self.options, self.seats)
+        return GameSetup(self.ruleset, self.options, self.seats, tournament=self.next_place())
+
+    def next_place(self) -> dict[str, Any] | None:
+        """The tournament place of the next game: the round after the last one this table
+        finished (its journals with a protocol say which), never before the first round given."""
+        if self.tournament is None:
+            return None
+        first = int(self.tournament["round"])
+        played = [first - 1]
+        for path in self.journals.glob("*.jsonl") if self.journals.is_dir() else ():
+            if not path.with_suffix(".protocol.json").exists():
+                continue
+            try:
+                with open(path, "rb") as file:
+                    tag = json.loads(file.readline(64 * 1024)).get("tournament")
+            except (OSError, ValueError, AttributeError):
+                continue
+            if isinstance(tag, dict) and tag.get("name") == self.tournament["name"] \
+                    and tag.get("table") == self.tournament["table"] and isinstance(tag.get("round"), int):
+                played.append(tag["round"])
+        return {**self.tournament, "round": max(played) + 1}
 
 
 @dataclass
@@ -531,6 +554,8 @@ class IdleTable:
         choice, self._choice = self._choice, None
         self.best_vote = None   # the last game's vote closes as the next game starts
         chosen = choice if choice is not None else self.setup.default_game()
+        if chosen.tournament is None and self.setup.tournament is not None:   # the judge's game, same evening
+            chosen = dataclasses.replace(chosen, tournament=self.setup.next_place())
         game = chosen.new_game()
         path = self.setup.journals / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
         while path.exists():
