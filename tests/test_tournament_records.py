@@ -72,7 +72,8 @@ def tournament_protocols(folder: Path, plan: dict[str, Any]) -> list[Path]:
             if t == 1:
                 protocol["best_player"] = r + 2
             if r == 2:
-                protocol["bonus"] = {"3": 0.5, "7": -0.25}
+                protocol["judge_points"] = [{"seat": 3, "points": 0.5, "reason": "защита"},
+                                            {"seat": 7, "points": -0.25, "reason": "реплика"}]
             path = folder / f"r{r}-t{t}.protocol.json"
             path.write_text(json.dumps(protocol, ensure_ascii=False), encoding="utf-8")
             paths.append(path)
@@ -96,7 +97,9 @@ def hand_standings(paths: list[Path], order: tuple[str, ...]) -> list[dict[str, 
             row = rows.setdefault(entry["name"], {"player": entry["name"], "points": 0.0, "bonus": 0.0, "wins": 0,
                                                   "sheriff_games": 0, "games": 0, "best_player": 0})
             row["points"] += points
-            row["bonus"] += protocol.get("bonus", {}).get(seat, 0.0)
+            bonus = sum(given["points"] for given in protocol.get("judge_points", []) if given["seat"] == int(seat))
+            row["points"] += bonus   # the judge's points count in the total, and break ties on their own
+            row["bonus"] += bonus
             row["wins"] += won
             row["sheriff_games"] += role is Role.SHERIFF
             row["best_player"] += best
@@ -180,6 +183,23 @@ def test_the_standings_warn_of_a_game_seated_otherwise_than_planned(tmp_path, ca
     code, out, _ = cli(capsys, "tournament", "standings", NAME, "--db", db)
     assert code == 0 and "внимание: турнир 'Кубок клуба', тур 1, стол 1, место 4: по расписанию" in out, out
     assert "Гость" in out
+
+
+def test_the_planners_json_is_a_schedule_the_records_take(tmp_path, capsys) -> None:
+    """``tournament plan --json`` → ``tournament create --schedule``: the organiser's two steps.
+    The planner keeps its rounds under ``schedule`` (its ``rounds`` is their count)."""
+    db = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    code, out, _ = cli(capsys, "tournament", "plan", "--players", "30", "--tables", "3", "--rounds", "4", "--json")
+    plan = json.loads(out)
+    (tmp_path / "plan.json").write_text(out, encoding="utf-8")
+    code, _, err = cli(capsys, "tournament", "create", NAME, "--scoring", "fiim", "--schedule",
+                       str(tmp_path / "plan.json"), "--db", db)
+    assert code == 0, err
+    with open_records(db) as records:
+        tournament = load_tournament(records, NAME)
+    assert len(tournament.players) == 30 and sorted(tournament.schedule) == [1, 2, 3, 4]
+    first = plan["schedule"][0]["tables"][0]["seats"]
+    assert tournament.schedule[1][1] == {entry["seat"]: entry["player"] for entry in first}
 
 
 # ---- one game per round and table ------------------------------------------------------------

@@ -177,13 +177,17 @@ def _players(data: Any, place: str) -> list[str]:
 
 
 def parse_schedule(data: Any, place: str = "schedule") -> Schedule:
-    """The schedule as round → table → seat → player; nobody twice in one round."""
-    rounds = data.get("rounds") if isinstance(data, Mapping) else data
+    """The schedule as round → table → seat → player; nobody twice in one round. ``tournament
+    plan --json`` writes its rounds under ``schedule`` (beside its balance figures): read as is."""
+    planned = isinstance(data, Mapping) and isinstance(data.get("schedule"), list) and not isinstance(
+        data.get("rounds"), list)   # the planner's "rounds" is their count
+    key = "schedule" if planned else "rounds"
+    rounds = data.get(key) if isinstance(data, Mapping) else data
     if not isinstance(rounds, list):
-        raise InputError(f"{place}: rounds", _("must be a list of rounds"))
+        raise InputError(f"{place}: {key}", _("must be a list of rounds"))
     schedule: Schedule = {}
     for k, entry in enumerate(rounds):
-        where = f"{place}: rounds[{k}]"
+        where = f"{place}: {key}[{k}]"
         if not isinstance(entry, Mapping):
             raise InputError(where, _("must be an object (round, tables)"))
         number = check_number(entry.get("round", k + 1), f"{where}.round")
@@ -387,13 +391,13 @@ def game_seats(game: PlayedGame) -> list[SeatRecord]:
 
 
 def bonus_points(protocol: Mapping[str, Any], seat: int) -> float:
-    """The judge's bonus (or, negative, penalty) points of a seat: the protocol's ``bonus``
-    (seat → points), where the game has them."""
-    bonus = protocol.get("bonus")
-    if not isinstance(bonus, Mapping):
-        return 0.0
-    value = bonus.get(str(seat), 0.0)
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+    """The judge's bonus (or, negative, penalty) points of a seat: the protocol's
+    ``judge_points`` (``bonus N P`` / ``penalty N P`` at the console), where the game has them.
+    Its total points already hold them (and the best move's, and a forfeit's), under the
+    tournament's scheme; this is the ``bonus`` tie-break and what the rating sites list apart."""
+    from voicehost.records.ratings import tournament_extras
+
+    return tournament_extras(seat, None, False, None, protocol.get("judge_points"))[2]
 
 
 def standings(tournament: Tournament, games: Iterable[PlayedGame]) -> Standings:
@@ -410,7 +414,7 @@ def standings(tournament: Tournament, games: Iterable[PlayedGame]) -> Standings:
         seats = game_seats(game)
         winner = game.protocol.get("winner")
         ruleset = str(game.protocol.get("ruleset"))
-        scheme = scores_by_scheme(ruleset, winner, seats).get(tournament.scoring)
+        scheme = scores_by_scheme(ruleset, winner, seats, game.protocol).get(tournament.scoring)
         if scheme is None:
             warnings.append(_("{at}: the {ruleset} ruleset has no scheme {scheme}: no points").format(
                 at=game.place, ruleset=ruleset, scheme=tournament.scoring))
