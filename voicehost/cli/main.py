@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from functools import cache
 
 from voicehost import __version__
-from voicehost.cli import bench, config, ears, games, hw, records, rules, run, service, voice
+from voicehost.cli import bench, config, ears, games, hw, records, rules, run, service, tournament, voice
 from voicehost.cli.args import Parser
 from voicehost.files import is_text
 from voicehost.rules import InputError
 
-COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, bench, config, service)
+COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, bench, config, service, tournament)
 
 
 @cache
