@@ -10,7 +10,8 @@ URLs:
   (it always carries an ``Origin``) is refused here, so no page can pose as a table
 
 A table is keyed by its tournament and table. One that sends nothing for :data:`DROP_S` is shown
-as dropped off, and as live again with its next report. The standings and the seating come
+as dropped off, and as live again with its next report — unless its game is over (``voicehost
+run`` ends with its game: the card keeps the result). The standings and the seating come
 from a :class:`StandingsProvider` given at start (the records stay out of the web layer); it is
 asked again every ``refresh_s`` and when a table's game ends, off the loop, and the page is told
 only when the answer changed.
@@ -302,7 +303,7 @@ class ClubScreen:
             await asyncio.sleep(SWEEP_S)
             now = time.monotonic()
             for live in self.tables.values():
-                if not live.dropped and now - live.heard > self.drop_s:
+                if not live.dropped and not live.state["finished"] and now - live.heard > self.drop_s:
                     live.dropped = True
                     log.warning("club: %s dropped off (no report for %.0f s)", live.table, self.drop_s)
                     self._changed(None)

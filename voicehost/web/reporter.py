@@ -207,8 +207,10 @@ class ClubReporter:
                 await asyncio.wait_for(ws.send_str(json.dumps(report, ensure_ascii=False)), SEND_TIMEOUT_S)
                 self.sent, self.sent_seq = self.sent + 1, report["seq"]
                 changed = asyncio.ensure_future(self._changed.wait())
-                await asyncio.wait({changed, reader}, timeout=self.beat_s, return_when=asyncio.FIRST_COMPLETED)
-                changed.cancel()
+                try:
+                    await asyncio.wait({changed, reader}, timeout=self.beat_s, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    changed.cancel()
                 beat = not self._changed.is_set()
         finally:
             reader.cancel()
