@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive
 from voicehost.cli.records import day
+from voicehost.language.i18n import _
+from voicehost.rules import InputError
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -149,7 +151,7 @@ async def _serve_screen(args: argparse.Namespace, provider: Callable[[str | None
 
     screen = ClubScreen(standings=provider, tournament=args.tournament)
     url = await screen.start(args.host, args.port)
-    print(f"voicehost: the tournament screen: {url}/  (tables report with --club-server {url})",
+    print(_("voicehost: the tournament screen: {url}/  (tables report with --club-server {url})").format(url=url),
           file=sys.stderr, flush=True)
     stopped = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -159,3 +161,110 @@ async def _serve_screen(args: argparse.Namespace, provider: Callable[[str | None
         await stopped.wait()
     finally:
         await screen.stop()
+
+
+# ---- voicehost bench club ------------------------------------------------------------------------------
+
+CLUB_BENCH_SPEED = 20.0
+
+
+def bench_club(tables: int = 6, speed: float = CLUB_BENCH_SPEED) -> dict[str, float]:
+    """``tables`` table-level sport games (one process, each with its own reporter and socket)
+    report to a tournament screen (this process) while a page's socket (a third process)
+    follows it; each delay is the time from a table's change (the report's ``t``) to the page's
+    socket hearing of it."""
+    import asyncio
+
+    return asyncio.run(_club_evening(tables, speed))
+
+
+async def _club_evening(tables: int, speed: float) -> dict[str, float]:
+    import asyncio
+    import multiprocessing
+    import statistics
+    import time
+
+    from voicehost.web.club import ClubScreen
+
+    screen = ClubScreen()
+    base = await screen.start("127.0.0.1", 0)
+    spawn = multiprocessing.get_context("spawn")
+    results, ready = spawn.Queue(), spawn.Event()
+    page = spawn.Process(target=_page_socket, args=(base, results, ready), daemon=True)
+    page.start()
+    loop = asyncio.get_running_loop()
+    try:
+        await loop.run_in_executor(None, ready.wait, 60)
+        started = time.perf_counter()
+        players = spawn.Process(target=_bench_tables, args=(base, tables, speed), daemon=True)
+        players.start()
+        await loop.run_in_executor(None, players.join, 900)
+        evening_s = time.perf_counter() - started
+        await asyncio.sleep(0.5)
+    finally:
+        await screen.stop()   # the page's socket closes: it reports
+    delays = sorted(await loop.run_in_executor(None, results.get, True, 60))
+    page.join(10)
+    if not delays:
+        raise InputError("bench club", "the page heard no table change")
+    return {"tables": tables, "changes": len(delays), "evening_s": evening_s, "p50_ms": statistics.median(delays),
+            "p95_ms": delays[int(0.95 * (len(delays) - 1))], "max_ms": delays[-1]}
+
+
+def _bench_tables(base: str, tables: int, speed: float) -> None:
+    """In a process of their own: ``tables`` games at once, each reporting to ``base``."""
+    import asyncio
+    from contextlib import asynccontextmanager
+
+    from voicehost.simulation.engine_level import simulate
+    from voicehost.simulation.script import script_from_data
+    from voicehost.simulation.scriptgen import random_script
+    from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
+    from voicehost.web.reporter import ClubReporter, TablePlace, club_socket_url
+
+    def script(seed: int) -> Any:
+        while True:
+            made = script_from_data(random_script("sport", seed))
+            if simulate(made).game.is_over:
+                return made
+            seed += 1000
+
+    async def table(number: int) -> None:
+        reporter = ClubReporter(club_socket_url(base), TablePlace("bench", 1, str(number)), log_line=lambda _: None)
+
+        @asynccontextmanager
+        async def around(director: Any) -> AsyncIterator[None]:
+            reporter.follow(director)
+            reporter.start()
+            try:
+                yield
+            finally:
+                reporter.finish()
+                await reporter.stop(flush_s=1.0)
+        await play_table(script(number), how=TableRun(speak=VirtualVoice(speed).speak, speed=speed, around=around))
+
+    async def evening() -> None:
+        await asyncio.gather(*(table(n) for n in range(1, tables + 1)))
+    asyncio.run(evening())
+
+
+def _page_socket(base: str, results: Any, ready: Any) -> None:
+    """In a process of its own: the page's socket; every table change it hears of, in ms."""
+    import asyncio
+    import json
+    import time
+
+    import aiohttp
+
+    async def follow() -> list[float]:
+        delays: list[float] = []
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(base.replace("http", "ws", 1) + "/ws") as ws:
+                ready.set()
+                async for message in ws:
+                    heard = time.time()
+                    for _key, changed_at in json.loads(message.data).get("changes", []):
+                        delays.append((heard - changed_at) * 1000)
+        return delays
+
+    results.put(asyncio.run(follow()))

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
+from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import InputError
 from voicehost.web.server import security_headers
@@ -145,8 +146,8 @@ def read_report(text: str) -> dict[str, Any]:
 
 
 def _public_fields(state: dict[str, Any]) -> dict[str, Any]:
-    phase = state.get("phase") if isinstance(state.get("phase"), dict) else {}
-    speaker = state.get("speaker") if isinstance(state.get("speaker"), dict) else None
+    phase: dict[str, Any] = state["phase"] if isinstance(state.get("phase"), dict) else {}
+    speaker: dict[str, Any] | None = state["speaker"] if isinstance(state.get("speaker"), dict) else None
     seats = [s for s in state.get("seats") or [] if isinstance(s, dict)][:20]
     return {
         "phase": {"kind": phase.get("kind") if phase.get("kind") in PHASE_KINDS else "waiting",
@@ -266,7 +267,7 @@ class ClubScreen:
                     self.heard(read_report(message.data))
                 except BadReport as err:
                     if not told:   # one line per connection, not one per message
-                        log.warning("club: a report from %s is refused: %s", request.remote or "?", err)
+                        log.warning(_("club: a report from %s is refused: %s"), request.remote or "?", err)
                         told = True
         finally:
             self.reporters.discard(ws)
@@ -305,7 +306,7 @@ class ClubScreen:
             for live in self.tables.values():
                 if not live.dropped and not live.state["finished"] and now - live.heard > self.drop_s:
                     live.dropped = True
-                    log.warning("club: %s dropped off (no report for %.0f s)", live.table, self.drop_s)
+                    log.warning(_("club: table %s dropped off (no report for %.0f s)"), live.table, self.drop_s)
                     self._changed(None)
 
     async def _keep_standings(self) -> None:
@@ -317,8 +318,8 @@ class ClubScreen:
             try:
                 board = await loop.run_in_executor(None, self.standings, tournament, tables)
             except Exception as err:  # the provider's database is away: the tables stay live
-                log.warning("club: the standings are not available (%s)", str(err).splitlines()[0] if str(err)
-                            else type(err).__name__)
+                log.warning(_("club: the standings are not available (%s)"),
+                            str(err).splitlines()[0] if str(err) else type(err).__name__)
             else:
                 if board != self.board:
                     self.board = board

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from voicehost.host import Director, Notice
+from voicehost.language.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
 from voicehost.web.view import TableView
@@ -182,13 +183,13 @@ class ClubReporter:
                     async with http.ws_connect(self.url, heartbeat=HEARTBEAT_S) as ws:
                         self.connected, retry = True, FIRST_RETRY_S
                         if told_down:
-                            self.log_line(f"voicehost: club server {self.url}: reporting again")
+                            self.log_line(_("voicehost: club server {url}: reporting again").format(url=self.url))
                             told_down = False
                         await self._send_changes(ws)
                 except (aiohttp.ClientError, OSError, TimeoutError, ConnectionError) as err:
                     if not told_down:
-                        self.log_line(f"voicehost: club server {self.url}: not reachable ({_why(err)}); "
-                                      "the game goes on, the reporter tries again")
+                        self.log_line(_("voicehost: club server {url}: not reachable ({why}); the game goes on, "
+                                        "the reporter tries again").format(url=self.url, why=_why(err)))
                         told_down = True
                 self.connected = False
                 await asyncio.sleep(retry)
