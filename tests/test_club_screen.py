@@ -354,3 +354,71 @@ def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
     assert board["next_round"] == 2 and board["seating"][1] == {"table": "2", "players": PLAYERS[10:20]}
     assert board["standings"] == [{"player": "Анна Орлов", "points": 3.5, "games": 1, "wins": 1, "extra": 0.5}]
     assert board["texts"]["seating"] == "Рассадка тура {round}"
+
+
+# ---- the commands, as real processes ------------------------------------------------------------------
+
+def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path) -> None:
+    """``voicehost tournament screen`` and ``voicehost run --club-server …``, each a process of its
+    own, on one records file: the screen has the table at its round, its game over, and the
+    game's players in the standings."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    from processes import run_voicehost
+
+    root = Path(__file__).resolve().parents[1]
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    port = free_port()
+    screen = subprocess.Popen([sys.executable, "-m", "voicehost", "tournament", "screen", "--host", "127.0.0.1",
+                               "--port", str(port), "--db", db, "--tournament", TOURNAMENT],
+                              cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def board() -> dict[str, Any]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/board", timeout=5) as answer:
+            return dict(json.loads(answer.read()))
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assert board()["tables"] == []
+                break
+            except OSError:
+                assert time.monotonic() < deadline and screen.poll() is None, "the screen did not start"
+                time.sleep(0.2)
+        names = ",".join(f"{seat}={PLAYERS[seat - 1]}" for seat in range(1, 11))
+        done = run_voicehost(["run", "--mock", "--no-ears", "--audio", "off", "--speed", "1000", "--rules", "sport",
+                              "--table", str(root / "config" / "tables" / "ten-seats.toml"), "--names", names,
+                              "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", "game.jsonl", "--db", db,
+                              "--club-server", f"http://127.0.0.1:{port}", "--tournament", TOURNAMENT,
+                              "--round", "2", "--table-number", "5"], cwd=tmp_path, timeout=180)
+        assert done.returncode == 0, done.stderr[-2000:]
+        deadline = time.monotonic() + 30
+        while not (shown := board())["standings"]:
+            assert time.monotonic() < deadline, f"the standings stayed empty: {shown}"
+            time.sleep(0.3)
+    finally:
+        screen.send_signal(signal.SIGTERM)
+        _, err = screen.communicate(timeout=30)
+    (table,) = shown["tables"]
+    assert (table["table"], table["round"], table["state"]["phase"]["kind"]) == ("5", 2, "over")
+    assert {row["player"] for row in shown["standings"]} == set(PLAYERS[:10]) and shown["games"] == 1
+    assert screen.returncode == 0 and "Traceback" not in err.decode(), err.decode()[-2000:]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["tournament", "screen", "--port", "70000"], "70000 is not a port"),
+    (["run", "--mock", "--no-ears", "--audio", "off", "--club-server", "ftp://club"],
+     "voicehost: error: --club-server: 'ftp://club' is not the club server's address"),
+])
+def test_a_bad_club_option_is_one_line(argv: list[str], message: str, tmp_path) -> None:
+    from processes import run_voicehost
+
+    done = run_voicehost(argv, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert not list(tmp_path.glob("*.jsonl")), "no journal is made for a refused command line"
