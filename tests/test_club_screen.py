@@ -439,3 +439,58 @@ def test_a_bad_club_option_is_one_line(argv: list[str], message: str, tmp_path) 
     done = run_voicehost(argv, cwd=tmp_path, timeout=60)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert not list(tmp_path.glob("*.jsonl")), "no journal is made for a refused command line"
+
+
+def test_voicehost_serve_reports_idle_then_each_game(tmp_path) -> None:
+    """``voicehost serve --club-server …`` (a process of its own, mock pins, null audio): the
+    screen has the idle table at once, and its game once the console's ``start`` began one."""
+    import os
+    import signal
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    fifo = tmp_path / "console"
+    os.mkfifo(fifo)
+
+    async def evening() -> tuple[list[str], int, str]:
+        screen = ClubScreen(tournament=TOURNAMENT)
+        base = await screen.start("127.0.0.1", 0)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "voicehost", "serve", "--mock", "--audio", "null", "--no-ears",
+            "--journals", str(tmp_path / "journals"), "--club-server", base, "--tournament", TOURNAMENT,
+            "--round", "3", "--table-number", "4", env={**os.environ, "PYTHONPATH": str(root),
+                                                         "VOICEHOST_CONSOLE": str(fifo)},
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        phases: list[str] = []
+
+        async def until_phase(kinds: set[str], timeout: float) -> None:
+            deadline = time.monotonic() + timeout
+            while True:
+                table = screen.tables.get(f"{TOURNAMENT}\x1f4")
+                kind = table.state["phase"]["kind"] if table is not None else None
+                if kind is not None and (not phases or phases[-1] != kind):
+                    phases.append(kind)
+                if kind in kinds:
+                    return
+                assert time.monotonic() < deadline and process.returncode is None, f"phases {phases}"
+                await asyncio.sleep(0.1)
+        try:
+            await until_phase({"idle"}, 120)
+            assert screen.tables[f"{TOURNAMENT}\x1f4"].round == 3
+            await asyncio.get_running_loop().run_in_executor(None, fifo.write_text, "start\n")
+            await until_phase({"deal", "night", "day"}, 120)
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+            try:
+                _, err = await asyncio.wait_for(process.communicate(), 60)
+            except TimeoutError:
+                process.kill()
+                raise AssertionError(f"serve did not stop on SIGTERM (phases {phases})") from None
+            finally:
+                await screen.stop()
+        return phases, process.returncode or 0, err.decode()
+
+    phases, code, err = asyncio.run(evening())
+    assert phases[0] == "idle" and phases[-1] in {"deal", "night", "day"}, phases
+    assert code == 0 and "Traceback" not in err, err[-2000:]

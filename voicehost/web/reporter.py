@@ -37,6 +37,7 @@ BEAT_S = 1.0            # a quiet table sends its state again this often
 FIRST_RETRY_S = 0.25    # a failed connection is tried again after this, doubling …
 LAST_RETRY_S = 5.0      # … up to this
 SEND_TIMEOUT_S = 5.0    # a send the club server does not take in this long counts as a lost connection
+STOP_S = 3.0            # the table's shutdown waits at most this long for the reporter
 HEARTBEAT_S = 5.0       # a club server that stops answering pings is given up after about this
 TABLE_SOCKET = "/ws/table"
 
@@ -90,6 +91,7 @@ class ClubReporter:
         self.sent_seq = 0                 # the change the last report carried
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._book = load_phrasebook()
 
     # ---- following the table ---------------------------------------------------------------------
@@ -159,6 +161,7 @@ class ClubReporter:
 
     def start(self) -> None:
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.get_running_loop().create_task(self._keep_reporting(), name="voicehost-club-report")
 
     async def stop(self, flush_s: float = 0.0) -> None:
@@ -170,15 +173,17 @@ class ClubReporter:
         while self.connected and self.sent_seq != self.sequence and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
         task, self._task = self._task, None
-        if task is not None:
+        self._stopping = True
+        self._changed.set()
+        if task is not None:   # the flag ends it even if a library swallowed the cancel
             task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+            await asyncio.wait([task], timeout=STOP_S)
 
     async def _keep_reporting(self) -> None:
         retry = FIRST_RETRY_S
         told_down = False
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None, connect=SEND_TIMEOUT_S)) as http:
-            while True:
+            while not self._stopping:
                 try:
                     async with http.ws_connect(self.url, heartbeat=HEARTBEAT_S) as ws:
                         self.connected, retry = True, FIRST_RETRY_S
@@ -192,6 +197,8 @@ class ClubReporter:
                                         "the reporter tries again").format(url=self.url, why=_why(err)))
                         told_down = True
                 self.connected = False
+                if self._stopping:
+                    break
                 await asyncio.sleep(retry)
                 retry = min(retry * 2, LAST_RETRY_S)
 
@@ -202,10 +209,11 @@ class ClubReporter:
         reader = asyncio.ensure_future(_drain(ws))
         try:
             beat = False
-            while not reader.done():
+            while not reader.done() and not self._stopping:
                 self._changed.clear()
                 report = self.report(beat)
-                await asyncio.wait_for(ws.send_str(json.dumps(report, ensure_ascii=False)), SEND_TIMEOUT_S)
+                async with asyncio.timeout(SEND_TIMEOUT_S):
+                    await ws.send_str(json.dumps(report, ensure_ascii=False))
                 self.sent, self.sent_seq = self.sent + 1, report["seq"]
                 changed = asyncio.ensure_future(self._changed.wait())
                 try:
@@ -216,7 +224,8 @@ class ClubReporter:
         finally:
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)
-        raise ConnectionError("the club server closed the connection")
+        if not self._stopping:
+            raise ConnectionError("the club server closed the connection")
 
 
 async def _drain(ws: aiohttp.ClientWebSocketResponse) -> None:
