@@ -413,7 +413,7 @@ def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path) -> None:
                               "--table", str(root / "config" / "tables" / "ten-seats.toml"), "--names", names,
                               "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", "game.jsonl", "--db", db,
                               "--club-server", f"http://127.0.0.1:{port}", "--tournament", TOURNAMENT,
-                              "--round", "2", "--table-number", "5"], cwd=tmp_path, timeout=180)
+                              "--round", "2", "--tournament-table", "5"], cwd=tmp_path, timeout=180)
         assert done.returncode == 0, done.stderr[-2000:]
         deadline = time.monotonic() + 30
         while not (shown := board())["standings"]:
@@ -429,14 +429,19 @@ def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["tournament", "screen", "--port", "70000"], "70000 is not a port"),
+    (["tournament", "screen", "--port", "70000"], "70000 — не номер порта"),
     (["run", "--mock", "--no-ears", "--audio", "off", "--club-server", "ftp://club"],
-     "voicehost: error: --club-server: 'ftp://club' is not the club server's address"),
+     "voicehost: error: --club-server: 'ftp://club' — не адрес клубного сервера"),
 ])
 def test_a_bad_club_option_is_one_line(argv: list[str], message: str, tmp_path) -> None:
+    """In Russian, the default language."""
+    import os
+
     from processes import run_voicehost
 
-    done = run_voicehost(argv, cwd=tmp_path, timeout=60)
+    chosen = ("VOICEHOST_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+    env = {key: value for key, value in os.environ.items() if key not in chosen}
+    done = run_voicehost(argv, cwd=tmp_path, timeout=60, env=env)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert not list(tmp_path.glob("*.jsonl")), "no journal is made for a refused command line"
 
@@ -458,7 +463,7 @@ def test_voicehost_serve_reports_idle_then_each_game(tmp_path) -> None:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "voicehost", "serve", "--mock", "--audio", "null", "--no-ears",
             "--journals", str(tmp_path / "journals"), "--club-server", base, "--tournament", TOURNAMENT,
-            "--round", "3", "--table-number", "4", env={**os.environ, "PYTHONPATH": str(root),
+            "--round", "3", "--tournament-table", "4", env={**os.environ, "PYTHONPATH": str(root),
                                                          "VOICEHOST_CONSOLE": str(fifo)},
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
         phases: list[str] = []

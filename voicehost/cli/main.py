@@ -16,7 +16,7 @@ from voicehost.cli.args import Parser
 from voicehost.files import is_text
 from voicehost.rules import InputError
 
-COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, bench, config, service, tournament)
+COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, tournament, bench, config, service)
 
 
 @cache

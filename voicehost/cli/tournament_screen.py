@@ -1,5 +1,5 @@
 """``voicehost tournament screen`` (the club server's tournament page, :mod:`voicehost.web.club`)
-and the tables' side of it: ``--club-server URL --tournament NAME --round R --table-number T``
+and the tables' side of it: ``--club-server URL --tournament NAME --round R --tournament-table T``
 on ``run`` and ``serve`` (:mod:`voicehost.web.reporter`).
 
 The standings the page shows come from a provider given to the club app at start
@@ -34,35 +34,40 @@ DEFAULT_PORT = 8090
 
 def add_screen_command(sub: Commands) -> None:
     """``tournament screen``, added to the ``tournament`` group's subcommands."""
-    screen = sub.add_parser("screen", help="serve the tournament page: every table live, the standings, the seating")
-    screen.add_argument("--host", default="0.0.0.0", help="the address to listen on (default: every interface)")
+    screen = sub.add_parser("screen", help=_("serve the tournament page: every table live, the standings, the seating"))
+    screen.add_argument("--host", default="0.0.0.0", help=_("the address to listen on (default: every interface)"))
     screen.add_argument("--port", type=port_number, default=DEFAULT_PORT,
-                        help=f"the port the page and the tables' reports use (default {DEFAULT_PORT})")
+                        help=_("the port the page and the tables' reports use (default {port})").format(
+                            port=DEFAULT_PORT))
     screen.add_argument("--db", default=None, metavar="URL",
-                        help="the club's records the standings are computed from (default: records.sqlite "
-                             "in the data dir)")
+                        help=_("the club's records the standings are computed from (default: records.sqlite "
+                               "in the data dir)"))
     screen.add_argument("--tournament", default=None, metavar="NAME",
-                        help="show only this tournament's tables (default: every table that reports)")
+                        help=_("show only this tournament's tables (default: every table that reports)"))
     screen.add_argument("--since", type=day, default=None, metavar="YYYY-MM-DD",
-                        help="count the games played from this day (default: today)")
+                        help=_("count the games played from this day (default: today)"))
     screen.set_defaults(run=_screen)
 
 
 def port_number(text: str) -> int:
     value = positive(text)
     if value > 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port (1 to 65535)")
+        raise argparse.ArgumentTypeError(_("{value} is not a port (1 to 65535)").format(value=value))
     return value
 
 
 def add_club_arguments(command: argparse.ArgumentParser) -> None:
-    """The table's place in a tournament and the club server it reports its public state to."""
+    """The club server the table reports its public state to, and the table's place in the
+    tournament: ``--tournament NAME --round R --tournament-table T``, the options the game's
+    records take too (added here only if the command does not have them already)."""
     command.add_argument("--club-server", default=None, metavar="URL",
-                         help="report the table's public state to this tournament screen (http://HOST:PORT)")
-    command.add_argument("--tournament", default=None, metavar="NAME", help="the tournament this table plays in")
-    command.add_argument("--round", type=positive, default=None, metavar="R", help="the tournament round being played")
-    command.add_argument("--table-number", default=None, metavar="T",
-                         help="the table's number in the tournament (default: the table file's records name)")
+                         help=_("report the table's public state to this tournament screen (http://HOST:PORT)"))
+    if "--tournament" in command._option_string_actions:
+        return
+    command.add_argument("--tournament", default=None, metavar="NAME", help=_("the tournament this table plays in"))
+    command.add_argument("--round", type=positive, default=None, metavar="R", help=_("the tournament's round"))
+    command.add_argument("--tournament-table", type=positive, default=None, metavar="T",
+                         help=_("the tournament's table number this game is played at"))
 
 
 # ---- the tables' side -------------------------------------------------------------------------------
@@ -74,8 +79,9 @@ def club_reporter(args: argparse.Namespace, records_table: str) -> ClubReporter 
     from voicehost.web.reporter import ClubReporter, TablePlace, club_socket_url
 
     url = club_socket_url(args.club_server)
-    place = TablePlace(tournament=args.tournament or "", round=args.round,
-                       table=args.table_number or records_table, records_table=records_table)
+    number = getattr(args, "tournament_table", None)
+    place = TablePlace(tournament=getattr(args, "tournament", None) or "", round=getattr(args, "round", None),
+                       table=str(number) if number is not None else records_table, records_table=records_table)
     return ClubReporter(url, place, log_line=lambda line: print(line, file=sys.stderr, flush=True))
 
 

@@ -229,7 +229,8 @@ class ClubScreen:
             await site.start()
         except OSError as err:
             await self._runner.cleanup()
-            raise InputError("--port", f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+            raise InputError("--port", _("cannot listen on {host}:{port}: {why}").format(
+                host=host, port=port, why=err.strerror or err)) from None
         for job in (self._sweep(), self._keep_standings()):
             self._spawn(job)
         bound = self._runner.addresses[0]

@@ -48,11 +48,12 @@ def club_socket_url(text: str, place: str = "--club-server") -> str:
     """``http://HOST:PORT`` (or https) of the club server → the WebSocket URL tables report to."""
     parts = urlsplit(text.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InputError(place, f"{text!r} is not the club server's address (e.g. http://192.168.1.10:8090)")
+        raise InputError(place, _("{text} is not the club server's address (e.g. http://192.168.1.10:8090)").format(
+            text=repr(text)))
     try:
         parts.port  # noqa: B018 - a bad port raises here
     except ValueError:
-        raise InputError(place, f"{text!r} has no valid port") from None
+        raise InputError(place, _("{text} has no valid port").format(text=repr(text))) from None
     scheme = "wss" if parts.scheme == "https" else "ws"
     return f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}{TABLE_SOCKET}"
 
