@@ -132,11 +132,52 @@ def season_standings(db: str | None, since: datetime | None) -> Callable[[str | 
     return board
 
 
+def tournament_board(db: str | None, since: datetime | None) -> Callable[[str | None, Sequence[str]], Board]:
+    """The tournament's own standings and schedule (:mod:`voicehost.records.tournament`: its
+    scoring, bonus points and tie-breaks, from the stored protocols), where the records have
+    that tournament; else :func:`season_standings`. The next round's seating is the schedule's
+    first round after the last one with a stored game."""
+    import importlib
+
+    from voicehost.records.store import open_records
+    from voicehost.web.club import Board, Seating, Standing
+
+    kept = importlib.import_module("voicehost.records.tournament")
+    records = open_records(db)
+    season = season_standings(db, since)
+
+    def board(tournament: str | None, tables: Sequence[str], /) -> Board:
+        if tournament is None or tournament not in kept.tournament_names(records):
+            return season(tournament, tables)
+        plan = kept.load_tournament(records, tournament)
+        played = kept.played_games(records, tournament)
+        result = kept.standings(plan, played)
+        last = max((game.place.round for game in played), default=0)
+        upcoming = sorted(r for r in plan.schedule if r > last)
+        seating: tuple[Seating, ...] = ()
+        if upcoming:
+            seating = tuple(Seating(str(table), tuple(seats[s] for s in sorted(seats)))
+                            for table, seats in sorted(plan.schedule[upcoming[0]].items()))
+        return Board(standings=tuple(Standing(row.player, round(row.points, 2), row.games, row.wins,
+                                              round(row.bonus, 2)) for row in result.rows),
+                     games=result.games, next_round=upcoming[0] if upcoming else None, seating=seating)
+    return board
+
+
+def standings_provider(db: str | None, since: datetime | None) -> Callable[[str | None, Sequence[str]], Board]:
+    """The tournament records' standings where this build has them, else the season's points."""
+    import importlib.util
+
+    if importlib.util.find_spec("voicehost.records.tournament") is not None:
+        return tournament_board(db, since)
+    return season_standings(db, since)
+
+
 def _screen(args: argparse.Namespace) -> int:
     import asyncio
 
     since = args.since or _today_utc()
-    provider = season_standings(args.db, since)
+    provider = standings_provider(args.db, since)
     asyncio.run(_serve_screen(args, provider))
     return 0
 
