@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def add_commands(commands: Commands) -> None:
     bench_cmd = commands.add_parser("bench", help="run a benchmark")
     bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing",
-                                            "web", "mix", "cli", "plan", "standings"],
+                                            "web", "mix", "cli", "plan", "standings", "club"],
                            help="engine: full random games per second; gpio: press time-stamp error; "
                                 "voice: render, warm-up, event → first sample, mixer CPU; "
                                 "ears: recognizer real-time factor, memory, end of utterance → intent; "
@@ -34,7 +34,8 @@ def add_commands(commands: Commands) -> None:
                                 "cli: CPU time of `parse`, `rules` and `--help`, each against a bare interpreter; "
                                 "plan: a tournament's seating for 60 players, 6 tables, 12 rounds, and its balance "
                                 "against a random shuffle; "
-                                "standings: a tournament's standings recomputed from 1,000 stored protocols")
+                                "standings: a tournament's standings recomputed from 1,000 stored protocols; "
+                                "club: tables reporting to the tournament screen, table change → the page's socket")
     bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
     bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
     bench_cmd.add_argument("--games", type=positive, default=None,
@@ -55,6 +56,7 @@ def add_commands(commands: Commands) -> None:
                            help="hearing: the host takes what it hears, nobody vetoes (what the corrections buy)")
     bench_cmd.add_argument("--json", action="store_true", help="hearing: the figures as JSON")
     bench_cmd.add_argument("--viewers", type=positive, default=20, help="web: public viewers connected")
+    bench_cmd.add_argument("--tables", type=positive, default=6, help="club: tables playing at once (default 6)")
     bench_cmd.set_defaults(run=_bench)
 
 
@@ -72,6 +74,17 @@ def _bench(args: argparse.Namespace) -> int:
         print(f"web: {figures['viewers']:.0f} public viewers, {figures['messages']:.0f} messages received during a "
               f"sport game ({figures['game_s']:.1f} s, timers {WEB_BENCH_SPEED:g}× faster): change → received "
               f"p50 {figures['p50_ms']:.2f} ms, p95 {figures['p95_ms']:.2f} ms, max {figures['max_ms']:.2f} ms")
+        return 0
+    if args.what == "club":
+        from voicehost.cli.tournament_screen import CLUB_BENCH_SPEED, bench_club
+        from voicehost.language.i18n import _
+
+        figures = bench_club(args.tables)
+        print(_("club: {tables} tables at once ({seconds:.1f} s, timers {speed:g}× faster), {changes} changes heard "
+                "on the tournament page's socket: table change → page p50 {p50:.2f} ms, p95 {p95:.2f} ms, "
+                "max {max:.2f} ms").format(tables=int(figures["tables"]), seconds=figures["evening_s"],
+                                           speed=CLUB_BENCH_SPEED, changes=int(figures["changes"]),
+                                           p50=figures["p50_ms"], p95=figures["p95_ms"], max=figures["max_ms"]))
         return 0
     if args.what == "mix":
         for name in [args.ruleset] if args.ruleset else ruleset_names():

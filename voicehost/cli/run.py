@@ -15,6 +15,7 @@ from voicehost.cli.args import (
     tournament_of,
     web_around,
 )
+from voicehost.cli.tournament_screen import add_club_arguments, with_club
 from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
@@ -46,16 +47,19 @@ def add_commands(commands: Commands) -> None:
                               "[records] url is the club server the finished game is pushed to")
     add_tournament_arguments(run_cmd)
     add_web_arguments(run_cmd)
+    add_club_arguments(run_cmd)
     run_cmd.set_defaults(run=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from voicehost.host.live import run
-    from voicehost.records.table import protocol_hook
+    from voicehost.records.table import TableRecords, protocol_hook, table_records
 
     setup, resumed = run_setup(args)
+    where = table_records(setup.table) if setup.table is not None else TableRecords("table")
+    around = with_club(args, where.table, web_around(args, args.table))
     return run(setup, resumed, mock=args.mock, ears=not args.no_ears, speed=args.speed, transcript=args.transcript,
-               on_results=protocol_hook(setup.table, args.db), around=web_around(args, args.table))
+               on_results=protocol_hook(setup.table, args.db), around=around)
 
 
 def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, add_tournament_arguments, add_web_arguments, tournament_of, web_pin
+from voicehost.cli.tournament_screen import add_club_arguments, club_reporter
 from voicehost.rules import InputError
 from voicehost.service.unit import DEFAULT_USER, install, unit_text
 
@@ -30,6 +31,7 @@ def add_commands(commands: Commands) -> None:
     serve.add_argument("--journals", default=None, help="the journals folder (default: the data folder's)")
     add_web_arguments(serve)   # for serve: the setup page while idle, the display and console during games
     add_tournament_arguments(serve)   # --round: the first round; each game takes the next
+    add_club_arguments(serve)  # the public state to the tournament screen, game after game
     serve.set_defaults(run=_serve)
     service = commands.add_parser("service", help="the systemd unit that boots a Pi into a ready table")
     service.add_argument("action", choices=["unit", "install"], help="unit: print it; install: write and enable it")
@@ -92,6 +94,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.web:  # a bad address or PIN is refused before the table opens anything
         from voicehost.web import parse_address
         args.web_address, args.web_pin = parse_address(args.web), web_pin(args, path)
+    club_reporter(args, path.stem)   # a bad --club-server is refused before the table opens anything
     asyncio.run(_serve_table(args, path, pinmap, setup))
     return 0
 
@@ -146,12 +149,15 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, table.stop)
         _read_console(loop, table)
-        web, watchdog = None, None
+        web, watchdog, reporter = None, None, None
         try:
             web = await _serve_web(args, table) if args.web else None
+            reporter = _report_to_club(args, path, table)
             watchdog = _keep_watchdog(notify)
             await table.serve()
         finally:
+            if reporter is not None:
+                await reporter.stop()
             if watchdog is not None:
                 watchdog.cancel()
             if web is not None:
@@ -174,6 +180,23 @@ async def _serve_web(args: argparse.Namespace, table: IdleTable) -> Any:
     table.on_change = web.follow
     _log(f"voicehost: the table display: {url}/  the judge console and setup: {url}/judge  (PIN {web.pin})")
     return web
+
+
+def _report_to_club(args: argparse.Namespace, path: Path, table: IdleTable) -> Any:
+    """``--club-server``: the reporter follows the table from game to game, beside the web pages."""
+    from voicehost.records.table import table_records
+
+    reporter = club_reporter(args, table_records(path).table)
+    if reporter is None:
+        return None
+    shown = table.on_change
+
+    def follow(director: Any) -> None:
+        shown(director)
+        reporter.follow(director)
+    table.on_change = follow
+    reporter.start()
+    return reporter
 
 
 def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:

@@ -3,7 +3,8 @@
 tie-breaks, ``list`` and ``show`` it, follow its ``standings`` and ``export`` its results and
 games for the rating sites. Every subcommand takes ``--db URL`` like ``voicehost records``.
 
-``plan`` makes the seating (:mod:`voicehost.tournament.plan`). Each subcommand is added by a
+``plan`` makes the seating (:mod:`voicehost.tournament.plan`), ``screen`` shows every table live
+(:mod:`voicehost.web.club`). Each subcommand is added by a
 function of its own, so the group grows without its commands touching each other."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
+from voicehost.cli.tournament_screen import add_screen_command
 from voicehost.language.i18n import _, ngettext
 from voicehost.rules import InputError
 
@@ -32,10 +34,12 @@ DEFAULT_TIE_BREAKS = "points,bonus,wins,sheriff_games"
 
 
 def add_commands(commands: Commands) -> None:
-    group = commands.add_parser("tournament", help=_("a tournament: its seating plan, schedule, standings and export"))
+    group = commands.add_parser("tournament",
+                                help=_("a tournament: its seating plan, schedule, standings, export and screen"))
     sub = group.add_subparsers(dest="tournament_command", required=True, parser_class=type(group))
     add_plan_command(sub)
     add_record_commands(sub)
+    add_screen_command(sub)
 
 
 def add_plan_command(sub: Any) -> None:

@@ -1,0 +1,501 @@
+"""The tournament screen (voicehost.web.club) fed by the tables' reporters (voicehost.web.reporter).
+
+The evening test: three simulated tables (table-level games on a fast clock, each with its own
+reporter and its own WebSocket) play at once and report to one club server whose standings come
+from a real PostgreSQL (a throwaway cluster); Debian's chromium reads the page. The page must
+show each table's phases and speakers changing, table 2 — killed in the middle of its game —
+as dropped off and then live again when it is started anew, and every finished game in the
+standings, with the points the protocols give. The quicker tests: a dead club server costs a
+table nothing and is found again by itself; a report's fields beyond the public ones never
+reach the page; no browser page can pose as a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import socket
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from voicehost.cli.tournament_screen import season_standings
+from voicehost.records.pgcluster import Cluster, postgres_bin
+from voicehost.records.table import record_finished_game
+from voicehost.rules.protocol import build_protocol
+from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.script import Script, script_from_data
+from voicehost.simulation.scriptgen import random_script
+from voicehost.simulation.table_level import Simulation, TableRun, VirtualVoice, play_table
+from voicehost.web.club import Board, ClubScreen, read_report
+from voicehost.web.reporter import ClubReporter, TablePlace, club_socket_url
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+SPEED = 80.0          # each table's timers and voice, this many times faster than real
+DROP_S = 2.0          # the screen's silence before a table shows as dropped
+TOURNAMENT = "Кубок клуба"
+PLAYERS = [f"{first} {last}" for last in ("Орлов", "Волков", "Соколов")
+           for first in ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл")]
+ROLES = ("дон", "мафия", "шериф", "мирный")
+
+
+def table_script(table: int, seed: int) -> Script:
+    """A sport game the engine finishes, seated with the table's ten players of the round."""
+    while True:
+        data = random_script("sport", seed)
+        data["names"] = {str(seat): PLAYERS[(table - 1) * 10 + seat - 1] for seat in range(1, 11)}
+        script = script_from_data(data)
+        if simulate(script).game.is_over:
+            return script
+        seed += 1000
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def play_reporting(table: int, script: Script, club: str, speed: float = SPEED,
+                         on_reporter: Callable[[ClubReporter], None] = lambda r: None) -> Simulation:
+    """One table's game with its reporter, as ``voicehost run --club-server`` wires it."""
+    reporter = ClubReporter(club_socket_url(club), TablePlace(TOURNAMENT, 1, str(table), f"club-table-{table}"),
+                            log_line=lambda line: None)
+    on_reporter(reporter)
+
+    @asynccontextmanager
+    async def around(director: Any) -> AsyncIterator[None]:
+        reporter.follow(director)
+        reporter.start()
+        ended = False
+        try:
+            yield
+            ended = True
+        finally:
+            if ended:
+                reporter.finish()
+            await reporter.stop(flush_s=1.0 if ended else 0.0)   # killed: nothing more is sent
+    return await play_table(script, how=TableRun(speak=VirtualVoice(speed).speak, speed=speed, around=around))
+
+
+def store(result: Simulation, table: int, url: str) -> dict[str, Any]:
+    """The finished game into the club's records, as the table's protocol hook does."""
+    protocol = build_protocol(result.game, result.ignored, result.script.names)
+    assert record_finished_game(protocol, f"table-{table}-{uuid.uuid4().hex[:6]}.protocol.json",
+                                table=f"club-table-{table}", db=url, log=lambda line: None)
+    return protocol
+
+
+# ---- without a browser ---------------------------------------------------------------------------
+
+def test_a_dead_club_server_costs_the_table_nothing_and_is_found_again() -> None:
+    async def evening() -> tuple[float, float, ClubReporter, dict[str, Any]]:
+        port = free_port()
+        script = table_script(1, 5)
+        started = time.monotonic()
+        alone = await play_table(script, how=TableRun(speak=VirtualVoice(SPEED).speak, speed=SPEED))
+        alone_s = time.monotonic() - started
+        assert alone.game.is_over
+        reporters: list[ClubReporter] = []
+        started = time.monotonic()
+        game = asyncio.create_task(play_reporting(1, script, f"http://127.0.0.1:{port}", on_reporter=reporters.append))
+        await asyncio.sleep(2.0)   # the club server is down: the reporter keeps failing, the game goes on
+        assert not reporters[0].connected and not game.done()
+        screen = ClubScreen()
+        await screen.start("127.0.0.1", port)
+        try:
+            result = await game
+            reported_s = time.monotonic() - started
+            board = screen.state()
+        finally:
+            await screen.stop()
+        assert result.game.is_over
+        return alone_s, reported_s, reporters[0], board
+
+    alone_s, reported_s, reporter, board = asyncio.run(evening())
+    assert reported_s < alone_s * 1.5 + 3.0, f"the game took {reported_s:.1f} s with a dead club, {alone_s:.1f} s alone"
+    assert reporter.sent > 0, "the reporter found the club server once it came up"
+    (table,) = board["tables"]
+    assert table["table"] == "1" and table["round"] == 1 and table["state"]["phase"]["kind"] == "over"
+
+
+def test_only_public_fields_of_a_report_reach_the_page() -> None:
+    report = {"type": "report", "tournament": TOURNAMENT, "round": 2, "table": "3", "seq": 7, "t": time.time(),
+              "state": {"phase": {"kind": "night", "number": 1, "text": "Ночь 1"}, "roles": {"1": "дон"},
+                        "seats": [{"seat": 1, "name": "Анна", "alive": True, "fouls": 1, "role": "don"}],
+                        "night_log": ["Дон проверил игрока 3"], "speaker": None}}
+    shown = read_report(json.dumps(report, ensure_ascii=False))
+    assert set(shown["state"]) == {"phase", "speaker", "seats", "nominations", "result", "paused", "speed",
+                                   "finished"}
+    assert shown["state"]["seats"] == [{"seat": 1, "name": "Анна", "alive": True, "fouls": 1}]
+    assert "дон" not in json.dumps(shown, ensure_ascii=False).lower()
+
+
+def test_a_browser_page_cannot_pose_as_a_table() -> None:
+    async def attempt() -> tuple[int, dict[str, Any]]:
+        screen = ClubScreen()
+        base = await screen.start("127.0.0.1", 0)
+        try:
+            async with aiohttp.ClientSession() as http:
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await http.ws_connect(base.replace("http", "ws", 1) + "/ws/table",
+                                          headers={"Origin": "http://evil.example"})
+                async with http.get(base + "/api/board") as answer:
+                    return refused.value.status, await answer.json()
+        finally:
+            await screen.stop()
+
+    status, board = asyncio.run(attempt())
+    assert status == 403 and board["tables"] == []
+
+
+# ---- the evening in a browser ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def pg_url() -> Any:
+    if postgres_bin() is None:
+        pytest.skip("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (setup.sh test installs them)")
+    cluster = Cluster()
+    try:
+        cluster.start()
+        yield cluster.create_database(f"screen_{uuid.uuid4().hex[:10]}")
+    finally:
+        cluster.remove()
+
+
+# The page records itself: on every change it notes what each table's card and the standings
+# show, so no state it drew is missed however fast the tables play.
+RECORD = """
+const look = () => {
+  const tables = {};
+  document.querySelectorAll("#tables .card").forEach((card) => {
+    const q = (sel) => { const n = card.querySelector(sel); return n ? n.textContent : null; };
+    tables[card.dataset.table] = {phase: q(".phase"), speaker: q(".speaker-who"), round: q(".round"),
+                                  dropped: card.dataset.dropped === "1", name: q(".name"),
+                                  lines: [...card.querySelectorAll(".line")].map((n) => n.textContent).join(" | ")};
+  });
+  const standings = [...document.querySelectorAll("#standings tr[data-player]")]
+    .map((tr) => [...tr.children].map((td) => td.textContent));
+  return {tables: tables, standings: standings, title: document.getElementById("title").textContent};
+};
+window.seen = [];
+let last = null;
+const note = () => {
+  const now = look(), said = JSON.stringify(now);
+  if (said !== last) { last = said; window.seen.push(now); }
+};
+new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true,
+                                                   attributes: true});
+note();
+"""
+COLLECT = "const seen = window.seen; window.seen = []; return seen;"
+
+
+class ScreenBrowser:
+    """Headless chromium on the tournament page; every call on one worker thread."""
+
+    def __init__(self, base: str, profile: str) -> None:
+        from selenium import webdriver
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+        self.driver.set_window_size(1600, 1000)
+        self.driver.get(base + "/")
+        self.driver.execute_script(RECORD)
+        self.seen: list[dict[str, Any]] = []
+
+    def look(self) -> None:
+        self.seen.extend(self.driver.execute_script(COLLECT))
+
+    def screenshots(self, moment: str) -> list[Path]:
+        """The page on a big screen and on a phone, in ``test-artifacts/club/`` (docs/club-screen.md's pictures)."""
+        folder = Path(os.environ.get("VOICEHOST_ARTIFACTS", Path(__file__).resolve().parents[1] / "test-artifacts"))
+        folder = folder / "club"
+        folder.mkdir(parents=True, exist_ok=True)
+        shots = []
+        for name, size in (("screen", (1600, 1000)), ("phone", (375, 812))):
+            self.driver.set_window_size(*size)
+            shots.append(folder / f"club-{moment}-{name}.png")
+            self.driver.save_screenshot(str(shots[-1]))
+        self.driver.set_window_size(1600, 1000)
+        return shots
+
+    def refused(self) -> list[str]:
+        return [e["message"] for e in self.driver.get_log("browser") if "Content Security Policy" in e["message"]]
+
+    def close(self) -> None:
+        self.driver.quit()
+
+
+def latest(seen: list[dict[str, Any]], table: str) -> dict[str, Any]:
+    return next((s["tables"][table] for s in reversed(seen) if table in s["tables"]), {})
+
+
+async def tournament_evening(pg: str, profile: str) -> tuple[ScreenBrowser, dict[str, Any]]:
+    screen = ClubScreen(standings=season_standings(pg, None), tournament=TOURNAMENT, drop_s=DROP_S, refresh_s=1.0)
+    base = await screen.start("127.0.0.1", 0)
+    worker = ThreadPoolExecutor(max_workers=1)
+    loop = asyncio.get_running_loop()
+
+    def in_browser(call: Callable[..., Any], *args: Any) -> Any:
+        return loop.run_in_executor(worker, call, *args)
+
+    async def until(check: Callable[[], bool], what: str, timeout: float = 90.0) -> float:
+        started = time.monotonic()
+        while not check():
+            assert time.monotonic() - started < timeout, f"the page never showed {what}"
+            await in_browser(browser.look)
+            await asyncio.sleep(0.2)
+        return time.monotonic() - started
+
+    browser: ScreenBrowser = await in_browser(ScreenBrowser, base, profile)
+    marks: dict[str, Any] = {}
+    games: dict[int, asyncio.Task[Simulation]] = {}
+    try:
+        for table, seed in ((1, 11), (2, 12), (3, 13)):
+            games[table] = asyncio.create_task(play_reporting(table, table_script(table, seed), base))
+        await until(lambda: all(latest(browser.seen, t).get("phase", "").startswith("День") for t in "123"),
+                    "all three tables in the day")
+        games[2].cancel()   # table 2's process dies in the middle of its game
+        await asyncio.gather(games[2], return_exceptions=True)
+        killed = time.monotonic()
+        marks["killed_at"] = len(browser.seen)
+        marks["dropped_after_s"] = await until(lambda: latest(browser.seen, "2").get("dropped") is True,
+                                               "table 2 dropped off", timeout=DROP_S + 60)
+        marks["dropped_after_s"] = time.monotonic() - killed
+        games[2] = asyncio.create_task(play_reporting(2, table_script(2, 22), base))   # started again
+        await until(lambda: latest(browser.seen, "2").get("dropped") is False, "table 2 back", timeout=60)
+        marks["back_at"] = len(browser.seen)
+        await until(lambda: bool(latest(browser.seen, "2").get("speaker")), "table 2's new game with a speaker")
+        marks["shots"] = await in_browser(browser.screenshots, "live")
+        protocols = []
+        for table in (1, 2, 3):
+            result = await games[table]
+            assert result.game.is_over
+            protocols.append(await loop.run_in_executor(None, store, result, table, pg))
+        expected: dict[str, float] = defaultdict(float)
+        for protocol in protocols:
+            for seat, entry in protocol["seats"].items():
+                expected[entry["name"]] += protocol["scores"][seat]
+        marks["expected"] = {name: round(points, 2) for name, points in expected.items()}
+        await until(lambda: bool(browser.seen) and len(browser.seen[-1]["standings"]) == len(PLAYERS),
+                    "the three games in the standings", timeout=60)
+        await in_browser(browser.look)
+        marks["shots"] += await in_browser(browser.screenshots, "standings")
+        marks["refused"] = await in_browser(browser.refused)
+        marks["board"] = screen.state()
+        return browser, marks
+    finally:
+        for task in games.values():
+            task.cancel()
+        await asyncio.gather(*games.values(), return_exceptions=True)
+        await in_browser(browser.close)
+        worker.shutdown()
+        await screen.stop()
+
+
+@pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Debian's chromium and chromium-driver are not installed "
+                                                      "(apt-get install chromium chromium-driver)")
+def test_three_tables_at_once_on_the_tournament_page(pg_url: str) -> None:
+    pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
+    with tempfile.TemporaryDirectory(prefix="voicehost-club-chromium-") as profile:
+        browser, marks = asyncio.run(tournament_evening(pg_url, profile))
+    seen = browser.seen
+    assert seen[-1]["title"] == f"Турнир «{TOURNAMENT}»"
+    for table in "123":
+        shown = [s["tables"][table] for s in seen if table in s["tables"]]
+        phases = {t["phase"] for t in shown}
+        speakers = {t["speaker"] for t in shown if t["speaker"]}
+        assert {"День 1", "Ночь 1"} <= phases or {"День 1", "Ночь 2"} <= phases, f"table {table}: {phases}"
+        assert "Игра окончена" in phases, f"table {table} never showed its game over"
+        assert len(speakers) >= 5, f"table {table}: the speakers did not change ({speakers})"
+        assert all(t["name"] == f"Стол {table}" and t["round"] == "тур 1" for t in shown)
+    after_kill = [s["tables"]["2"] for s in seen[marks["killed_at"]:marks["back_at"]] if "2" in s["tables"]]
+    assert any(t["dropped"] for t in after_kill), "table 2 was shown dropped off"
+    assert DROP_S - 1.0 <= marks["dropped_after_s"] <= DROP_S + 15, "dropped after the screen's silence, not before"
+    back = [s["tables"]["2"] for s in seen[marks["back_at"]:] if "2" in s["tables"]]
+    assert not back[-1]["dropped"] and len({t["phase"] for t in back}) >= 3, "table 2 plays on the page again"
+    for table in "13":
+        shown = [s["tables"][table] for s in seen if table in s["tables"]]
+        assert not any(t["dropped"] for t in shown), f"table {table} was shown dropped (its game over: it is not)"
+    standings = {row[1]: float(row[2]) for row in seen[-1]["standings"]}
+    assert standings == marks["expected"], "the standings are the stored games' points"
+    points = [float(row[2]) for row in seen[-1]["standings"]]
+    assert points == sorted(points, reverse=True) and [row[0] for row in seen[-1]["standings"]][:3] == ["1", "2", "3"]
+    assert all(int(row[4]) == 1 for row in seen[-1]["standings"]), "each player one finished game (2's first lost)"
+    text = json.dumps(seen, ensure_ascii=False).lower()
+    for role in ROLES:
+        assert role not in text, f"the page showed {role!r}"
+    assert marks["refused"] == [], "the page breaks its Content-Security-Policy"
+    assert marks["board"]["games"] == 3
+    assert all(path.stat().st_size > 10_000 for path in marks["shots"])
+
+
+def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
+    """The other helper's schedule plugs in as the provider: the page's seating follows it."""
+    from voicehost.web.club import Seating, Standing
+
+    def provider(tournament: str | None, tables: Any, /) -> Board:
+        return Board(standings=(Standing("Анна Орлов", 3.5, 1, 1, 0.5),), games=1, next_round=2,
+                     seating=(Seating("1", tuple(PLAYERS[:10])), Seating("2", tuple(PLAYERS[10:20]))))
+
+    async def look() -> dict[str, Any]:
+        screen = ClubScreen(standings=provider, refresh_s=0.2)
+        base = await screen.start("127.0.0.1", 0)
+        try:
+            async with aiohttp.ClientSession() as http:
+                async with http.ws_connect(base.replace("http", "ws", 1) + "/ws") as ws:
+                    while True:
+                        board = json.loads((await ws.receive(timeout=10)).data)["board"]
+                        if board["seating"]:
+                            return dict(board)
+        finally:
+            await screen.stop()
+
+    board = asyncio.run(look())
+    assert board["next_round"] == 2 and board["seating"][1] == {"table": "2", "players": PLAYERS[10:20]}
+    assert board["standings"] == [{"player": "Анна Орлов", "points": 3.5, "games": 1, "wins": 1, "extra": 0.5}]
+    assert board["texts"]["seating"] == "Рассадка тура {round}"
+
+
+# ---- the commands, as real processes ------------------------------------------------------------------
+
+def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path) -> None:
+    """``voicehost tournament screen`` and ``voicehost run --club-server …``, each a process of its
+    own, on one records file: the screen has the table at its round, its game over, and the
+    game's players in the standings."""
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from processes import run_voicehost
+
+    root = Path(__file__).resolve().parents[1]
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    port = free_port()
+    screen = subprocess.Popen([sys.executable, "-m", "voicehost", "tournament", "screen", "--host", "127.0.0.1",
+                               "--port", str(port), "--db", db, "--tournament", TOURNAMENT],
+                              cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def board() -> dict[str, Any]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/board", timeout=5) as answer:
+            return dict(json.loads(answer.read()))
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assert board()["tables"] == []
+                break
+            except OSError:
+                assert time.monotonic() < deadline and screen.poll() is None, "the screen did not start"
+                time.sleep(0.2)
+        names = ",".join(f"{seat}={PLAYERS[seat - 1]}" for seat in range(1, 11))
+        done = run_voicehost(["run", "--mock", "--no-ears", "--audio", "off", "--speed", "1000", "--rules", "sport",
+                              "--table", str(root / "config" / "tables" / "ten-seats.toml"), "--names", names,
+                              "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", "game.jsonl", "--db", db,
+                              "--club-server", f"http://127.0.0.1:{port}", "--tournament", TOURNAMENT,
+                              "--round", "2", "--tournament-table", "5"], cwd=tmp_path, timeout=180)
+        assert done.returncode == 0, done.stderr[-2000:]
+        deadline = time.monotonic() + 30
+        while not (shown := board())["standings"]:
+            assert time.monotonic() < deadline, f"the standings stayed empty: {shown}"
+            time.sleep(0.3)
+    finally:
+        screen.send_signal(signal.SIGTERM)
+        _, err = screen.communicate(timeout=30)
+    (table,) = shown["tables"]
+    assert (table["table"], table["round"], table["state"]["phase"]["kind"]) == ("5", 2, "over")
+    assert {row["player"] for row in shown["standings"]} == set(PLAYERS[:10]) and shown["games"] == 1
+    assert screen.returncode == 0 and "Traceback" not in err.decode(), err.decode()[-2000:]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["tournament", "screen", "--port", "70000"], "70000 — не номер порта"),
+    (["run", "--mock", "--no-ears", "--audio", "off", "--club-server", "ftp://club"],
+     "voicehost: error: --club-server: 'ftp://club' — не адрес клубного сервера"),
+])
+def test_a_bad_club_option_is_one_line(argv: list[str], message: str, tmp_path) -> None:
+    """In Russian, the default language."""
+    import os
+
+    from processes import run_voicehost
+
+    chosen = ("VOICEHOST_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+    env = {key: value for key, value in os.environ.items() if key not in chosen}
+    done = run_voicehost(argv, cwd=tmp_path, timeout=60, env=env)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert not list(tmp_path.glob("*.jsonl")), "no journal is made for a refused command line"
+
+
+def test_voicehost_serve_reports_idle_then_each_game(tmp_path) -> None:
+    """``voicehost serve --club-server …`` (a process of its own, mock pins, null audio): the
+    screen has the idle table at once, and its game once the console's ``start`` began one."""
+    import os
+    import signal
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    fifo = tmp_path / "console"
+    os.mkfifo(fifo)
+
+    async def evening() -> tuple[list[str], int, str]:
+        screen = ClubScreen(tournament=TOURNAMENT)
+        base = await screen.start("127.0.0.1", 0)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "voicehost", "serve", "--mock", "--audio", "null", "--no-ears",
+            "--journals", str(tmp_path / "journals"), "--club-server", base, "--tournament", TOURNAMENT,
+            "--round", "3", "--tournament-table", "4", env={**os.environ, "PYTHONPATH": str(root),
+                                                         "VOICEHOST_CONSOLE": str(fifo)},
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        phases: list[str] = []
+
+        async def until_phase(kinds: set[str], timeout: float) -> None:
+            deadline = time.monotonic() + timeout
+            while True:
+                table = screen.tables.get(f"{TOURNAMENT}\x1f4")
+                kind = table.state["phase"]["kind"] if table is not None else None
+                if kind is not None and (not phases or phases[-1] != kind):
+                    phases.append(kind)
+                if kind in kinds:
+                    return
+                assert time.monotonic() < deadline and process.returncode is None, f"phases {phases}"
+                await asyncio.sleep(0.1)
+        try:
+            await until_phase({"idle"}, 120)
+            assert screen.tables[f"{TOURNAMENT}\x1f4"].round == 3
+            await asyncio.get_running_loop().run_in_executor(None, fifo.write_text, "start\n")
+            await until_phase({"deal", "night", "day"}, 120)
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+            try:
+                _, err = await asyncio.wait_for(process.communicate(), 60)
+            except TimeoutError:
+                process.kill()
+                raise AssertionError(f"serve did not stop on SIGTERM (phases {phases})") from None
+            finally:
+                await screen.stop()
+        return phases, process.returncode or 0, err.decode()
+
+    phases, code, err = asyncio.run(evening())
+    assert phases[0] == "idle" and phases[-1] in {"deal", "night", "day"}, phases
+    assert code == 0 and "Traceback" not in err, err[-2000:]
