@@ -33,8 +33,7 @@ def _argparse_plurals() -> None:
 def speak_argparse_in_our_language() -> None:
     """argparse calls the module-level ``_`` and ``ngettext`` it imported from gettext each time it
     says something: pointed at ours, its usage, its headings and its errors follow ``--lang``."""
-    argparse._ = _
-    argparse.ngettext = ngettext
+    vars(argparse).update({"_": _, "ngettext": ngettext})
 
 
 class Parser(argparse.ArgumentParser):
@@ -72,7 +71,8 @@ def number_between(low: float, high: float, unit: str = "") -> Any:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError((_("{text!r} is not a number of {unit}") if unit else
-                                              _("{text!r} is not a number")).format(text=text, unit=unit_text)) from None
+                                              _("{text!r} is not a number")).format(
+                                                  text=text, unit=unit_text)) from None
         if not low <= value <= high:
             raise argparse.ArgumentTypeError((_("{text} is not between {low:g} and {high:g} {unit}") if unit else
                                               _("{text} is not between {low:g} and {high:g}")).format(

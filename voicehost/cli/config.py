@@ -38,7 +38,8 @@ def add_commands(commands: Commands) -> None:
 
 def _paths(args: argparse.Namespace) -> int:
     for number, layer in enumerate(config_layers(), start=1):
-        print(_("config {number}: {layer}").format(number=number, layer=layer) + ("" if layer.is_dir() else _("  (absent)")))
+        absent = "" if layer.is_dir() else _("  (absent)")
+        print(_("config {number}: {layer}").format(number=number, layer=layer) + absent)
     print(_("data: {folder}").format(folder=data_dir()))
     print(_("cache: {folder}").format(folder=cache_dir()))
     return 0

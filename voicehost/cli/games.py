@@ -107,7 +107,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
     path = Path(args.journal)
     if path.exists() and path.stat().st_size:
-        raise InputError(str(path), _("the journal already exists: resume it with voicehost resume, or pick a new name"))
+        raise InputError(str(path), _("the journal already exists: resume it with voicehost resume, or pick a new "
+                                      "name"))
     journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
                              "seats": script.seats, "options": dict(script.options), "level": args.level})
     try:
@@ -334,7 +335,8 @@ def _demo_protocol_file(protocol: dict[str, Any]) -> Path:
     try:
         path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     except OSError as err:
-        raise InputError(str(path), _("cannot write the protocol ({error})").format(error=err.strerror or err)) from None
+        raise InputError(str(path), _("cannot write the protocol ({error})").format(
+            error=err.strerror or err)) from None
     return path
 
 
@@ -350,7 +352,8 @@ def demo_summary(result: Any, protocol: dict[str, Any], saved: Path, recorded: s
         lines = [_("Result: the game is not over.")]
     else:
         reason = book.line("log", f"reason_{over.reason}", n=over.count)
-        lines = [_("Result: {winner} — {reason}.").format(winner=book.line("log", f"winner_{over.winner}"), reason=reason)]
+        winner = book.line("log", f"winner_{over.winner}")
+        lines = [_("Result: {winner} — {reason}.").format(winner=winner, reason=reason)]
     left = [f"{_seat(out['seat'], names)} — {_when(out)}, {_left_by(out['cause'])}"
             for out in protocol.get("eliminations", [])]
     seats = "; ".join(left) if left else _("nobody")

@@ -115,7 +115,8 @@ def _import(args: argparse.Namespace) -> int:
     records = [read_record(Path(name), args.table) for name in args.files]  # all parsed before anything is written
     with open_records(args.db) as db:
         added = db.add(records)
-        print(ngettext("imported {added} new game of {count} into {url}", "imported {added} new games of {count} into {url}",
+        print(ngettext("imported {added} new game of {count} into {url}",
+                       "imported {added} new games of {count} into {url}",
                        added).format(added=added, count=len(records), url=db.url))
     return 0
 
@@ -230,13 +231,15 @@ def _push(args: argparse.Namespace) -> int:
         result = push(local, club, everything=args.all)
         waiting = local.waiting()
     if result.failed:
-        raise InputError("records push", ngettext("{error}; {count} game stays queued", "{error}; {count} games stay queued",
+        raise InputError("records push", ngettext("{error}; {count} game stays queued",
+                                                  "{error}; {count} games stay queued",
                                                   result.failed).format(error=result.errors[-1], count=result.failed))
     print(_("records: {line}").format(line=result.line))
     if waiting:
         earliest = min(row["next_try_at"] for row in waiting)
         print(ngettext("records: {count} game waits for its next try (at {first} UTC); --all sends it now",
-                       "records: {count} games wait for their next try (the first at {first} UTC); --all sends them now",
+                       "records: {count} games wait for their next try (the first at {first} UTC); "
+                       "--all sends them now",
                        len(waiting)).format(count=len(waiting), first=f"{earliest:%H:%M:%S}"))
     return 0
 

@@ -7,6 +7,7 @@ import argparse
 import json
 
 from voicehost.cli.args import Commands, print_json, seat_count
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 
@@ -48,17 +49,18 @@ def _rules(args: argparse.Namespace) -> int:
             print(f"{name:10} {ruleset.title} (мест: {ruleset.describe_sizes()})")
         return 0
     if args.name is None:
-        raise InputError("rules show", "name a ruleset (voicehost rules)")
+        raise InputError("rules show", _("name a ruleset (voicehost rules)"))
     ruleset = load_ruleset(args.name)
     print(f"{ruleset.name}: {ruleset.title}")
-    print(f"  seats: {ruleset.describe_sizes()}")
+    print(_("  seats: {sizes}").format(sizes=ruleset.describe_sizes()))
     for size, cast in ruleset.cast.items():
         print(f"  cast at {size}: " + ", ".join(f"{n} {role.value}" for role, n in cast.items()))
     print("  timers: " + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
-    print("  options:")
+    print(_("  options:"))
     for spec in ruleset.options.values():
         default = json.dumps(spec.default)
-        print(f"  {spec.name} = {default}  [{spec.describe_values()}]  source: {spec.source}")
+        print(_("  {name} = {default}  [{values}]  source: {source}").format(
+                  name=spec.name, default=default, values=spec.describe_values(), source=spec.source))
         if spec.doc:
             print(f"      {spec.doc}")
     return 0

@@ -24,7 +24,8 @@ def draw_season(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8, scor
         try:
             figure.savefig(out, format="png")
         except OSError as err:
-            raise InputError(str(out), _("cannot write the picture ({error})").format(error=err.strerror or err)) from None
+            raise InputError(str(out), _("cannot write the picture ({error})").format(
+                error=err.strerror or err)) from None
     finally:
         plt.close(figure)
     return leaders

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 
 import sqlalchemy as sa
 
+from voicehost.language.i18n import _
 from voicehost.records.store import Records, open_records
 from voicehost.rules import InputError
 
@@ -95,7 +96,7 @@ def push_until_empty(local: Records, club_url: str, give_up_after_s: float | Non
     while True:
         result = push(local, club_url)
         if result.pushed or result.failed:
-            log(f"records: {result.line}")
+            log(_("records: {line}").format(line=result.line))
         waiting = local.waiting()
         if not waiting:
             return True
