@@ -46,7 +46,7 @@ def _rules(args: argparse.Namespace) -> int:
     if args.action is None:
         for name in ruleset_names():
             ruleset = load_ruleset(name)
-            print(f"{name:10} {ruleset.title} (мест: {ruleset.describe_sizes()})")
+            print(f"{name:10} {ruleset.title} " + _("(seats: {sizes})").format(sizes=ruleset.describe_sizes()))
         return 0
     if args.name is None:
         raise InputError("rules show", _("name a ruleset (voicehost rules)"))

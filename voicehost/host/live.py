@@ -27,6 +27,7 @@ from voicehost.host.table_file import table_path
 from voicehost.host.terminal import decode_console_line as decode_console_line  # the service reads it here
 from voicehost.host.terminal import read_terminal
 from voicehost.host.voice import TerminalVoice, open_live_voice
+from voicehost.language.i18n import _
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import Game, IllegalInput, InputError
@@ -206,7 +207,7 @@ async def _host(args: Any, director: Director) -> None:
         deal = await learn_roles(director, dict(game.cast))
         source: Source = "seats"
         if deal is None:  # the taps did not add up: the human host types the cards
-            director.log("voicehost: the taps did not match the cards; type them: roles 3=don,5=mafia,…")
+            director.log(_("voicehost: the taps did not match the cards; type them: roles 3=don,5=mafia,…"))
             deal, source = await roles_from_console(director), "console"
         await director.push(deal, source)
     elif not args.roles and not args.resume:
@@ -227,7 +228,7 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
         mic.start()
         return mic
     except (ModelUnavailable, MicrophoneUnavailable) as err:
-        log(f"voicehost: no ears ({err}); speeches end by the speaker's button or the console")
+        log(_("voicehost: no ears ({error}); speeches end by the speaker's button or the console").format(error=err))
         return None
 
 
@@ -237,6 +238,7 @@ def _write_results(game: Game, names: dict[int, str], journal: Path,
     protocol = build_protocol(game, None, names)
     path = write_results(journal, protocol, log)
     outcome = game.outcome()
-    print(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"))
+    print(_("protocol: {path}").format(path=path)
+          + (f" ({outcome.winner}, {outcome.reason})" if outcome else _(" (the game is not over)")))
     if outcome is not None and on_results is not None:
         on_results(path, protocol)

@@ -33,6 +33,7 @@ from voicehost.host.ears import load_ears
 from voicehost.host.journal import FORMAT, check_header
 from voicehost.host.seats import open_pinmap
 from voicehost.host.table_file import load_audio, load_web_pin, table_path
+from voicehost.language.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import GAMES, Game, InputError, new_game
 from voicehost.rules.inputs import Deal
@@ -242,12 +243,12 @@ def _options(ruleset: Ruleset, given: Mapping[str, object], place: str) -> Optio
 
 
 def _allowed(spec: OptionSpec) -> str:
-    """An option's values, said in Russian."""
+    """An option's values, said in the language in use (the web's setup page: Russian)."""
     if spec.kind == "bool":
-        return "да или нет"
+        return _("yes or no")
     if spec.kind == "int":
-        return f"целое число от {spec.minimum} до {INT_OPTION_MAX}"
-    return "одно из: " + ", ".join(spec.values)
+        return _("a whole number from {low} to {high}").format(low=spec.minimum, high=INT_OPTION_MAX)
+    return _("one of: {values}").format(values=", ".join(spec.values))
 
 
 def _names(ruleset: Ruleset, entries: list[tuple[object, object]], seats: int, place: str) -> dict[int, str]:
