@@ -39,9 +39,9 @@ def parse_options(items: list[str]) -> dict[str, str]:
     """``--option nomination=last`` (repeatable) → {"nomination": "last"}; checked by the ruleset."""
     options = {}
     for item in items:
-        key, _, value = item.partition("=")
+        key, _sep, value = item.partition("=")
         if not key.strip() or not value.strip():
-            raise InputError(f"--option {item}", "is not KEY=VALUE")
+            raise InputError(f"--option {item}", _("is not KEY=VALUE"))
         options[key.strip()] = value.strip()
     return options
 
@@ -72,7 +72,7 @@ def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = Fa
     game ends. The sound card and the seat panel are opened next; the journal — which holds the
     secret deal — is created last, just before the game starts."""
     if setup.table is None:
-        raise InputError("run", "the live table needs a table file")
+        raise InputError("run", _("the live table needs a table file"))
     pinmap = open_pinmap(str(setup.table), None)
     if resumed is not None:
         game, journal = resume_game(resumed, pinmap.size)
@@ -90,7 +90,7 @@ def setup_of_journal(read: JournalFile, table: str | None = None, audio: str | N
     """The setup a live journal's header gives (its table, ruleset, options, seats, roster),
     checked as a new game's is; ``table``: where it resumes when the header names none."""
     if read.header.get("level", "live") != "live":
-        raise InputError(f"{read.path}:1", "a simulated game's journal: continue it with voicehost resume")
+        raise InputError(f"{read.path}:1", _("a simulated game's journal: continue it with voicehost resume"))
     setup = setup_from_header(read.header, f"{read.path}:1", table_path(read.header.get("table", table)))
     return replace(setup, journal=read.path, audio=audio_choice(audio))
 
@@ -123,14 +123,16 @@ def resume_game(source: str | Path | JournalFile, table_seats: int | None = None
         header = {**header, "seats": table_seats}
     setup = setup_from_header({key: value for key, value in header.items() if key != "table"}, place)
     if table_seats is not None and setup.seats > table_seats:
-        raise InputError(f"{place}: seats", f"the game has {setup.seats} seats; the table has {table_seats}")
+        raise InputError(f"{place}: seats", _("the game has {seats} seats; the table has {table_seats}").format(
+                                                seats=setup.seats, table_seats=table_seats))
     game = setup.new_game()
     for entry in read.entries:
         try:
             game.push(entry.input)
         except IllegalInput as err:
-            raise InputError(f"{read.path}:{entry.record}", f"the game refuses {entry.input} here ({err}): "
-                                                            "the journal does not replay") from None
+            raise InputError(f"{read.path}:{entry.record}", _("the game refuses {input} here ({err}): the "
+                                                              "journal does not replay").format(
+                                                                input=entry.input, err=err)) from None
     journal = journal_type.resume(read)
     if (cut := game.open_vote_inputs()):  # the power went off mid-vote: that vote is taken again
         game.splice(len(game.inputs) - cut, cut, [])
@@ -150,7 +152,7 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
                           deliver=loop.call_soon_threadsafe)
     except GpioUnavailable as err:
         voice.close()
-        raise InputError("run", f"{err}; on a machine without GPIO try --mock") from None
+        raise InputError("run", _("{err}; on a machine without GPIO try --mock").format(err=err)) from None
     from audio.listener import Gate
     gate = Gate(load_ears(table).hold_off_s)
 

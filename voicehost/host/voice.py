@@ -205,7 +205,7 @@ class FileVoice(Speaking):
             self.file = soundfile.SoundFile(path, "w", samplerate=self.rate, channels=1, subtype="PCM_16")
         except Exception as err:  # soundfile's LibsndfileError, OSError: a path it cannot write
             self.close()
-            raise InputError(f"--audio file:{path}", f"cannot write it ({err})") from None
+            raise InputError(f"--audio file:{path}", _("cannot write it ({err})").format(err=err)) from None
         self.book: Phrasebook = load_phrasebook()
         self._block = np.zeros(self.BLOCK, dtype=np.float32)
         self.rendered = 0.0   # the game time the file has reached
