@@ -155,8 +155,9 @@ def _ratings(args: argparse.Namespace) -> int:
     if args.json:
         print_json([rating.as_dict() for rating in table])
         return 0
-    print(f"{'#':>3}  {_('player'):<20} {_('games'):>5} {_('wins'):>5} {_('win%'):>5} {_('points'):>7} "
-          f"{_('fouls'):>5} {_('best'):>4}  {_('by role (wins/games)')}")
+    player, games, wins, rate, points = _("player"), _("games"), _("wins"), _("win%"), _("points")
+    fouls, best, by_role = _("fouls"), _("best"), _("by role (wins/games)")
+    print(f"{'#':>3}  {player:<20} {games:>5} {wins:>5} {rate:>5} {points:>7} {fouls:>5} {best:>4}  {by_role}")
     for place, rating in enumerate(table, start=1):
         roles = " ".join(f"{key} {w}/{g}" for key, (g, w) in sorted(rating.by_role.items()))
         print(f"{place:>3}  {rating.player:<20} {rating.games:>5} {rating.wins:>5} "
