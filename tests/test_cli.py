@@ -54,14 +54,13 @@ def test_parse_with_seats_flags_numbers_that_are_no_seat(capsys) -> None:
     assert json.loads(out)["intents"] == [{"type": "nominate", "seat": 12, "not_a_seat": True}]
 
 
-@pytest.mark.usefixtures("english")
 def test_rules_lists_and_shows_options_with_defaults_and_sources(capsys) -> None:
     code, out, _ = cli(capsys, "rules")
     assert code == 0 and [line.split()[0] for line in out.splitlines()] == ["canonical", "classic", "club", "sport"]
     assert "(мест: 6–18)" in out
     code, out, _ = cli(capsys, "rules", "show", "sport")
     assert code == 0
-    assert 'split_at_four = "stay"  [stay, vote]  source: seed 001 / clubs that let four vote both out' in out
+    assert 'split_at_four = "stay"  [stay, vote]  источник: seed 001 / clubs that let four vote both out' in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
