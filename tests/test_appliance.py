@@ -20,7 +20,6 @@ from voicehost import config
 from voicehost.cli.main import main
 from voicehost.service.unit import HARDENING, unit_text
 
-
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = sorted((ROOT / "config" / "tables").glob("*.toml"))
 
@@ -244,7 +243,7 @@ def test_the_wiring_diagram_shows_every_pin_of_the_map(tmp_path, table) -> None:
         button = "".join(by_id[f"seat-{seat.seat}-button"].itertext())
         led = "".join(by_id[f"seat-{seat.seat}-led"].itertext())
         assert f"GPIO{seat.button} " in button and f"GPIO{seat.led} " in led
-        assert "330 Ω" in "".join(by_id[f"seat-{seat.seat}-resistor"].itertext())
+        assert "330 Ом" in "".join(by_id[f"seat-{seat.seat}-resistor"].itertext())   # the Russian default
         for pin in (seat.button, seat.led):
             assert by_id[f"header-gpio{pin}"].find(f"{ns}rect").get("fill") != "#eeeeee"
     assert len([g for g in svg.iter(f"{ns}g") if (g.get("id") or "").startswith("header-")]) == 28
