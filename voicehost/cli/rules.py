@@ -54,8 +54,8 @@ def _rules(args: argparse.Namespace) -> int:
     print(f"{ruleset.name}: {ruleset.title}")
     print(_("  seats: {sizes}").format(sizes=ruleset.describe_sizes()))
     for size, cast in ruleset.cast.items():
-        print(f"  cast at {size}: " + ", ".join(f"{n} {role.value}" for role, n in cast.items()))
-    print("  timers: " + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
+        print(_("  cast at {size}: ").format(size=size) + ", ".join(f"{n} {role.value}" for role, n in cast.items()))
+    print(_("  timers: ") + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
     print(_("  options:"))
     for spec in ruleset.options.values():
         default = json.dumps(spec.default)
