@@ -72,7 +72,7 @@ def audio_from_mapping(data: Any, place: str) -> AudioConfig:
             value = float(value)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise InputError(f"{place}.{key}", _("must be a {kind}").format(
-                                                   name__=kind.__name__))
+                                                   kind=kind.__name__))
         values[key] = value
     _check_ranges(values, place)
     voice = VoiceSettings(**{k: v for k, v in values.items() if k in _VOICE})
