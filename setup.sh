@@ -21,8 +21,9 @@ AUDIO_PACKAGES=(espeak-ng libportaudio2 libsndfile1 libasound2-plugins alsa-util
 # has a PulseAudio-compatible server (Raspberry Pi OS: PipeWire) only needs pactl.
 # The club records' tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's postgresql);
 # the web console's browser test drives Debian's chromium through chromium-driver (selenium);
-# the appliance's unit is rated and verified by systemd-analyze (Debian's systemd).
-TEST_PACKAGES=(pulseaudio-utils postgresql chromium chromium-driver systemd)
+# the appliance's unit is rated and verified by systemd-analyze (Debian's systemd);
+# the Russian catalog is checked and compiled by msgfmt (Debian's gettext; tools/translations).
+TEST_PACKAGES=(pulseaudio-utils postgresql chromium chromium-driver systemd gettext)
 # On a Raspberry Pi the seat pins go through lgpio (Pi 5 and older alike); Raspberry Pi OS packages it
 # in its own repository (Debian's has none, so only on_a_pi installs it), and the venv then sees the
 # system's site-packages so gpiozero can find it.

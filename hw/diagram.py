@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from .messages import N_, _
 from .pinmap import PinMap
 
 # The 40-pin header by physical position: a BCM number, or the power/ground label.
@@ -17,10 +18,9 @@ RESISTOR_OHMS = 330   # an LED's series resistor at 3.3 V (about 4 mA for a red 
 PIN_FUNCTIONS = {0: "ID_SD", 1: "ID_SC", 2: "I2C SDA", 3: "I2C SCL", 14: "UART TXD", 15: "UART RXD",
                  18: "I2S BCLK", 19: "I2S LRCLK", 20: "I2S DIN", 21: "I2S DOUT"}
 SPECIAL_NOTES = {
-    "I2C": "на плате подтяжка 1,8 кОм к 3,3 В: годится для кнопки; светодиод на нём светился бы при загрузке",
-    "UART": "последовательный порт: с включённой консолью на порту (или Bluetooth на нём) не годится, "
-            "см. voicehost hw test",
-    "I2S": "выводы аудио-HAT: с этой картой HAT не ставится, звук идёт через USB-звуковую карту",
+    "I2C": N_("a 1.8 kΩ pull-up to 3.3 V on the board: fine for a button; an LED on it would light at boot"),
+    "UART": N_("the serial port: no good with the console on the port (or Bluetooth on it), see voicehost hw test"),
+    "I2S": N_("the audio HAT's pins: with this map no HAT fits, the sound goes through a USB sound card"),
 }
 
 PIN_W, PIN_H = 140, 22
@@ -36,16 +36,18 @@ def physical_pin(bcm: int) -> int:
 
 def diagram_svg(pinmap: PinMap) -> str:
     """The whole drawing as SVG text (every GPIO of the map appears as «GPIO<n>»)."""
-    used = {p.button: (f"seat {p.seat} button", BUTTON_FILL) for p in pinmap.seats} | {
-        p.led: (f"seat {p.seat} LED", LED_FILL) for p in pinmap.seats}
+    used = {p.button: (_("{seat} button").format(seat=p.seat), BUTTON_FILL) for p in pinmap.seats} | {
+        p.led: (_("{seat} LED").format(seat=p.seat), LED_FILL) for p in pinmap.seats}
     bottom = max(HEADER_Y + 20 * PIN_H, HEADER_Y + len(pinmap.seats) * ROW_H) + 20
     notes = _special_notes(used, bottom)
     height = bottom + 16 * len(notes) + 40
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="{height}" '
              f'font-family="sans-serif" font-size="11">',
-             f'<text x="{HEADER_X}" y="30" font-size="16">{escape(pinmap.name)}: {pinmap.size} seats</text>',
-             f'<text x="{HEADER_X}" y="50">Raspberry Pi 40-pin header (BCM numbers). Buttons: pin → button → GND '
-             f'(internal pull-up). LEDs: pin → {RESISTOR_OHMS} Ω → LED anode, cathode → GND.</text>']
+             f'<text x="{HEADER_X}" y="30" font-size="16">{escape(pinmap.name)}: '
+             f'{escape(_("{size} seats").format(size=pinmap.size))}</text>',
+             f'<text x="{HEADER_X}" y="50">' + escape(_(
+                 "Raspberry Pi 40-pin header (BCM numbers). Buttons: pin → button → GND (internal pull-up). "
+                 "LEDs: pin → {ohms} Ω → LED anode, cathode → GND.").format(ohms=RESISTOR_OHMS)) + '</text>']
     parts += _header(used)
     parts += notes
     parts += [_seat(pinmap, index) for index in range(pinmap.size)]
@@ -61,7 +63,7 @@ def _header(used: dict[int, tuple[str, str]]) -> list[str]:
         label = f"GPIO{pin}" if isinstance(pin, int) else pin
         role, fill = used.get(pin, ("", FREE_FILL)) if isinstance(pin, int) else ("", FREE_FILL)
         if role:
-            label += f" · {role.removeprefix('seat ')}"
+            label += f" · {role}"
         elif isinstance(pin, int) and pin in PIN_FUNCTIONS:
             label += f" ({PIN_FUNCTIONS[pin]})"
         ident = f' id="header-gpio{pin}"' if isinstance(pin, int) else ""
@@ -71,12 +73,12 @@ def _header(used: dict[int, tuple[str, str]]) -> list[str]:
 
 
 def _special_notes(used: dict[int, tuple[str, str]], top: int) -> list[str]:
-    """One line under the title per interface whose pins the map's seats use (Russian: a club reads it)."""
+    """One line under the title per interface whose pins the map's seats use."""
     lines = []
     for interface, note in SPECIAL_NOTES.items():
         pins = sorted(pin for pin in used if PIN_FUNCTIONS.get(pin, "").startswith(interface))
         if pins:
-            lines.append(f"{', '.join(f'GPIO{pin}' for pin in pins)} ({interface}): {note}.")
+            lines.append(f"{', '.join(f'GPIO{pin}' for pin in pins)} ({interface}): {_(note)}.")
     return [f'<text x="{HEADER_X}" y="{top + 16 * i}" id="note-{i}">{escape(line)}</text>'
             for i, line in enumerate(lines)]
 
@@ -85,14 +87,17 @@ def _seat(pinmap: PinMap, index: int) -> str:
     pins = pinmap.seats[index]
     y = HEADER_Y + index * ROW_H
     x = SEATS_X
+    seat = escape(_("Seat {seat}").format(seat=pins.seat))
+    button = escape(_("button: GPIO{gpio} (pin {pin}) → button → GND").format(
+        gpio=pins.button, pin=physical_pin(pins.button)))
+    led = escape(_("LED: GPIO{gpio} (pin {pin}) → ").format(gpio=pins.led, pin=physical_pin(pins.led)))
+    resistor = escape(_("{ohms} Ω → LED → GND").format(ohms=RESISTOR_OHMS))
     return (f'<g id="seat-{pins.seat}">'
-            f'<text x="{x}" y="{y + 15}" font-weight="bold">Seat {pins.seat}</text>'
-            f'<text x="{x + 55}" y="{y + 15}" id="seat-{pins.seat}-button">button: GPIO{pins.button} '
-            f'(pin {physical_pin(pins.button)}) → button → GND</text>'
+            f'<text x="{x}" y="{y + 15}" font-weight="bold">{seat}</text>'
+            f'<text x="{x + 55}" y="{y + 15}" id="seat-{pins.seat}-button">{button}</text>'
             f'<circle cx="{x + 300}" cy="{y + 11}" r="7" fill="{BUTTON_FILL}" stroke="#555"/>'
-            f'<text x="{x + 55}" y="{y + 32}" id="seat-{pins.seat}-led">LED: GPIO{pins.led} '
-            f'(pin {physical_pin(pins.led)}) → </text>'
+            f'<text x="{x + 55}" y="{y + 32}" id="seat-{pins.seat}-led">{led}</text>'
             f'<rect x="{x + 205}" y="{y + 24}" width="40" height="10" fill="#d9b38c" stroke="#555"/>'
-            f'<text x="{x + 250}" y="{y + 32}" id="seat-{pins.seat}-resistor">{RESISTOR_OHMS} Ω → LED → GND</text>'
+            f'<text x="{x + 250}" y="{y + 32}" id="seat-{pins.seat}-resistor">{resistor}</text>'
             f'<circle cx="{x + 370}" cy="{y + 28}" r="5" fill="#c33"/>'
             f'</g>')

@@ -16,6 +16,7 @@ from typing import Any
 
 from .edges import Debouncer, Edge
 from .leds import OFF, SPEAKER, Pattern, show
+from .messages import _
 from .pinmap import PinMap
 
 Deliver = Callable[..., Any]
@@ -38,7 +39,7 @@ class SeatPanel:
         try:
             from gpiozero import PWMLED, Button
         except ImportError as err:  # pragma: no cover - gpiozero is a dependency
-            raise GpioUnavailable(f"gpiozero is not installed ({err})") from None
+            raise GpioUnavailable(_("gpiozero is not installed ({error})").format(error=err)) from None
         self.pinmap = pinmap
         self.sink = sink
         self.clock = clock
@@ -54,7 +55,8 @@ class SeatPanel:
                 self._open(pinmap, pin_factory, Button, PWMLED)
         except Exception as err:  # gpiozero raises many kinds: BadPinFactory, PinInvalidPin, OSError…
             self.close()
-            raise GpioUnavailable(f"cannot open the seat pins ({type(err).__name__}: {err})") from None
+            raise GpioUnavailable(_("cannot open the seat pins ({kind}: {error})").format(
+                kind=type(err).__name__, error=err)) from None
 
     def _open(self, pinmap: PinMap, pin_factory: Any, Button: Any, PWMLED: Any) -> None:  # noqa: N803
         for pins in pinmap.seats:
@@ -135,10 +137,11 @@ def walk_seats(panel: SeatPanel, wait_press: Callable[[float], Edge | None], tim
         edge = wait_press(timeout)
         panel.show(pins.seat, OFF)
         if edge is None:
-            problems.append(f"seat {pins.seat}: no press within {timeout:g} s "
-                            f"(button GPIO{pins.button}, LED GPIO{pins.led})")
+            problems.append(_("seat {seat}: no press within {timeout:g} s (button GPIO{button}, LED GPIO{led})").format(
+                seat=pins.seat, timeout=timeout, button=pins.button, led=pins.led))
         elif edge.seat != pins.seat:
             other = panel.pinmap.pins_of(edge.seat)
-            problems.append(f"seat {pins.seat}: the press came on seat {edge.seat}'s pin GPIO{other.button} "
-                            f"instead of GPIO{pins.button}: the wires are swapped or misplaced")
+            problems.append(_("seat {seat}: the press came on seat {other}'s pin GPIO{pin} instead of "
+                              "GPIO{button}: the wires are swapped or misplaced").format(
+                seat=pins.seat, other=edge.seat, pin=other.button, button=pins.button))
     return problems

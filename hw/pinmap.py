@@ -12,17 +12,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .messages import N_, _
+
 # BCM pins on the 40-pin header; 0 and 1 are the HAT ID EEPROM and never free.
 HEADER_PINS = frozenset(range(0, 28))
-RESERVED = {0: "the HAT ID EEPROM (ID_SD)", 1: "the HAT ID EEPROM (ID_SC)"}
+RESERVED = {0: N_("the HAT ID EEPROM (ID_SD)"), 1: N_("the HAT ID EEPROM (ID_SC)")}
 INTERFACES: Mapping[str, tuple[frozenset[int], str]] = {
     "i2c": (frozenset({2, 3}), "I2C (SDA, SCL)"),
-    "i2s": (frozenset({18, 19, 20, 21}), "I2S (an audio HAT)"),
+    "i2s": (frozenset({18, 19, 20, 21}), N_("I2S (an audio HAT)")),
     "spi": (frozenset({7, 8, 9, 10, 11}), "SPI0"),
-    "uart": (frozenset({14, 15}), "the serial console (UART)"),
+    "uart": (frozenset({14, 15}), N_("the serial console (UART)")),
     # The HiFiBerry MiniAmp's PAM8403: GPIO16 low mutes it, GPIO26 low shuts it down (an LED
     # there would silence the table whenever it is off).
-    "miniamp": (frozenset({16, 26}), "the MiniAmp amplifier's mute and shutdown"),
+    "miniamp": (frozenset({16, 26}), N_("the MiniAmp amplifier's mute and shutdown")),
 }
 
 
@@ -67,11 +69,11 @@ def load_pinmap(path: str | Path) -> PinMap:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except FileNotFoundError:
-        raise PinMapError(str(path), "no such file") from None
+        raise PinMapError(str(path), _("no such file")) from None
     except tomllib.TOMLDecodeError as err:
-        raise PinMapError(str(path), f"not valid TOML ({err})") from None
+        raise PinMapError(str(path), _("not valid TOML ({err})").format(err=err)) from None
     except (OSError, ValueError) as err:
-        raise PinMapError(str(path), f"cannot read it ({err})") from None
+        raise PinMapError(str(path), _("cannot read it ({err})").format(err=err)) from None
     return pinmap_from_mapping(data, str(path))
 
 
@@ -80,56 +82,62 @@ def pinmap_from_mapping(data: Mapping[str, Any], place: str) -> PinMap:
     allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat"} | not_pins
     for key in data:
         if key not in allowed:
-            raise PinMapError(f"{place}: {key}", f"unknown key (known: {', '.join(sorted(allowed))})")
+            raise PinMapError(f"{place}: {key}", _("unknown key (known: {allowed})").format(
+                                                     allowed=', '.join(sorted(allowed))))
     interfaces = _interfaces(data.get("interfaces", []), place)
     rows = data.get("seat")
     if not isinstance(rows, list) or not rows:
-        raise PinMapError(f"{place}: seat", "needs one [[seat]] table per seat, with button and led")
+        raise PinMapError(f"{place}: seat", _("needs one [[seat]] table per seat, with button and led"))
     used: dict[int, str] = {}
     seats = tuple(_seat(row, i, interfaces, used, place) for i, row in enumerate(rows))
     bounce = data.get("bounce_ms", 20)
     stuck = data.get("stuck_after_s", 5.0)
     if not isinstance(bounce, int) or isinstance(bounce, bool) or not 0 <= bounce <= 200:
-        raise PinMapError(f"{place}: bounce_ms", "must be a whole number of milliseconds from 0 to 200")
+        raise PinMapError(f"{place}: bounce_ms", _("must be a whole number of milliseconds from 0 to 200"))
     if not isinstance(stuck, (int, float)) or isinstance(stuck, bool) or stuck <= 0:
-        raise PinMapError(f"{place}: stuck_after_s", "must be a positive number of seconds")
+        raise PinMapError(f"{place}: stuck_after_s", _("must be a positive number of seconds"))
     return PinMap(str(data.get("name", Path(place).stem)), seats, interfaces, bounce, float(stuck), place)
 
 
 def _interfaces(value: Any, place: str) -> frozenset[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise PinMapError(f"{place}: interfaces", "must be a list such as [\"i2s\"]")
+        raise PinMapError(f"{place}: interfaces", _("must be a list such as [\"i2s\"]"))
     for name in value:
         if name not in INTERFACES:
-            raise PinMapError(f"{place}: interfaces", f"unknown interface {name!r} (known: {', '.join(INTERFACES)})")
+            raise PinMapError(f"{place}: interfaces", _("unknown interface {name!r} (known: {interfaces})").format(
+                                                          name=name, interfaces=', '.join(INTERFACES)))
     return frozenset(value)
 
 
 def _seat(row: Any, index: int, interfaces: frozenset[str], used: dict[int, str], place: str) -> SeatPins:
     where = f"{place}: seat[{index}] (seat {index + 1})"
     if not isinstance(row, Mapping) or set(row) != {"button", "led"}:
-        raise PinMapError(where, "needs exactly button = PIN and led = PIN")
+        raise PinMapError(where, _("needs exactly button = PIN and led = PIN"))
     pins = {}
     for part in ("button", "led"):
         pins[part] = _pin(row[part], f"{where}.{part}", interfaces)
-        owner = f"seat {index + 1} {part}"
         if pins[part] in used:
-            raise PinMapError(f"{where}.{part}", f"GPIO{pins[part]} is already {used[pins[part]]}")
-        used[pins[part]] = f"the {owner}"
+            raise PinMapError(f"{where}.{part}", _("GPIO{pin} is already {owner}").format(
+                                                     pin=pins[part], owner=used[pins[part]]))
+        used[pins[part]] = (_("the seat {seat} button") if part == "button" else _("the seat {seat} led")).format(
+            seat=index + 1)
     return SeatPins(index + 1, pins["button"], pins["led"])
 
 
 def _pin(value: Any, where: str, interfaces: frozenset[str]) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PinMapError(where, f"{value!r} is not a BCM pin number")
+        raise PinMapError(where, _("{value!r} is not a BCM pin number").format(value=value))
     if value not in HEADER_PINS:
-        raise PinMapError(where, f"GPIO{value} is not on the 40-pin header (BCM 2–27)")
+        raise PinMapError(where, _("GPIO{value} is not on the 40-pin header (BCM 2–27)").format(
+                                     value=value))
     if value in RESERVED:
-        raise PinMapError(where, f"GPIO{value} is reserved for {RESERVED[value]}")
+        raise PinMapError(where, _("GPIO{value} is reserved for {reserved}").format(
+                                     value=value, reserved=_(RESERVED[value])))
     for name in sorted(interfaces):
         pins, title = INTERFACES[name]
         if value in pins:
-            raise PinMapError(where, f"GPIO{value} belongs to {title}, which this table enables")
+            raise PinMapError(where, _("GPIO{value} belongs to {title}, which this table enables").format(
+                                         value=value, title=_(title)))
     return value
 
 
@@ -143,21 +151,24 @@ def pins_on_the_uart(pinmap: PinMap) -> list[str]:
 
 
 def uart_warning(pinmap: PinMap) -> str | None:
-    """What a seat on GPIO14/15 means on Raspberry Pi OS, in Russian (``hw test`` prints it)."""
-    on_uart = pins_on_the_uart(pinmap)
+    """What a seat on GPIO14/15 means on Raspberry Pi OS (``hw test`` prints it)."""
+    uart = INTERFACES["uart"][0]
+    on_uart = [(_("seat {seat}, button GPIO{pin}") if part == "button" else _("seat {seat}, LED GPIO{pin}")).format(
+        seat=s.seat, pin=pin)
+        for s in pinmap.seats for part, pin in (("button", s.button), ("LED", s.led)) if pin in uart]
     if not on_uart:
         return None
-    seats = ", ".join(item.replace("seat ", "место ").replace(" button ", ", кнопка ").replace(" LED ", ", светодиод ")
-                      for item in on_uart)
-    return (f"Внимание: {seats} — на выводах последовательного порта (UART: GPIO14 передаёт, GPIO15 принимает). "
-            "Если в Raspberry Pi OS включена консоль на порту (raspi-config → Interface Options → Serial Port, "
-            "enable_uart=1) или порт отдан Bluetooth (dtoverlay=miniuart-bt), то до запуска voicehost GPIO14 "
-            "передаёт загрузочные сообщения (светодиод мигает, нажатая кнопка замыкает работающий выход на землю), "
-            "а нажатия на GPIO15 попадают в консоль как ввод. Отключите консоль на порту "
-            "(sudo raspi-config nonint do_serial_cons 1) или перенесите эти места на свободные выводы.")
+    return _("Warning: {seats} — on the serial port's pins (UART: GPIO14 transmits, GPIO15 receives). If Raspberry Pi "
+             "OS has the console on the port (raspi-config → Interface Options → Serial Port, enable_uart=1) or the "
+             "port is given to Bluetooth (dtoverlay=miniuart-bt), then until voicehost starts GPIO14 sends the boot "
+             "messages (the LED blinks, a pressed button shorts a driven output to ground), and presses on GPIO15 "
+             "reach the console as input. Turn the console on the port off (sudo raspi-config nonint do_serial_cons "
+             "1) or move these seats to free pins.").format(seats=", ".join(on_uart))
 
 
 def check_seat_count(pinmap: PinMap, seats: int, ruleset: str) -> None:
     """The table must have exactly as many seats as the game."""
     if pinmap.size != seats:
-        raise PinMapError(f"{pinmap.source}: seat", f"the table has {pinmap.size} seats; {ruleset} here needs {seats}")
+        raise PinMapError(f"{pinmap.source}: seat",
+                          _("the table has {size} seats; {ruleset} here needs {seats}").format(
+                                                        size=pinmap.size, ruleset=ruleset, seats=seats))

@@ -162,3 +162,27 @@ def renderer(tmp_path_factory):
         pytest.skip(f"no Russian voice here: {err}")
     yield speech
     speech.close()
+
+
+@pytest.fixture
+def english(monkeypatch):
+    """The program in English for a test that asserts the English of its messages (the ids in
+    the code); subprocesses inherit it. The product's default, and every other test's, is Russian."""
+    from voicehost.language.i18n import set_language
+
+    monkeypatch.setenv("VOICEHOST_LANG", "en")
+    set_language(None)
+    yield
+    set_language(None)
+
+
+@pytest.fixture(scope="module")
+def english_module():
+    """:func:`english` for a whole module (``pytestmark``), property-based tests included."""
+    from voicehost.language.i18n import set_language
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("VOICEHOST_LANG", "en")
+        set_language(None)
+        yield
+    set_language(None)

@@ -68,6 +68,7 @@ def test_journals_and_cache_never_default_to_the_current_folder(monkeypatch, tmp
     assert config.data_dir() == Path("/var/lib/voicehost")
 
 
+@pytest.mark.usefixtures("english")
 def test_config_init_copies_the_defaults_and_check_accepts_them(tmp_path, capsys) -> None:
     club = tmp_path / "club"
     assert main(["config", "init", str(club)]) == 0
@@ -85,6 +86,7 @@ def test_config_init_copies_the_defaults_and_check_accepts_them(tmp_path, capsys
     ("tables", "[[seat]]\nbutton = 4\nled = 5\n[audio]\nrate = 1000\n", "ten-seats.toml: audio.rate: 1000 is outside"),
     ("phrases", "[host]\nready = 3\n", "phrases/ru.toml: host.ready: must be a string"),
 ])
+@pytest.mark.usefixtures("english")
 def test_config_check_names_the_mistake_in_one_line(tmp_path, capsys, folder, text, message) -> None:
     club = tmp_path / "club"
     main(["config", "init", str(club)])
@@ -96,6 +98,7 @@ def test_config_check_names_the_mistake_in_one_line(tmp_path, capsys, folder, te
     assert err.count("\n") == 1 and err.startswith("voicehost: error: ") and message in err, err
 
 
+@pytest.mark.usefixtures("english")
 def test_config_check_of_a_missing_folder_is_one_line(tmp_path, capsys) -> None:
     assert main(["config", "check", str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in capsys.readouterr().err
@@ -103,6 +106,7 @@ def test_config_check_of_a_missing_folder_is_one_line(tmp_path, capsys) -> None:
 
 # ---- installed from a wheel ------------------------------------------------------------------
 
+@pytest.mark.usefixtures("english")
 def test_a_wheel_from_a_clean_clone_runs_from_any_folder(tmp_path) -> None:
     """Clone the committed tree, build its wheel, install it (not editable) into a fresh venv
     whose dependencies come from this one, and run it from an unrelated folder."""
@@ -207,6 +211,7 @@ def test_a_checkout_in_a_home_folder_stays_readable(monkeypatch) -> None:
     assert "ProtectHome=read-only" in unit_text("ten-seats", command="/opt/voicehost/.venv/bin/voicehost")
 
 
+@pytest.mark.usefixtures("english")
 def test_service_unit_prints_it_and_refuses_a_bad_table(capsys) -> None:
     assert main(["service", "unit", "--table", "twelve-seats", "--user", "club"]) == 0
     out = capsys.readouterr().out
@@ -238,7 +243,7 @@ def test_the_wiring_diagram_shows_every_pin_of_the_map(tmp_path, table) -> None:
         button = "".join(by_id[f"seat-{seat.seat}-button"].itertext())
         led = "".join(by_id[f"seat-{seat.seat}-led"].itertext())
         assert f"GPIO{seat.button} " in button and f"GPIO{seat.led} " in led
-        assert "330 Ω" in "".join(by_id[f"seat-{seat.seat}-resistor"].itertext())
+        assert "330 Ом" in "".join(by_id[f"seat-{seat.seat}-resistor"].itertext())   # the Russian default
         for pin in (seat.button, seat.led):
             assert by_id[f"header-gpio{pin}"].find(f"{ns}rect").get("fill") != "#eeeeee"
     assert len([g for g in svg.iter(f"{ns}g") if (g.get("id") or "").startswith("header-")]) == 28

@@ -137,6 +137,7 @@ def test_a_club_replaces_a_cue_with_its_own_file(tmp_path) -> None:
         load_cues(RATE, {"time_up": str(tmp_path / "none.wav")}, -20.0, -3.0)
 
 
+@pytest.mark.usefixtures("english")
 def test_table_settings_for_the_voice_the_bed_and_the_cues() -> None:
     audio = audio_from_mapping({"pause_s": 1.2, "count_duck_db": -6, "warning": "both", "loudness_lufs": -18,
                                 "cues": {"vote_open": "bell.wav"}}, "t")

@@ -269,6 +269,7 @@ def test_a_reader_who_says_nothing_is_waited_for_until_the_timeout() -> None:
 
 # ---- the command's bad input ----------------------------------------------------------------------------
 
+@pytest.mark.usefixtures("english")
 def test_a_missing_phrase_file_or_model_is_one_line(tmp_path, capsys, monkeypatch) -> None:
     assert main(["ears", "test", "--phrases", str(tmp_path / "none.txt")]) == 2
     assert capsys.readouterr().err.strip() == f"voicehost: error: {tmp_path / 'none.txt'}: no such file"

@@ -60,7 +60,7 @@ def test_rules_lists_and_shows_options_with_defaults_and_sources(capsys) -> None
     assert "(мест: 6–18)" in out
     code, out, _ = cli(capsys, "rules", "show", "sport")
     assert code == 0
-    assert 'split_at_four = "stay"  [stay, vote]  source: seed 001 / clubs that let four vote both out' in out
+    assert 'split_at_four = "stay"  [stay, vote]  источник: seed 001 / clubs that let four vote both out' in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -74,12 +74,14 @@ def test_rules_lists_and_shows_options_with_defaults_and_sources(capsys) -> None
     (["bench", "engine", "--games", "0"], "voicehost bench: error: argument --games"),
     (["demo", "--pace", "-1"], "voicehost demo: error: argument --pace"),
 ])
+@pytest.mark.usefixtures("english")
 def test_bad_arguments_give_one_line_and_exit_2(capsys, argv, message) -> None:
     code, out, err = cli(capsys, *argv)
     assert code == 2 and out == ""
     assert err.startswith(message) and err.count("\n") == 1
 
 
+@pytest.mark.usefixtures("english")
 def test_voice_pronounce_shows_the_lexicon_and_espeaks_phonemes(capsys) -> None:
     import shutil
     if shutil.which("espeak-ng") is None:
@@ -92,6 +94,7 @@ def test_voice_pronounce_shows_the_lexicon_and_espeaks_phonemes(capsys) -> None:
     assert code == 2 and err == "voicehost: error: voice pronounce: give the words to pronounce\n"
 
 
+@pytest.mark.usefixtures("english")
 def test_bad_script_gives_one_line_with_its_place(capsys, tmp_path) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"},
@@ -124,18 +127,21 @@ def test_fuzzed_arguments_never_raise(argv) -> None:
     assert code in (0, 2)
 
 
+@pytest.mark.usefixtures("english")
 def test_hw_test_walks_every_seat_on_mock_pins(capsys) -> None:
     code, out, _ = cli(capsys, "hw", "test", "--table", str(ROOT / "config/tables/ten-seats.toml"), "--mock",
                        "--rules", "sport")
     assert code == 0 and out.count("waiting for button") == 10 and "all seats answer" in out
 
 
+@pytest.mark.usefixtures("english")
 def test_hw_test_without_gpio_is_one_line(capsys, monkeypatch) -> None:
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     code, out, err = cli(capsys, "hw", "test", "--table", str(ROOT / "config/tables/ten-seats.toml"))
     assert code == 2 and err.count("\n") == 1 and "try --mock" in err
 
 
+@pytest.mark.usefixtures("english")
 def test_hw_test_seat_count_against_the_ruleset(capsys) -> None:
     code, _, err = cli(capsys, "hw", "test", "--table", str(ROOT / "config/tables/twelve-seats.toml"),
                        "--rules", "sport", "--mock")
@@ -159,6 +165,7 @@ def test_voice_say_renders_speech_into_a_file(capsys, tmp_path, renderer) -> Non
     assert rate == 48000 and (abs(data) > 0.05).sum() > rate * 0.2
 
 
+@pytest.mark.usefixtures("english")
 def test_voice_warm_renders_every_fixed_line(capsys, renderer) -> None:
     code, out, _ = cli(capsys, "voice", "warm", "--rules", "sport")
     assert code == 0 and out.startswith("sport: ") and " lines ready in " in out
@@ -186,6 +193,7 @@ def test_demo_ends_with_a_short_summary_and_keeps_the_protocol(capsys) -> None:
     assert code == 0 and json.loads(out[out.index("\n{"):])["reason"] == "no_black_left" and "Итог игры:" not in out
 
 
+@pytest.mark.usefixtures("english")
 def test_demo_invents_a_game_from_a_seed(capsys) -> None:
     code, out, _ = cli(capsys, "demo", "--seed", "4", "--rules", "classic", "--audio", "off", "--pace", "0", "--json")
     assert code == 0 and out.startswith("An invented classic game, seed 4.") and '"ruleset": "classic"' in out
@@ -240,6 +248,7 @@ def test_demo_on_a_machine_without_a_sound_card_says_so(capsys, tmp_path, render
     (["demo", "examples/club-sample.json", "--seed", "1"], "voicehost: error: demo: give a script or --seed"),
     (["demo", "--speed", "0"], "voicehost demo: error: argument --speed"),
 ])
+@pytest.mark.usefixtures("english")
 def test_voice_errors_are_one_line(capsys, argv, message, renderer) -> None:
     code, _, err = cli(capsys, *argv)
     assert code == 2 and err.startswith(message) and err.count("\n") == 1
@@ -253,6 +262,7 @@ def test_parse_takes_forbidden_words_before_the_text_as_documented(capsys) -> No
     assert [i["word"] for i in json.loads(out)["intents"]] == ["клянусь", "мамой"]
 
 
+@pytest.mark.usefixtures("english")
 def test_voice_say_without_an_audio_device_fails(capsys, renderer) -> None:
     """A speaker check that reaches no speaker must not look like a success."""
     code, _, err = cli(capsys, "voice", "say", "проверка", "--audio", "device:no-such-card-here")

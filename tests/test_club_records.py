@@ -28,6 +28,9 @@ from voicehost.simulation.engine_level import simulate
 from voicehost.simulation.script import script_from_data
 from voicehost.simulation.scriptgen import random_script
 
+# These tests assert the English of the messages (their ids); the Russian is tests/test_i18n.py's.
+pytestmark = pytest.mark.usefixtures("english_module")
+
 CLUB = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл", "Лена", "Марк"]
 
 
@@ -113,7 +116,7 @@ def test_import_stores_each_game_once(db_url, tmp_path, capsys) -> None:
     paths = protocol_files(tmp_path / "games", 6)
     assert cli(capsys, "records", "import", *map(str, paths), "--db", db_url, "--table", "Стол 1")[0] == 0
     code, out, _ = cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
-    assert code == 0 and out.startswith("imported 0 new game(s) of 6")
+    assert code == 0 and out.startswith("imported 0 new games of 6")
     with open_records(db_url) as db:
         assert db.count() == 6
         game = db.games()[0]
@@ -133,7 +136,7 @@ def test_a_journal_and_its_protocol_are_one_game(db_url, tmp_path, capsys) -> No
     assert cli(capsys, "simulate", str(script), "--journal", str(journal))[0] == 0
     protocol = journal.with_suffix(".protocol.json")
     code, out, _ = cli(capsys, "records", "import", str(journal), str(protocol), "--db", db_url)
-    assert code == 0 and out.startswith("imported 1 new game(s) of 2"), out
+    assert code == 0 and out.startswith("imported 1 new game of 2"), out
     with open_records(db_url) as db:
         (game,) = db.games()
     started = json.loads(journal.read_text().splitlines()[0])["started"]  # when the game started, not the file's name
@@ -369,16 +372,16 @@ def test_records_push_sends_the_outbox_once_and_says_when_it_cannot(pg_cluster, 
     for path in protocol_files(tmp_path / "games", 3):
         hook(path, json.loads(path.read_text()))
     code, out, _ = cli(capsys, "records", "push", "--table", str(table), "--db", local)
-    assert code == 0 and "3 game(s) wait for their next try" in out  # the backoff: not due yet
+    assert code == 0 and "3 games wait for their next try" in out  # the backoff: not due yet
     code, _, err = cli(capsys, "records", "push", "--table", str(table), "--db", local, "--all")
-    assert code == 2 and err.count("\n") == 1 and "3 game(s) stay queued" in err
+    assert code == 2 and err.count("\n") == 1 and "3 games stay queued" in err
     code, out, _ = cli(capsys, "records", "push", "--to", club, "--db", local, "--all")
-    assert code == 0 and "pushed 3 game(s)" in out
+    assert code == 0 and "pushed 3 games" in out
     with open_records(local) as records:
         assert records.waiting() == []
         records.add(records.games(), queue=True)  # queued again, as after a lost answer
     code, out, _ = cli(capsys, "records", "push", "--to", club, "--db", local)
-    assert code == 0 and "pushed 0 game(s), 3 already on the server" in out
+    assert code == 0 and "pushed 0 games, 3 already on the server" in out
     with open_records(club) as records:
         assert records.count() == 3 and {g.table for g in records.games()} == {"Стол 3"}
 
@@ -456,7 +459,7 @@ def test_push_watch_retries_with_backoff_until_the_server_is_back(pg_cluster, tm
         back.join()
         if not pg_cluster.running():
             pg_cluster.start()
-    assert attempts and lines[-1] == "records: pushed 3 game(s)"
+    assert attempts and lines[-1] == "records: pushed 3 games"
     with open_records(club) as records:
         assert records.count() == 3
 
@@ -590,12 +593,12 @@ def test_the_same_game_as_protocol_journal_and_renamed_copies_is_stored_once(db_
     journal_copy.write_bytes(journal.read_bytes())
     files = [str(protocol), str(journal), str(renamed), str(journal_copy)]
     done = voicehost_cli("records", "import", *files, "--db", db_url)
-    assert done.returncode == 0 and done.stdout.startswith("imported 0 new game(s) of 4"), done.stdout + done.stderr
+    assert done.returncode == 0 and done.stdout.startswith("imported 0 new games of 4"), done.stdout + done.stderr
     later = tmp_path / "later"  # another day, another folder, the copies imported on their own
     later.mkdir()
     (later / "g.json").write_bytes(protocol.read_bytes())
     done = voicehost_cli("records", "import", str(later / "g.json"), str(journal_copy), "--db", db_url)
-    assert done.returncode == 0 and done.stdout.startswith("imported 0 new game(s) of 2"), done.stdout
+    assert done.returncode == 0 and done.stdout.startswith("imported 0 new games of 2"), done.stdout
     with open_records(db_url) as records:
         assert records.count() == 1
 
@@ -609,7 +612,7 @@ def test_two_games_alike_but_started_apart_are_two_games(tmp_path) -> None:
     first.write_text(json.dumps({**protocol, "started": "2026-10-05T18:00:00Z"}))
     second.write_text(json.dumps({**protocol, "started": "2026-10-05T19:30:00Z"}))
     done = voicehost_cli("records", "import", str(first), str(second), "--db", db)
-    assert done.returncode == 0 and done.stdout.startswith("imported 2 new game(s) of 2"), done.stdout + done.stderr
+    assert done.returncode == 0 and done.stdout.startswith("imported 2 new games of 2"), done.stdout + done.stderr
 
 
 def test_an_unfinished_journal_is_refused_in_one_line(tmp_path) -> None:
@@ -688,7 +691,7 @@ def test_an_upgrade_rekeys_old_games_and_merges_renamed_copies(db_url, tmp_path)
     assert set(games) == {kept, second} and waiting == {kept, second}
     assert [s.seat for s in games[kept].seats if s.best_player] == [4]
     done = voicehost_cli("records", "import", str(original), str(copy), str(other), "--db", db_url)
-    assert done.returncode == 0 and done.stdout.startswith("imported 0 new game(s) of 3"), done.stdout + done.stderr
+    assert done.returncode == 0 and done.stdout.startswith("imported 0 new games of 3"), done.stdout + done.stderr
 
 
 def test_the_migration_keys_games_as_the_records_do() -> None:
@@ -725,7 +728,7 @@ def test_the_chart_counts_games_on_its_x_axis_not_clock_times(tmp_path, capsys) 
         ticks = [label.get_text() for label in axes.get_xticklabels() if label.get_text()]
         shown = [int(tick) for tick in ticks if 0.5 <= int(tick) <= 5.5]
         assert shown == [1, 2, 3, 4, 5] and not any(":" in tick for tick in ticks), ticks
-        assert axes.get_xlabel() == "игры сезона по порядку: №1 — 01.10.2026, №5 — 05.10.2026"
+        assert axes.get_xlabel() == "the season's games in order: #1 — 01.10.2026, #5 — 05.10.2026"
         lines = {line.get_label(): line for line in axes.get_lines()}
         assert set(lines) == set(leaders) and all(set(line.get_xdata()) <= {1, 2, 3, 4, 5} for line in lines.values())
     finally:

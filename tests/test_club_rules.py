@@ -40,6 +40,7 @@ def test_club_night_one_roles_show_and_maniac_chooses_side() -> None:
     assert protocol["nights"][0]["maniac_side"] == "solo"  # the default when he does not join
 
 
+@pytest.mark.usefixtures("english")
 def test_club_join_is_only_for_the_maniac() -> None:
     with pytest.raises(InputError, match=r"nights\[0\].join.7: seat 7 is a sheriff and has no join"):
         club(nights=[{"join": {"7": "black"}}])
@@ -59,6 +60,7 @@ def test_club_mafia_must_all_agree_on_one_player_or_miss() -> None:
     assert protocol["nights"][1]["killed"] == [4]
 
 
+@pytest.mark.usefixtures("english")
 def test_club_the_maniac_does_not_shoot_with_the_mafia_even_when_joined() -> None:
     with pytest.raises(InputError, match=r"seat 8 is a maniac and has no shots"):
         club(nights=[{"join": {"8": "black"}}, {"shots": {"8": 4}}])

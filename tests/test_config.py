@@ -62,6 +62,7 @@ def test_every_shipped_ruleset_loads_and_every_option_has_a_source(name) -> None
     assert ruleset.options and all(spec.source for spec in ruleset.options.values())
 
 
+@pytest.mark.usefixtures("english")
 def test_phrasebook_errors_name_the_line() -> None:
     with pytest.raises(InputError, match="ru.toml: log.x: must be a string"):
         phrasebook_from_mapping({"log": {"x": 5}}, "ru.toml")
@@ -114,6 +115,7 @@ def test_config_init_says_how_to_make_another_folder_the_active_one(tmp_path, mo
     assert "Папка уже действует: на неё указывает VOICEHOST_CONFIG." in capsys.readouterr().out
 
 
+@pytest.mark.usefixtures("english")
 def test_config_check_reads_the_club_lexicon(tmp_path, capsys) -> None:
     club = tmp_path / "club"
     main(["config", "init", str(club)])

@@ -74,7 +74,7 @@ def test_each_command_takes_exactly_its_arguments_in_ascii_digits() -> None:
 
 def test_the_unknown_command_help_lists_every_command() -> None:
     director, _, printed = console_at(day_one(), ["help"])
-    assert printed == [f"console: «help» refused: Неизвестная команда. Команды: {', '.join(COMMANDS)}."]
+    assert printed == [f"пульт: «help» отклонено: Неизвестная команда. Команды: {', '.join(COMMANDS)}."]
     assert list(COMMANDS)[:14] == ["foul", "remove", "end", "nominate", "withdraw", "blood", "hand", "vote", "roles",
                                    "undo", "repeat", "status", "pause", "resume"]
     assert director.console.refused == [("help", f"unknown command; {help_line()}")]
@@ -101,12 +101,12 @@ def test_the_console_answers_on_the_terminal_too() -> None:
     game.push(Nominate(1, 5))
     game.push(Foul(4, "host"))
     _, said, printed = console_at(game, ["status", "repeat", "pause", "resume"])
-    host = [line.removeprefix("host: ") for line in printed if line.startswith("host: ")]
+    host = [line.removeprefix("ведущий: ") for line in printed if line.startswith("ведущий: ")]
     assert host == said and said[:2] == ["Выставлен игрок номер пять.", "Игрок номер четыре — одно замечание."]
     assert said[-3:] == [said[-4], "Пауза.", "Продолжаем."]  # repeat said the last line again
 
     _, said, printed = console_at(voted_game(), ["vote 1 9"])
-    host = [line.removeprefix("host: ") for line in printed if line.startswith("host: ")]
+    host = [line.removeprefix("ведущий: ") for line in printed if line.startswith("ведущий: ")]
     assert host == said and said[0] == "Исправление: игрок номер один голосовал против игрока номер девять."
     assert any(line.endswith(("голос.", "голоса.", "голосов.", "голосов нет.")) for line in host)  # the corrected count
 
@@ -117,7 +117,7 @@ def test_lines_typed_during_a_pause_are_held_until_resume() -> None:
     assert said[0] == "Пауза." and said[1] == "Продолжаем."                   # nothing carried out while paused
     assert said[2].startswith("Игрок номер четыре, замечание.") and game.fouls[4] == 1  # then in order
     assert said[3] == "Кандидатур пока нет."
-    assert "console: «foul 4» held until resume" in printed
+    assert "пульт: «foul 4» ждёт команды resume" in printed
     assert director.console.refused == [("pause", "the game is already paused")]
 
 
@@ -347,5 +347,5 @@ def test_a_late_nomination_from_the_judge_is_refused_on_the_console_not_aloud() 
     director, said, printed = console_at(game, ["nominate 1 5"])
     assert said == [] and game.inputs == before
     assert director.console.refused == [("nominate 1 5", str(NominationNotTaken(1, 5, "not_your_turn")))]
-    assert printed == ["console: «nominate 1 5» refused: Игрок 1 выставляет игрока 5: не принято, "
+    assert printed == ["пульт: «nominate 1 5» отклонено: Игрок 1 выставляет игрока 5: не принято, "
                        "сейчас не речь игрока 1."]

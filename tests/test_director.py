@@ -168,6 +168,7 @@ def test_voicehost_run_finishes_a_game_without_microphone_or_sound_card(tmp_path
     assert "Игра окончена: победа красных." in done.stdout and "don" not in done.stdout
 
 
+@pytest.mark.usefixtures("english")
 def test_voicehost_run_without_gpio_is_one_line(tmp_path) -> None:
     import os
 
@@ -347,6 +348,7 @@ def test_the_human_host_types_the_cards_at_the_console(table_game) -> None:
     assert len(logged) == 2 and "needs" in logged[1]
 
 
+@pytest.mark.usefixtures("english")
 def test_run_options_are_key_value_pairs_checked_by_the_ruleset() -> None:
     from voicehost.host.live import parse_options
     from voicehost.rules import InputError

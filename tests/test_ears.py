@@ -14,6 +14,9 @@ from voicehost.host.ears import ears_from_mapping, install_model, load_ears
 from voicehost.host.table_file import table_path
 from voicehost.rules import InputError
 
+# These tests assert the English of the messages (their ids); the Russian is tests/test_i18n.py's.
+pytestmark = pytest.mark.usefixtures("english_module")
+
 REPLAYS = Path(__file__).parent / "replays"
 
 

@@ -14,6 +14,9 @@ from fuzzing import journal_bases, one_case
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+# The fuzz checks the form of the one line (``voicehost…: error: …``): in English, the ids.
+pytestmark = pytest.mark.usefixtures("english_module")
+
 CASES = int(os.environ.get("VOICEHOST_FUZZ_CASES", "40"))
 SETTINGS = settings(max_examples=CASES, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -16,6 +16,9 @@ from voicehost.host.journal import Journal, read_journal
 from voicehost.rules import InputError
 from voicehost.rules.inputs import Dawn, Vote
 
+# These tests assert the English of the messages (their ids); the Russian is tests/test_i18n.py's.
+pytestmark = pytest.mark.usefixtures("english_module")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

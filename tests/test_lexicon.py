@@ -114,6 +114,7 @@ def test_entries_apply_to_whole_words_in_any_case_longest_first() -> None:
     assert lexicon.apply("к") == "к"  # a proclitic needs a next word
 
 
+@pytest.mark.usefixtures("english")
 def test_a_bad_lexicon_entry_is_one_clear_error() -> None:
     with pytest.raises(InputError, match="words.мафию.*not the same words"):
         lexicon_from_mapping({"words": {"мафию": {"stress": "ма́фия", "say": "[[m'Af;ija]]"}}}, "lex")

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from test_game import voted_game
 
 from voicehost.host.journal import Journal, read_journal
 from voicehost.host.live import resume_game
+
+# These tests assert the English of the messages (their ids); the Russian is tests/test_i18n.py's.
+pytestmark = pytest.mark.usefixtures("english_module")
 
 
 def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None:
@@ -37,7 +41,6 @@ def run_cli(tmp_path, *argv: str, stdin: bytes = b"", timeout: float = 120):
     return run_voicehost(["run", "--mock", "--no-ears", *argv], input=stdin, cwd=tmp_path, timeout=timeout, text=False)
 
 
-import pytest  # noqa: E402
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -178,6 +178,7 @@ def test_foul_flash_is_short(ten_seats, mock_factory) -> None:
     panel.close()
 
 
+@pytest.mark.usefixtures("english")
 def test_walk_seats_reports_a_silent_seat_and_swapped_wires(ten_seats, mock_factory) -> None:
     edges: list[Edge] = []
     panel = SeatPanel(ten_seats, edges.append, pin_factory=mock_factory)
@@ -203,6 +204,7 @@ def test_walk_seats_reports_a_silent_seat_and_swapped_wires(ten_seats, mock_fact
     panel.close()
 
 
+@pytest.mark.usefixtures("english")
 def test_pins_that_cannot_be_opened_are_one_clear_error(ten_seats, mock_factory) -> None:
     from gpiozero import Button
     holder = Button(ten_seats.pins_of(5).button, pin_factory=mock_factory)

@@ -69,7 +69,7 @@ def test_hw_test_says_what_a_seat_on_the_uart_means(tmp_path, capsys) -> None:
     assert "sudo raspi-config nonint do_serial_cons 1" in warning[0]
     for table in ("ten-seats", "twelve-seats"):
         code, out, _ = cli(capsys, "hw", "test", "--table", str(TABLES / f"{table}.toml"), "--mock")
-        assert code == 0 and "Внимание:" not in out and "all seats answer" in out
+        assert code == 0 and "Внимание:" not in out and "все места отвечают на своих выводах" in out
     code, out, _ = cli(capsys, "hw", "test", "--table", str(TABLES / "ten-seats-miniamp.toml"), "--mock")
     assert code == 0 and "Внимание: место 7, светодиод GPIO14, место 10, светодиод GPIO15" in out
 
@@ -93,18 +93,21 @@ def test_hw_test_says_what_a_seat_on_the_uart_means(tmp_path, capsys) -> None:
     ({"seat": rows((4, 17)), "stuck_after_s": 0}, "t.toml: stuck_after_s: must be a positive number"),
     ({"seat": rows((4, 17)), "pins": 3}, "t.toml: pins: unknown key"),
 ])
+@pytest.mark.usefixtures("english")
 def test_pin_map_errors_name_the_pin(data, message) -> None:
     with pytest.raises(PinMapError) as caught:
         pinmap_from_mapping(data, "t.toml")
     assert message in str(caught.value)
 
 
+@pytest.mark.usefixtures("english")
 def test_seat_count_must_match_the_ruleset() -> None:
     pinmap = load_pinmap(TABLES / "twelve-seats.toml")
     with pytest.raises(PinMapError, match="the table has 12 seats; sport here needs 10"):
         check_seat_count(pinmap, 10, "sport")
 
 
+@pytest.mark.usefixtures("english")
 def test_unreadable_pin_maps(tmp_path) -> None:
     with pytest.raises(PinMapError, match="no such file"):
         load_pinmap(tmp_path / "none.toml")

@@ -100,6 +100,7 @@ def test_a_refusal_carries_its_kind_and_fields_and_keeps_its_english() -> None:
     assert refusal_text(refusal, load_phrasebook()) == "Игрок 4 уже не за столом."
 
 
+@pytest.mark.usefixtures("english")
 def test_a_club_rewords_a_refusal_in_one_place_and_only_with_its_fields() -> None:
     reference = load_phrasebook().lines
     book = phrasebook_from_mapping({"refusals": {"seat_not_at_table": "Номер {seat} уже вышел."}}, "club.toml",

@@ -27,11 +27,6 @@ LANGUAGE = {   # modules whose Russian is the language itself, not a line anyone
 ALLOWED = {   # single literals, by module
     "host/voice.py": {"и": "the conjunction a list is said with (a word, not a line)"},
     "cli/run.py": {"1=Анна,2=Борис,…: the roster": "an example of --names in the English help"},
-    # Still to move to config/phrases (their modules belong to other work): listed so none is added.
-    "host/setup.py": {"да или нет": "pending", "целое число от ": "pending", " до ": "pending",
-                      "одно из: ": "pending"},
-    "cli/games.py": {"(не учтено: ": "pending"},
-    "cli/rules.py": {" (мест: ": "pending"},
 }
 
 

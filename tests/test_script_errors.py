@@ -13,6 +13,9 @@ from voicehost.rules import InputError
 from voicehost.simulation.engine_level import simulate
 from voicehost.simulation.script import load_script, script_from_data
 
+# These tests assert the English of the messages (their ids); the Russian is tests/test_i18n.py's.
+pytestmark = pytest.mark.usefixtures("english_module")
+
 ROLES = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}
 
 

@@ -51,6 +51,7 @@ BOOT_REFUSES = {
 
 
 @pytest.mark.parametrize("case", sorted(BOOT_REFUSES))
+@pytest.mark.usefixtures("english")
 def test_config_check_refuses_what_serve_refuses_at_boot(tmp_path: Path, case: str) -> None:
     """These table files passed ``config check``; then ``serve`` refused them at boot."""
     edit, says = BOOT_REFUSES[case]
@@ -95,6 +96,7 @@ BAD_RUNS = [
 
 
 @pytest.mark.parametrize("extra, says", BAD_RUNS, ids=lambda v: str(v))
+@pytest.mark.usefixtures("english")
 def test_run_refuses_a_bad_argument_before_any_audio_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str], extra: list[str],
                                                           says: str) -> None:

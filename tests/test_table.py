@@ -20,6 +20,7 @@ def test_shipped_tables_have_valid_audio_settings() -> None:
     ({"volume": 2}, "t: audio.volume: 2.0 is outside 0.0..1.0"),
     ({"loudness": 1}, "t: audio.loudness: unknown setting"),
 ])
+@pytest.mark.usefixtures("english")
 def test_audio_setting_errors_name_the_key(data, message) -> None:
     with pytest.raises(InputError) as caught:
         audio_from_mapping(data, "t: audio")

@@ -80,6 +80,7 @@ def test_the_led_language_at_the_table() -> None:
     assert nine[0] == "nominee" and nine[-1] == "off"                      # night ends «nominated today»
 
 
+@pytest.mark.usefixtures("english")
 def test_a_divergence_is_one_clear_line_never_a_traceback(monkeypatch, capsys) -> None:
     from pathlib import Path
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from voicehost.cli.main import main
 from voicehost.host.subtitles import Transcript
 from voicehost.host.vclock import run_virtual
@@ -81,6 +83,7 @@ def test_demo_transcript_shows_the_night_one_flow(tmp_path, capsys) -> None:
     assert on < acquaint < sleeps and records[sleeps]["t"] - records[acquaint]["t"] >= 60
 
 
+@pytest.mark.usefixtures("english")
 def test_simulate_transcript_needs_the_table_level(tmp_path, capsys) -> None:
     code = main(["simulate", str(ROOT / "examples" / "sport-sample.json"), "--transcript", str(tmp_path / "t")])
     assert code == 2 and "--transcript: only the table level speaks" in capsys.readouterr().err

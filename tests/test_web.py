@@ -361,6 +361,7 @@ def test_web_address() -> None:
         parse_address("localhost")
 
 
+@pytest.mark.usefixtures("english")
 def test_bad_web_arguments_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     from voicehost.cli.main import main
 
@@ -373,6 +374,7 @@ def test_bad_web_arguments_are_one_line(capsys: pytest.CaptureFixture[str]) -> N
     assert capsys.readouterr().err == "voicehost: error: --web-pin: must be 4 to 12 digits\n"
 
 
+@pytest.mark.usefixtures("english")
 def test_the_table_files_pin(tmp_path: Path) -> None:
     from voicehost.host.table_file import load_web_pin
     from voicehost.rules import InputError

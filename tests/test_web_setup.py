@@ -348,6 +348,7 @@ def test_the_last_award_line_of_a_journal_is_its_best_player(tmp_path) -> None:
     assert header["best_player"] == 6 and entries == []
 
 
+@pytest.mark.usefixtures("english")
 def test_serve_and_the_unit_take_web_arguments_or_refuse_them_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     from voicehost.cli.main import main
     from voicehost.service.unit import unit_text

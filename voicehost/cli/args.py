@@ -6,15 +6,41 @@ import argparse
 import json
 from typing import Any, NoReturn
 
-from voicehost.language.i18n import _
+from voicehost.language.i18n import N_, _, ngettext
 from voicehost.rules import InputError
+
+# argparse's own messages, as Python's argparse spells them (it looks them up with gettext in its
+# 'argparse' domain): listed here so that tools/translations extracts them into our catalog, and
+# translated through it once ``speak_argparse_in_our_language`` has run.
+ARGPARSE_MESSAGES = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("show program's version number and exit"), N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"), N_("the following arguments are required: %s"),
+    N_("not allowed with argument %s"), N_("ignored explicit argument %r"), N_("one of the arguments %s is required"),
+    N_("expected one argument"), N_("expected at most one argument"), N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"), N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"), N_("can't open '%(filename)s': %(error)s"),
+    N_("%(prog)s: error: %(message)s\n"),
+)
+
+
+def _argparse_plurals() -> None:
+    """The one argparse message with a count (extracted, never called)."""
+    ngettext("expected %s argument", "expected %s arguments", 2)
+
+
+def speak_argparse_in_our_language() -> None:
+    """argparse calls the module-level ``_`` and ``ngettext`` it imported from gettext each time it
+    says something: pointed at ours, its usage, its headings and its errors follow ``--lang``."""
+    vars(argparse).update({"_": _, "ngettext": ngettext})
 
 
 class Parser(argparse.ArgumentParser):
     """argparse with the program's one-line error: ``voicehost …: error: … (see --help)``, exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, _("{prog}: error: {message} (see --help)").format(prog=self.prog, message=message) + "\n")
 
 
 Commands = Any  # the subparsers action every command module adds its commands to
@@ -26,31 +52,36 @@ AUDIO_CHOICES = "default, device:NAME, file:OUT.wav, null, or off (no voice)"
 
 def positive(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+        raise argparse.ArgumentTypeError(_("{text!r} is not a positive whole number").format(text=text))
     return int(text)
 
 
 def seat_count(text: str) -> int:
     value = positive(text)
     if value > 99:
-        raise argparse.ArgumentTypeError(f"{value} seats is more than any table")
+        raise argparse.ArgumentTypeError(_("{value} seats is more than any table").format(value=value))
     return value
 
 
 def number_between(low: float, high: float, unit: str = "") -> Any:
     """An argparse type: a number from ``low`` to ``high`` (``unit`` names it in the error)."""
     def parse(text: str) -> float:
+        unit_text = _(unit) if unit else ""   # _("") would be the catalog's header
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number{unit and ' of ' + unit}") from None
+            raise argparse.ArgumentTypeError((_("{text!r} is not a number of {unit}") if unit else
+                                              _("{text!r} is not a number")).format(
+                                                  text=text, unit=unit_text)) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is not between {low:g} and {high:g}{unit and ' ' + unit}")
+            raise argparse.ArgumentTypeError((_("{text} is not between {low:g} and {high:g} {unit}") if unit else
+                                              _("{text} is not between {low:g} and {high:g}")).format(
+                                                  text=text, low=low, high=high, unit=unit_text))
         return value
     return parse
 
 
-seconds = number_between(0, 600, "seconds")
+seconds = number_between(0, 600, N_("seconds"))
 speed = number_between(0.1, 1000)
 
 
@@ -108,7 +139,7 @@ def web_pin(args: argparse.Namespace, table: Any = None) -> str | None:
 
     pin: str | None = args.web_pin
     if pin is not None and (not pin.isdigit() or not 4 <= len(pin) <= 12):
-        raise InputError("--web-pin", "must be 4 to 12 digits")
+        raise InputError("--web-pin", _("must be 4 to 12 digits"))
     if pin is None and table is not None:
         pin = load_web_pin(table_path(table))
     return pin

@@ -18,6 +18,7 @@ from voicehost.config import (
     ruleset_from_file,
     user_config_dir,
 )
+from voicehost.language.i18n import _, ngettext
 from voicehost.rules import InputError
 from voicehost.rules.catalog import GAME_CLASSES
 
@@ -37,41 +38,44 @@ def add_commands(commands: Commands) -> None:
 
 def _paths(args: argparse.Namespace) -> int:
     for number, layer in enumerate(config_layers(), start=1):
-        print(f"config {number}: {layer}{'' if layer.is_dir() else '  (absent)'}")
-    print(f"data: {data_dir()}")
-    print(f"cache: {cache_dir()}")
+        absent = "" if layer.is_dir() else _("  (absent)")
+        print(_("config {number}: {layer}").format(number=number, layer=layer) + absent)
+    print(_("data: {folder}").format(folder=data_dir()))
+    print(_("cache: {folder}").format(folder=cache_dir()))
     return 0
 
 
 def _init(args: argparse.Namespace) -> int:
     target = Path(args.dir) if args.dir else user_config_dir()
     copied, kept = init_config(target)
-    print(f"{target}: {copied} file(s) copied" + (f", {kept} already there kept" if kept else ""))
+    print(ngettext("{target}: {copied} file copied", "{target}: {copied} files copied", copied).format(
+        target=target, copied=copied) + (ngettext(", {kept} already there kept", ", {kept} already there kept",
+                                                  kept).format(kept=kept) if kept else ""))
     print(activation_hint(target))
     return 0
 
 
 def activation_hint(target: Path) -> str:
-    """One Russian line: whether voicehost now reads ``target``, and if not, how to make it (the
+    """One line: whether voicehost now reads ``target``, and if not, how to make it (the
     layers of :mod:`voicehost.config`: ``$VOICEHOST_CONFIG``, the user's folder, /etc/voicehost)."""
     import os
 
     from voicehost.config import SYSTEM_CONFIG
-    from voicehost.language.phrasebook import load_phrasebook
-
-    book = load_phrasebook()
     where = target.expanduser().resolve()
     override = os.environ.get("VOICEHOST_CONFIG")
-    check = book.line("cli", "config_check")
+    check = _("Check: voicehost config paths.")
     if override and Path(override).expanduser().resolve() == where:
-        return book.line("cli", "config_active_env", check=check)
-    shadowed = book.line("cli", "config_shadowed", override=override) if override else ""
+        return _("The folder is already in use: VOICEHOST_CONFIG points to it. {check}").format(check=check)
+    shadowed = _(" (but VOICEHOST_CONFIG={override} is read before it now: unset VOICEHOST_CONFIG)").format(
+        override=override) if override else ""
     if where == user_config_dir().resolve():
-        return book.line("cli", "config_active_user", shadowed=shadowed, check=check)
+        return _("The folder is already in use for this user{shadowed}. {check}").format(shadowed=shadowed, check=check)
     if where == SYSTEM_CONFIG.resolve():
-        return book.line("cli", "config_active_system", user=user_config_dir(), shadowed=shadowed, check=check)
-    return book.line("cli", "config_activate", folder=where, user=user_config_dir(), system=SYSTEM_CONFIG,
-                     check=check)
+        return _("The folder is already in use for the voicehost service and for users without a folder of their own "
+                 "in {user}{shadowed}. {check}").format(user=user_config_dir(), shadowed=shadowed, check=check)
+    return _("For voicehost to read this folder, set before the commands: export VOICEHOST_CONFIG={folder} (or create "
+             "it in {user}, for the service in {system}). {check}").format(
+                 folder=where, user=user_config_dir(), system=SYSTEM_CONFIG, check=check)
 
 
 def init_config(target: Path) -> tuple[int, int]:
@@ -98,9 +102,9 @@ def init_config(target: Path) -> tuple[int, int]:
 def _check(args: argparse.Namespace) -> int:
     folders = [Path(args.dir)] if args.dir else config_layers()
     if args.dir and not folders[0].is_dir():
-        raise InputError(args.dir, "no such folder")
+        raise InputError(args.dir, _("no such folder"))
     checked = sum(check_folder(folder) for folder in folders if folder.is_dir())
-    print(f"ok: {checked} file(s) checked")
+    print(ngettext("ok: {checked} file checked", "ok: {checked} files checked", checked).format(checked=checked))
     return 0
 
 
@@ -113,7 +117,8 @@ def check_folder(folder: Path) -> int:
     for path in sorted((folder / "rules").glob("*.toml")):
         if path.stem not in GAME_CLASSES:
             raise InputError(str(path),
-                             f"no ruleset is called {path.stem!r} (known: {', '.join(sorted(GAME_CLASSES))})")
+                             _("no ruleset is called {name!r} (known: {known})").format(
+                                 name=path.stem, known=", ".join(sorted(GAME_CLASSES))))
         ruleset_from_file(path.stem, path)
         checked += 1
     for path in sorted((folder / "phrases").glob("*.toml")):

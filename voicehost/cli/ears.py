@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from voicehost.cli.args import Commands, number_between, positive, print_json, seat_count
 from voicehost.config import load_ruleset, read_toml
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:  # the audio stack, the model and the host load only for the command that runs
@@ -102,7 +103,8 @@ def install(source: str | None, table: str | None) -> int:
 
     config = _ears(table)
     target = install_model(source or DEFAULT_MODEL_URL, config.endpoint)
-    print(f"installed {target.name} into {target.parent} (current)")
+    print(_("installed {name} into {parent} (current)").format(
+              name=target.name, parent=target.parent))
     return 0
 
 
@@ -118,11 +120,13 @@ def check_model(override: str | None, ruleset: str, table: str | None) -> int:
     loaded = time.perf_counter() - start
     missing = model.missing_words(phrases)
     vocabulary = words(phrases)
-    print(f"{model.path}: loaded in {loaded:.1f} s; the grammar has {len(phrases)} phrases, {len(vocabulary)} words")
+    print(_("{path}: loaded in {loaded:.1f} s; the grammar has {phrases} phrases, {words} words").format(
+              path=model.path, loaded=loaded, phrases=len(phrases), words=len(vocabulary)))
     if missing:
-        print(f"missing from the model's vocabulary ({len(missing)}): {', '.join(missing)}")
+        print(_("missing from the model's vocabulary ({count}): {missing}").format(
+                  count=len(missing), missing=', '.join(missing)))
         return 1
-    print("every word of the grammar is in the model's vocabulary")
+    print(_("every word of the grammar is in the model's vocabulary"))
     return 0
 
 
@@ -159,7 +163,7 @@ def _microphone(config: EarsConfig, seats: int) -> Iterator[Heard]:
     except MicrophoneUnavailable as err:
         raise InputError("listen", str(err)) from None
     mic.start()
-    print("listening… (Ctrl+C to stop)", file=sys.stderr)
+    print(_("listening… (Ctrl+C to stop)"), file=sys.stderr)
     try:
         yield from queue_source(found)
     finally:
@@ -267,12 +271,12 @@ def _read_phrases(path: str) -> list[str]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
-        raise InputError(path, "no such file") from None
+        raise InputError(path, _("no such file")) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise InputError(path, f"cannot read it ({err})") from None
+        raise InputError(path, _("cannot read it ({err})").format(err=err)) from None
     phrases = list(dict.fromkeys(line.strip().lower() for line in lines if line.strip() and not line.startswith("#")))
     if not phrases:
-        raise InputError(path, "no phrases (one a line)")
+        raise InputError(path, _("no phrases (one a line)"))
     return phrases
 
 

@@ -23,6 +23,7 @@ from voicehost.cli.args import (
     web_around,
 )
 from voicehost.config import packaged_examples, ruleset_names
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:  # the engine, the host and the simulations load only for the command that runs
@@ -116,9 +117,9 @@ def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journ
 
 def _simulate(args: argparse.Namespace) -> int:
     if args.transcript is not None and args.level != "table":
-        raise InputError("--transcript", "only the table level speaks (add --level table)")
+        raise InputError("--transcript", _("only the table level speaks (add --level table)"))
     if args.web and args.level != "table":
-        raise InputError("--web", "the web display follows the live director: add --level table")
+        raise InputError("--web", _("the web display follows the live director: add --level table"))
     from voicehost.simulation.script import load_script
 
     around = web_around(args)
@@ -132,7 +133,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
     path = Path(args.journal)
     if path.exists() and path.stat().st_size:
-        raise InputError(str(path), "the journal already exists: resume it with voicehost resume, or pick a new name")
+        raise InputError(str(path), _("the journal already exists: resume it with voicehost resume, or pick a new "
+                                      "name"))
     journal = Journal(path, {"script": str(Path(args.script).resolve()), "ruleset": script.ruleset.name,
                              "seats": script.seats, "options": dict(script.options), "level": args.level,
                              **({"tournament": place} if place is not None else {})})
@@ -186,7 +188,7 @@ def _resume(args: argparse.Namespace) -> int:
     read = load_journal(args.journal)
     header = read.header
     if header.get("level") not in ("engine", "table") or "script" not in header:
-        raise InputError(args.journal, "this journal has no script to replay (a live game: voicehost run --resume)")
+        raise InputError(args.journal, _("this journal has no script to replay (a live game: voicehost run --resume)"))
     script = load_script(header["script"])
     _same_setup(script, header, args.journal)
     journal = Journal.resume(read)
@@ -202,8 +204,8 @@ def _same_setup(script: Any, header: dict[str, Any], place: str) -> None:
     now = {"ruleset": script.ruleset.name, "seats": script.seats, "options": dict(script.options)}
     for key, value in recorded.items():
         if value != now[key]:
-            raise InputError(f"{place}:1", f"the journal's {key} is {value!r}, the script's {now[key]!r} "
-                                           "now: not the same game")
+            raise InputError(f"{place}:1", _("the journal's {key} is {value!r}, the script's {now!r} now: not the same "
+                                             "game").format(key=key, value=value, now=now[key]))
 
 
 def _report(result: Any, as_json: bool, journal: Path | None = None, record: argparse.Namespace | None = None) -> int:
@@ -238,7 +240,7 @@ def _account(result: Any) -> list[str]:
     if result.game.outcome() is None:
         lines.append(book.line("log", "ran_out"))
     for entry in result.ignored:
-        lines.append(f"(не учтено: {entry['at']} — {entry['why']})")
+        lines.append(_("(ignored: {at} — {why})").format(at=entry['at'], why=entry['why']))
     return lines
 
 
@@ -295,13 +297,15 @@ def _demo_aloud(args: argparse.Namespace, script: Any, pinmap: Any, transcript: 
         for note in notes:
             if not note.startswith("voicehost: no audio device"):
                 print(note, file=sys.stderr)
-        print(_cli_line("no_speaker", wanted=_audio_wanted(voice.wanted)), flush=True)
+        print(_("No speaker ({wanted} does not open): the host cannot be heard, the lines are printed below, and the "
+                "game runs without pauses, as with --audio off. To check the sound: voicehost voice say hello").format(
+                    wanted=_audio_wanted(voice.wanted)), flush=True)
         return _demo_printed(args, script, transcript, around, host_lines=True)
     for note in notes:
         print(note, file=sys.stderr)
-    print(f"voicehost demo: a {script.ruleset.name} game at a simulated {script.seats}-seat table, timers "
-          f"{args.speed:g}× faster; the host speaks every line, so a whole game takes a while "
-          "(Ctrl+C ends it).", flush=True)
+    print(_("voicehost demo: a {ruleset} game at a simulated {seats}-seat table, timers {speed:g}× faster; the host "
+            "speaks every line, so a whole game takes a while (Ctrl+C ends it).").format(
+                ruleset=script.ruleset.name, seats=script.seats, speed=args.speed), flush=True)
     try:
         voice.renderer.warm(_fixed_lines(voice, script))
         how = TableRun(say=voice.say, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
@@ -316,15 +320,8 @@ def _demo_aloud(args: argparse.Namespace, script: Any, pinmap: Any, transcript: 
 def _audio_wanted(spec: str) -> str:
     """The sound card asked for, in the no-speaker line."""
     if spec == "default":
-        return _cli_line("default_card")
-    return _cli_line("named_card", name=spec.removeprefix("device:"))
-
-
-def _cli_line(key: str, **values: Any) -> str:
-    """A line the command line prints for a person, from the phrasebook's ``[cli]``."""
-    from voicehost.language.phrasebook import load_phrasebook
-
-    return load_phrasebook().line("cli", key, **values)
+        return _("the default sound card")
+    return _('the device "{name}"').format(name=spec.removeprefix("device:"))
 
 
 def _demo_printed(args: argparse.Namespace, script: Any, transcript: Transcript | None, around: Any,
@@ -346,7 +343,7 @@ def _demo_printed(args: argparse.Namespace, script: Any, transcript: Transcript 
 
     async def speak(text: str) -> float:
         if host_lines:
-            show(_cli_line("host_says", text=text))
+            show(_('Host: "{text}"').format(text=text))
         return await virtual.speak(text)
 
     how = TableRun(speak=speak, speed=args.speed if around is not None else 1.0, transcript=transcript, show=show,
@@ -369,7 +366,8 @@ def _demo_protocol_file(protocol: dict[str, Any]) -> Path:
     try:
         path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     except OSError as err:
-        raise InputError(str(path), f"cannot write the protocol ({err.strerror or err})") from None
+        raise InputError(str(path), _("cannot write the protocol ({error})").format(
+            error=err.strerror or err)) from None
     return path
 
 
@@ -382,23 +380,24 @@ def demo_summary(result: Any, protocol: dict[str, Any], saved: Path, recorded: s
     book, names = load_phrasebook(), result.script.names
     over = next((e for e in reversed(result.game.events) if isinstance(e, GameOver)), None)
     if over is None:
-        lines = [book.line("cli", "summary_unfinished")]
+        lines = [_("Result: the game is not over.")]
     else:
         reason = book.line("log", f"reason_{over.reason}", n=over.count)
-        lines = [book.line("cli", "summary_result", winner=book.line("log", f"winner_{over.winner}"), reason=reason)]
+        winner = book.line("log", f"winner_{over.winner}")
+        lines = [_("Result: {winner} — {reason}.").format(winner=winner, reason=reason)]
     left = [f"{_seat(out['seat'], names)} — {_when(out)}, {_left_by(out['cause'])}"
             for out in protocol.get("eliminations", [])]
-    seats = "; ".join(left) if left else book.line("cli", "summary_nobody_left")
-    lines.append(book.line("cli", "summary_left", seats=seats))
-    lines.append(book.line("cli", "summary_protocol", path=saved))
-    lines.append(book.line("cli", "summary_recorded", where=recorded) if recorded is not None
-                 else book.line("cli", "summary_not_recorded"))
+    seats = "; ".join(left) if left else _("nobody")
+    lines.append(_("Left the game: {seats}.").format(seats=seats))
+    lines.append(_("Protocol: {path} (all of it on screen: voicehost demo --json).").format(path=saved))
+    lines.append(_("Club records: the game is recorded in {where}.").format(where=recorded) if recorded is not None
+                 else _("Club records: the game is not recorded (to record it: --record)."))
     return lines
 
 
 def _left_by(cause: str) -> str:
-    key = f"left_{cause}"
-    return _cli_line(key) if cause in ("voted", "killed", "removed") else cause
+    causes = {"voted": _("voted out"), "killed": _("killed"), "removed": _("removed")}
+    return causes.get(cause, cause)
 
 
 def _seat(seat: int, names: dict[int, str]) -> str:
@@ -407,8 +406,8 @@ def _seat(seat: int, names: dict[int, str]) -> str:
 
 def _when(out: dict[str, Any]) -> str:
     if out.get("night") is not None:
-        return _cli_line("left_at_night", night=out["night"])
-    return _cli_line("left_at_day", day=out["day"])
+        return _("night {night}").format(night=out["night"])
+    return _("day {day}").format(day=out["day"])
 
 
 def _demo_to_file(args: argparse.Namespace, script: Any, transcript: Transcript | None) -> Any:
@@ -437,13 +436,14 @@ def _demo_script(args: argparse.Namespace) -> Any:
     if args.seed is None:
         return load_script(args.script or packaged_examples() / "sport-sample.json")
     if args.script is not None:
-        raise InputError("demo", "give a script or --seed, not both")
+        raise InputError("demo", _("give a script or --seed, not both"))
     from voicehost.simulation.script import script_from_data
     from voicehost.simulation.scriptgen import random_script
 
     if args.rules not in ruleset_names():
-        raise InputError("--rules", f"unknown ruleset {args.rules!r} (known: {', '.join(ruleset_names())})")
-    print(f"An invented {args.rules} game, seed {args.seed}.", flush=True)
+        raise InputError("--rules", _("unknown ruleset {name!r} (known: {known})").format(
+            name=args.rules, known=", ".join(ruleset_names())))
+    print(_("An invented {rules} game, seed {seed}.").format(rules=args.rules, seed=args.seed), flush=True)
     return script_from_data(random_script(args.rules, args.seed))
 
 
@@ -455,7 +455,8 @@ def _demo_pinmap(table: str | None, seats: int) -> Any:
     name = table or ("ten-seats" if seats <= 10 else "twelve-seats")
     pinmap = open_pinmap(str(table_path(name)))
     if pinmap.size < seats:
-        raise InputError(str(table_path(name)), f"has {pinmap.size} seats; the script needs {seats}")
+        raise InputError(str(table_path(name)), _("has {size} seats; the script needs {seats}").format(
+            size=pinmap.size, seats=seats))
     return pinmap
 
 

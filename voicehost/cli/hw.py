@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from voicehost.cli.args import Commands, seconds
+from voicehost.language.i18n import _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:  # gpiozero and the host load only for the command that runs
@@ -46,7 +47,7 @@ def hw_diagram(table: str, out: str) -> int:
         Path(out).write_text(diagram_svg(pinmap), encoding="utf-8")
     except OSError as err:
         raise InputError(out, err.strerror or str(err)) from None
-    print(f"{out}: {pinmap.size} seats, {2 * pinmap.size} pins")
+    print(_("{out}: {size} seats, {pins} pins").format(out=out, size=pinmap.size, pins=2 * pinmap.size))
     return 0
 
 
@@ -65,8 +66,9 @@ def hw_test(table: str, timeout: float, mock: bool, ruleset: str | None) -> int:
     try:
         panel = SeatPanel(pinmap, edges.put, pin_factory=factory)
     except GpioUnavailable as err:
-        raise InputError("hw test", f"{err}; on a machine without GPIO try --mock") from None
-    print(f"{pinmap.name}: {pinmap.size} seats. Press each seat's button when its LED lights up.")
+        raise InputError("hw test", _("{error}; on a machine without GPIO try --mock").format(error=err)) from None
+    print(_("{name}: {size} seats. Press each seat's button when its LED lights up.").format(
+              name=pinmap.name, size=pinmap.size))
     from hw.pinmap import uart_warning
 
     if (warning := uart_warning(pinmap)) is not None:  # a club's own map with a seat on GPIO14/15
@@ -75,7 +77,8 @@ def hw_test(table: str, timeout: float, mock: bool, ruleset: str | None) -> int:
 
     def wait_press(limit: float) -> Edge | None:
         seat = next(seats)
-        print(f"  seat {seat.seat}: LED GPIO{seat.led} on, waiting for button GPIO{seat.button}…", flush=True)
+        print(_("  seat {seat}: LED GPIO{led} on, waiting for button GPIO{button}…").format(
+                  seat=seat.seat, led=seat.led, button=seat.button), flush=True)
         if factory is not None:
             factory.pin(seat.button).drive_low()
             factory.pin(seat.button).drive_high()
@@ -92,6 +95,7 @@ def hw_test(table: str, timeout: float, mock: bool, ruleset: str | None) -> int:
     with panel:
         problems = walk_seats(panel, wait_press, timeout)
     for line in problems:
-        print(f"PROBLEM {line}")
-    print("all seats answer on their own pins" if not problems else f"{len(problems)} seat(s) to fix")
+        print(_("PROBLEM {line}").format(line=line))
+    print(_("all seats answer on their own pins") if not problems else
+          ngettext("{count} seat to fix", "{count} seats to fix", len(problems)).format(count=len(problems)))
     return 0 if not problems else 1

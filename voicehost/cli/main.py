@@ -12,19 +12,29 @@ from functools import cache
 
 from voicehost import __version__
 from voicehost.cli import bench, config, ears, games, hw, records, rules, run, service, tournament, voice
-from voicehost.cli.args import Parser
+from voicehost.cli.args import Parser, speak_argparse_in_our_language
 from voicehost.files import is_text
+from voicehost.language.i18n import LANGUAGES, _, language, set_language
 from voicehost.rules import InputError
 
 COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, tournament, bench, config, service)
 
 
-@cache
 def build_parser() -> argparse.ArgumentParser:
-    """Built once per process: ``main`` may be called many times in one (a fuzzer, the test
-    suite), and building every command's arguments takes about 10 ms."""
+    """The parser in the language in use now (its headings are translated as it is built)."""
+    return _parser_in(language())
+
+
+@cache
+def _parser_in(lang: str) -> argparse.ArgumentParser:
+    """Built once per process and language: ``main`` may be called many times in one (a fuzzer,
+    the test suite), and building every command's arguments takes about 10 ms."""
+    speak_argparse_in_our_language()
     parser = Parser(prog="voicehost", description="A voice host for Mafia at a real table.")
     parser.add_argument("--version", action="version", version=f"voicehost {__version__}")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="the language of everything printed (default: Russian; English with "
+                             "VOICEHOST_LANG=en or an English LANG)")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for group in COMMAND_GROUPS:
         group.add_commands(commands)
@@ -38,9 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     do not walk it again each time (a fifth of the time of ``bench engine`` on classic)."""
     as_program = argv is None  # not a test calling main() again and again in one process
     argv = list(sys.argv[1:] if argv is None else argv)
+    set_language(_language_asked(argv))   # before anything is printed, argparse's errors included
     for number, arg in enumerate(argv, start=1):
         if not is_text(arg):  # bytes that are not UTF-8, as Python hands them over (surrogates)
-            return _error(f"argument {number} ({ascii(arg)[:60]})", "is not valid UTF-8 text")
+            return _error(_("argument {number} ({text})").format(number=number, text=ascii(arg)[:60]),
+                          _("is not valid UTF-8 text"))
     args = build_parser().parse_args(argv)
     if as_program:
         gc.freeze()
@@ -55,14 +67,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:  # a path the system refuses (too long, a directory, no permission …)
         return _error(str(err.filename or "voicehost"), err.strerror or str(err))
     except RecursionError:
-        return _error("input", "nested too deeply to read")
+        return _error(_("input"), _("nested too deeply to read"))
     except Exception as err:  # last: a clause after it would never see what it re-raises
         if not _is_divergence(err):
             raise
         # A bug in the live host, not in the input: said in one line all the same.
-        print(f"voicehost: error: table level: {err} (the live host and the rules engine disagree; "
-              "please report it with the script)", file=sys.stderr)
+        print(_("voicehost: error: table level: {error} (the live host and the rules engine disagree; "
+                "please report it with the script)").format(error=err), file=sys.stderr)
         return 1
+
+
+def _language_asked(argv: list[str]) -> str | None:
+    """``--lang`` among the global options (before the command), read ahead of argparse so that
+    argparse's own messages are in that language; None (the environment's) if absent or not one
+    of ours (argparse then says so)."""
+    for at, arg in enumerate(argv):
+        if arg.startswith("--lang="):
+            value = arg.removeprefix("--lang=")
+        elif arg == "--lang" and at + 1 < len(argv):
+            value = argv[at + 1]
+        elif arg.startswith("-"):
+            continue
+        else:
+            return None
+        return value if value in LANGUAGES else None
+    return None
 
 
 def _is_divergence(err: Exception) -> bool:
@@ -74,7 +103,8 @@ def _is_divergence(err: Exception) -> bool:
 
 def _error(place: str, message: str) -> int:
     """The one line every bad input ends in (exit 2), printable on any terminal."""
-    line = f"voicehost: error: {place}: {message}" if place else f"voicehost: error: {message}"
+    line = (_("voicehost: error: {place}: {message}") if place else _("voicehost: error: {message}")).format(
+        place=place, message=message)
     line = " ".join(line.split())  # one line, whatever the message held
     sys.stderr.write(line.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
     return 2

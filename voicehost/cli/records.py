@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
+from voicehost.language.i18n import _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ def day(text: str) -> datetime:
     try:
         return datetime.strptime(text, "%Y-%m-%d")
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date YYYY-MM-DD") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a date YYYY-MM-DD").format(text=text)) from None
 
 
 def season(text: str) -> tuple[datetime | None, datetime | None]:
@@ -143,7 +144,7 @@ def season(text: str) -> tuple[datetime | None, datetime | None]:
 
     start, dots, end = text.partition("..")
     if not dots:
-        raise argparse.ArgumentTypeError(f"{text!r} is not FROM..TO (e.g. 2026-09-01..2026-12-31)")
+        raise argparse.ArgumentTypeError(_("{text!r} is not FROM..TO (e.g. 2026-09-01..2026-12-31)").format(text=text))
     return (day(start) if start else None), (day(end) + timedelta(days=1) if end else None)
 
 
@@ -153,7 +154,9 @@ def _import(args: argparse.Namespace) -> int:
     records = [read_record(Path(name), args.table) for name in args.files]  # all parsed before anything is written
     with open_records(args.db) as db:
         added = db.add(records)
-        print(f"imported {added} new game(s) of {len(records)} into {db.url}")
+        print(ngettext("imported {added} new game of {count} into {url}",
+                       "imported {added} new games of {count} into {url}",
+                       added).format(added=added, count=len(records), url=db.url))
     return 0
 
 
@@ -167,7 +170,7 @@ def _games(args: argparse.Namespace) -> int:
         roster = " ".join(f"{s.seat}:{s.player or '-'}({s.role})" for s in game.seats)
         print(f"{game.played_at:%Y-%m-%d %H:%M}  {str(game.id)[:8]}  {game.table or '-'}  {game.ruleset}  "
               f"{game.winner} ({game.reason})  {roster}")
-    print(f"{len(history)} game(s)")
+    print(ngettext("{count} game", "{count} games", len(history)).format(count=len(history)))
     return 0
 
 
@@ -191,8 +194,9 @@ def _ratings(args: argparse.Namespace) -> int:
     if args.json:
         print_json([rating.as_dict() for rating in table])
         return 0
-    print(f"{'#':>3}  {'player':<20} {'games':>5} {'wins':>5} {'win%':>5} {'points':>7} {'fouls':>5} {'best':>4}  "
-          "by role (wins/games)")
+    player, games, wins, rate, points = _("player"), _("games"), _("wins"), _("win%"), _("points")
+    fouls, best, by_role = _("fouls"), _("best"), _("by role (wins/games)")
+    print(f"{'#':>3}  {player:<20} {games:>5} {wins:>5} {rate:>5} {points:>7} {fouls:>5} {best:>4}  {by_role}")
     for place, rating in enumerate(table, start=1):
         roles = " ".join(f"{key} {w}/{g}" for key, (g, w) in sorted(rating.by_role.items()))
         print(f"{place:>3}  {rating.player:<20} {rating.games:>5} {rating.wins:>5} "
@@ -231,8 +235,9 @@ def _export(args: argparse.Namespace) -> int:
         try:
             Path(args.out).write_text(text, encoding="utf-8")
         except OSError as err:
-            raise InputError(args.out, f"cannot write it ({err.strerror or err})") from None
-        print(f"exported {len(history)} game(s) to {args.out}")
+            raise InputError(args.out, _("cannot write it ({error})").format(error=err.strerror or err)) from None
+        print(ngettext("exported {count} game to {out}", "exported {count} games to {out}", len(history)).format(
+            count=len(history), out=args.out))
     return 0
 
 
@@ -244,7 +249,8 @@ def _chart(args: argparse.Namespace) -> int:
     with open_records(args.db) as db:
         rows = db.seat_rows(*args.season)
     leaders = draw_season(rows, Path(args.out), args.top, args.scoring)
-    print(f"{args.out}: {len(leaders)} player(s): {', '.join(leaders)}")
+    print(ngettext("{out}: {count} player: {names}", "{out}: {count} players: {names}", len(leaders)).format(
+        out=args.out, count=len(leaders), names=", ".join(leaders)))
     return 0
 
 
@@ -258,19 +264,23 @@ def _push(args: argparse.Namespace) -> int:
 
         club = table_records(table_path(args.table)).club_url
         if club is None:
-            raise InputError(args.table, "the table file has no [records] url (the club server)")
+            raise InputError(args.table, _("the table file has no [records] url (the club server)"))
     with open_records(args.db) as local:
         if args.watch:
             return 0 if push_until_empty(local, club) else 1
         result = push(local, club, everything=args.all)
         waiting = local.waiting()
     if result.failed:
-        raise InputError("records push", f"{result.errors[-1]}; {result.failed} game(s) stay queued")
-    print(f"records: {result.line}")
+        raise InputError("records push", ngettext("{error}; {count} game stays queued",
+                                                  "{error}; {count} games stay queued",
+                                                  result.failed).format(error=result.errors[-1], count=result.failed))
+    print(_("records: {line}").format(line=result.line))
     if waiting:
         earliest = min(row["next_try_at"] for row in waiting)
-        print(f"records: {len(waiting)} game(s) wait for their next try (the first at {earliest:%H:%M:%S} UTC); "
-              "--all sends them now")
+        print(ngettext("records: {count} game waits for its next try (at {first} UTC); --all sends it now",
+                       "records: {count} games wait for their next try (the first at {first} UTC); "
+                       "--all sends them now",
+                       len(waiting)).format(count=len(waiting), first=f"{earliest:%H:%M:%S}"))
     return 0
 
 
@@ -283,5 +293,6 @@ def _best(args: argparse.Namespace) -> int:
         queue = table_records(table_path(args.table)).club_url is not None
     with open_records(args.db) as db:
         game_id, seat = db.vote_best_player(args.game, args.who, queue)
-    print(f"best player of {str(game_id)[:8]}: seat {seat}" + (" (queued for the club server)" if queue else ""))
+    print(_("best player of {game}: seat {seat}").format(game=str(game_id)[:8], seat=seat)
+          + (_(" (queued for the club server)") if queue else ""))
     return 0

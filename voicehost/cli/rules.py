@@ -7,6 +7,7 @@ import argparse
 import json
 
 from voicehost.cli.args import Commands, print_json, seat_count
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 
@@ -45,20 +46,21 @@ def _rules(args: argparse.Namespace) -> int:
     if args.action is None:
         for name in ruleset_names():
             ruleset = load_ruleset(name)
-            print(f"{name:10} {ruleset.title} (мест: {ruleset.describe_sizes()})")
+            print(f"{name:10} {ruleset.title} " + _("(seats: {sizes})").format(sizes=ruleset.describe_sizes()))
         return 0
     if args.name is None:
-        raise InputError("rules show", "name a ruleset (voicehost rules)")
+        raise InputError("rules show", _("name a ruleset (voicehost rules)"))
     ruleset = load_ruleset(args.name)
     print(f"{ruleset.name}: {ruleset.title}")
-    print(f"  seats: {ruleset.describe_sizes()}")
+    print(_("  seats: {sizes}").format(sizes=ruleset.describe_sizes()))
     for size, cast in ruleset.cast.items():
-        print(f"  cast at {size}: " + ", ".join(f"{n} {role.value}" for role, n in cast.items()))
-    print("  timers: " + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
-    print("  options:")
+        print(_("  cast at {size}: ").format(size=size) + ", ".join(f"{n} {role.value}" for role, n in cast.items()))
+    print(_("  timers: ") + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
+    print(_("  options:"))
     for spec in ruleset.options.values():
         default = json.dumps(spec.default)
-        print(f"  {spec.name} = {default}  [{spec.describe_values()}]  source: {spec.source}")
+        print(_("  {name} = {default}  [{values}]  source: {source}").format(
+                  name=spec.name, default=default, values=spec.describe_values(), source=spec.source))
         if spec.doc:
             print(f"      {spec.doc}")
     return 0

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, add_tournament_arguments, add_web_arguments, tournament_of, web_pin
 from voicehost.cli.tournament_screen import add_club_arguments, club_reporter
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 from voicehost.service.unit import DEFAULT_USER, install, unit_text
 
@@ -54,7 +55,8 @@ def _service(args: argparse.Namespace) -> int:
         print(unit_text(args.table, args.user, web=args.web), end="")
         return 0
     path = install(args.table, args.user, web=args.web)
-    print(f"{path}: written and enabled; start it now with: sudo systemctl start voicehost")
+    print(_("{path}: written and enabled; start it now with: sudo systemctl start voicehost").format(
+              path=path))
     return 0
 
 
@@ -130,7 +132,8 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
             panel = SeatPanel(pinmap, edges.add, pin_factory=mock_factory() if args.mock else None,
                               deliver=loop.call_soon_threadsafe)
         except GpioUnavailable as err:
-            raise InputError("serve", f"{err}; on a machine without GPIO try --mock") from None
+            raise InputError("serve", _("{err}; on a machine without GPIO try --mock").format(
+                                          err=err)) from None
         gate = Gate(load_ears(path).hold_off_s)
 
         def say(text: str) -> float:

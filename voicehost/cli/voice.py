@@ -8,6 +8,7 @@ import time
 
 from voicehost.cli.args import Commands
 from voicehost.config import load_ruleset, ruleset_names
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 
@@ -32,22 +33,24 @@ def _voice(args: argparse.Namespace) -> int:
     if args.action == "script":
         return _script(args.rules or ruleset_names())
     if args.action == "say" and not args.text:
-        raise InputError("voice say", "give the words to say")
+        raise InputError("voice say", _("give the words to say"))
     notes: list[str] = []
     voice = open_voice(args.table, args.audio or ("null" if args.action == "warm" else None), log=notes.append)
     try:
         if args.action == "say":
             if voice.speaker_missing:  # a speaker check that reaches no speaker has failed
                 reason = notes[0].removeprefix("voicehost: ") if notes else "no audio device"
-                raise InputError("voice say", f"{reason.split(';')[0]}; nothing was said")
+                raise InputError("voice say", _("{value}; nothing was said").format(
+                                                  value=reason.split(';')[0]))
             voice.say(" ".join(args.text))
             return 0
         for name in args.rules or ruleset_names():
             seats = range(1, max(load_ruleset(name).seats) + 1)
             start = time.perf_counter()
             count = voice.renderer.warm(fixed_lines(voice.book, name, seats))
-            print(f"{name}: {count} lines ready in {time.perf_counter() - start:.2f} s "
-                  f"(cache: {voice.renderer.cache_dir})")
+            print(_("{name}: {count} lines ready in {seconds:.2f} s (cache: {cache_dir})").format(
+                      name=name, count=count, seconds=time.perf_counter() - start,
+                      cache_dir=voice.renderer.cache_dir))
     finally:
         voice.close()
     return 0
@@ -60,16 +63,16 @@ def _pronounce(text: str, table: str | None) -> int:
     from voicehost.language.lexicon import load_lexicon
 
     if not text.strip():
-        raise InputError("voice pronounce", "give the words to pronounce")
+        raise InputError("voice pronounce", _("give the words to pronounce"))
     spelled = load_lexicon().apply(text)
     try:
         said = phonemes(spelled, load_audio(table_path(table)).voice.espeak_voice)
     except VoiceUnavailable as err:
         raise InputError("voice pronounce", str(err)) from None
-    print(f"text:     {text}")
+    print(_("text:     {text}").format(text=text))
     if spelled != text:
-        print(f"lexicon:  {spelled}")
-    print(f"phonemes: {said}")
+        print(_("lexicon:  {spelled}").format(spelled=spelled))
+    print(_("phonemes: {said}").format(said=said))
     return 0
 
 

@@ -50,6 +50,7 @@ from voicehost.host.refusals import (
 )
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import event_lines, spoken, status_lines
+from voicehost.language.i18n import _
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import GameIsOver, NoReasonGiven, NotAsked, TournamentOptionOff
@@ -292,7 +293,8 @@ class Console:
     def refuse_line(self, typed: Typed, refusal: Refusal, illegal: IllegalInput | None = None) -> None:
         """Refused: the judge reads the Russian sentence; ``refused`` keeps the English."""
         self.refused.append((typed.line, str(refusal)))
-        self.stage.log(f"console: «{shown(typed.line.strip())}» refused: {refusal_text(refusal, self.stage.book)}")
+        self.stage.log(_("console: «{line}» refused: {why}").format(line=shown(typed.line.strip()),
+                                                                    why=refusal_text(refusal, self.stage.book)))
         self.answer_line(typed, "refused", refusal, illegal)
 
     async def command(self, line: str, typed: Typed | None = None) -> bool:
@@ -408,7 +410,7 @@ class Console:
         """Said aloud and printed on the terminal (a table may have no speaker)."""
         if self.echo_replies:
             for text in spoken(said, self.stage.book, self.game.ruleset.name):
-                self.stage.log(f"host: {text}")
+                self.stage.log(_("host: {text}").format(text=text))
         await self.stage.say(said)
 
     def _out(self) -> set[int]:
@@ -461,7 +463,7 @@ class Console:
                 self.refuse_line(typed, AlreadyPaused())
             elif typed.line.strip():
                 self.held.append(typed)
-                self.stage.log(f"console: «{shown(typed.line.strip())}» held until resume")
+                self.stage.log(_("console: «{line}» held until resume").format(line=shown(typed.line.strip())))
                 self.answer_line(typed, "held")
         self.paused = False
         self.timer.hold(self.stage.clock.now() - paused_at)
@@ -493,7 +495,7 @@ class Console:
 
     async def say_text(self, text: str) -> None:
         if self.echo_replies:
-            self.stage.log(f"host: {text}")
+            self.stage.log(_("host: {text}").format(text=text))
         await self.ports.utter(text)
 
     def status(self) -> list[tuple[str, dict[str, Any]]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from voicehost.language.i18n import _
 from voicehost.rules import Game, InputError, Options, Role, Ruleset
 from voicehost.rules.game import validate_deal
 from voicehost.rules.inputs import Deal
@@ -32,7 +33,7 @@ def typed_pairs(text: str | None, place: str) -> list[tuple[str, str]]:
             continue
         seat, equals, value = item.partition("=")
         if not equals or not seat.strip() or not value.strip():
-            raise InputError(place, f"{item!r} is not SEAT=VALUE")
+            raise InputError(place, _("{item!r} is not SEAT=VALUE").format(item=item))
         pairs.append((seat.strip(), value.strip()))
     return pairs
 
@@ -42,9 +43,9 @@ def parse_pairs(text: str | None, place: str) -> dict[int, str]:
     pairs: dict[int, str] = {}
     for seat, value in typed_pairs(text, place):
         if not seat.isascii() or not seat.isdigit() or len(seat) > 3:
-            raise InputError(place, f"{seat!r} is not a seat number")
+            raise InputError(place, _("{seat!r} is not a seat number").format(seat=seat))
         if int(seat) in pairs:
-            raise InputError(place, f"seat {int(seat)} is listed twice")
+            raise InputError(place, _("seat {seat} is listed twice").format(seat=int(seat)))
         pairs[int(seat)] = value
     return pairs
 
@@ -54,10 +55,11 @@ def typed_deal(text: str, game: Game, place: str) -> Deal:
     roles = [Role.CITIZEN] * game.seats
     for seat, role in parse_pairs(text, place).items():
         if not 1 <= seat <= game.seats:
-            raise InputError(f"{place} {seat}", f"there is no seat {seat} at a {game.seats}-seat table")
+            raise InputError(f"{place} {seat}", _("there is no seat {seat} at a {seats}-seat table").format(
+                                                    seat=seat, seats=game.seats))
         try:
             roles[seat - 1] = Role(role)
         except ValueError:
-            raise InputError(f"{place} {seat}", f"unknown role {role!r}") from None
+            raise InputError(f"{place} {seat}", _("unknown role {role!r}").format(role=role)) from None
     validate_deal(tuple(roles), game.cast, game.seats, place, game.spare_cards)
     return Deal(tuple(roles))

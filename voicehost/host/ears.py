@@ -20,6 +20,7 @@ from typing import Any
 from audio.listener import ENDPOINT_RULES, ModelUnavailable, apply_endpoint, check_model_folder
 from voicehost.config import data_dir, read_toml
 from voicehost.host.hearing import HearingSettings
+from voicehost.language.i18n import _
 from voicehost.language.russian import cardinal, ordinal
 from voicehost.rules import InputError
 
@@ -74,36 +75,38 @@ HEARING_KEYS = {"min_confidence": (0.0, 1.0), "veto_s": (0.5, 10.0), "join_s": (
 
 def ears_from_mapping(data: Any, place: str) -> EarsConfig:
     if not isinstance(data, Mapping):
-        raise InputError(place, "must be a table")
+        raise InputError(place, _("must be a table"))
     known = {"model", "microphone", "hold_off_s", "forbidden_words", "alternatives", *ENDPOINT_RULES, *HEARING_KEYS}
     for key in data:
         if key not in known:
-            raise InputError(f"{place}.{key}", f"unknown setting (known: {', '.join(sorted(known))})")
+            raise InputError(f"{place}.{key}", _("unknown setting (known: {known})").format(
+                                                   known=', '.join(sorted(known))))
     endpoint = {}
     for key in ENDPOINT_RULES:
         if key in data:
             value = data[key]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.05 <= value <= 10:
-                raise InputError(f"{place}.{key}", "must be seconds of trailing silence, 0.05 to 10")
+                raise InputError(f"{place}.{key}", _("must be seconds of trailing silence, 0.05 to 10"))
             endpoint[key] = float(value)
     hold = data.get("hold_off_s", 0.4)
     if isinstance(hold, bool) or not isinstance(hold, (int, float)) or not 0 <= hold <= 5:
-        raise InputError(f"{place}.hold_off_s", "must be seconds from 0 to 5")
+        raise InputError(f"{place}.hold_off_s", _("must be seconds from 0 to 5"))
     forbidden = data.get("forbidden_words", [])
     if not isinstance(forbidden, list) or not all(isinstance(w, str) and w.strip() for w in forbidden):
-        raise InputError(f"{place}.forbidden_words", "must be a list of words")
+        raise InputError(f"{place}.forbidden_words", _("must be a list of words"))
     for key in ("model", "microphone"):
         if key in data and not isinstance(data[key], str):
-            raise InputError(f"{place}.{key}", "must be a string")
+            raise InputError(f"{place}.{key}", _("must be a string"))
     hearing = {}
     for key, (low, high) in HEARING_KEYS.items():
         value = data.get(key, getattr(HearingSettings, key))
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            raise InputError(f"{place}.{key}", f"must be a number from {low:g} to {high:g}")
+            raise InputError(f"{place}.{key}", _("must be a number from {low:g} to {high:g}").format(
+                                                   low=low, high=high))
         hearing[key] = float(value)
     alternatives = data.get("alternatives", 0)
     if isinstance(alternatives, bool) or not isinstance(alternatives, int) or not 0 <= alternatives <= 10:
-        raise InputError(f"{place}.alternatives", "must be a whole number from 0 to 10")
+        raise InputError(f"{place}.alternatives", _("must be a whole number from 0 to 10"))
     return EarsConfig(data.get("model"), data.get("microphone"), float(hold), endpoint, tuple(forbidden),
                       alternatives, HearingSettings(hearing["min_confidence"], hearing["veto_s"], hearing["join_s"],
                                                     hearing["false_end_s"], hearing["hold_s"]))
@@ -158,7 +161,8 @@ def _unpack(source: str, work: Path) -> Path:
         return copy
     if path.is_file():
         return _unzip(path, work)
-    raise InputError("model install", f"{source}: no such file, folder or URL")
+    raise InputError("model install", _("{source}: no such file, folder or URL").format(
+                                          source=source))
 
 
 def _download(url: str, archive: Path) -> None:
@@ -195,6 +199,6 @@ def _unzip(archive: Path, work: Path) -> Path:
         with zipfile.ZipFile(archive) as zipped:
             zipped.extractall(work / "unzipped")
     except zipfile.BadZipFile:
-        raise InputError("model install", f"{archive.name}: not a ZIP archive") from None
+        raise InputError("model install", _("{name}: not a ZIP archive").format(name=archive.name)) from None
     tops = [p for p in (work / "unzipped").iterdir() if p.is_dir()]
     return tops[0] if len(tops) == 1 else work / "unzipped"

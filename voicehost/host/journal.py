@@ -39,6 +39,7 @@ from typing import Any, Literal, TypeGuard, get_args
 
 from voicehost.files import decode, file_name, loads_json, read_bytes
 from voicehost.host.ballots import VoteBallots
+from voicehost.language.i18n import _
 from voicehost.rules import GAMES, InputError
 from voicehost.rules.inputs import Input, input_from_dict
 from voicehost.rules.protocol import add_ballots
@@ -232,8 +233,9 @@ def write_results(journal: Path, protocol: dict[str, Any], log: list[str]) -> Pa
         path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
         journal.with_suffix(".log.txt").write_text("\n".join(log) + "\n")
     except OSError as err:
-        raise InputError(str(path), f"cannot write the protocol ({err.strerror or err}); the journal is "
-                                    "complete: voicehost resume rebuilds the game and writes it again") from None
+        raise InputError(str(path), _("cannot write the protocol ({value}); the journal is complete: voicehost "
+                                      "resume rebuilds the game and writes it again").format(
+                                        value=err.strerror or err)) from None
     return path
 
 
@@ -283,13 +285,13 @@ def load_journal(path: str | Path) -> JournalFile:
         data = read_bytes(path, "journal", MAX_JOURNAL_BYTES)
     except InputError as err:
         if "no such file" in err.message:
-            raise InputError(str(path), "no such journal") from None
+            raise InputError(str(path), _("no such journal")) from None
         raise
     complete = data.rfind(b"\n") + 1
     text = decode(data[:complete], str(path))
     lines = text.split("\n")[:-1]
     if not lines:
-        raise InputError(str(path), "not a voicehost journal (no complete game header)")
+        raise InputError(str(path), _("not a voicehost journal (no complete game header)"))
     header = check_header(_record(lines[0], f"{path}:1"), f"{path}:1")
     entries: list[JournalEntry] = []
     judged: list[dict[str, Any]] = []
@@ -298,7 +300,7 @@ def load_journal(path: str | Path) -> JournalFile:
     for number, line in enumerate(lines[1:], start=2):
         place = f"{path}:{number}"
         if not line.strip():
-            raise InputError(place, "an empty line inside the journal: not a journal record")
+            raise InputError(place, _("an empty line inside the journal: not a journal record"))
         record = _record(line, place)
         if record.get("type") == "award":
             header["best_player"] = _award(record, place)
@@ -390,7 +392,7 @@ def _award(record: dict[str, Any], place: str) -> int:
     _only(record, {"type", "t", "source", "best_player"}, place)
     seat = record.get("best_player")
     if not _count(seat) or not seat:
-        raise InputError(place, "not a valid award (best_player must be a seat number)")
+        raise InputError(place, _("not a valid award (best_player must be a seat number)"))
     return int(seat)
 
 
@@ -398,38 +400,45 @@ def _record(line: str, place: str) -> dict[str, Any]:
     try:
         record = loads_json(line, place)
     except InputError as err:
-        raise InputError(err.place, f"not a journal record ({err.message})") from None
+        raise InputError(err.place, _("not a journal record ({message})").format(
+                                        message=err.message)) from None
     if not isinstance(record, dict):
-        raise InputError(place, f"not a journal record (a JSON {type(record).__name__}, not an object)")
+        raise InputError(place, _("not a journal record (a JSON {kind}, not an object)").format(
+                                    kind=type(record).__name__))
     return record
 
 
 def check_header(header: dict[str, Any], place: str) -> dict[str, Any]:
     """The header's fields, each of the right type; the format version one this program reads."""
     if header.get("type") != "game":
-        raise InputError(place, "not a voicehost journal (no game header)")
+        raise InputError(place, _("not a voicehost journal (no game header)"))
     version = header.get("format")
     if version is None:
-        raise InputError(place, "the journal has no format version (not written by this voicehost): refused")
+        raise InputError(place, _("the journal has no format version (not written by this voicehost): refused"))
     if version != FORMAT or isinstance(version, bool):
-        raise InputError(place, f"journal format {version!r} is not one this voicehost reads (it reads {FORMAT})")
+        raise InputError(place, _("journal format {version!r} is not one this voicehost reads (it reads "
+                                  "{format})").format(
+                                    version=version, format=FORMAT))
     if not isinstance(header.get("ruleset"), str) or header["ruleset"] not in GAMES:
-        raise InputError(f"{place}: ruleset", f"{header.get('ruleset')!r} is not a known ruleset")
+        raise InputError(f"{place}: ruleset", _("{value!r} is not a known ruleset").format(
+                                                  value=header.get('ruleset')))
     kinds: dict[str, tuple[type, ...]] = {"seats": (int,), "options": (dict,), "level": (str,), "script": (str,),
                                           "names": (dict,), "table": (str,), "deal": (int,), "started": (str,),
                                           "tournament": (dict,)}
     for key, kind in kinds.items():
         value = header.get(key)
         if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-            raise InputError(f"{place}: {key}", f"must be a {kind[0].__name__}, not {type(value).__name__}")
+            raise InputError(f"{place}: {key}", _("must be a {kind}, not {given}").format(
+                                                    kind=kind[0].__name__, given=type(value).__name__))
     if header.get("level", "live") not in LEVELS:  # a str by now (checked above)
-        raise InputError(f"{place}: level", f"{header['level']!r} is not one of {', '.join(LEVELS)}")
+        raise InputError(f"{place}: level", _("{level!r} is not one of {levels}").format(
+                                                level=header['level'], levels=', '.join(LEVELS)))
     for name, value in header.get("options", {}).items():
         if not isinstance(value, (str, int, float)):
-            raise InputError(f"{place}: options.{name}", "must be a text, a number or true/false")
+            raise InputError(f"{place}: options.{name}", _("must be a text, a number or true/false"))
     for seat, name in header.get("names", {}).items():
         if not isinstance(name, str):
-            raise InputError(f"{place}: names.{seat}", "must be a name")
+            raise InputError(f"{place}: names.{seat}", _("must be a name"))
     return header
 
 
@@ -439,29 +448,32 @@ def _apply(record: dict[str, Any], entries: list[JournalEntry], number: int, pla
     kind = record.get("type")
     t, source = record.get("t"), record.get("source")
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not isinstance(source, str):
-        raise InputError(place, "not a journal record (its time or source is missing or wrong)")
+        raise InputError(place, _("not a journal record (its time or source is missing or wrong)"))
     if not _known_source(source):
-        raise InputError(place, f"unknown input source {source[:24]!r} (one of {', '.join(SOURCES)})")
+        raise InputError(place, _("unknown input source {source!r} (one of {sources})").format(
+                                    source=source[:24], sources=', '.join(SOURCES)))
     if kind == "input":
         _only(record, {"type", "i", "t", "source", "input"}, place)
         if record.get("i") != len(entries) or isinstance(record.get("i"), bool):
-            raise InputError(place, f"input {record.get('i')!r} where input {len(entries)} was due: "
-                                    "records are missing or out of order")
+            raise InputError(place, _("input {value!r} where input {count} was due: records are missing or out "
+                                      "of order").format(
+                                        value=record.get('i'), count=len(entries)))
         entries.append(JournalEntry(len(entries), float(t), source, checked_input(record.get("input"), place),
                                     number))
     elif kind == "splice":
         _only(record, {"type", "t", "source", "at", "remove", "insert", "why", "ballot"}, place)
         at, remove, insert = record.get("at"), record.get("remove"), record.get("insert")
         if not _count(at) or not _count(remove) or not isinstance(insert, list):
-            raise InputError(place, "not a valid splice (at, remove, insert)")
+            raise InputError(place, _("not a valid splice (at, remove, insert)"))
         if not 0 <= at <= at + remove <= len(entries):
-            raise InputError(place, f"splice {at}+{remove} outside the {len(entries)} inputs")
+            raise InputError(place, _("splice {at}+{remove} outside the {count} inputs").format(
+                                        at=at, remove=remove, count=len(entries)))
         entries[at:at + remove] = [JournalEntry(at + k, float(t), source, checked_input(item, f"{place}: insert[{k}]"),
                                                 number) for k, item in enumerate(insert)]
         for k, entry in enumerate(entries):
             entry.index = k
     else:
-        raise InputError(place, f"not a journal record (type {kind!r})")
+        raise InputError(place, _("not a journal record (type {kind!r})").format(kind=kind))
 
 
 def _known_source(source: str) -> TypeGuard[Source]:
@@ -475,25 +487,30 @@ def _count(value: Any) -> TypeGuard[int]:
 def _only(record: dict[str, Any], keys: set[str], place: str) -> None:
     extra = sorted(set(record) - keys)
     if extra:
-        raise InputError(place, f"not a journal record (unknown field {extra[0]!r})")
+        raise InputError(place, _("not a journal record (unknown field {extra!r})").format(
+                                    extra=extra[0]))
 
 
 def checked_input(data: Any, place: str) -> Input:
     """An input exactly as :meth:`Input.to_dict` writes it: known kind, every field of its type."""
     if not isinstance(data, dict):
-        raise InputError(place, "not a valid input (not an object)")
+        raise InputError(place, _("not a valid input (not an object)"))
     try:
         item = input_from_dict(data)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise InputError(place, f"not a valid input ({type(err).__name__}: {err})") from None
+        raise InputError(place, _("not a valid input ({kind}: {err})").format(
+                                    kind=type(err).__name__, err=err)) from None
     for field in dataclasses.fields(item):  # type: ignore[arg-type]
         value, hint = getattr(item, field.name), str(field.type)
         if hint.startswith("int") and not (type(value) is int or (value is None and "None" in hint)):
-            raise InputError(place, f"not a valid input ({field.name} {value!r} is not a seat number)")
+            raise InputError(place, _("not a valid input ({name} {value!r} is not a seat number)").format(
+                                        name=field.name, value=value))
         if hint == "str" and not isinstance(value, str):
-            raise InputError(place, f"not a valid input ({field.name} {value!r} is not a text)")
+            raise InputError(place, _("not a valid input ({name} {value!r} is not a text)").format(
+                                        name=field.name, value=value))
     if item.to_dict() != data:
-        raise InputError(place, f"not a valid input (fields that {item.kind} does not have, or of the wrong type)")
+        raise InputError(place, _("not a valid input (fields that {kind} does not have, or of the wrong type)").format(
+                                    kind=item.kind))
     return item
 
 

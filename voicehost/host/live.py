@@ -28,6 +28,7 @@ from voicehost.host.table_file import table_path
 from voicehost.host.terminal import decode_console_line as decode_console_line  # the service reads it here
 from voicehost.host.terminal import read_terminal
 from voicehost.host.voice import TerminalVoice, open_live_voice
+from voicehost.language.i18n import _
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import Game, IllegalInput, InputError
@@ -39,9 +40,9 @@ def parse_options(items: list[str]) -> dict[str, str]:
     """``--option nomination=last`` (repeatable) → {"nomination": "last"}; checked by the ruleset."""
     options = {}
     for item in items:
-        key, _, value = item.partition("=")
+        key, _sep, value = item.partition("=")
         if not key.strip() or not value.strip():
-            raise InputError(f"--option {item}", "is not KEY=VALUE")
+            raise InputError(f"--option {item}", _("is not KEY=VALUE"))
         options[key.strip()] = value.strip()
     return options
 
@@ -72,7 +73,7 @@ def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = Fa
     game ends. The sound card and the seat panel are opened next; the journal — which holds the
     secret deal — is created last, just before the game starts."""
     if setup.table is None:
-        raise InputError("run", "the live table needs a table file")
+        raise InputError("run", _("the live table needs a table file"))
     pinmap = open_pinmap(str(setup.table), None)
     if resumed is not None:
         game, journal = resume_game(resumed, pinmap.size)
@@ -90,7 +91,7 @@ def setup_of_journal(read: JournalFile, table: str | None = None, audio: str | N
     """The setup a live journal's header gives (its table, ruleset, options, seats, roster),
     checked as a new game's is; ``table``: where it resumes when the header names none."""
     if read.header.get("level", "live") != "live":
-        raise InputError(f"{read.path}:1", "a simulated game's journal: continue it with voicehost resume")
+        raise InputError(f"{read.path}:1", _("a simulated game's journal: continue it with voicehost resume"))
     setup = setup_from_header(read.header, f"{read.path}:1", table_path(read.header.get("table", table)))
     return replace(setup, journal=read.path, audio=audio_choice(audio))
 
@@ -123,14 +124,16 @@ def resume_game(source: str | Path | JournalFile, table_seats: int | None = None
         header = {**header, "seats": table_seats}
     setup = setup_from_header({key: value for key, value in header.items() if key != "table"}, place)
     if table_seats is not None and setup.seats > table_seats:
-        raise InputError(f"{place}: seats", f"the game has {setup.seats} seats; the table has {table_seats}")
+        raise InputError(f"{place}: seats", _("the game has {seats} seats; the table has {table_seats}").format(
+                                                seats=setup.seats, table_seats=table_seats))
     game = setup.new_game()
     for entry in read.entries:
         try:
             game.push(entry.input)
         except IllegalInput as err:
-            raise InputError(f"{read.path}:{entry.record}", f"the game refuses {entry.input} here ({err}): "
-                                                            "the journal does not replay") from None
+            raise InputError(f"{read.path}:{entry.record}", _("the game refuses {input} here ({err}): the "
+                                                              "journal does not replay").format(
+                                                                input=entry.input, err=err)) from None
     journal = journal_type.resume(read)
     if (cut := game.open_vote_inputs()):  # the power went off mid-vote: that vote is taken again
         game.splice(len(game.inputs) - cut, cut, [])
@@ -150,7 +153,7 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
                           deliver=loop.call_soon_threadsafe)
     except GpioUnavailable as err:
         voice.close()
-        raise InputError("run", f"{err}; on a machine without GPIO try --mock") from None
+        raise InputError("run", _("{err}; on a machine without GPIO try --mock").format(err=err)) from None
     from audio.listener import Gate
     gate = Gate(load_ears(table).hold_off_s)
 
@@ -207,7 +210,7 @@ async def _host(args: Any, director: Director) -> None:
         deal = await learn_roles(director, dict(game.cast))
         source: Source = "seats"
         if deal is None:  # the taps did not add up: the human host types the cards
-            director.log("voicehost: the taps did not match the cards; type them: roles 3=don,5=mafia,…")
+            director.log(_("voicehost: the taps did not match the cards; type them: roles 3=don,5=mafia,…"))
             deal, source = await roles_from_console(director), "console"
         await director.push(deal, source)
     elif not args.roles and not args.resume:
@@ -230,7 +233,7 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
         mic.start()
         return mic
     except (ModelUnavailable, MicrophoneUnavailable) as err:
-        log(f"voicehost: no ears ({err}); speeches end by the speaker's button or the console")
+        log(_("voicehost: no ears ({error}); speeches end by the speaker's button or the console").format(error=err))
         return None
 
 
@@ -242,7 +245,8 @@ def _write_results(game: Game, names: dict[int, str], journal: Path,
     path = write_results(journal, protocol, log)
     outcome = game.outcome()
     verdict = protocol.get("verdict")
-    ended = f" ({outcome.winner}, {outcome.reason})" if outcome else " (the game is not over)"
-    print(f"protocol: {path}" + (f" ({verdict['result']}: {verdict['reason']})" if verdict else ended))
+    ended = f" ({outcome.winner}, {outcome.reason})" if outcome else _(" (the game is not over)")
+    judged = f" ({verdict['result']}: {verdict['reason']})" if verdict else ended
+    print(_("protocol: {path}").format(path=path) + judged)
     if (outcome is not None or verdict) and on_results is not None:
         on_results(path, protocol)

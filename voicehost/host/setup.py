@@ -33,6 +33,7 @@ from voicehost.host.ears import load_ears
 from voicehost.host.journal import FORMAT, check_header
 from voicehost.host.seats import open_pinmap
 from voicehost.host.table_file import load_audio, load_web_pin, table_path
+from voicehost.language.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import GAMES, Game, InputError, new_game
 from voicehost.rules.inputs import Deal
@@ -173,14 +174,14 @@ def table_game(table: str | Path | None) -> GameSetup:
     data = read_toml(path).get("game", {})
     place = f"{path}: game"
     if not isinstance(data, Mapping):
-        raise SetupRefused(place, "must be a table", "table", where=place)
+        raise SetupRefused(place, _("must be a table"), "table", where=place)
     unknown = sorted(set(data) - {"ruleset", "options"})
     if unknown:
-        raise SetupRefused(f"{place}.{unknown[0]}", "unknown setting (known: options, ruleset)", "table",
+        raise SetupRefused(f"{place}.{unknown[0]}", _("unknown setting (known: options, ruleset)"), "table",
                            where=f"{place}.{unknown[0]}")
     options = data.get("options", {})
     if not isinstance(options, Mapping):
-        raise SetupRefused(f"{place}.options", "must be a table of the ruleset's options", "table",
+        raise SetupRefused(f"{place}.options", _("must be a table of the ruleset's options"), "table",
                            where=f"{place}.options")
     return check_setup(SetupRequest(ruleset=data.get("ruleset", "sport"), options=options, table=path,
                                     places=Places(ruleset=f"{place}.ruleset", options=f"{place}.options",
@@ -199,7 +200,8 @@ def _ruleset(name: object, place: str) -> Ruleset:
     known = ", ".join(ruleset_names())
     if not isinstance(name, str) or name not in GAMES:
         shown = name if isinstance(name, str) else ""
-        raise SetupRefused(place, f"unknown ruleset {name!r} (known: {known})", "ruleset", name=shown[:40],
+        raise SetupRefused(place, _("unknown ruleset {name!r} (known: {known})").format(
+                                      name=name, known=known), "ruleset", name=shown[:40],
                            known=known)
     return load_ruleset(name)
 
@@ -209,7 +211,8 @@ def _table_and_seats(request: SetupRequest, ruleset: Ruleset) -> tuple[Path | No
     the table's, or fewer when a header says so; without a table, the seats given."""
     seats = request.seats
     if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 99):
-        raise SetupRefused(request.places.seats, f"{seats!r} is not a number of seats", "seats",
+        raise SetupRefused(request.places.seats, _("{seats!r} is not a number of seats").format(
+                                                     seats=seats), "seats",
                            title=ruleset.title, sizes=ruleset.describe_sizes(), seats=str(seats)[:12])
     if request.table is None:
         return None, seats if seats is not None else ruleset.seats[0]
@@ -224,18 +227,20 @@ def _table_and_seats(request: SetupRequest, ruleset: Ruleset) -> tuple[Path | No
     except InputError as err:
         raise SetupRefused(err.place, err.message, "table", where=err.place) from None
     if seats is not None and seats > pinmap.size:
-        raise SetupRefused(request.places.seats, f"the game has {seats} seats; the table has {pinmap.size}",
+        raise SetupRefused(request.places.seats, _("the game has {seats} seats; the table has {size}").format(
+                                                     seats=seats, size=pinmap.size),
                            "seats", title=ruleset.title, sizes=ruleset.describe_sizes(), seats=pinmap.size)
     return path, seats if seats is not None else pinmap.size
 
 
 def _options(ruleset: Ruleset, given: Mapping[str, object], place: str) -> Options:
     if not isinstance(given, Mapping):
-        raise SetupRefused(place, "must be a table of the ruleset's options", "options_form")
+        raise SetupRefused(place, _("must be a table of the ruleset's options"), "options_form")
     for key in given:
         if key not in ruleset.options:
             known = ", ".join(ruleset.options)
-            raise SetupRefused(f"{place}.{key}", f"{ruleset.name} has no option {key!r} (known: {known})",
+            raise SetupRefused(f"{place}.{key}", _("{name} has no option {key!r} (known: {known})").format(
+                                                     name=ruleset.name, key=key, known=known),
                                "option_unknown", option=str(key)[:40], title=ruleset.title,
                                known=", ".join(f"«{option_label(name)}»" for name in ruleset.options))
     try:
@@ -296,16 +301,18 @@ def _deal(request: SetupRequest, ruleset: Ruleset, options: Options,
     where = request.places
     mode = request.deal
     if mode not in DEAL_MODES:
-        raise SetupRefused(where.deal, f"must be one of {', '.join(DEAL_MODES)}", "deal")
+        raise SetupRefused(where.deal, _("must be one of {deal_modes}").format(
+                                           deal_modes=', '.join(DEAL_MODES)), "deal")
     seed = request.seed
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or len(str(abs(seed))) > 18):
-        raise SetupRefused(where.seed, f"{str(seed)[:20]!r} is not a seed (a whole number of at most 18 digits)",
+        raise SetupRefused(where.seed, _("{seed!r} is not a seed (a whole number of at most 18 digits)").format(
+                                           seed=str(seed)[:20]),
                            "seed")
     if mode != "typed":
         return ("taps" if mode == "taps" else "host"), None, seed
     text = request.cards
     if not isinstance(text, str) or not text.strip():
-        raise SetupRefused(where.cards, "the typed cards are missing (e.g. 3=don,5=mafia,9=mafia,7=sheriff)",
+        raise SetupRefused(where.cards, _("the typed cards are missing (e.g. 3=don,5=mafia,9=mafia,7=sheriff)"),
                            "cards_missing")
     game = new_game(ruleset, options, seats)
     try:
@@ -329,16 +336,18 @@ def _new_journal(path: str | Path, place: str) -> Path:
     except FileNotFoundError:
         info = None
     except OSError as err:
-        raise SetupRefused(str(journal), f"cannot look at it ({err.strerror or err})", "journal",
+        raise SetupRefused(str(journal), _("cannot look at it ({value})").format(
+                                             value=err.strerror or err), "journal",
                            path=str(journal)) from None
     if info is not None and not stat.S_ISREG(info.st_mode):
-        raise SetupRefused(str(journal), "is not a regular file; a journal is a file of its own", "journal",
+        raise SetupRefused(str(journal), _("is not a regular file; a journal is a file of its own"), "journal",
                            path=str(journal))
     if info is not None and info.st_size:
-        raise SetupRefused(str(journal), "the journal already exists: continue it with --resume", "journal_exists",
+        raise SetupRefused(str(journal), _("the journal already exists: continue it with --resume"), "journal_exists",
                            path=str(journal))
     if not journal.parent.is_dir():
-        raise SetupRefused(str(journal), f"there is no folder {journal.parent}", "journal", path=str(journal))
+        raise SetupRefused(str(journal), _("there is no folder {parent}").format(
+                                             parent=journal.parent), "journal", path=str(journal))
     return journal
 
 
@@ -370,7 +379,8 @@ def audio_choice(spec: str | None, place: str = "--audio") -> str | None:
     try:
         parse_spec(spec)
     except AudioSpecError:
-        raise SetupRefused(place, f"{spec!r}: use default, device:NAME, file:OUT.wav, null or off", "audio") \
+        raise SetupRefused(place, _("{spec!r}: use default, device:NAME, file:OUT.wav, null or off").format(
+                                      spec=spec), "audio") \
             from None
     return spec
 
@@ -385,6 +395,7 @@ def _readable(setup: GameSetup) -> None:
         again = setup.ruleset.resolve(header["options"], f"{place}: options")
         names = roster(header.get("names", {}).items(), setup.seats, None, f"{place}: names.")
     except InputError as err:
-        raise SetupRefused(err.place, f"{err.message} (a resume could not read it back)", "unreadable") from None
+        raise SetupRefused(err.place, _("{message} (a resume could not read it back)").format(
+                                          message=err.message), "unreadable") from None
     if dict(again) != dict(setup.options) or names != dict(setup.names):
-        raise SetupRefused(place, "does not read back as the game set up", "unreadable")
+        raise SetupRefused(place, _("does not read back as the game set up"), "unreadable")

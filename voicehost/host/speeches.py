@@ -16,6 +16,7 @@ from voicehost.host.judging import standing_speech
 from voicehost.host.notices import LineSaid, Notice
 from voicehost.host.refusals import NothingToGiveBack, Refused
 from voicehost.host.stage import Stage
+from voicehost.language.i18n import _
 from voicehost.language.intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import parse, parse_seat_answer
 from voicehost.rules.inputs import BloodName, EndSpeech, Foul, Input, Nominate, RaiseHand, Withdraw
@@ -215,7 +216,8 @@ class Floor:
                 self.turn.asked_again = True
                 await self.stage.say([("repeat_number", {})])
             else:
-                self.stage.log(f"ears: «{heard.text}»: the number is still unclear (the judge or the buttons decide)")
+                self.stage.log(_("ears: «{text}»: the number is still unclear (the judge or the buttons "
+                                 "decide)").format(text=heard.text))
             return False
         kind = Nominate if isinstance(intent, NominateIntent) else Withdraw
         before = len(self.game.inputs)
@@ -237,7 +239,7 @@ class Floor:
         self.turn.veto = None
         index = window[0]
         if len(self.game.inputs) != index + 1:
-            self.stage.log("ears: veto refused: the game has moved on since the echo")
+            self.stage.log(_("ears: veto refused: the game has moved on since the echo"))
             return True
         self.stage.pop_last("veto", "seats")
         await self.stage.say([("vetoed", {})])

@@ -17,6 +17,7 @@ from voicehost.host.lights import Lights
 from voicehost.host.notices import InputsTaken, LineSaid, MusicChanged, Notice, Notices, TableWatcher
 from voicehost.host.ports import Ports
 from voicehost.language.host_lines import event_lines, spoken
+from voicehost.language.i18n import N_, _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game
 from voicehost.rules.events import Event, MorningCame, NightFell
@@ -110,6 +111,23 @@ class Stage:
                        ballot: dict[str, int] | None = None) -> None:
         """A correction is checked against the whole game first (the splice replays it), then
         on disk before anything is said about it (``ballot``: the vote's ballot it changed)."""
-        self.log(f"{source}: {why}")
+        self.log(shown_correction(source, why))
         if self.journal is not None:
             self.journal.splice(self.ports.clock(), source, at, removed, new, why, ballot)
+
+
+# Who made a correction and the first words of why, as the terminal shows them in the language
+# in use; the journal keeps both as they are (English record words).
+SHOWN_SOURCES = {"seats": N_("seats"), "ears": N_("ears"), "host": N_("host"), "console": N_("console"),
+                 "deal": N_("deal"), "script": N_("script")}
+SHOWN_REASONS = {"undo": N_("undo"), "veto": N_("veto"), "vote": N_("vote"), "roles corrected": N_("roles corrected"),
+                 "taken back by seat": N_("taken back by seat")}
+
+
+def shown_correction(source: str, why: str) -> str:
+    """``console: undo end_speech`` in the language in use (the input kind stays a record word)."""
+    for start, shown in SHOWN_REASONS.items():
+        if why == start or why.startswith(start + " "):
+            why = _(shown) + why[len(start):]
+            break
+    return f"{_(SHOWN_SOURCES.get(source, source))}: {why}"

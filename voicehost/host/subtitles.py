@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO
 
 from voicehost.host.notices import LineSaid, MusicChanged, Notice
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 
@@ -28,7 +29,8 @@ class Transcript:
         try:
             self.file: IO[str] = self.path.open("w", encoding="utf-8")
         except OSError as err:
-            raise InputError(f"--transcript {path}", f"cannot write it ({err.strerror})") from None
+            raise InputError(f"--transcript {path}", _("cannot write it ({strerror})").format(
+                                                         strerror=err.strerror)) from None
 
     def notice(self, notice: Notice) -> None:
         """A director watcher (:mod:`~voicehost.host.notices`): the lines and the music."""

@@ -13,6 +13,7 @@ from audio.cues import CUE_NAMES
 from audio.mixer import MixSettings
 from audio.tts import VoiceSettings
 from voicehost.config import config_file, read_toml
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 DEFAULT_TABLE = "ten-seats.toml"
@@ -59,17 +60,19 @@ def load_audio(path: Path) -> AudioConfig:
 
 def audio_from_mapping(data: Any, place: str) -> AudioConfig:
     if not isinstance(data, Mapping):
-        raise InputError(place, "must be a table")
+        raise InputError(place, _("must be a table"))
     known = {**_VOICE, **_MIX, **_OTHER}
     values: dict[str, Any] = {}
     for key, value in data.items():
         kind = known.get(key)
         if kind is None:
-            raise InputError(f"{place}.{key}", f"unknown setting (known: {', '.join(sorted(known))})")
+            raise InputError(f"{place}.{key}", _("unknown setting (known: {known})").format(
+                                                   known=', '.join(sorted(known))))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise InputError(f"{place}.{key}", f"must be a {kind.__name__}")
+            raise InputError(f"{place}.{key}", _("must be a {kind}").format(
+                                                   kind=kind.__name__))
         values[key] = value
     _check_ranges(values, place)
     voice = VoiceSettings(**{k: v for k, v in values.items() if k in _VOICE})
@@ -83,9 +86,10 @@ def audio_from_mapping(data: Any, place: str) -> AudioConfig:
 def _cues(data: Mapping[str, Any], place: str) -> dict[str, str]:
     for name, path in data.items():
         if name not in CUE_NAMES:
-            raise InputError(f"{place}.{name}", f"unknown cue (known: {', '.join(CUE_NAMES)})")
+            raise InputError(f"{place}.{name}", _("unknown cue (known: {cue_names})").format(
+                                                    cue_names=', '.join(CUE_NAMES)))
         if not isinstance(path, str):
-            raise InputError(f"{place}.{name}", "must be the path of a sound file")
+            raise InputError(f"{place}.{name}", _("must be the path of a sound file"))
     return dict(data)
 
 
@@ -95,23 +99,25 @@ def _check_ranges(values: Mapping[str, Any], place: str) -> None:
               "duck_release_s": (0.01, 5.0), "count_duck_db": (-24.0, 0.0), "pause_s": (0.0, 3.0),
               "loudness_lufs": (-40.0, -10.0), "ceiling_dbtp": (-12.0, -0.5)}
     if "warning" in values and values["warning"] not in WARNINGS:
-        raise InputError(f"{place}.warning", f"{values['warning']!r}: use {', '.join(WARNINGS)}")
+        raise InputError(f"{place}.warning", _("{warning!r}: use {warnings}").format(
+                                                 warning=values['warning'], warnings=', '.join(WARNINGS)))
     for key, (low, high) in limits.items():
         if key in values and not low <= values[key] <= high:
-            raise InputError(f"{place}.{key}", f"{values[key]} is outside {low}..{high}")
+            raise InputError(f"{place}.{key}", _("{values} is outside {low}..{high}").format(
+                                                   values=values[key], low=low, high=high))
 
 
 def load_web_pin(path: Path) -> str | None:
     """``[web] pin`` of a table file: the judge console's PIN (4–12 digits); unset: none."""
     data = read_toml(path).get("web", {})
     if not isinstance(data, Mapping):
-        raise InputError(f"{path}: web", "must be a table")
+        raise InputError(f"{path}: web", _("must be a table"))
     unknown = set(data) - {"pin"}
     if unknown:
-        raise InputError(f"{path}: web.{sorted(unknown)[0]}", "unknown setting (known: pin)")
+        raise InputError(f"{path}: web.{sorted(unknown)[0]}", _("unknown setting (known: pin)"))
     pin = data.get("pin")
     if pin is None:
         return None
     if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 12:
-        raise InputError(f"{path}: web.pin", "must be a string of 4 to 12 digits, e.g. \"4821\"")
+        raise InputError(f"{path}: web.pin", _("must be a string of 4 to 12 digits, e.g. \"4821\""))
     return pin

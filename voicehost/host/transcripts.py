@@ -13,6 +13,7 @@ from typing import TextIO
 
 from audio.listener import Heard, replay
 from voicehost.files import decode, read_bytes
+from voicehost.language.i18n import _
 from voicehost.language.intents import Intent
 from voicehost.language.parser import parse
 from voicehost.rules import InputError
@@ -40,9 +41,10 @@ def replay_source(path: str) -> Iterator[Heard]:
     try:
         yield from replay(path)
     except RecursionError:
-        raise InputError(path, "nested too deeply to read") from None
+        raise InputError(path, _("nested too deeply to read")) from None
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as err:
-        raise InputError("replay", f"not a vosk result ({type(err).__name__}: {err})") from None
+        raise InputError("replay", _("not a vosk result ({kind}: {err})").format(
+                                       kind=type(err).__name__, err=err)) from None
 
 
 def console_source(lines: TextIO) -> Iterator[Heard]:

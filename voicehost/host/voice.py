@@ -23,6 +23,7 @@ from audio.tts import SpeechRenderer, VoiceUnavailable
 from voicehost.config import cache_dir
 from voicehost.host.table_file import AudioConfig, WarningStyle, load_audio, table_path
 from voicehost.language.host_lines import HOST_KEYS
+from voicehost.language.i18n import _
 from voicehost.language.lexicon import load_lexicon
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.russian import CASES, cardinal, spell
@@ -135,7 +136,7 @@ def open_music(audio: AudioConfig, log: Log, **feed: Any) -> MusicFeed:
     try:
         return MusicFeed(audio.mix.samplerate, audio.music_folder, **feed)
     except MusicUnavailable as err:
-        log(f"voicehost: {err}; playing the built-in ambient music")
+        log(_("voicehost: {error}; playing the built-in ambient music").format(error=err))
         return MusicFeed(audio.mix.samplerate, **feed)
 
 
@@ -205,7 +206,7 @@ class FileVoice(Speaking):
             self.file = soundfile.SoundFile(path, "w", samplerate=self.rate, channels=1, subtype="PCM_16")
         except Exception as err:  # soundfile's LibsndfileError, OSError: a path it cannot write
             self.close()
-            raise InputError(f"--audio file:{path}", f"cannot write it ({err})") from None
+            raise InputError(f"--audio file:{path}", _("cannot write it ({err})").format(err=err)) from None
         self.book: Phrasebook = load_phrasebook()
         self._block = np.zeros(self.BLOCK, dtype=np.float32)
         self.rendered = 0.0   # the game time the file has reached
@@ -267,7 +268,7 @@ class TerminalVoice:
 
     def say(self, text: str, wait: bool = True) -> float:
         onset = time.monotonic()
-        self.log(f"host: {text}")
+        self.log(_("host: {text}").format(text=text))
         if wait:
             time.sleep(spoken_length_s(text) / self.speed)
         return onset
@@ -275,7 +276,7 @@ class TerminalVoice:
     warning: WarningStyle = "voice"   # no tones here: the 10-second warning is printed as its line
 
     def night(self, on: bool) -> None:
-        self.log("(night music on)" if on else "(night music off)")
+        self.log(_("(night music on)") if on else _("(night music off)"))
 
     def cue(self, name: str) -> None:
         pass  # a tone has no text to print
@@ -328,7 +329,7 @@ def recording_script(book: Phrasebook, rulesets: Iterable[tuple[str, int, Iterab
             if "{" not in template:
                 add("line", book.say(key, ruleset))
                 continue
-            for literal, field, spec, _ in string.Formatter().parse(template):
+            for literal, field, spec, _conversion in string.Formatter().parse(template):
                 add("part", literal)
                 for value in _field_forms(book, ruleset, field, spec or "", numbers, timers):
                     add("part", value)

@@ -26,7 +26,7 @@ DEFAULT = "ru"
 _LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")   # gettext's own order
 
 _chosen: str | None = None
-_catalog: gettext.NullTranslations | None = None
+_catalogs: dict[str, gettext.NullTranslations] = {}   # read once per language, when first used
 
 
 def language_from(environ: Mapping[str, str]) -> str:
@@ -44,10 +44,10 @@ def language_from(environ: Mapping[str, str]) -> str:
 
 def set_language(language: str | None) -> None:
     """Choose the language for the rest of the process (``--lang``); None: from the environment."""
-    global _chosen, _catalog
+    global _chosen
     if language is not None and language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r} (one of {', '.join(LANGUAGES)})")
-    _chosen, _catalog = language, None
+    _chosen = language
 
 
 def language() -> str:
@@ -56,10 +56,13 @@ def language() -> str:
 
 
 def _translations() -> gettext.NullTranslations:
-    global _catalog
-    if _catalog is None:
-        _catalog = gettext.translation(DOMAIN, LOCALES, languages=[language()], fallback=True)
-    return _catalog
+    """The catalog of the language in use now (the environment may change between two calls of
+    ``main`` in one process: a test, a fuzzer), read once per language."""
+    wanted = language()
+    catalog = _catalogs.get(wanted)
+    if catalog is None:
+        catalog = _catalogs[wanted] = gettext.translation(DOMAIN, LOCALES, languages=[wanted], fallback=True)
+    return catalog
 
 
 def _(message: str) -> str:

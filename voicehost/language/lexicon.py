@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from voicehost.config import config_file, read_toml
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 ACUTE = "\u0301"
@@ -116,29 +117,30 @@ def lexicon_from_mapping(data: Mapping[str, Any], place: str) -> Lexicon:
     known = {"words", "proclitics"}
     for key in data:
         if key not in known:
-            raise InputError(f"{place}: {key}", "unknown section (known: proclitics, words)")
+            raise InputError(f"{place}: {key}", _("unknown section (known: proclitics, words)"))
     proclitics = data.get("proclitics", {})
     if not isinstance(proclitics, Mapping) or not all(isinstance(v, str) for v in proclitics.values()):
-        raise InputError(f"{place}: proclitics", "must be a table of word = \"how to say it\"")
+        raise InputError(f"{place}: proclitics", _("must be a table of word = \"how to say it\""))
     words = data.get("words", {})
     if not isinstance(words, Mapping):
-        raise InputError(f"{place}: words", "must be a table")
+        raise InputError(f"{place}: words", _("must be a table"))
     return Lexicon([_entry(written, body, f"{place}: words.{written}") for written, body in words.items()],
                    dict(proclitics), place)
 
 
 def _entry(written: str, body: Any, place: str) -> Entry:
     if not isinstance(body, Mapping) or set(body) != {"stress", "say"}:
-        raise InputError(place, "must be { stress = \"…\", say = \"…\" }")
+        raise InputError(place, _("must be { stress = \"…\", say = \"…\" }"))
     stress, say = body["stress"], body["say"]
     if not isinstance(stress, str) or not isinstance(say, str):
-        raise InputError(place, "stress and say must be strings")
+        raise InputError(place, _("stress and say must be strings"))
     if stress.replace(ACUTE, "").lower().split() != written.lower().split():
-        raise InputError(place, f"stress {stress!r} is not the same words with accents")
+        raise InputError(place, _("stress {stress!r} is not the same words with accents").format(
+                                    stress=stress))
     if ACUTE not in stress:
-        raise InputError(place, "stress marks no vowel (put U+0301 after the stressed one)")
+        raise InputError(place, _("stress marks no vowel (put U+0301 after the stressed one)"))
     if say.count("[[") != say.count("]]"):
-        raise InputError(place, f"unbalanced [[ ]] in {say!r}")
+        raise InputError(place, _("unbalanced [[ ]] in {say!r}").format(say=say))
     return Entry(written, stress, say)
 
 

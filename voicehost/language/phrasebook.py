@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.config import config_file, packaged_config, read_toml
+from voicehost.language.i18n import _
 from voicehost.language.russian import fill
 from voicehost.rules import InputError
 
@@ -38,7 +39,8 @@ class Phrasebook:
         try:
             return how(self._template(dotted))
         except (KeyError, IndexError, ValueError, TypeError, AttributeError) as err:
-            raise InputError(f"{self.place}: {dotted}", f"cannot fill the line ({type(err).__name__}: {err})") \
+            raise InputError(f"{self.place}: {dotted}", _("cannot fill the line ({kind}: {err})").format(
+                                                            kind=type(err).__name__, err=err)) \
                 from None
 
     def has(self, key: str, ruleset: str) -> bool:
@@ -48,7 +50,7 @@ class Phrasebook:
         try:
             return self.lines[dotted]
         except KeyError:
-            raise InputError(f"{self.place}: {dotted}", "no such line") from None
+            raise InputError(f"{self.place}: {dotted}", _("no such line")) from None
 
 
 def phrasebook_from_mapping(data: Mapping[str, Any], place: str,
@@ -59,7 +61,7 @@ def phrasebook_from_mapping(data: Mapping[str, Any], place: str,
     lines: dict[str, str] = {}
     for name, body in data.items():
         if not isinstance(body, Mapping):
-            raise InputError(f"{place}: {name}", "must be a table of lines")
+            raise InputError(f"{place}: {name}", _("must be a table of lines"))
         _collect(body, name, lines, place)
     for dotted, text in (reference or {}).items():
         if dotted not in lines:
@@ -68,8 +70,9 @@ def phrasebook_from_mapping(data: Mapping[str, Any], place: str,
         unknown = placeholders(lines[dotted]) - placeholders(text)
         if unknown:
             given = ", ".join(f"{{{n}}}" for n in sorted(placeholders(text))) or "none"
-            raise InputError(f"{place}: {dotted}", f"unknown placeholder {{{sorted(unknown)[0]}}} "
-                                                   f"(this line is given: {given})")
+            raise InputError(f"{place}: {dotted}", _("unknown placeholder {{{unknown}}} (this line is given: "
+                                                     "{given})").format(
+                                                       unknown=sorted(unknown)[0], given=given))
     return Phrasebook(lines, place)
 
 
@@ -85,11 +88,11 @@ def _collect(table: Mapping[str, Any], prefix: str, lines: dict[str, str], place
             _collect(text, dotted, lines, place)
             continue
         if not isinstance(text, str):
-            raise InputError(f"{place}: {dotted}", "must be a string")
+            raise InputError(f"{place}: {dotted}", _("must be a string"))
         try:
             list(string.Formatter().parse(text))
         except ValueError as err:
-            raise InputError(f"{place}: {dotted}", f"bad placeholder ({err})") from None
+            raise InputError(f"{place}: {dotted}", _("bad placeholder ({err})").format(err=err)) from None
         lines[dotted] = text
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.i18n import _
 from voicehost.records.ratings import points_of, ratings
 from voicehost.rules import InputError
 
@@ -24,7 +24,8 @@ def draw_season(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8, scor
         try:
             figure.savefig(out, format="png")
         except OSError as err:
-            raise InputError(str(out), f"cannot write the picture ({err.strerror or err})") from None
+            raise InputError(str(out), _("cannot write the picture ({error})").format(
+                error=err.strerror or err)) from None
     finally:
         plt.close(figure)
     return leaders
@@ -42,18 +43,17 @@ def season_figure(rows: Sequence[Mapping[str, Any]], top: int = 8, scoring: str 
 
     leaders = [r.player for r in ratings(rows, scoring)[:top]]
     if not leaders:
-        raise InputError("records chart", "no rated games in the season: nothing to draw")
+        raise InputError("records chart", _("no rated games in the season: nothing to draw"))
     numbers = game_numbers(rows)
     figure, axes = plt.subplots(figsize=(10, 6), dpi=100)
     for player in leaders:
         games, totals = _curve((r for r in rows if r["nickname"] == player), numbers, scoring)
         axes.step(games, totals, where="post", label=player)
-    book = load_phrasebook()
-    axes.set_title(title or book.line("cli", "chart_title"))
-    axes.set_ylabel(book.line("cli", "chart_points"))
+    axes.set_title(title or _("Season points"))
+    axes.set_ylabel(_("points"))
     first, last = min(r["played_at"] for r in rows), max(r["played_at"] for r in rows)
-    axes.set_xlabel(book.line("cli", "chart_games", first=f"{first:%d.%m.%Y}", count=len(numbers),
-                              last=f"{last:%d.%m.%Y}"))
+    axes.set_xlabel(_("the season's games in order: #1 — {first}, #{count} — {last}").format(
+        first=f"{first:%d.%m.%Y}", count=len(numbers), last=f"{last:%d.%m.%Y}"))
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlim(0.5, len(numbers) + 0.5)
     axes.grid(alpha=0.3)

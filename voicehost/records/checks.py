@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from voicehost.config import load_ruleset
+from voicehost.language.i18n import _
 from voicehost.rules import GAMES, InputError, Role, Ruleset, Team
 from voicehost.rules.game import validate_deal
 
@@ -30,15 +31,15 @@ _SEAT_DIGITS = 3
 def check_protocol(protocol: Any) -> None:
     """Refuse (:class:`InputError`) a protocol whose facts no game of voicehost could have."""
     if not isinstance(protocol, Mapping):
-        raise InputError("", "not a voicehost protocol (not a JSON object)")
+        raise InputError("", _("not a voicehost protocol (not a JSON object)"))
     ruleset = _ruleset(protocol.get("ruleset"))
     options = protocol.get("options", {})
     if not isinstance(options, Mapping):
-        raise InputError("options", "must be an object")
+        raise InputError("options", _("must be an object"))
     chosen = ruleset.resolve(options, "options")
     raw_seats = protocol.get("seats")
     if not isinstance(raw_seats, Mapping) or not raw_seats:
-        raise InputError("seats", "not a voicehost protocol (no seats)")
+        raise InputError("seats", _("not a voicehost protocol (no seats)"))
     count = len(raw_seats)
     ruleset.cast_for(count, "seats")
     seats = {_seat_key(key, count, f"seats.{key}"): entry for key, entry in raw_seats.items()}
@@ -50,67 +51,76 @@ def check_protocol(protocol: Any) -> None:
         _seat_entry(seats[seat], f"seats.{seat}")
         name = str(seats[seat].get("name") or "").strip().casefold()
         if name and name in named:  # one player at two seats would count twice in every rating
-            raise InputError(f"seats.{seat}.name", f"{seats[seat]['name']!r} is already seat {named[name]}'s name")
+            raise InputError(f"seats.{seat}.name", _("{name!r} is already seat {named}'s name").format(
+                                                       name=seats[seat]['name'], named=named[name]))
         named.setdefault(name, seat)
     _winner(protocol, roles)
     _eliminations(protocol.get("eliminations", []), seats, count)
     _scores(protocol.get("scores", {}), count)
     if protocol.get("started") is not None and parse_started(protocol["started"]) is None:
-        raise InputError("started", f"{str(protocol['started'])[:30]!r} is not a time such as 2026-12-01T19:00:00Z")
+        raise InputError("started", _("{started!r} is not a time such as 2026-12-01T19:00:00Z").format(
+                                        started=str(protocol['started'])[:30]))
     if protocol.get("result") is not None and protocol.get("result") not in ("annulled", "stopped"):
-        raise InputError("result", f"{str(protocol['result'])[:24]!r} is not annulled or stopped")
+        raise InputError("result", _("{result!r} is not annulled or stopped").format(
+                                       result=str(protocol['result'])[:24]))
     best = protocol.get("best_player")
     if best is not None:
         _seat_number(best, count, "best_player")
     for key in ("days", "nights"):
         phases = protocol.get(key, [])
         if not isinstance(phases, list) or not all(isinstance(phase, Mapping) for phase in phases):
-            raise InputError(key, "must be a list of objects")
+            raise InputError(key, _("must be a list of objects"))
 
 
 def _ruleset(name: Any) -> Ruleset:
     if not isinstance(name, str) or not name.strip():
-        raise InputError("ruleset", f"{name!r} is not a ruleset name (known: {', '.join(GAMES)})")
+        raise InputError("ruleset", _("{name!r} is not a ruleset name (known: {games})").format(
+                                        name=name, games=', '.join(GAMES)))
     if name not in GAMES:
-        raise InputError("ruleset", f"unknown ruleset {name!r} (known: {', '.join(GAMES)})")
+        raise InputError("ruleset", _("unknown ruleset {name!r} (known: {games})").format(
+                                        name=name, games=', '.join(GAMES)))
     try:
         return load_ruleset(name)
     except InputError as err:
-        raise InputError("ruleset", f"{name}: its config is broken ({err})") from None
+        raise InputError("ruleset", _("{name}: its config is broken ({err})").format(
+                                        name=name, err=err)) from None
 
 
 def _seat_key(key: Any, count: int, place: str) -> int:
     text = str(key)
     if not (text.isascii() and text.isdigit()) or len(text) > _SEAT_DIGITS:
-        raise InputError(place, f"{text[:24]!r} is not a seat number")
+        raise InputError(place, _("{text!r} is not a seat number").format(text=text[:24]))
     return _seat_number(int(text), count, place)
 
 
 def _seat_number(value: Any, count: int, place: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(place, f"{str(value)[:24]!r} is not a seat number")
+        raise InputError(place, _("{value!r} is not a seat number").format(value=str(value)[:24]))
     if not 1 <= value <= count:
-        raise InputError(place, f"there is no seat {str(value)[:24]} at a {count}-seat table")
+        raise InputError(place, _("there is no seat {value} at a {count}-seat table").format(
+                                    value=str(value)[:24], count=count))
     return value
 
 
 def _role(entry: Any, place: str) -> Role:
     if not isinstance(entry, Mapping):
-        raise InputError(place, "must be an object (role, fouls, name, out)")
+        raise InputError(place, _("must be an object (role, fouls, name, out)"))
     try:
         return Role(str(entry.get("role")))
     except ValueError:
         known = ", ".join(role.value for role in Role)
-        raise InputError(f"{place}.role", f"unknown role {str(entry.get('role'))[:24]!r} (known: {known})") from None
+        raise InputError(f"{place}.role", _("unknown role {value!r} (known: {known})").format(
+                                              value=str(entry.get('role'))[:24], known=known)) from None
 
 
 def _seat_entry(entry: Mapping[str, Any], place: str) -> None:
     fouls = entry.get("fouls", 0)
     if isinstance(fouls, bool) or not isinstance(fouls, int) or not 0 <= fouls <= MAX_FOULS:
-        raise InputError(f"{place}.fouls", f"{str(fouls)[:24]!r} is not a number of fouls")
+        raise InputError(f"{place}.fouls", _("{fouls!r} is not a number of fouls").format(
+                                               fouls=str(fouls)[:24]))
     name = entry.get("name")
     if name is not None and (not isinstance(name, str) or len(name) > 80):
-        raise InputError(f"{place}.name", "must be a nickname (text, at most 80 characters)")
+        raise InputError(f"{place}.name", _("must be a nickname (text, at most 80 characters)"))
     out = entry.get("out")
     if out is not None and out != {}:
         _when_out(out, f"{place}.out")
@@ -119,16 +129,18 @@ def _seat_entry(entry: Mapping[str, Any], place: str) -> None:
 def _when_out(out: Any, place: str) -> tuple[str, str, int]:
     """An elimination's cause and moment: ``{"cause": …, "day"|"night": N}``."""
     if not isinstance(out, Mapping):
-        raise InputError(place, "must be an object (cause, day or night)")
+        raise InputError(place, _("must be an object (cause, day or night)"))
     cause = out.get("cause")
     if cause not in CAUSES:
-        raise InputError(f"{place}.cause", f"{str(cause)[:24]!r} is no cause of leaving (known: {', '.join(CAUSES)})")
+        raise InputError(f"{place}.cause", _("{cause!r} is no cause of leaving (known: {causes})").format(
+                                               cause=str(cause)[:24], causes=', '.join(CAUSES)))
     moments = [key for key in WHEN if out.get(key) is not None]
     if len(moments) != 1:
-        raise InputError(place, "needs the day or the night it happened (one of them)")
+        raise InputError(place, _("needs the day or the night it happened (one of them)"))
     number = out[moments[0]]
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 999:
-        raise InputError(f"{place}.{moments[0]}", f"{str(number)[:24]!r} is not a day or night number")
+        raise InputError(f"{place}.{moments[0]}", _("{number!r} is not a day or night number").format(
+                                                      number=str(number)[:24]))
     return str(cause), moments[0], number
 
 
@@ -139,42 +151,46 @@ def _winner(protocol: Mapping[str, Any], roles: tuple[Role, ...]) -> None:
     teams = {role.team.value for role in roles} | {Team.BLACK.value for role in roles if role is Role.MANIAC}
     teams.add(NOBODY)  # a draw: classic's mutual destruction
     if winner not in teams:
-        raise InputError("winner", f"{str(winner)[:24]!r} is no team of this deal (it has {', '.join(sorted(teams))})")
+        raise InputError("winner", _("{winner!r} is no team of this deal (it has {teams})").format(
+                                       winner=str(winner)[:24], teams=', '.join(sorted(teams))))
     reason = protocol.get("reason")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 40:
-        raise InputError("reason", "must say why the game ended (a short id such as no_black_left)")
+        raise InputError("reason", _("must say why the game ended (a short id such as no_black_left)"))
 
 
 def _eliminations(raw: Any, seats: Mapping[int, Any], count: int) -> None:
     """Every elimination a seat of the table, once, and the one its seat entry names."""
     if not isinstance(raw, list):
-        raise InputError("eliminations", "must be a list")
+        raise InputError("eliminations", _("must be a list"))
     out: set[int] = set()
     for index, item in enumerate(raw):
         place = f"eliminations[{index}]"
         if not isinstance(item, Mapping):
-            raise InputError(place, "must be an object (seat, cause, day or night)")
+            raise InputError(place, _("must be an object (seat, cause, day or night)"))
         seat = _seat_number(item.get("seat"), count, f"{place}.seat")
         if seat in out:
-            raise InputError(f"{place}.seat", f"seat {seat} has already left the table")
+            raise InputError(f"{place}.seat", _("seat {seat} has already left the table").format(
+                                                  seat=seat))
         out.add(seat)
         when = _when_out(item, place)
         listed = seats[seat].get("out")
         if not listed or _when_out(listed, f"seats.{seat}.out") != when:
-            raise InputError(place, f"seats.{seat}.out does not say the same")
+            raise InputError(place, _("seats.{seat}.out does not say the same").format(seat=seat))
     for seat, entry in seats.items():
         if entry.get("out") and seat not in out:
-            raise InputError(f"seats.{seat}.out", f"seat {seat} left the table but is not under eliminations")
+            raise InputError(f"seats.{seat}.out", _("seat {seat} left the table but is not under eliminations").format(
+                                                      seat=seat))
 
 
 def _scores(raw: Any, count: int) -> None:
     if not isinstance(raw, Mapping):
-        raise InputError("scores", "must be an object (seat: points)")
+        raise InputError("scores", _("must be an object (seat: points)"))
     for key, points in raw.items():
         _seat_key(key, count, f"scores.{key}")
         if isinstance(points, bool) or not isinstance(points, (int, float)) or not math.isfinite(points) \
                 or abs(points) > 1000:
-            raise InputError(f"scores.{key}", f"{str(points)[:24]!r} is not a number of points")
+            raise InputError(f"scores.{key}", _("{points!r} is not a number of points").format(
+                                                  points=str(points)[:24]))
 
 
 def parse_started(value: Any) -> datetime | None:

@@ -23,6 +23,7 @@ from typing import Any
 from voicehost.config import load_ruleset
 from voicehost.files import read_json
 from voicehost.host import judge_protocol, load_journal
+from voicehost.language.i18n import _, ngettext
 from voicehost.records.checks import check_protocol, parse_started
 from voicehost.rules import IllegalInput, InputError, Role, new_game
 from voicehost.rules.protocol import build_protocol
@@ -113,7 +114,7 @@ def record_from_protocol(protocol: Any, name: str, played_at: datetime, table: s
         raise InputError(f"{place}: {err.place}" if err.place else place, err.message) from None
     voided = protocol.get("result") in VOIDED   # annulled or stopped: kept, shown, never rated
     if protocol.get("winner") is None and not voided:
-        raise InputError(place, "the game is not over: only finished games are recorded")
+        raise InputError(place, _("the game is not over: only finished games are recorded"))
     played_at = parse_started(protocol.get("started")) or played_at  # the game's own word first
     try:
         seats = [_seat(int(seat), entry, protocol, voided) for seat, entry in sorted(protocol["seats"].items(),
@@ -123,7 +124,7 @@ def record_from_protocol(protocol: Any, name: str, played_at: datetime, table: s
         return GameRecord(game_id(protocol, played_at), played_at, table, str(protocol["ruleset"]),
                           dict(protocol.get("options", {})), winner, reason, seats, protocol)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise InputError(place, f"not a valid protocol ({err})") from None
+        raise InputError(place, _("not a valid protocol ({err})").format(err=err)) from None
 
 
 def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any], voided: bool = False) -> SeatRecord:
@@ -167,18 +168,20 @@ def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
         ruleset = load_ruleset(str(header["ruleset"]))
         game = new_game(ruleset, ruleset.resolve(header.get("options", {})), int(header["seats"]))
     except (KeyError, TypeError, ValueError) as err:
-        raise InputError(str(path), f"not a valid journal header ({err})") from None
+        raise InputError(str(path), _("not a valid journal header ({err})").format(err=err)) from None
     for entry in entries:
         try:
             game.push(entry.input)
         except IllegalInput as err:
-            raise InputError(f"{path}:{entry.record}", f"the game refuses {entry.input} here ({err}): "
-                                                       "the journal does not replay") from None
+            raise InputError(f"{path}:{entry.record}", _("the game refuses {input} here ({err}): the journal "
+                                                         "does not replay").format(
+                                                           input=entry.input, err=err)) from None
     judged = judge_protocol(read.judged)
     if not game.is_over and "verdict" not in judged:
-        dealt = "no cards dealt yet" if not game.roles else f"{len(entries)} input(s) so far"
-        raise InputError(str(path), f"the game is not over ({dealt}): only finished games are recorded; "
-                                    "an unfinished game is resumed, then recorded")
+        dealt = _("no cards dealt yet") if not game.roles else ngettext("{count} input so far", "{count} inputs so far",
+                                                                        len(entries)).format(count=len(entries))
+        raise InputError(str(path), _("the game is not over ({dealt}): only finished games are recorded; an "
+                                      "unfinished game is resumed, then recorded").format(dealt=dealt))
     names = _journal_names(header)
     protocol = {**build_protocol(game, None, names), **judged}
     if "best_player" in header:   # the table's vote, journaled after the game

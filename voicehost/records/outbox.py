@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 
 import sqlalchemy as sa
 
+from voicehost.language.i18n import _, ngettext
 from voicehost.records.store import Records, open_records
 from voicehost.records.tournament import PlaceTaken
 from voicehost.rules import InputError
@@ -40,11 +41,11 @@ class PushResult:
 
     @property
     def line(self) -> str:
-        text = f"pushed {self.pushed} game(s)"
+        text = ngettext("pushed {count} game", "pushed {count} games", self.pushed).format(count=self.pushed)
         if self.already_there:
-            text += f", {self.already_there} already on the server"
+            text += _(", {count} already on the server").format(count=self.already_there)
         if self.failed:
-            text += f"; {self.failed} still queued ({self.errors[-1]})"
+            text += _("; {count} still queued ({error})").format(count=self.failed, error=self.errors[-1])
         return text
 
 
@@ -101,7 +102,7 @@ def push_until_empty(local: Records, club_url: str, give_up_after_s: float | Non
     while True:
         result = push(local, club_url)
         if result.pushed or result.failed:
-            log(f"records: {result.line}")
+            log(_("records: {line}").format(line=result.line))
         waiting = local.waiting()
         if not waiting:
             return True

@@ -20,6 +20,7 @@ from functools import cache
 from typing import Any
 
 from voicehost.config import load_ruleset, ruleset_names
+from voicehost.language.i18n import _
 from voicehost.rules import InputError, Role
 from voicehost.rules.sport import seat_points
 
@@ -62,7 +63,8 @@ def scoring_schemes() -> dict[str, Mapping[str, float]]:
 def check_scoring(scoring: str | None) -> None:
     if scoring is not None and scoring not in scoring_schemes():
         known = ", ".join(sorted(scoring_schemes()))
-        raise InputError("--scoring", f"unknown scheme {scoring!r} (known: {known})")
+        raise InputError("--scoring", _("unknown scheme {scoring!r} (known: {known})").format(
+                                          scoring=scoring, known=known))
 
 
 def points_of(row: Mapping[str, Any], scoring: str | None = None) -> float:

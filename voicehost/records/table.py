@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.config import read_toml
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 # SQLAlchemy and Alembic load when the first game is stored, not when the table starts.
@@ -42,10 +43,13 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
         record = record_from_protocol(dict(protocol), name, when, table or where.table, name)
         with open_records(db) as local:
             new = local.add([record], queue=where.club_url is not None)
-            log(f"records: game {str(record.id)[:8]} {'stored in' if new else 'already in'} {local.url}; the table's "
-                f"best player: voicehost records best {str(record.id)[:8]} NICK|SEAT")
+            stored = (_("records: game {id} stored in {url}; the table's best player: voicehost records best {id} "
+                        "NICK|SEAT") if new else
+                      _("records: game {id} already in {url}; the table's best player: voicehost records best {id} "
+                        "NICK|SEAT"))
+            log(stored.format(id=str(record.id)[:8], url=local.url))
             if where.club_url is not None:
-                log(f"records: club server: {push(local, where.club_url).line}")
+                log(_("records: club server: {line}").format(line=push(local, where.club_url).line))
         return True
     except PlaceTaken as err:
         if refuse_taken:
@@ -53,7 +57,8 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
         log(f"voicehost: records: the game is not stored ({err})")
         return False
     except InputError as err:
-        log(f"voicehost: records: the game is not stored ({err}); the protocol file can be imported later")
+        log(_("voicehost: records: the game is not stored ({error}); the protocol file can be imported later").format(
+            error=err))
         return False
 
 
@@ -116,14 +121,14 @@ def table_records(path: Path) -> TableRecords:
     data: Any = read_toml(path).get("records", {})
     place = f"{path}: records"
     if not isinstance(data, dict):
-        raise InputError(place, "must be a table")
+        raise InputError(place, _("must be a table"))
     unknown = set(data) - {"url", "table"}
     if unknown:
-        raise InputError(f"{place}.{sorted(unknown)[0]}", "unknown setting (known: table, url)")
+        raise InputError(f"{place}.{sorted(unknown)[0]}", _("unknown setting (known: table, url)"))
     for key in ("url", "table"):
         if key in data and (not isinstance(data[key], str) or not data[key].strip()):
-            raise InputError(f"{place}.{key}", "must be a non-empty string")
+            raise InputError(f"{place}.{key}", _("must be a non-empty string"))
     url = data.get("url")
     if url is not None and not url.startswith("postgresql"):
-        raise InputError(f"{place}.url", "the club server must be a postgresql:// URL")
+        raise InputError(f"{place}.url", _("the club server must be a postgresql:// URL"))
     return TableRecords(data.get("table", path.stem), url)

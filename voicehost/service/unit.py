@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from voicehost.language.i18n import _
 from voicehost.rules import InputError
 
 UNIT_NAME = "voicehost.service"
@@ -154,7 +155,7 @@ def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | 
     """Create the user (if needed) in the gpio and audio groups, write the unit, enable it."""
     run = run or _run
     if os.geteuid() != 0 and unit_dir == UNIT_DIR:
-        raise InputError("service install", "needs root: run it with sudo")
+        raise InputError("service install", _("needs root: run it with sudo"))
     groups = [group for group in GROUPS if _group_exists(group)]
     missing = sorted(set(GROUPS) - set(groups))
     if missing:
@@ -181,9 +182,11 @@ def _run(command: list[str]) -> None:
     try:
         subprocess.run(command, check=True)
     except FileNotFoundError:
-        raise InputError("service install", f"{command[0]} is not installed") from None
+        raise InputError("service install", _("{command} is not installed").format(
+                                                command=command[0])) from None
     except subprocess.CalledProcessError as err:
-        raise InputError("service install", f"{' '.join(command)} failed (exit {err.returncode})") from None
+        raise InputError("service install", _("{command} failed (exit {returncode})").format(
+                                                command=' '.join(command), returncode=err.returncode)) from None
 
 
 def _user_exists(user: str) -> bool:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from voicehost.host.journal import Journal, JournalEntry, Source
+from voicehost.language.i18n import _
 from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
@@ -204,8 +205,9 @@ class ScriptPlayer:
         index = len(self.game.inputs)
         self.game.push(item)
         if index < len(self.replayed) and self.replayed[index].input != item:
-            raise InputError(self.journal_place(index), f"the journal has {self.replayed[index].input}, the script "
-                                                        f"now gives {item}: not the same game")
+            raise InputError(self.journal_place(index), _("the journal has {input}, the script now gives {item}: "
+                                                          "not the same game").format(
+                                                            input=self.replayed[index].input, item=item))
         if index >= len(self.replayed) and self.journal is not None:
             self.journal.append(index, 0.0, source, item)
 
@@ -218,7 +220,8 @@ class ScriptPlayer:
         if self.pushed < len(self.replayed):
             extra = self.replayed[self.pushed].input
             raise InputError(self.journal_place(self.pushed),
-                             f"the journal goes on ({extra}) where the script stops: not the same game")
+                             _("the journal goes on ({extra}) where the script stops: not the same game").format(
+                                 extra=extra))
         ignored = []
         for place in self.script.places:
             if place not in self.used:

@@ -14,6 +14,7 @@ from typing import Any
 
 from voicehost.config import load_ruleset, read_toml
 from voicehost.files import ascii_number, file_name, read_json
+from voicehost.language.i18n import _
 from voicehost.rules import GAMES, InputError, Options, Role, Ruleset
 from voicehost.rules.game import validate_deal
 from voicehost.rules.roster import roster
@@ -101,13 +102,14 @@ class _Reader:
         _only(data, TOP_KEYS, "")
         name = data.get("ruleset", "sport")
         if not isinstance(name, str):
-            raise InputError("ruleset", "must be a ruleset name")
+            raise InputError("ruleset", _("must be a ruleset name"))
         try:
             ruleset = load_ruleset(name)
         except InputError as err:
             if err.place == "ruleset":
                 raise
-            raise InputError("ruleset", f"{name}: its config is broken ({err})") from None
+            raise InputError("ruleset", _("{name}: its config is broken ({err})").format(
+                                            name=name, err=err)) from None
         self.game = GAMES[name]
         options = ruleset.resolve(_mapping(data.get("options", {}), "options"), "options")
         self.seats = self._seat_count(ruleset, data.get("seats"))
@@ -124,7 +126,7 @@ class _Reader:
         if raw is None:
             return ruleset.seats[0]
         if not isinstance(raw, int) or isinstance(raw, bool):
-            raise InputError("seats", f"{raw!r} is not a number of seats")
+            raise InputError("seats", _("{raw!r} is not a number of seats").format(raw=raw))
         ruleset.cast_for(raw, "seats")
         return raw
 
@@ -132,19 +134,21 @@ class _Reader:
         if type(key) is str and key in self._seat_keys:  # a script names seats many times over
             return self._seat_keys[key]
         if isinstance(key, bool) or not isinstance(key, (str, int)):
-            raise InputError(place, f"{key!r} is not a seat number")
+            raise InputError(place, _("{key!r} is not a seat number").format(key=key))
         seat = ascii_number(str(key), place, "seat number", digits=3)
         if not 1 <= seat <= self.seats:
-            raise InputError(place, f"there is no seat {seat} at a {self.seats}-seat table")
+            raise InputError(place, _("there is no seat {seat} at a {seats}-seat table").format(
+                                        seat=seat, seats=self.seats))
         return seat
 
     def _target(self, value: Any, place: str) -> int:
         if type(value) is int and 1 <= value <= self.seats:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(place, f"{value!r} is not a seat number")
+            raise InputError(place, _("{value!r} is not a seat number").format(value=value))
         if not 1 <= value <= self.seats:
-            raise InputError(place, f"there is no seat {value} at a {self.seats}-seat table")
+            raise InputError(place, _("there is no seat {value} at a {seats}-seat table").format(
+                                        value=value, seats=self.seats))
         return value
 
     def _names(self, raw: Any) -> dict[int, str]:
@@ -163,7 +167,8 @@ class _Reader:
                 dealt[seat - 1] = Role(value)
             except ValueError:
                 known = ", ".join(r.value for r in Role)
-                raise InputError(f"roles.{key}", f"unknown role {value!r} (known: {known})") from None
+                raise InputError(f"roles.{key}", _("unknown role {value!r} (known: {known})").format(
+                                                     value=value, known=known)) from None
         cast, spare = self.game.deck(ruleset, options, self.seats)
         validate_deal(tuple(dealt), cast, self.seats, "roles", spare)
         return tuple(dealt)
@@ -189,11 +194,12 @@ class _Reader:
                 if key == "shots":
                     taps = target if isinstance(target, list) else [target]
                     if not taps:
-                        raise InputError(place, "a shot needs at least one seat")
+                        raise InputError(place, _("a shot needs at least one seat"))
                     night.shots[actor] = tuple(self._target(t, place) for t in taps)
                 elif key == "join":
                     if target not in ("black", "solo"):
-                        raise InputError(place, f"{target!r} is not black or solo")
+                        raise InputError(place, _("{target!r} is not black or solo").format(
+                                                    target=target))
                     night.join[actor] = target
                 else:
                     getattr(night, key)[actor] = self._target(target, place)
@@ -204,8 +210,9 @@ class _Reader:
         role = roles[actor - 1]
         allowed = self.game.night_actions.get(key, frozenset())
         if role not in allowed:
-            article = "an" if role.value[0] in "aeiou" else "a"
-            raise InputError(place, f"seat {actor} is {article} {role.value} and has no {key}")
+            said = (_("seat {actor} is an {role} and has no {key}") if role.value[0] in "aeiou" else
+                    _("seat {actor} is a {role} and has no {key}"))
+            raise InputError(place, said.format(actor=actor, role=role.value, key=key))
 
     # ---- days -------------------------------------------------------------------------
 
@@ -217,7 +224,8 @@ class _Reader:
         for key, value in data.items():
             place = f"{where}.{key}"
             if key not in self.game.day_keys:
-                raise InputError(place, f"{self.game.name} has no {key.replace('_', ' ')}")
+                raise InputError(place, _("{name} has no {value}").format(
+                                            name=self.game.name, value=key.replace('_', ' ')))
             if key == "speeches":
                 day.speeches = self._speeches(value, place)
             elif key in ("votes", "revote", "prevote", "mayor", "nominate", "blood_name"):
@@ -235,7 +243,7 @@ class _Reader:
             seat = self._seat(key, place)
             lines = [value] if isinstance(value, str) else value
             if not isinstance(lines, list) or not all([isinstance(line, str) for line in lines]):
-                raise InputError(place, "must be a string or a list of strings")
+                raise InputError(place, _("must be a string or a list of strings"))
             speeches[seat] = lines
             self.places.append(place)
         return speeches
@@ -263,10 +271,11 @@ class _Reader:
             _only(entry, {"seat", "after_speech", "at"}, place)
             seat = self._target(entry.get("seat"), f"{place}.seat")
             if ("after_speech" in entry) == ("at" in entry):
-                raise InputError(place, "needs exactly one of after_speech or at")
+                raise InputError(place, _("needs exactly one of after_speech or at"))
             if "at" in entry:
                 if not isinstance(entry["at"], str) or entry["at"] not in MOMENTS:
-                    raise InputError(f"{place}.at", f"{entry['at']!r} is not one of {', '.join(sorted(MOMENTS))}")
+                    raise InputError(f"{place}.at", _("{at!r} is not one of {moments}").format(
+                                                        at=entry['at'], moments=', '.join(sorted(MOMENTS))))
                 found.append(Timed(seat, place, at=entry["at"]))
             else:
                 speaker = self._target(entry["after_speech"], f"{place}.after_speech")
@@ -279,13 +288,15 @@ def _mapping(value: Any, place: str) -> Mapping[str, Any]:
     if type(value) is dict:  # what JSON and TOML give; asking the Mapping ABC is slow
         return value
     if not isinstance(value, Mapping):
-        raise InputError(place, f"must be an object, not {type(value).__name__}")
+        raise InputError(place, _("must be an object, not {kind}").format(
+                                    kind=type(value).__name__))
     return value
 
 
 def _list(value: Any, place: str) -> list[Any]:
     if not isinstance(value, list):
-        raise InputError(place, f"must be a list, not {type(value).__name__}")
+        raise InputError(place, _("must be a list, not {kind}").format(
+                                    kind=type(value).__name__))
     return value
 
 
@@ -293,4 +304,5 @@ def _only(data: Mapping[str, Any], allowed: set[str], place: str) -> None:
     for key in data:
         if key not in allowed:
             where = f"{place}.{key}" if place else str(key)
-            raise InputError(where, f"unknown key (known: {', '.join(sorted(allowed))})")
+            raise InputError(where, _("unknown key (known: {allowed})").format(
+                                        allowed=', '.join(sorted(allowed))))

@@ -37,6 +37,7 @@ from voicehost.host.subtitles import Transcript
 from voicehost.host.table_file import WarningStyle
 from voicehost.host.voice import spoken_length_s
 from voicehost.language.host_lines import question_key
+from voicehost.language.i18n import _
 from voicehost.language.intents import EndIntent
 from voicehost.language.narrate import public_lines, public_log_printer
 from voicehost.language.parser import parse
@@ -389,7 +390,7 @@ class People:
     async def corrected(self, item: Input) -> None:
         """Before ``item`` is checked: whatever the host took that nobody said is vetoed, and
         words the host did not take (lost, or asked for again) are said again."""
-        for _ in range(REPEATS):
+        for _attempt in range(REPEATS):
             reaction = await self.reaction(item)
             if reaction == "over":
                 return
@@ -601,7 +602,8 @@ def _replay(player: ScriptPlayer, table: Game, replayed: list[JournalEntry], jou
             break
     if player.pushed != done:
         raise InputError(player.journal_place(min(player.pushed, done)),
-                         f"input {done} falls inside a batch of the script's acts, or past its end: not the same game")
+                         _("input {done} falls inside a batch of the script's acts, or past its end: not the "
+                           "same game").format(done=done))
     for item in player.game.inputs:
         table.push(item)
     if journal is not None and not replayed:
@@ -620,8 +622,9 @@ def _open_vote(player: ScriptPlayer, replayed: list[JournalEntry]) -> int:
         try:
             probe.push(entry.input)
         except IllegalInput as err:
-            raise InputError(player.journal_place(index), f"the game refuses {entry.input} ({err}): "
-                                                          "not the same game") from None
+            raise InputError(player.journal_place(index), _("the game refuses {input} ({err}): not the same "
+                                                            "game").format(
+                                                              input=entry.input, err=err)) from None
     return probe.open_vote_inputs()
 
 

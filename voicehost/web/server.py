@@ -44,6 +44,7 @@ from aiohttp.http_exceptions import LineTooLong
 from aiohttp.web_protocol import RequestHandler
 
 from voicehost.host import ConsoleAnswer, ConsoleAnswered, Director, Notice
+from voicehost.language.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import InputError, Refusal
@@ -99,9 +100,10 @@ def said(key: str, **values: object) -> str:
 
 def parse_address(text: str) -> tuple[str, int]:
     """``--web HOST:PORT`` (``:8080`` or ``8080`` alone: every interface)."""
-    host, _, port = text.rpartition(":")
+    host, _sep, port = text.rpartition(":")
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise InputError("--web", f"{text!r} is not HOST:PORT (e.g. 0.0.0.0:8080)")
+        raise InputError("--web", _("{text!r} is not HOST:PORT (e.g. 0.0.0.0:8080)").format(
+                                      text=text))
     return host or "0.0.0.0", int(port)
 
 
@@ -340,7 +342,8 @@ class WebTable:
             await site.start()
         except OSError as err:
             await self._runner.cleanup()
-            raise InputError("--web", f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+            raise InputError("--web", _("cannot listen on {host}:{port}: {value}").format(
+                                          host=host, port=port, value=err.strerror or err)) from None
         bound = self._runner.addresses[0]
         return f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{bound[1]}"
 

@@ -1,0 +1,18 @@
+"""The messages hw says to a person (a pin map's mistakes, the wiring diagram), in the program's
+language: English ids, translated by voicehost's catalog (``voicehost.language.i18n``) when voicehost
+is the program running. hw never imports voicehost (an adapter): it looks whether it is loaded."""
+
+from __future__ import annotations
+
+import sys
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use, or as it is when hw runs on its own."""
+    i18n = sys.modules.get("voicehost.language.i18n")
+    return message if i18n is None else str(i18n._(message))
+
+
+def N_(message: str) -> str:
+    """Marks a module-level message for extraction; it is translated where it is used, with ``_``."""
+    return message
