@@ -227,7 +227,7 @@ def test_the_judge_sees_the_ballots_during_the_count_and_the_table_once_it_is_sa
     groups = {g["candidate"]: g["voters"] for g in after_public["groups"]}
     assert groups == {5: [4, 2, 1]}
     row = next(r for r in after_public["rows"] if r["voter"] == 6)
-    assert not row["inside"] and row["at"] == pytest.approx(-0.5) and "вне окна" in row["text"]
+    assert not row["inside"] and row["at"] == pytest.approx(-0.5) and "мимо окна" in row["text"]
     assert json.dumps(after_public, ensure_ascii=False)   # what the socket sends
 
 

@@ -210,9 +210,9 @@ def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: flo
         at = since(ballot.t)
         mark = book.line("web", f"ballot_{ballot.mark}")
         when = book.line("web", "ballot_when", seconds=f"{at:.3f}".replace(".", ",")) if at is not None else ""
-        text = book.line("web", "ballot_row", voter=ballot.voter, whom=candidate_text(book, ballot.candidate,
-                                                                                         vote.round),
-                         when=when, mark=mark).replace("  ", " ")
+        whom = candidate_text(book, ballot.candidate, vote.round) if ballot.candidate is not None \
+            else book.line("web", "ballot_no_window")
+        text = book.line("web", "ballot_row", voter=ballot.voter, whom=whom, when=when, mark=mark).replace("  ", " ")
         if ballot.corrections:
             text += " " + book.line("web", "ballot_was", whom=candidate_text(book, ballot.pressed, vote.round))
         rows.append({"voter": ballot.voter, "candidate": ballot.candidate, "pressed": ballot.pressed, "at": at,
