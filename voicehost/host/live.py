@@ -246,7 +246,7 @@ def _write_results(game: Game, names: dict[int, str], journal: Path,
     outcome = game.outcome()
     verdict = protocol.get("verdict")
     ended = f" ({outcome.winner}, {outcome.reason})" if outcome else _(" (the game is not over)")
-    judged = f" ({verdict['result']}: {verdict['reason']})" if verdict else ended
-    print(_("protocol: {path}").format(path=path) + judged)
+    said = f" ({verdict['result']}: {verdict['reason']})" if verdict else ended
+    print(_("protocol: {path}").format(path=path) + said)
     if (outcome is not None or verdict) and on_results is not None:
         on_results(path, protocol)
