@@ -431,7 +431,7 @@ def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path) -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (["tournament", "screen", "--port", "70000"], "70000 — не номер порта"),
     (["run", "--mock", "--no-ears", "--audio", "off", "--club-server", "ftp://club"],
-     "voicehost: error: --club-server: 'ftp://club' — не адрес клубного сервера"),
+     "voicehost: ошибка: --club-server: 'ftp://club' — не адрес клубного сервера"),
 ])
 def test_a_bad_club_option_is_one_line(argv: list[str], message: str, tmp_path) -> None:
     """In Russian, the default language."""

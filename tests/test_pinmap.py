@@ -45,7 +45,7 @@ def test_the_miniamp_example_leaves_its_amplifier_alone() -> None:
     assert not {s.led for s in pinmap.seats} & INTERFACES["i2c"][0]
     ten = (TABLES / "ten-seats.toml").read_text(encoding="utf-8")
     assert "miniamp" not in ten.split("[[seat]]")[0].split("interfaces")[1].split("\n")[0]
-    with pytest.raises(PinMapError, match="GPIO26 belongs to the MiniAmp amplifier's mute and shutdown"):
+    with pytest.raises(PinMapError, match="GPIO26 принадлежит выключению звука и питания усилителя MiniAmp"):
         pinmap_from_mapping(tomllib.loads(ten.replace('interfaces = ["i2s", "uart"]',
                                                       'interfaces = ["i2s", "uart", "miniamp"]')), "t.toml")
 

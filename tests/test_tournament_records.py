@@ -215,7 +215,7 @@ def test_a_second_game_at_a_round_and_table_is_refused_and_nothing_is_lost(db_ur
     again.write_text(json.dumps(other, ensure_ascii=False), encoding="utf-8")
     done = voicehost_cli("records", "import", str(again), "--db", db_url)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.startswith("voicehost: error: турнир 'Кубок клуба', тур 1, стол 1: здесь уже есть игра "
+    assert done.stderr.startswith("voicehost: ошибка: турнир 'Кубок клуба', тур 1, стол 1: здесь уже есть игра "
                                   f"{str(read_record(paths[0]).id)[:8]}"), done.stderr
     assert voicehost_cli("records", "import", str(paths[0]), "--db", db_url).returncode == 0   # the same game: fine
     with open_records(db_url) as records:
@@ -333,7 +333,7 @@ def test_run_puts_the_place_in_the_journal_header_and_a_resume_keeps_it(tmp_path
 def test_run_refuses_a_half_given_place_in_one_line(argv, place, says, tmp_path) -> None:
     done = voicehost_cli("run", "--journal", str(tmp_path / "g.jsonl"), "--audio", "off", *argv)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith(f"voicehost: error: {place}") and says in done.stderr, done.stderr
+    assert done.stderr.startswith(f"voicehost: ошибка: {place}") and says in done.stderr, done.stderr
     assert not (tmp_path / "g.jsonl").exists()
 
 
@@ -456,12 +456,12 @@ def test_a_bad_schedule_is_one_line_and_no_tournament(wrong, tmp_path) -> None:
     path.write_text(json.dumps(plan, ensure_ascii=False), encoding="utf-8")
     done = voicehost_cli("tournament", "create", NAME, "--scoring", "seed001", "--schedule", str(path), "--db", db)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith(f"voicehost: error: {path}: {field}:") and says in done.stderr, done.stderr
+    assert done.stderr.startswith(f"voicehost: ошибка: {path}: {field}:") and says in done.stderr, done.stderr
     assert voicehost_cli("tournament", "list", "--db", db).stdout.strip() == "0 турниров"
 
 
 @pytest.mark.parametrize("argv, says", [
-    (["--scoring", "nonsense"], "unknown scheme 'nonsense'"),
+    (["--scoring", "nonsense"], "неизвестная система очков 'nonsense'"),
     (["--scoring", "seed001", "--tie-breaks", "points,luck"], "неизвестный дополнительный показатель 'luck'"),
     (["--scoring", "seed001", "--tie-breaks", "wins,wins"], "указан дважды"),
 ])
@@ -476,7 +476,7 @@ def test_a_tournament_name_once_and_an_unknown_one_is_named(tmp_path, capsys) ->
     code, _, err = cli(capsys, "tournament", "create", NAME, "--scoring", "seed001", "--db", db)
     assert code == 2 and "турнир с таким названием уже есть" in err
     code, _, err = cli(capsys, "tournament", "standings", "Другой", "--db", db)
-    assert code == 2 and err.startswith("voicehost: error: Другой: такого турнира нет (есть: 'Кубок клуба')"), err
+    assert code == 2 and err.startswith("voicehost: ошибка: Другой: такого турнира нет (есть: 'Кубок клуба')"), err
 
 
 def test_a_malformed_place_in_a_protocol_is_refused_on_import(tmp_path) -> None:

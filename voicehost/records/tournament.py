@@ -540,9 +540,10 @@ def standings_html(result: Standings) -> str:
                     "{games} games; scoring {scheme}; tie-breaks: {order}", result.games).format(
         games=result.games, scheme=t.scoring, order=", ".join(t.tie_breaks))
     warnings = "".join(f"<li>{esc(line)}</li>" for line in result.warnings)
+    title = esc(_("Standings"))   # not inside the f-string: Babel extracts no call from one
     return (f'<!DOCTYPE html>\n<html lang="{esc(language())}">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>{esc(_('Standings'))}: {esc(t.name)}</title>\n<style>{PRINT_CSS}</style>\n</head>\n<body>\n"
-            f"<h1>{esc(_('Standings'))}: {esc(t.name)}</h1>\n<p class=\"meta\">{esc(meta)}</p>\n"
+            f"<title>{title}: {esc(t.name)}</title>\n<style>{PRINT_CSS}</style>\n</head>\n<body>\n"
+            f"<h1>{title}: {esc(t.name)}</h1>\n<p class=\"meta\">{esc(meta)}</p>\n"
             f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>\n"
             + (f'<ul class="warnings">{warnings}</ul>\n' if warnings else "") + "</body>\n</html>\n")
 
