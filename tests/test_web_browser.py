@@ -835,13 +835,6 @@ def screenshot(driver: Any, name: str) -> Path:
     return path
 
 
-def full_page(driver: Any, size: tuple[int, int]) -> None:
-    """The viewport as tall as the page at ``size``'s width (a screenshot of all of it)."""
-    viewport(driver, size)
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    viewport(driver, (size[0], max(size[1], int(height))))
-
-
 def open_tools(driver: Any) -> None:
     driver.execute_script("document.getElementById('judge-tools').open = true")
 
@@ -923,11 +916,12 @@ def test_a_bonus_from_the_judges_page_reaches_the_protocol(tmp_path: Path, chrom
     try:
         viewport(driver, SIZES["phone 390×844"])
         judge_logged_in(driver, table.base)
-        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#judge-tools form[data-tool="bonus"]'))
+        bonus_form = '#judge-tools form[data-tool="bonus"]'
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, bonus_form))
         open_tools(driver)
         forms = [f.get_attribute("data-tool") for f in driver.find_elements(By.CSS_SELECTOR, "#judge-tools form")]
         assert {"bestmove", "bonus", "penalty"} <= set(forms)
-        form = driver.find_element(By.CSS_SELECTOR, '#judge-tools form[data-tool="bonus"]')
+        form = driver.find_element(By.CSS_SELECTOR, bonus_form)
         for name, value in (("seat", "4"), ("points", "0,25"), ("reason", "за точную версию")):
             form.find_element(By.NAME, name).send_keys(value)
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
@@ -963,9 +957,11 @@ def tournament_game_played() -> Any:
     at night names seats 3, 5 and 9 (all black) and the judge gives seat 4 a bonus of 0.25 and
     seat 8 a penalty of 0.5; the game plays on to its end."""
     from voicehost.rules.inputs import BestMove, JudgePoints
+    from voicehost.rules.sport import SportGame
     played = run_virtual(play_table(tournament_script())).game
     ruleset = load_ruleset("sport")
     game = new_game(ruleset, ruleset.resolve(TOURNAMENT), 10)
+    assert isinstance(game, SportGame)
     game.names = dict(played.names)
     given = False
     for item in played.inputs:
@@ -996,13 +992,13 @@ def test_the_judges_page_shows_a_tournament_games_final_points(tmp_path: Path, c
         assert "от судьи 0,25" in rows["4"][1] and "от судьи -0,5" in rows["8"][1]
         final = driver.find_element(By.ID, "final").get_attribute("textContent")
         assert final.startswith("Очки за игру")
-        full_page(driver, SIZES["phone 390×844"])
-        driver.execute_script("document.getElementById('final').scrollIntoView()")
-        viewport(driver, SIZES["phone 390×844"])
-        driver.execute_script("document.getElementById('final').scrollIntoView({block: 'start'})")
-        screenshot(driver, "judge-final-phone.png")
-        viewport(driver, SIZES["laptop 1280×800"])
-        driver.execute_script("document.getElementById('final').scrollIntoView({block: 'start'})")
-        screenshot(driver, "judge-final-laptop.png")
+        for size, name in ((SIZES["phone 390×844"], "judge-final-phone.png"),
+                           (SIZES["laptop 1280×800"], "judge-final-laptop.png")):
+            viewport(driver, size)
+            driver.execute_script("document.getElementById('result').closest('section')"
+                                  ".scrollIntoView({block: 'start'})")
+            box = driver.execute_script("return document.getElementById('final').getBoundingClientRect().bottom")
+            assert box <= size[1] + 1, f"the final points run below the screen at {size}"
+            screenshot(driver, name)
     finally:
         table.close()
