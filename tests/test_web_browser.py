@@ -328,7 +328,10 @@ class LiveTable:
     """A sport game on day 1 (seat 1 speaks; real time, 60 s) served by a :class:`WebTable` on
     an asyncio loop of its own thread, so selenium can drive the browser from the test's."""
 
-    def __init__(self, journal: Path, names: dict[int, str] | None = None, desk: Any = None) -> None:
+    def __init__(self, journal: Path, names: dict[int, str] | None = None, desk: Any = None,
+                 options: dict[str, Any] | None = None, game: Any = None) -> None:
+        self.options = options or {}
+        self.prepared = game   # a game already played (its director has nothing left to run)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -355,10 +358,11 @@ class LiveTable:
 
     def _day_one(self) -> Director:
         ruleset = load_ruleset("sport")
-        game = new_game(ruleset, ruleset.resolve({}), 10)
-        game.names = dict(self.names)
-        self.log = Journal(self.journal, {"ruleset": "sport", "options": {}, "seats": 10, "level": "live"})
-        for index, item in enumerate([typed_deal(ROLES, game, "roles"), Dawn()]):
+        game = self.prepared or new_game(ruleset, ruleset.resolve(self.options), 10)
+        if self.prepared is None:
+            game.names = dict(self.names)
+        self.log = Journal(self.journal, {"ruleset": "sport", "options": self.options, "seats": 10, "level": "live"})
+        for index, item in enumerate([typed_deal(ROLES, game, "roles"), Dawn()] if self.prepared is None else []):
             game.push(item)
             self.log.append(index, 0.0, "host", item)
         ports = Ports(night=lambda on: None, led=lambda seat, pattern: None, edges=EdgeLog(),
@@ -800,5 +804,201 @@ def test_the_setup_page_reads_in_russian(tmp_path: Path, chromium: Any, axe_sour
         assert answer.text.startswith("Настройка не принята. Параметр «Какое выставление"), answer.text
         assert not LATIN.search(answer.text), answer.text
         assert desk.started == []
+    finally:
+        table.close()
+
+
+# ---- the judge's tools, the ballots and the final score as parts of the page (issue 31) -----------------
+
+TOURNAMENT = {"scoring": "fiim", "best_move": True, "judge_points": True}
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+# Each state the page is sent, and what it shows once drawn: whether the ballots' section is shown,
+# whether the state's vote was counted (recorded by a hook of its own, after the page's parts).
+RECORD_BALLOTS = """
+window.ballotsSeen = [];
+document.addEventListener('voicehost:state', (e) => {
+  const box = document.getElementById('ballots'), s = e.detail.state;
+  window.ballotsSeen.push({counted: Boolean(s.vote && s.vote.counted), has: Boolean(s.ballots),
+                           shown: Boolean(box && !box.classList.contains('hidden') && box.offsetHeight > 0),
+                           rows: box ? box.querySelectorAll('.ballot-group, .ballot').length : 0});
+});
+"""
+
+
+def screenshot(driver: Any, name: str) -> Path:
+    """The page as it is now, in the artifacts folder; copied to docs/screenshots when
+    ``VOICEHOST_UPDATE_SCREENSHOTS`` is set (how docs/web.md's pictures are made again)."""
+    path = artifacts() / name
+    driver.save_screenshot(str(path))
+    if os.environ.get("VOICEHOST_UPDATE_SCREENSHOTS"):
+        shutil.copyfile(path, SCREENSHOTS / name)
+    return path
+
+
+def open_tools(driver: Any) -> None:
+    driver.execute_script("document.getElementById('judge-tools').open = true")
+
+
+def seconds_on(driver: Any) -> int:
+    minutes, seconds = driver.find_element(By.ID, "clock").get_attribute("textContent").split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_the_ballots_show_on_the_judges_page_and_on_the_display_only_after_the_count(
+        live: LiveTable, chromium: Any, axe_source: str) -> None:
+    driver = chromium
+    viewport(driver, SIZES["phone 390×844"])
+    driver.get(live.base + "/")
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seats .seat"))
+    driver.execute_script(RECORD_BALLOTS)
+    display = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    judge_logged_in(driver, live.base)
+    driver.execute_script(RECORD_BALLOTS)
+    console = driver.current_window_handle
+    assert not driver.find_element(By.ID, "ballots").is_displayed(), "no ballots before a vote"
+    live.to_the_vote()
+    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "ballots").is_displayed())
+    judge_saw = driver.execute_script("return window.ballotsSeen")
+    assert all(seen["shown"] == seen["has"] for seen in judge_saw), "the console draws each state's ballots"
+    assert judge_saw[-1]["shown"] and judge_saw[-1]["rows"] > 0
+    assert "Кто за кого: день 1, голосование" in driver.find_element(By.ID, "ballots").get_attribute("textContent")
+    # the count and the result stay above the fold with the ballots and the judge's tools on the page
+    for size_name, size in SIZES.items():
+        viewport(driver, size)
+        for part in ("counts", "result"):
+            bottom = driver.execute_script(f"return document.getElementById('{part}').getBoundingClientRect().bottom")
+            assert bottom <= size[1], f"{size_name}: the {part} is below the fold ({bottom} > {size[1]})"
+    viewport(driver, SIZES["phone 390×844"])
+    open_tools(driver)
+    assert not serious_violations(driver, axe_source, "the console with its tools open")
+    screenshot(driver, "judge-ballots-phone.png")
+    driver.close()
+    driver.switch_to.window(display)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "ballots").is_displayed())
+    shown = driver.execute_script("return window.ballotsSeen")
+    assert shown and shown[-1]["shown"] and shown[-1]["counted"]
+    assert not any(seen["shown"] and not seen["counted"] for seen in shown), f"the display showed them early: {shown}"
+    assert console not in driver.window_handles
+
+
+def test_a_timer_change_from_the_judges_tools_shows_on_both_clocks(live: LiveTable, chromium: Any) -> None:
+    driver = chromium
+    viewport(driver, SIZES["phone 390×844"])
+    driver.get(live.base + "/")
+    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+    display = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    judge_logged_in(driver, live.base)
+    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+    assert seconds_on(driver) <= 60, "a sport speech has a minute"
+    open_tools(driver)
+    tools = {b.get_attribute("data-tool"): b for b in driver.find_elements(By.CSS_SELECTOR, "#judge-tools [data-tool]")}
+    assert {"time +30", "time -10", "restart", "back", "hold", "release", "note", "best", "annul", "stop"} <= set(tools)
+    assert not {"bestmove", "bonus", "penalty"} & set(tools), "no tournament scoring where its options are off"
+    assert tools["time +30"].text == "+30 с" and tools["time +30"].get_attribute("title")
+    tools["time +30"].click()
+    answer = driver.find_element(By.ID, "answer")
+    WebDriverWait(driver, 30).until(lambda d: answer.get_attribute("data-command") == "time +30"
+                                    and answer.get_attribute("data-outcome") == "done")
+    WebDriverWait(driver, 10).until(lambda d: seconds_on(d) > 70)
+    viewport(driver, SIZES["phone 390×844"])
+    driver.execute_script("window.scrollTo(0, 0)")
+    screenshot(driver, "judge-timer-phone.png")
+    driver.close()
+    driver.switch_to.window(display)
+    WebDriverWait(driver, 10).until(lambda d: seconds_on(d) > 70)
+
+
+def test_a_bonus_from_the_judges_page_reaches_the_protocol(tmp_path: Path, chromium: Any) -> None:
+    table = LiveTable(tmp_path / "game.jsonl", {seat: f"Игрок{seat}" for seat in range(1, 11)}, options=TOURNAMENT)
+    driver = chromium
+    try:
+        viewport(driver, SIZES["phone 390×844"])
+        judge_logged_in(driver, table.base)
+        bonus_form = '#judge-tools form[data-tool="bonus"]'
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, bonus_form))
+        open_tools(driver)
+        forms = [f.get_attribute("data-tool") for f in driver.find_elements(By.CSS_SELECTOR, "#judge-tools form")]
+        assert {"bestmove", "bonus", "penalty"} <= set(forms)
+        form = driver.find_element(By.CSS_SELECTOR, bonus_form)
+        for name, value in (("seat", "4"), ("points", "0,25"), ("reason", "за точную версию")):
+            form.find_element(By.NAME, name).send_keys(value)
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        answer = driver.find_element(By.ID, "answer")
+        WebDriverWait(driver, 30).until(lambda d: answer.get_attribute("data-outcome") == "done")
+        assert answer.get_attribute("data-command") == "bonus 4 0,25 за точную версию"
+        assert table.director is not None
+        protocol = build_protocol(table.director.game, [], table.names)
+        assert protocol["judge_points"] == [{"seat": 4, "points": 0.25, "reason": "за точную версию"}]
+    finally:
+        table.close()
+
+
+def tournament_script() -> Any:
+    """The sport sample with nobody out on day 1, so its night kills seat 1 first (his best move
+    counts), and two more days until the red team wins."""
+    data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    data["days"][0] = {"speeches": {}, "votes": {}}
+    data["nights"][1]["shots"] = {"3": 1, "5": 1, "9": 1}
+    data["nights"][2]["shots"] = {"3": 7, "5": 7}
+    data["days"][2]["votes"] = {str(seat): 3 for seat in (2, 4, 5, 6, 8, 10)}
+    data["nights"].append({"shots": {"5": 2}})
+    data["days"].append({"speeches": {"4": "выставляю игрока номер пять спасибо"},
+                         "votes": {str(seat): 5 for seat in (4, 6, 8, 10)}})
+    for day in data["days"]:
+        for seat in range(1, data["seats"] + 1):
+            day["speeches"].setdefault(str(seat), "пас")
+    return script_from_data(data)
+
+
+def tournament_game_played() -> Any:
+    """:func:`tournament_script`'s game again under tournament scoring: the first player killed
+    at night names seats 3, 5 and 9 (all black) and the judge gives seat 4 a bonus of 0.25 and
+    seat 8 a penalty of 0.5; the game plays on to its end."""
+    from voicehost.rules.inputs import BestMove, JudgePoints
+    from voicehost.rules.sport import SportGame
+    played = run_virtual(play_table(tournament_script())).game
+    ruleset = load_ruleset("sport")
+    game = new_game(ruleset, ruleset.resolve(TOURNAMENT), 10)
+    assert isinstance(game, SportGame)
+    game.names = dict(played.names)
+    given = False
+    for item in played.inputs:
+        game.push(item)
+        if not given and game.first_killed and not game.is_over:
+            given = True
+            for extra in (BestMove(game.first_killed, (3, 5, 9)), JudgePoints(4, 25, "точная версия"),
+                          JudgePoints(8, -50, "подсказка")):
+                game.push(extra)
+    assert given and game.is_over
+    return game
+
+
+def test_the_judges_page_shows_a_tournament_games_final_points(tmp_path: Path, chromium: Any) -> None:
+    game = tournament_game_played()
+    protocol = build_protocol(game, [], game.names)
+    table = LiveTable(tmp_path / "game.jsonl", options=TOURNAMENT, game=game)
+    driver = chromium
+    try:
+        viewport(driver, SIZES["phone 390×844"])
+        judge_logged_in(driver, table.base)
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "final").is_displayed())
+        rows = {row.get_attribute("data-seat"): (float(row.get_attribute("data-points")), row.text)
+                for row in driver.find_elements(By.CSS_SELECTOR, "#final li")}
+        assert {seat: points for seat, (points, _) in rows.items()} == protocol["scores"]
+        first = str(protocol["best_move"]["by"])
+        assert "лучший ход 3, 5, 9, чёрных: 3" in rows[first][1], rows[first]
+        assert "от судьи 0,25" in rows["4"][1] and "от судьи -0,5" in rows["8"][1]
+        final = driver.find_element(By.ID, "final").get_attribute("textContent")
+        assert final.startswith("Очки за игру")
+        for size, name in ((SIZES["phone 390×844"], "judge-final-phone.png"),
+                           (SIZES["laptop 1280×800"], "judge-final-laptop.png")):
+            viewport(driver, size)
+            driver.execute_script("document.getElementById('result').closest('section')"
+                                  ".scrollIntoView({block: 'start'})")
+            box = driver.execute_script("return document.getElementById('final').getBoundingClientRect().bottom")
+            assert box <= size[1] + 1, f"the final points run below the screen at {size}"
+            screenshot(driver, name)
     finally:
         table.close()

@@ -58,6 +58,15 @@ RESULT_EVENTS = (Eliminated, NoVote, TieDeclared, AllStay, LiftCounted, VotesCou
 RULESET_COMMANDS: dict[str, type[Input]] = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName,
                                             "hand": RaiseHand}
 OPTION_COMMANDS = {"blood": "blood_name"}   # … and, where an option switches it on, only with it on
+# The tournament-scoring commands (docs/live-host.md): offered only where their option is on.
+TOURNAMENT_COMMANDS = {"bestmove": "best_move", "bonus": "judge_points", "penalty": "judge_points"}
+# The judge's own controls on his page (static/judge-tools.js): one-tap buttons (the command, its
+# [web] key), then forms whose fields' values follow the command's name in order.
+TOOL_BUTTONS = (("time +30", "time_add"), ("time -10", "time_take"), ("restart", "restart"), ("back", "back"),
+                ("hold", "hold"), ("release", "release"))
+TOOL_FORMS = (("note", ("note_seat", "text")), ("bestmove", ("seats",)), ("bonus", ("seat", "points", "reason")),
+              ("penalty", ("seat", "points", "reason")), ("best", ("seat",)), ("annul", ("reason",)),
+              ("stop", ("reason",)))
 
 
 class TableView:
@@ -210,6 +219,8 @@ class TableView:
         state["correction"] = self.correction
         state["notes"] = [{"seat": seat, "text": text} for seat, text in self.notes]
         state["ballots"] = self._ballots(public=False)
+        state["final"] = final_score(game, self.book)
+        state["tools"] = judge_tools(state["commands"], self.book)
         return state
 
 
@@ -222,7 +233,55 @@ def offered_commands(game: Game) -> list[str]:
         option = OPTION_COMMANDS.get(command)
         if item in inputs and (option is None or option not in game.options or game.options[option] is True):
             offered.append(command)
+    offered += [command for command, option in TOURNAMENT_COMMANDS.items() if game.options.get(option) is True]
     return offered
+
+
+def judge_tools(commands: list[str], book: Phrasebook) -> dict[str, Any]:
+    """The judge's own controls as his page draws them, every text from ``[web]``: the clock's
+    buttons and the forms (a tournament command's only where :func:`offered_commands` has it)."""
+    def text(key: str) -> str:
+        return book.line("web", f"tool_{key}")
+    buttons = [{"command": command, "label": text(key), "help": text(f"{key}_help")} for command, key in TOOL_BUTTONS]
+    forms = [{"command": command, "label": text(command), "help": text(f"{command}_help"),
+              "danger": command in ("annul", "stop"),
+              "fields": [{"name": field, "label": text(f"field_{field}"),
+                          "kind": "text" if field in ("text", "reason", "seats", "points") else "seat"}
+                         for field in fields]}
+             for command, fields in TOOL_FORMS if command not in TOURNAMENT_COMMANDS or command in commands]
+    return {"title": text("title"), "clock": text("clock"), "buttons": buttons, "forms": forms,
+            "send": text("send"), "notes": text("notes"), "logout": text("logout")}
+
+
+def final_score(game: Game, book: Phrasebook) -> dict[str, Any] | None:
+    """A finished game's points per seat, for the judge's page: the total (``Game.scores``, as
+    the protocol's ``scores``) and, where the game had them, the best move's and the judge's
+    parts of it (the protocol's ``best_move`` and ``judge_points``). None before the end."""
+    if not game.is_over:
+        return None
+    scores = game.scores()
+    first_killed = int(getattr(game, "first_killed", 0) or 0)
+    best_move = tuple(getattr(game, "best_move", ()) or ())
+    black = int(game.best_move_black()) if best_move and hasattr(game, "best_move_black") else 0
+    judge: dict[int, float] = {}
+    for seat, hundredths, _ in getattr(game, "judge_points", []) or []:
+        judge[seat] = judge.get(seat, 0.0) + hundredths / 100
+    rows = []
+    for seat in range(1, game.seats + 1):
+        parts = []
+        if best_move and seat == first_killed:
+            parts.append(book.line("web", "final_best_move", seats=", ".join(map(str, best_move)), black=black))
+        if seat in judge:
+            parts.append(book.line("web", "final_judge", points=_points(judge[seat])))
+        rows.append({"seat": seat, "name": game.names.get(seat, ""), "points": scores.get(seat, 0.0),
+                     "text": book.line("web", "final_row", points=_points(scores.get(seat, 0.0)))
+                     + (f" ({'; '.join(parts)})" if parts else "")})
+    return {"title": book.line("web", "final_title"), "rows": rows}
+
+
+def _points(value: float) -> str:
+    """Points as a Russian judge writes them: 1, 0,25, -0,5 (never 1.0 or 0.30000000000000004)."""
+    return f"{round(value, 2):g}".replace(".", ",")
 
 
 def _last_lines(events: list[Event], book: Phrasebook, names: dict[int, str]) -> list[str]:

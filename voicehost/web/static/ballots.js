@@ -1,12 +1,11 @@
 // Who voted for whom: the last vote's ballots (the state's `ballots`, see voicehost/host/ballots.py),
-// drawn under the count. The judge's console gets them as each window closes, the table's display
-// once the count is said; every text comes from the server (config/phrases, [web]). A file of its own,
-// loaded after common.js: it follows Table.state and touches nothing else of the page.
+// drawn just under the vote's result (never between the count and the result, which stay in view
+// on a phone). The judge's console gets them as each window closes, the table's display once the
+// count is said; every text comes from the server (config/phrases, [web]). A part of the page
+// through its hook (docs/web.md, «Page hooks»): it draws on each "voicehost:state" event.
 "use strict";
 
 const Ballots = {
-  seq: undefined,
-
   section() {
     let box = document.getElementById("ballots");
     if (box) return box;
@@ -17,8 +16,9 @@ const Ballots = {
     const title = Table.el("h2");
     title.id = "ballots-title";
     box.append(title, Table.el("div", "ballot-groups"), Table.el("div", "ballot-rows"), Table.el("p", "ballot-fix"));
-    const vote = document.getElementById("vote");
-    if (vote) vote.after(box); else document.querySelector("main").append(box);
+    const result = document.getElementById("result");
+    const after = document.getElementById("final") || (result && result.closest("section"));
+    if (after) after.after(box); else document.querySelector("main").append(box);
     return box;
   },
 
@@ -43,12 +43,6 @@ const Ballots = {
     const fix = s.correction && s.correction.ballot;
     box.querySelector(".ballot-fix").textContent = fix || "";
   },
-
-  follow() {
-    if (typeof Table === "undefined" || !Table.state || Table.seq === Ballots.seq) return;
-    Ballots.seq = Table.seq;
-    Ballots.draw(Table.state);
-  },
 };
 
-setInterval(Ballots.follow, 200);
+document.addEventListener("voicehost:state", (event) => Ballots.draw(event.detail.state));

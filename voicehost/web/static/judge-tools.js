@@ -1,83 +1,136 @@
-// The judge's own controls on his phone (issue 31): the speaker's clock (time +S / -S, restart,
-// back, hold, release), a note on a seat or the game, annul or stop with a reason, the best
-// player after the game, and logging out. Each button sends the console's own words through
-// Judge.send (judge.js), so the phone and the terminal are one console; the notes are drawn
-// from the judge's own state (never the public one).
+// The judge's own controls on his phone (issue 31): the speaker's clock (time +30 / -10, restart,
+// back, hold, release), a note on a seat or the game, the tournament's best move and the judge's
+// bonus and penalty points (only where the ruleset's options offer them), the best player, annul
+// or stop with a reason, the final points of a finished game, and logging out.
+//
+// A part of the page through its hook (docs/web.md, «Page hooks»): everything is drawn from the
+// judge's state as each "voicehost:state" event brings it — its `tools` (the controls and every
+// text, from config/phrases [web]), `notes` and `final`. Each control sends the console's own
+// words through Judge.send (judge.js), so the phone and the terminal are one console. The tools
+// sit in a collapsible section below the seats and controls: the count and the result above
+// them stay in view on a phone and at 200 % zoom.
 "use strict";
 
 const JudgeTools = {
-  // [label, what a screen reader says, the command (or a function that asks for it)]
-  buttons: [
-    ["+30 с", "Добавить говорящему 30 секунд", "time +30"],
-    ["−10 с", "Снять у говорящего 10 секунд", "time -10"],
-    ["Речь заново", "Начать текущую речь заново, с полным временем", "restart"],
-    ["Вернуть слово", "Вернуть слово прошлому говорящему, с его оставшимся временем", "back"],
-    ["Стоп-время", "Остановить время речи, не ставя игру на паузу", "hold"],
-    ["Пустить время", "Снова пустить время речи", "release"],
-    ["Заметка…", "Заметка судьи об игроке или об игре", () => JudgeTools.ask("note")],
-    ["Лучший игрок…", "Лучший игрок, после игры", () => JudgeTools.ask("best")],
-    ["Аннулировать…", "Аннулировать игру, с причиной", () => JudgeTools.ask("annul")],
-    ["Остановить игру…", "Остановить игру, с причиной", () => JudgeTools.ask("stop")],
-  ],
+  built: null,   // the commands the built controls stand for: rebuilt only when they change
 
-  install() {
-    const controls = document.querySelector("#console .controls");
-    if (!controls) return;
-    const box = document.createElement("div");
-    box.className = "controls in-game";
-    box.setAttribute("role", "group");
-    box.setAttribute("aria-label", "Время речи и решения судьи");
-    for (const [label, spoken, command] of JudgeTools.buttons) {
-      const button = JudgeTools.button(label, spoken);
-      if (label.startsWith("Аннулировать") || label.startsWith("Остановить")) button.className = "danger";
-      button.addEventListener("click", () => {
-        const line = typeof command === "function" ? command() : command;
-        if (line) Judge.send(line);
-      });
-      box.append(button);
-    }
-    controls.after(box);
-    const notes = document.createElement("section");
-    notes.className = "box log";
-    notes.innerHTML = "<h2>Заметки судьи (только судье)</h2><div id=\"judge-notes\" aria-live=\"polite\"></div>";
-    box.after(notes);
-    const out = JudgeTools.button("Выйти", "Выйти из пульта судьи");
-    out.id = "logout-button";
-    out.addEventListener("click", JudgeTools.logout);
-    document.querySelector("#console .bar")?.append(out);
-    setInterval(JudgeTools.drawNotes, 1000);
+  onState(event) {
+    if (event.detail.path !== "/ws/judge") return;
+    const s = event.detail.state;
+    if (s.tools) JudgeTools.build(s.tools);
+    document.getElementById("judge-tools")?.classList.toggle("hidden", Boolean(s.setup));   // as .in-game
+    JudgeTools.drawNotes(s.notes || []);
+    JudgeTools.drawFinal(s.final);
   },
 
-  button(label, spoken) {
-    const button = document.createElement("button");
+  // The tools' section, built once per set of commands (a state never wipes what is being typed).
+  build(tools) {
+    const key = JSON.stringify([tools.buttons.map((b) => b.command), tools.forms.map((f) => f.command)]);
+    if (JudgeTools.built === key) return;
+    JudgeTools.built = key;
+    let box = document.getElementById("judge-tools");
+    if (!box) {
+      box = Table.el("details", "box tools in-game");
+      box.id = "judge-tools";
+      (document.getElementById("typed") || document.querySelector("#console .controls")).after(box);
+    }
+    const summary = Table.el("summary", null, tools.title);
+    const clock = Table.el("div", "controls");
+    clock.setAttribute("role", "group");
+    clock.setAttribute("aria-label", tools.clock);
+    clock.append(...tools.buttons.map((b) => {
+      const button = JudgeTools.button(b.label, b.help);
+      button.dataset.tool = b.command;
+      button.addEventListener("click", () => Judge.send(b.command));
+      return button;
+    }));
+    box.replaceChildren(summary, clock, ...tools.forms.map((f) => JudgeTools.form(f, tools.send)));
+    const notes = Table.el("section", "log");
+    notes.setAttribute("aria-labelledby", "judge-notes-title");
+    const title = Table.el("h2", null, tools.notes);
+    title.id = "judge-notes-title";
+    const list = Table.el("div");
+    list.id = "judge-notes";
+    notes.append(title, list);
+    box.append(notes);
+    let out = document.getElementById("logout-button");
+    if (!out) {
+      out = JudgeTools.button(tools.logout);
+      out.id = "logout-button";
+      out.addEventListener("click", JudgeTools.logout);
+      document.getElementById("console").append(out);
+    }
+  },
+
+  // The visible text is the accessible name (axe: label-content-name-mismatch); what the control
+  // does is its description.
+  button(label, help) {
+    const button = Table.el("button", null, label);
     button.type = "button";
-    button.textContent = label;
-    button.setAttribute("aria-label", spoken);
+    if (help) button.title = help;
     return button;
   },
 
-  ask(name) {
-    // note N text / best N / annul reason / stop reason, as typed at the terminal
-    if (name === "best") {
-      const seat = prompt("Лучший игрок: номер места");
-      return seat ? `best ${seat.trim()}` : null;
-    }
-    if (name === "note") {
-      const seat = prompt("Заметка: номер места (0 — об игре)", "0");
-      if (seat === null) return null;
-      const text = prompt("Текст заметки");
-      return text ? `note ${seat.trim()} ${text.trim()}` : null;
-    }
-    const reason = prompt(name === "annul" ? "Причина аннулирования" : "Причина остановки");
-    return reason ? `${name} ${reason.trim()}` : null;
+  // A command with words after its name: one labelled field each, sent as «command v1 v2 …».
+  form(f, send) {
+    const form = Table.el("form", "tool-form");
+    form.dataset.tool = f.command;
+    const title = Table.el("h3", null, f.label);
+    title.id = `tool-${f.command}-title`;
+    const help = Table.el("p", "tool-help", f.help);
+    help.id = `tool-${f.command}-help`;
+    form.setAttribute("aria-labelledby", title.id);
+    form.setAttribute("aria-describedby", help.id);
+    const fields = f.fields.map((field) => {
+      const label = Table.el("label", null, field.label + " ");
+      const input = Table.el("input");
+      input.name = field.name; input.autocomplete = "off"; input.required = true;
+      if (field.kind === "seat") { input.inputMode = "numeric"; input.size = 3; }
+      label.append(input);
+      return label;
+    });
+    const submit = Table.el("button", f.danger ? "danger" : null, `${f.label}: ${send}`);
+    submit.type = "submit";
+    form.append(title, help, ...fields, submit);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const words = [...form.querySelectorAll("input")].map((input) =>
+        input.name === "seats" ? input.value.replace(/[,;]/g, " ").trim().split(/\s+/).join(" ") : input.value.trim());
+      if (words.some((word) => !word)) return;
+      Judge.send([f.command, ...words].join(" "));
+      form.querySelectorAll("input").forEach((input) => { input.value = ""; });
+    });
+    return form;
   },
 
-  drawNotes() {
+  drawNotes(notes) {
     const place = document.getElementById("judge-notes");
-    const notes = (Table.state && Table.state.notes) || [];
     if (!place || place.dataset.count === String(notes.length)) return;
     place.dataset.count = String(notes.length);
     place.replaceChildren(...notes.map((n) => Table.el("p", null, n.seat ? `Место ${n.seat}: ${n.text}` : `Игра: ${n.text}`)));
+  },
+
+  // A finished game's points per seat, just under the result (the server words each row).
+  drawFinal(final) {
+    let box = document.getElementById("final");
+    if (!final) { if (box) box.classList.add("hidden"); return; }
+    if (!box) {
+      box = Table.el("section", "box final");
+      box.id = "final";
+      box.setAttribute("aria-labelledby", "final-title");
+      const title = Table.el("h2");
+      title.id = "final-title";
+      box.append(title, Table.el("ol", "final-rows"));
+      document.getElementById("result").closest("section").after(box);
+    }
+    box.classList.remove("hidden");
+    box.querySelector("#final-title").textContent = final.title;
+    box.querySelector(".final-rows").replaceChildren(...final.rows.map((row) => {
+      const item = Table.el("li", null, `${Table.who(row.seat, row.name)}: ${row.text}`);
+      item.dataset.seat = row.seat;
+      item.dataset.points = row.points;
+      return item;
+    }));
   },
 
   async logout() {
@@ -89,5 +142,4 @@ const JudgeTools = {
   },
 };
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", JudgeTools.install);
-else JudgeTools.install();
+document.addEventListener("voicehost:state", JudgeTools.onState);
