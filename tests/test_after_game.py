@@ -132,6 +132,31 @@ def test_without_tournament_options_the_window_does_not_wait(tmp_path) -> None:
     assert not goes_on and took == 0.0 and not director.console.refused   # nothing asked: nothing read
 
 
+# ---- 2. a vote correction the game since cannot absorb ------------------------------------
+
+def test_a_correction_that_changes_who_left_after_his_last_word_is_a_typed_russian_refusal() -> None:
+    """Day 1: seat 5 voted out 6 to 4 and his last word said. «vote 1 9» makes it a tie (his last
+    word stands as his tie speech); «vote 2 9» would send seat 9 out instead, but seat 5's word
+    is said: refused with its own kind — not the replay's «seat 9 has the floor, not seat 5»."""
+    from test_console import console_at, voted_game
+
+    from voicehost.host.refusals import VoteCorrectionTooLate
+    from voicehost.language.i18n import _
+    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.language.refusals import refusal_text
+    game = voted_game()
+    game.push(EndSpeech(5))
+    director, said, printed = console_at(game, ["vote 1 9"])
+    inputs = list(game.inputs)
+    director.ports.type("vote 2 9")
+    run_virtual(director.console.run())
+    assert game.inputs == inputs                                   # nothing changed
+    assert director.console.refused[-1] == ("vote 2 9", str(VoteCorrectionTooLate(2)))
+    text = refusal_text(VoteCorrectionTooLate(2), load_phrasebook())
+    assert text.startswith("Голос игрока 2 так уже не исправить")
+    assert printed[-1] == _("console: «{line}» refused: {why}").format(line="vote 2 9", why=text)   # the judge reads it
+
+
 # ---- 3. the records' history of an annulled game -------------------------------------------
 
 def test_the_records_history_says_an_annulled_game_in_russian(tmp_path, capsys, monkeypatch) -> None:

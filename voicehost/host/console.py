@@ -45,6 +45,7 @@ from voicehost.host.refusals import (
     UnknownCommand,
     Usage,
     VerdictGiven,
+    VoteCorrectionTooLate,
     Waiting,
     WithdrawalNotTaken,
 )
@@ -53,7 +54,15 @@ from voicehost.language.host_lines import event_lines, spoken, status_lines
 from voicehost.language.i18n import _
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
-from voicehost.rules.errors import GameIsOver, NoReasonGiven, NotAsked, TournamentOptionOff
+from voicehost.rules.errors import (
+    DidNotVote,
+    GameIsOver,
+    NoReasonGiven,
+    NotACandidate,
+    NotAsked,
+    NoVoteToCorrect,
+    TournamentOptionOff,
+)
 from voicehost.rules.events import (
     DayBegan,
     Eliminated,
@@ -382,7 +391,12 @@ class Console:
         floor if it is someone else's now. The game goes on from where it is."""
         out_before, request_before, over_before = self._out(), self.game.request, self.game.is_over
         inputs_before = list(self.game.inputs)
-        at, removed, new = self.game.correct_vote(voter, candidate)
+        try:
+            at, removed, new = self.game.correct_vote(voter, candidate)
+        except IllegalInput as err:
+            if isinstance(err.refusal, (DidNotVote, NotACandidate, NoVoteToCorrect)):
+                raise   # the correction itself does not fit the round
+            raise Refused(VoteCorrectionTooLate(voter)) from None   # a later input (a last word) no longer fits
         before = next((item.candidate for item in inputs_before[at:at + removed]
                        if isinstance(item, Vote) and item.voter == voter), 0)   # the ballot it changes
         self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}",
