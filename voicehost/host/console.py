@@ -520,7 +520,8 @@ class Console:
             return False
         taken, options = self.game.after_game_inputs(), self.game.options
         points = JudgePoints in taken and options.get("judge_points") is True
-        best_move = BestMove in taken and options.get("best_move") is True and bool(getattr(self.game, "first_killed", 0))
+        best_move = BestMove in taken and options.get("best_move") is True \
+            and bool(getattr(self.game, "first_killed", 0))
         return points or best_move
 
     async def say_text(self, text: str) -> None:
