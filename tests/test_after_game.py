@@ -176,3 +176,30 @@ def test_the_records_history_says_an_annulled_game_in_russian(tmp_path, capsys, 
     assert main(["records", "games", "--db", url]) == 0
     out = capsys.readouterr().out
     assert "игра аннулирована" in out and "None" not in out and "(annulled)" not in out
+
+
+# ---- 4. the tournament screen follows the game's round under serve --------------------------
+
+def test_the_club_reporter_reports_each_games_own_round(tmp_path) -> None:
+    """``serve --tournament cup --round 1`` gives its second game round 2 (the journal header's
+    ``tournament``); the reporter kept saying round 1 for every game of the evening."""
+    from voicehost.web.reporter import ClubReporter, TablePlace
+
+    reporter = ClubReporter("ws://127.0.0.1:9/ws/table", TablePlace("cup", 1, "2", "club-table-2"))
+
+    def director_of(round_number: int | None) -> Director:
+        game = over_after_the_first_kill()
+        tag = {} if round_number is None else {"tournament": {"name": "cup", "round": round_number, "table": 2}}
+        journal = Journal(tmp_path / f"game-{round_number}.jsonl", {"ruleset": "sport", "seats": 10, **tag})
+        ports = Ports(speak=None, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), poll_s=None)
+        return Director(game, ports, journal, log=lambda line: None)
+
+    assert reporter.report()["round"] == 1
+    for number in (1, 2, 3):
+        reporter.follow(director_of(number))
+        report = reporter.report()
+        assert (report["tournament"], report["round"], report["table"]) == ("cup", number, "2")
+        reporter.follow(None)
+        assert reporter.report()["round"] == number      # the game just played stays on the screen
+    reporter.follow(director_of(None))                   # a game without a place keeps the table's
+    assert reporter.report()["round"] == 3

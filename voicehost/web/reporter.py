@@ -21,13 +21,14 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
 
 from voicehost.host import Director, Notice
+from voicehost.host.journal import journal_tournament
 from voicehost.language.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
@@ -68,6 +69,19 @@ class TablePlace:
     round: int | None
     table: str
     records_table: str | None = None
+
+
+def game_place(place: TablePlace, director: Director) -> TablePlace:
+    """The place of the game ``director`` hosts: ``serve`` gives each new game the next round (and
+    a judge's setup may name its own place), which its journal's header keeps; without one, ``place``."""
+    journal = director.stage.journal
+    tag = journal_tournament(journal.path) if journal is not None else None
+    if tag is None:
+        return place
+    name, number, table = tag.get("name"), tag.get("round"), tag.get("table")
+    return replace(place, tournament=name if isinstance(name, str) and name else place.tournament,
+                   round=number if isinstance(number, int) else place.round,
+                   table=str(table) if isinstance(table, (int, str)) and str(table) else place.table)
 
 
 class ClubReporter:
@@ -113,6 +127,7 @@ class ClubReporter:
         self.director, self.finished = director, False
         self.view = TableView(director, self._book) if director is not None else None
         if director is not None:
+            self.place = game_place(self.place, director)
             director.watch(self._heard)
         self._mark()
 
