@@ -181,25 +181,58 @@ def test_the_records_history_says_an_annulled_game_in_russian(tmp_path, capsys, 
 # ---- 4. the tournament screen follows the game's round under serve --------------------------
 
 def test_the_club_reporter_reports_each_games_own_round(tmp_path) -> None:
-    """``serve --tournament cup --round 1`` gives its second game round 2 (the journal header's
-    ``tournament``); the reporter kept saying round 1 for every game of the evening."""
+    """``serve --tournament cup --round 1`` gives its second game round 2 (its setup's
+    ``tournament``, told to the reporter with the director); the reporter kept saying round 1
+    for every game of the evening."""
     from voicehost.web.reporter import ClubReporter, TablePlace
 
     reporter = ClubReporter("ws://127.0.0.1:9/ws/table", TablePlace("cup", 1, "2", "club-table-2"))
+    ports = Ports(speak=None, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), poll_s=None)
 
-    def director_of(round_number: int | None) -> Director:
-        game = over_after_the_first_kill()
-        tag = {} if round_number is None else {"tournament": {"name": "cup", "round": round_number, "table": 2}}
-        journal = Journal(tmp_path / f"game-{round_number}.jsonl", {"ruleset": "sport", "seats": 10, **tag})
-        ports = Ports(speak=None, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), poll_s=None)
-        return Director(game, ports, journal, log=lambda line: None)
+    def director() -> Director:
+        return Director(over_after_the_first_kill(), ports, None, log=lambda line: None)
 
     assert reporter.report()["round"] == 1
     for number in (1, 2, 3):
-        reporter.follow(director_of(number))
+        reporter.follow(director(), {"name": "cup", "round": number, "table": 2})
         report = reporter.report()
         assert (report["tournament"], report["round"], report["table"]) == ("cup", number, "2")
         reporter.follow(None)
         assert reporter.report()["round"] == number      # the game just played stays on the screen
-    reporter.follow(director_of(None))                   # a game without a place keeps the table's
+    reporter.follow(director())                           # a game without a place keeps the table's
     assert reporter.report()["round"] == 3
+
+
+def test_serve_tells_each_new_game_its_round_with_its_director(tmp_path) -> None:
+    """The idle table of ``serve --tournament cup --round 1 --tournament-table 2``: its first game
+    is round 1; once that game has its protocol the next is round 2, and the table says so with
+    the director (``game_place``, what the club reporter follows)."""
+    from voicehost.config import load_ruleset
+    from voicehost.service.notify import Notifier
+    from voicehost.service.table import IdleTable, TableSetup, TableState
+
+    ruleset = load_ruleset("sport")
+    ports = Ports(night=lambda on: None, led=lambda seat, pattern: None, edges=EdgeLog(), poll_s=None)
+    setup = TableSetup(ruleset, ruleset.resolve({}), 10, tmp_path, deal_seed=lambda: 7,
+                       tournament={"name": "cup", "round": 1, "table": 2})
+    table = IdleTable(setup, ports, log=lambda line: None, notify=Notifier(""))
+    rounds: list[int] = []
+
+    def told(director: Director | None) -> None:
+        if director is not None:
+            assert table.game_place is not None
+            rounds.append(table.game_place["round"])
+            assert table._game is not None
+            table._game.cancel()   # the game itself is not what this test plays
+
+    table.on_change = told
+
+    async def two_games() -> None:
+        for _ in range(2):
+            table._state = TableState.STARTING
+            await table._new_game()
+            for journal in tmp_path.glob("*.jsonl"):   # the game played: its protocol is there
+                journal.with_suffix(".protocol.json").write_text("{}")
+
+    asyncio.run(two_games())
+    assert rounds == [1, 2]

@@ -20,7 +20,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,7 +28,6 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from voicehost.host import Director, Notice
-from voicehost.host.journal import journal_tournament
 from voicehost.language.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
@@ -71,16 +70,14 @@ class TablePlace:
     records_table: str | None = None
 
 
-def game_place(place: TablePlace, director: Director) -> TablePlace:
-    """The place of the game ``director`` hosts: ``serve`` gives each new game the next round (and
-    a judge's setup may name its own place), which its journal's header keeps; without one, ``place``."""
-    journal = director.stage.journal
-    tag = journal_tournament(journal.path) if journal is not None else None
-    if tag is None:
+def game_place(place: TablePlace, tag: Mapping[str, Any] | None) -> TablePlace:
+    """The place of one game: ``serve`` gives each new game the next round (and a judge's setup may
+    name its own place) in its setup's ``tournament`` tag (name, round, table); without one, ``place``."""
+    if not tag:
         return place
     name, number, table = tag.get("name"), tag.get("round"), tag.get("table")
     return replace(place, tournament=name if isinstance(name, str) and name else place.tournament,
-                   round=number if isinstance(number, int) else place.round,
+                   round=number if isinstance(number, int) and not isinstance(number, bool) else place.round,
                    table=str(table) if isinstance(table, (int, str)) and str(table) else place.table)
 
 
@@ -111,8 +108,9 @@ class ClubReporter:
 
     # ---- following the table ---------------------------------------------------------------------
 
-    def follow(self, director: Director | None) -> None:
-        """This director's game runs now (None: the table is idle, or the game ended)."""
+    def follow(self, director: Director | None, place: Mapping[str, Any] | None = None) -> None:
+        """This director's game runs now (None: the table is idle, or the game ended); ``place``:
+        its tournament place, when the game has its own (:func:`game_place`)."""
         if director is self.director:
             if director is None:
                 self._mark()
@@ -127,7 +125,7 @@ class ClubReporter:
         self.director, self.finished = director, False
         self.view = TableView(director, self._book) if director is not None else None
         if director is not None:
-            self.place = game_place(self.place, director)
+            self.place = game_place(self.place, place)
             director.watch(self._heard)
         self._mark()
 
