@@ -112,17 +112,18 @@ def test_the_after_game_window_at_run_takes_the_judges_points_into_journal_and_p
     journal = journaled(game, path)
     goes_on, took, director = host_after_game(
         game, journal, ["bonus 4 0,5 the best speech", "penalty 6 0.25 talked out of turn", "bestmove 3 5 2",
-                        "foul 2", "end"], 120.0)
+                        "bonus 8 1 a typo", "undo", "foul 2", "end"], 120.0)
     assert not goes_on and took < 5.0                # «end» closed the window well before its 120 s
     assert dict(director.console.refused) == {"foul 2": "the game is over"}
     journal.close()
-    inputs = [entry.input for entry in load_journal(path).entries]
+    inputs = [entry.input for entry in load_journal(path).entries]   # the undone bonus is spliced out
     assert inputs[-3:] == [JudgePoints(4, 50, "the best speech"), JudgePoints(6, -25, "talked out of turn"),
                            BestMove(1, (3, 5, 2))]
     recorded: list[dict[str, Any]] = []
     _write_results(game, {}, path, lambda _, protocol: recorded.append(protocol), journal.judged)
     protocol = json.loads(path.with_suffix(".protocol.json").read_text())
     assert [p["seat"] for p in protocol["judge_points"]] == [4, 6] and protocol["best_move"]["black"] == 2
+    assert game.is_over and game.judge_total(8) == 0
     assert recorded and recorded[0]["judge_points"] == protocol["judge_points"]   # the records get them too
 
 

@@ -376,6 +376,9 @@ class Console:
     async def _undo(self) -> None:
         """The last input taken back; whoever owns what it did is told (:attr:`on_undo`: the
         floor gives back a speech whose end was undone)."""
+        if self.controls.after_game and self._given_after_the_end():   # a bonus, a penalty, a best move
+            self.stage.pop_last("undo")
+            return
         if await self.controls.undo():   # the judge's own record was the newest
             return
         if len(self.game.inputs) <= 1:
@@ -511,6 +514,18 @@ class Console:
         finally:
             self.controls.after_game = False
         return False
+
+    def _given_after_the_end(self) -> bool:
+        """The game's last input is one given after it was over (and newer than the judge's last
+        record): ``undo`` takes it back after the game too, never the input that ended it."""
+        judged, inputs = self.controls.judged, self.game.inputs
+        if not inputs or type(inputs[-1]) not in self.game.after_game_inputs() \
+                or (judged and judged[-1]["i"] == len(inputs)):
+            return False
+        last = self.game.pop()
+        over = self.game.is_over
+        self.game.push(last)
+        return over
 
     def points_after_game(self) -> bool:
         """The game is over, with no verdict, and its ruleset still takes the judge's points or the

@@ -393,7 +393,7 @@ class SportGame(TableGame):
     def _best_move(self, _: Request | None, item: BestMove) -> None:
         """Option ``best_move`` («лучший ход»): the first player to leave the game, if the night
         killed him, names one to three other seats (at his last word). Named again, the new
-        seats stand. Scored by :meth:`best_move_black`."""
+        seats stand; also after the game is over. Scored by :meth:`best_move_black`."""
         if not self._flag_option("best_move"):
             raise IllegalInput(TournamentOptionOff("best_move"))
         if self.first_killed == 0:
@@ -413,7 +413,8 @@ class SportGame(TableGame):
 
     def _judge_points(self, _: Request | None, item: JudgePoints) -> None:
         """Option ``judge_points``: the judge's bonus (above 0) or penalty (below 0) for any seat,
-        in or out of the game, with a reason; each counts in the seat's points at the end."""
+        in or out of the game, with a reason, also after the game is over (never changing its
+        outcome); each counts in the seat's points at the end."""
         if not self._flag_option("judge_points"):
             raise IllegalInput(TournamentOptionOff("judge_points"))
         if not 1 <= item.seat <= self.seats:
