@@ -169,9 +169,18 @@ def _games(args: argparse.Namespace) -> int:
     for game in history:
         roster = " ".join(f"{s.seat}:{s.player or '-'}({s.role})" for s in game.seats)
         print(f"{game.played_at:%Y-%m-%d %H:%M}  {str(game.id)[:8]}  {game.table or '-'}  {game.ruleset}  "
-              f"{game.winner} ({game.reason})  {roster}")
+              f"{game_result(game)}  {roster}")
     print(ngettext("{count} game", "{count} games", len(history)).format(count=len(history)))
     return 0
+
+
+def game_result(game: GameRecord) -> str:
+    """The history's result column: who won and why, or the judge's verdict of a game without one."""
+    if game.winner is None and game.reason == "annulled":
+        return _("game annulled")
+    if game.winner is None and game.reason == "stopped":
+        return _("game stopped")
+    return f"{game.winner} ({game.reason})"
 
 
 def game_summary(game: GameRecord) -> dict[str, Any]:

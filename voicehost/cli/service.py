@@ -196,7 +196,7 @@ def _report_to_club(args: argparse.Namespace, path: Path, table: IdleTable) -> A
 
     def follow(director: Any) -> None:
         shown(director)
-        reporter.follow(director)
+        reporter.follow(director, table.game_place)
     table.on_change = follow
     reporter.start()
     return reporter

@@ -45,6 +45,7 @@ from voicehost.host.refusals import (
     UnknownCommand,
     Usage,
     VerdictGiven,
+    VoteCorrectionTooLate,
     Waiting,
     WithdrawalNotTaken,
 )
@@ -53,7 +54,15 @@ from voicehost.language.host_lines import event_lines, spoken, status_lines
 from voicehost.language.i18n import _
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
-from voicehost.rules.errors import GameIsOver, NoReasonGiven, NotAsked, TournamentOptionOff
+from voicehost.rules.errors import (
+    DidNotVote,
+    GameIsOver,
+    NoReasonGiven,
+    NotACandidate,
+    NotAsked,
+    NoVoteToCorrect,
+    TournamentOptionOff,
+)
 from voicehost.rules.events import (
     DayBegan,
     Eliminated,
@@ -125,6 +134,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "blood": 2, "hand": 1, "vote": 2,
              "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0,
              "restart": 0, "back": 0, "hold": 0, "release": 0, "best": 1, "bestmove": 3, "bonus": 1, "penalty": 1}
+AFTER_GAME_COMMANDS = ("bestmove", "bonus", "penalty", "end")  # a game over still takes these (end: the window closes)
 FEWER_ARGS = {"bestmove": 1}  # the commands that take fewer seats than SEAT_ARGS, down to this
 _POINTS = re.compile(r"[0-9]{1,2}(?:[.,][0-9]{1,2})?")  # 0.25, 0,5, 1: at most hundredths
 MAX_LINE = 200
@@ -300,7 +310,8 @@ class Console:
     async def command(self, line: str, typed: Typed | None = None) -> bool:
         """Carry out one line (``typed``: the queued line it came as, whose id a pause answers)."""
         name, args, rest = read_command(line.strip(), self.game.seats)
-        if self.controls.after_game and name not in (*JUDGE_COMMANDS, "undo", "status", "repeat"):
+        if self.controls.after_game and name not in (*JUDGE_COMMANDS, "undo", "status", "repeat") \
+                and not (name in AFTER_GAME_COMMANDS and self.points_after_game()):
             raise Refused(GameIsOver() if self.controls.verdict is None else VerdictGiven())
         if name == "end":
             return True
@@ -365,6 +376,9 @@ class Console:
     async def _undo(self) -> None:
         """The last input taken back; whoever owns what it did is told (:attr:`on_undo`: the
         floor gives back a speech whose end was undone)."""
+        if self.controls.after_game and self._given_after_the_end():   # a bonus, a penalty, a best move
+            self.stage.pop_last("undo")
+            return
         if await self.controls.undo():   # the judge's own record was the newest
             return
         if len(self.game.inputs) <= 1:
@@ -380,7 +394,12 @@ class Console:
         floor if it is someone else's now. The game goes on from where it is."""
         out_before, request_before, over_before = self._out(), self.game.request, self.game.is_over
         inputs_before = list(self.game.inputs)
-        at, removed, new = self.game.correct_vote(voter, candidate)
+        try:
+            at, removed, new = self.game.correct_vote(voter, candidate)
+        except IllegalInput as err:
+            if isinstance(err.refusal, (DidNotVote, NotACandidate, NoVoteToCorrect)):
+                raise   # the correction itself does not fit the round
+            raise Refused(VoteCorrectionTooLate(voter)) from None   # a later input (a last word) no longer fits
         before = next((item.candidate for item in inputs_before[at:at + removed]
                        if isinstance(item, Vote) and item.voter == voter), 0)   # the ballot it changes
         self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}",
@@ -473,25 +492,52 @@ class Console:
 
     async def after_game(self, seconds: float) -> bool:
         """``voicehost run`` once the host is done: for ``seconds`` table seconds (or until the
-        table's ``best N``) the console still takes the judge's ``best``, ``note``, ``annul`` and
-        an ``undo`` of his last record. True when that undo took back the game's verdict: the
+        table's ``best N``; where the judge's points or the best move still count, until ``end``)
+        the console still takes the judge's ``best``, ``note``, ``annul``, ``bonus``, ``penalty``,
+        ``bestmove`` and an ``undo`` of his last record. True when that undo took back the game's verdict: the
         game goes on."""
         self.controls.after_game = True
         clock, stopped = self.stage.clock, self.stopped
         deadline = clock.now() + seconds
         try:
-            while self.controls.best is None and not clock.reached(deadline):
+            while (self.controls.best is None or self.points_after_game()) and not clock.reached(deadline):
                 try:
                     typed = await asyncio.wait_for(self.ports.console.get(), clock.span(deadline - clock.now()))
                 except TimeoutError:
                     break
                 self.held.append(typed)
-                await self.run()
+                ended = await self.run()
                 if stopped and not self.stopped:
                     return True
+                if ended and not self.stopped:   # «end»: the judge has given everything
+                    break
         finally:
             self.controls.after_game = False
         return False
+
+    def _given_after_the_end(self) -> bool:
+        """The game's last input is one given after it was over (and newer than the judge's last
+        record): ``undo`` takes it back after the game too, never the input that ended it."""
+        judged, inputs = self.controls.judged, self.game.inputs
+        if not inputs or type(inputs[-1]) not in self.game.after_game_inputs() \
+                or (judged and judged[-1]["i"] == len(inputs)):
+            return False
+        last = self.game.pop()
+        over = self.game.is_over
+        self.game.push(last)
+        return over
+
+    def points_after_game(self) -> bool:
+        """The game is over, with no verdict, and its ruleset still takes the judge's points or the
+        best move (:meth:`~voicehost.rules.Game.after_game_inputs`, under their options): the judge
+        often gives them just after the end, so the after-game window waits for them too."""
+        if not self.game.is_over or self.stopped:
+            return False
+        taken, options = self.game.after_game_inputs(), self.game.options
+        points = JudgePoints in taken and options.get("judge_points") is True
+        best_move = BestMove in taken and options.get("best_move") is True \
+            and bool(getattr(self.game, "first_killed", 0))
+        return points or best_move
 
     async def say_text(self, text: str) -> None:
         if self.echo_replies:

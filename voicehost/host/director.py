@@ -155,9 +155,13 @@ class Director:
                     if verdict["result"] == "annulled" else
                     _("voicehost: the game is stopped; «undo» within {seconds} s takes that back"))
             self.log(told.format(seconds=AFTER_GAME_S))
-        elif self.game.is_over and best_points:
-            self.log(_("voicehost: the table's best player (+{points:g}): type «best N» within {seconds} s")
-                     .format(points=best_points, seconds=AFTER_GAME_S))
+        elif self.game.is_over and (best_points or self.console.points_after_game()):
+            if best_points:
+                self.log(_("voicehost: the table's best player (+{points:g}): type «best N» within {seconds} s")
+                         .format(points=best_points, seconds=AFTER_GAME_S))
+            if self.console.points_after_game():
+                self.log(_("voicehost: the judge's points and the best move still count: «bonus», «penalty», "
+                           "«bestmove» within {seconds} s; «end» when done").format(seconds=AFTER_GAME_S))
         else:
             return False
         return await self.console.after_game(AFTER_GAME_S)

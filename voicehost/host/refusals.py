@@ -160,6 +160,16 @@ class WithdrawalNotTaken(Refusal):
     target: int
 
 
+@dataclass(frozen=True)
+class VoteCorrectionTooLate(Refusal):
+    """«vote V C» would change who left the game, and the game since (that player's last word, the
+    night after it) no longer fits the new count."""
+
+    english: ClassVar[str] = ("seat {voter}'s vote cannot be corrected so any more: another player would have "
+                              "left, and the last word is said and the game went on")
+    voter: int
+
+
 # ---- the judge's own controls (voicehost.host.judging) ---------------------------------------------------
 
 @dataclass(frozen=True)

@@ -205,6 +205,11 @@ class Game:
     def outcome(self) -> Outcome | None:
         return self._outcome
 
+    def after_game_inputs(self) -> tuple[type[Input], ...]:
+        """The inputs this ruleset still takes once the game is over (the judge's points, the best
+        move: :attr:`handlers` keyed by ``type(None)``); they never change the outcome."""
+        return tuple(self._accepts[type(None)])
+
     @property
     def is_over(self) -> bool:
         return self._outcome is not None
@@ -258,7 +263,11 @@ class Game:
 
     def _apply(self, item: Input) -> None:
         if self._outcome is not None:
-            raise IllegalInput(GameIsOver())
+            after = self._accepts[type(None)].get(type(item))  # what a ruleset takes after the end
+            if after is None:
+                raise IllegalInput(GameIsOver())
+            after(self, None, item)
+            return
         kind = type(item)  # exact types: inputs are final dataclasses, and this is the hot path
         if kind is Deal:
             self._deal(item)  # type: ignore[arg-type]

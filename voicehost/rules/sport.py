@@ -390,10 +390,10 @@ class SportGame(TableGame):
 
     # ---- tournament scoring: the best move and the judge's points ------------------------------
 
-    def _best_move(self, _: Request, item: BestMove) -> None:
+    def _best_move(self, _: Request | None, item: BestMove) -> None:
         """Option ``best_move`` («лучший ход»): the first player to leave the game, if the night
         killed him, names one to three other seats (at his last word). Named again, the new
-        seats stand. Scored by :meth:`best_move_black`."""
+        seats stand; also after the game is over. Scored by :meth:`best_move_black`."""
         if not self._flag_option("best_move"):
             raise IllegalInput(TournamentOptionOff("best_move"))
         if self.first_killed == 0:
@@ -411,9 +411,10 @@ class SportGame(TableGame):
         """How many of the best move's seats are black (0: no best move)."""
         return len([seat for seat in self.best_move if self.team(seat) is Team.BLACK])
 
-    def _judge_points(self, _: Request, item: JudgePoints) -> None:
+    def _judge_points(self, _: Request | None, item: JudgePoints) -> None:
         """Option ``judge_points``: the judge's bonus (above 0) or penalty (below 0) for any seat,
-        in or out of the game, with a reason; each counts in the seat's points at the end."""
+        in or out of the game, with a reason, also after the game is over (never changing its
+        outcome); each counts in the seat's points at the end."""
         if not self._flag_option("judge_points"):
             raise IllegalInput(TournamentOptionOff("judge_points"))
         if not 1 <= item.seat <= self.seats:
@@ -492,7 +493,10 @@ SportGame.handlers = with_pauses({
     (Lift, AwaitLift): SportGame._lift,
     (CloseVoting, AwaitVotes): SportGame._count_votes,
     (CloseVoting, AwaitLift): SportGame._count_lift,
-    # The best move and the judge's points come at any moment after the deal.
-    **{(BestMove, request): SportGame._best_move for request in Request.__args__ if request is not AwaitDeal},
-    **{(JudgePoints, request): SportGame._judge_points for request in Request.__args__ if request is not AwaitDeal},
+    # The best move and the judge's points come at any moment after the deal, and after the game
+    # (request None): the judge often gives them once it is over; they change scores, never the outcome.
+    **{(BestMove, request): SportGame._best_move for request in (*Request.__args__, type(None))
+       if request is not AwaitDeal},
+    **{(JudgePoints, request): SportGame._judge_points for request in (*Request.__args__, type(None))
+       if request is not AwaitDeal},
 })

@@ -38,7 +38,7 @@ import dataclasses
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
@@ -54,6 +54,7 @@ from voicehost.host import (
     Ports,
     events_to,
     judged_results,
+    read_journal,
     resume_game,
     seeded_deal,
     show_roles,
@@ -321,6 +322,8 @@ class IdleTable:
     on_change: Callable[[Director | None], None] = lambda director: None
     """Told each game's director when it starts, and None at every other change of state or of
     the vote: the web display."""
+    game_place: Mapping[str, Any] | None = None
+    """The tournament place (name, round, table) of the game on the table, set before ``on_change``."""
     on_state: Callable[[TableState], None] = lambda state: None
     """Told each new state as the table enters it (a log, a test)."""
     _state: TableState = TableState.BOOTING
@@ -572,7 +575,7 @@ class IdleTable:
             return
         game.push(deal)
         self.log(f"voicehost: a new game of {game.ruleset.name}, journal {path}")
-        await self._play(game, journal, fresh=True, show_cards=typed is None)
+        await self._play(game, journal, fresh=True, show_cards=typed is None, place=chosen.tournament)
 
     async def _resume_unfinished(self) -> None:
         """The power cut's journal, if any: the window, then resumed, set aside, or (stopped) left."""
@@ -599,7 +602,7 @@ class IdleTable:
             self.state = S.DISCARDING
             await self._set_aside(path)
             return
-        await self._play(game, journal, fresh=False)
+        await self._play(game, journal, fresh=False, place=read_journal(path)[0].get("tournament"))
 
     async def _set_aside(self, path: Path) -> None:
         kept = path.with_name(path.stem + DISCARDED + path.suffix)
@@ -608,8 +611,10 @@ class IdleTable:
         self.state = S.IDLE
         await self._say("game_discarded")
 
-    async def _play(self, game: Game, journal: Journal, fresh: bool, show_cards: bool = True) -> None:
-        """One game to its end, in its own task (so ``discard`` and ``stop`` can cancel it)."""
+    async def _play(self, game: Game, journal: Journal, fresh: bool, show_cards: bool = True,
+                    place: Mapping[str, Any] | None = None) -> None:
+        """One game to its end, in its own task (so ``discard`` and ``stop`` can cancel it);
+        ``place``: its tournament place (serve gives each new game the next round)."""
         director = Director(game, self.ports, journal, book=self.book, log=self.log, forbidden=self.forbidden,
                             hearing=self.hearing)
         public_log = public_log_printer(self.book, game.names, self.on_line)
@@ -620,6 +625,7 @@ class IdleTable:
             self.ports.heard.get_nowait()
         self._game = asyncio.create_task(self._direct(director, fresh, show_cards, public_log))
         self.state = S.PLAYING
+        self.game_place = place if isinstance(place, Mapping) else None
         self.on_change(director)
         try:
             await asyncio.wait([self._game])

@@ -20,8 +20,8 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -70,6 +70,17 @@ class TablePlace:
     records_table: str | None = None
 
 
+def game_place(place: TablePlace, tag: Mapping[str, Any] | None) -> TablePlace:
+    """The place of one game: ``serve`` gives each new game the next round (and a judge's setup may
+    name its own place) in its setup's ``tournament`` tag (name, round, table); without one, ``place``."""
+    if not tag:
+        return place
+    name, number, table = tag.get("name"), tag.get("round"), tag.get("table")
+    return replace(place, tournament=name if isinstance(name, str) and name else place.tournament,
+                   round=number if isinstance(number, int) and not isinstance(number, bool) else place.round,
+                   table=str(table) if isinstance(table, (int, str)) and str(table) else place.table)
+
+
 class ClubReporter:
     """Sends the table's public state to the club server, reconnecting by itself.
 
@@ -97,8 +108,9 @@ class ClubReporter:
 
     # ---- following the table ---------------------------------------------------------------------
 
-    def follow(self, director: Director | None) -> None:
-        """This director's game runs now (None: the table is idle, or the game ended)."""
+    def follow(self, director: Director | None, place: Mapping[str, Any] | None = None) -> None:
+        """This director's game runs now (None: the table is idle, or the game ended); ``place``:
+        its tournament place, when the game has its own (:func:`game_place`)."""
         if director is self.director:
             if director is None:
                 self._mark()
@@ -113,6 +125,7 @@ class ClubReporter:
         self.director, self.finished = director, False
         self.view = TableView(director, self._book) if director is not None else None
         if director is not None:
+            self.place = game_place(self.place, place)
             director.watch(self._heard)
         self._mark()
 
