@@ -137,8 +137,11 @@ def test_a_broken_byte_never_kills_the_console_reader(tmp_path) -> None:
                 done.set()
         reader = read_terminal(asyncio.get_running_loop(), line, fd)
         assert reader is not None
-        await asyncio.wait_for(done.wait(), 10)
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(done.wait(), 60)
+        for _ in range(3000):   # the end of the pipe seen: up to 30 s, far beyond a busy machine's delay
+            if not reader.watched:
+                break
+            await asyncio.sleep(0.01)
         reader.close()
         return typed, reader.watched
 

@@ -120,7 +120,7 @@ def test_edges_reach_the_asyncio_loop_thread_safely(ten_seats, mock_factory) -> 
         thread = threading.Thread(target=lambda: press(mock_factory, ten_seats.pins_of(2).button))
         thread.start()
         thread.join()
-        edge = await asyncio.wait_for(queue.get(), 2)
+        edge = await asyncio.wait_for(queue.get(), 60)
         panel.close()
         return [edge]
 
@@ -137,7 +137,7 @@ def played_out(factory, pin, pattern, shown: float, quiet_s: float = 0.3) -> Non
     until the LED has stayed as it is for ``quiet_s`` (a late or an extra blink would change it)."""
     import time
     time.sleep(max(0.0, shown + pattern.n * (pattern.on + pattern.off) - time.monotonic()))
-    deadline = time.monotonic() + 5.0
+    deadline = time.monotonic() + 30.0   # quiet at last; only a pattern that never stops takes this long
     while time.monotonic() < deadline:
         seen = len(factory.pin(pin).states)
         time.sleep(quiet_s)

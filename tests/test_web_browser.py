@@ -121,6 +121,21 @@ def typed_judge(commands: list[str]) -> Callable[[Director, str], Any]:
     return judge
 
 
+def start_chrome(options: Any, attempts: int = 3) -> Any:
+    """A chromedriver session; a start that fails (chromedriver exits with status 1 when a busy
+    machine keeps it from its port in time) is tried again, a few times only: a broken driver
+    still fails, with its last error."""
+    from selenium.common.exceptions import WebDriverException
+    for attempt in range(1, attempts + 1):
+        try:
+            return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+        except WebDriverException:
+            if attempt == attempts:
+                raise
+            time.sleep(1.0 * attempt)
+    raise AssertionError("unreachable")
+
+
 class Browser:
     """One chromium with two tabs — the table display and the judge console. Every call runs
     on one worker thread, so the asyncio loop (the host and the server) never waits on it."""
@@ -134,7 +149,7 @@ class Browser:
                      "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})   # the pages' console: CSP reports
-        self.driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+        self.driver = start_chrome(options)
         self.driver.set_window_size(*PHONE)
         self.base = base
         self.seen: list[dict[str, Any]] = []
@@ -476,7 +491,7 @@ def chromium() -> Any:
                      "--disable-background-networking", "--disable-component-update", "--disable-dev-shm-usage",
                      f"--user-data-dir={profile}"):
             options.add_argument(flag)
-        driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+        driver = start_chrome(options)
         try:
             yield driver
         finally:

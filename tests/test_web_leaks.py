@@ -26,7 +26,6 @@ from voicehost.simulation.table_level import TableRun, play_table
 from voicehost.web import WebTable
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-POLL_S = 1.0   # the public endpoints are polled this often, in game time
 JUDGE_ONLY_KEYS = {"roles", "role", "night_log", "judge_log", "answers", "csrf", "waiting_for"}
 ROLE_VALUES = {role.value for role in Role}
 
@@ -53,15 +52,22 @@ async def record_public(script: Any) -> tuple[list[str], list[dict[str, Any]], l
     socket = await client.ws_connect("/ws")
     await client.post("/api/login", json={"pin": "1234"})
 
+    changed = asyncio.Event()
+
     async def listen() -> None:
         async for message in socket:
             public.append(message.data)
+            changed.set()
 
     async def poll() -> None:
+        """The endpoints read again after each change the socket pushed (changes that come while
+        a read is under way are read once, at their latest): every state, not every game-second's
+        copy of it, which cost two requests a game-second."""
         while True:
             public.append(await (await client.get("/api/state")).text())
             judge.append(await (await client.get("/api/judge/state")).json())
-            await asyncio.sleep(POLL_S)
+            await changed.wait()
+            changed.clear()
 
     @asynccontextmanager
     async def around(director: Director) -> AsyncIterator[WebTable]:
