@@ -185,44 +185,44 @@ def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def add_create_command(sub: Any) -> None:
-    create = _with_db(sub.add_parser("create", help="a new tournament: its schedule, scoring scheme and tie-breaks"))
+    create = _with_db(sub.add_parser("create", help=_("a new tournament: its schedule, scoring scheme and tie-breaks")))
     create.add_argument("name", metavar="NAME")
     create.add_argument("--scoring", required=True, metavar="SCHEME",
-                        help="the scoring scheme (a [scoring.NAME] of config/rules, e.g. seed001)")
+                        help=_("the scoring scheme (a [scoring.NAME] of config/rules, e.g. seed001)"))
     create.add_argument("--schedule", default=None, metavar="FILE.json",
-                        help="round → table → seat → player (tournament plan --json writes one)")
-    create.add_argument("--players", default=None, metavar="FILE", help="the players, one name a line")
+                        help=_("round → table → seat → player (tournament plan --json writes one)"))
+    create.add_argument("--players", default=None, metavar="FILE", help=_("the players, one name a line"))
     create.add_argument("--tie-breaks", default=DEFAULT_TIE_BREAKS, metavar="A,B,…",
-                        help="the standings' order: points, bonus, wins, best_player, sheriff_games, sheriff_wins, "
-                             "don_wins, red_wins, black_wins, fouls (fewer first)")
+                        help=_("the standings' order: points, bonus, wins, best_player, sheriff_games, sheriff_wins, "
+                             "don_wins, red_wins, black_wins, fouls (fewer first)"))
     create.set_defaults(run=_create)
 
 
 def add_list_command(sub: Any) -> None:
-    listed = _with_db(sub.add_parser("list", help="the tournaments in the records"))
+    listed = _with_db(sub.add_parser("list", help=_("the tournaments in the records")))
     listed.set_defaults(run=_list)
 
 
 def add_show_command(sub: Any) -> None:
-    show = _with_db(sub.add_parser("show", help="a tournament's players, schedule and games played"))
+    show = _with_db(sub.add_parser("show", help=_("a tournament's players, schedule and games played")))
     show.add_argument("name", metavar="NAME")
     show.add_argument("--json", action="store_true")
     show.set_defaults(run=_show)
 
 
 def add_standings_command(sub: Any) -> None:
-    table = _with_db(sub.add_parser("standings", help="the standings, from the stored protocols"))
+    table = _with_db(sub.add_parser("standings", help=_("the standings, from the stored protocols")))
     table.add_argument("name", metavar="NAME")
     table.add_argument("--json", action="store_true")
-    table.add_argument("--html", default=None, metavar="OUT.html", help="also write the table as a page to print")
+    table.add_argument("--html", default=None, metavar="OUT.html", help=_("also write the table as a page to print"))
     table.set_defaults(run=_standings)
 
 
 def add_export_command(sub: Any) -> None:
-    export = _with_db(sub.add_parser("export", help="results and games for the rating sites"))
+    export = _with_db(sub.add_parser("export", help=_("results and games for the rating sites")))
     export.add_argument("name", metavar="NAME")
     export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
-    export.add_argument("--out", default=None, metavar="FILE", help="a file (default: standard output)")
+    export.add_argument("--out", default=None, metavar="FILE", help=_("a file (default: standard output)"))
     export.set_defaults(run=_export)
 
 
