@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
 from voicehost.cli.tournament_screen import add_screen_command
-from voicehost.language.i18n import _, ngettext
+from voicehost.language.i18n import N_, _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 # SQLAlchemy loads only when a tournament command runs.
 
-DB_HELP = "sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)"
+DB_HELP = N_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)")
 # voicehost.records.tournament's EXPORT_FORMATS and DEFAULT_TIE_BREAKS (a test holds them equal), here so
 # that building the parser imports none of the records.
 EXPORT_FORMATS = ("mafiaratings", "polemica", "json", "csv", "games-csv", "html")
@@ -180,7 +180,7 @@ def add_record_commands(sub: Any) -> None:
 
 
 def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--db", default=None, metavar="URL", help=DB_HELP)
+    parser.add_argument("--db", default=None, metavar="URL", help=_(DB_HELP))
     return parser
 
 
