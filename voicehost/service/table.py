@@ -59,7 +59,7 @@ from voicehost.host import (
     show_roles,
     write_results,
 )
-from voicehost.language.i18n import _
+from voicehost.language.i18n import N_, _
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.refusals import refusal_text
@@ -90,7 +90,7 @@ DISCARD_WINDOW_S = 10.0
 JOURNAL_ROOM = 1 << 20
 """Bytes free before a game starts (a game's journal is a few dozen KB)."""
 DISCARDED = ".discarded"
-READY_LINE = "voicehost: the table is ready (hold the first and the last seat's buttons 3 s to start a game)"
+READY_LINE = N_("voicehost: the table is ready (hold the first and the last seat's buttons 3 s to start a game)")
 
 Log = Callable[[str], None]
 
@@ -494,7 +494,7 @@ class IdleTable:
         self._show_all(READY)
         if tell_systemd:  # from here a chord is taken: ready, as «Стол готов» begins
             self.notify.ready("idle: waiting for the start chord")
-            self.log(READY_LINE)
+            self.log(_(READY_LINE))
         else:
             self.notify.status("idle: waiting for the start chord")
         await self._say("table_ready")
