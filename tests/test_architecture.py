@@ -2,6 +2,7 @@
 
 rules → files → config → language → host → simulation → cli; audio and hw are adapters that never
 import voicehost; the web console, the records and the service use the host's public API only.
+One leaf, voicehost.language.i18n (standard library only), any layer but the rules may import.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ LAYERS = {
     "tournament": {"rules", "language"},
     "native": set(),  # loaded by ``import voicehost`` before anything else: it imports none of it
 }
+# Modules any layer may import, whatever its place: gettext's switch (``_``, ``N_``) imports only the
+# standard library, so the file gate and the config below the language layer can mark their messages
+# for the catalog with it (the rules, pure, keep their own no-op ``N_``: voicehost.rules.input_error).
+LEAVES = {"voicehost.language.i18n"}
 # Packages that reach the live host only through ``voicehost.host`` itself (its __all__).
 HOST_CLIENTS = ("web", "records", "service")
 
@@ -61,8 +66,23 @@ def test_each_package_imports_only_the_layers_below(path: Path) -> None:
     if package not in LAYERS:
         return
     allowed = LAYERS[package] | {package}
-    reached = {module.split(".")[1] for module in voicehost_imports(path) if module.count(".") >= 1}
+    leaves = LEAVES if package != "rules" else set()   # the rules stay pure: no gettext, no environment
+    reached = {module.split(".")[1] for module in voicehost_imports(path) - leaves if module.count(".") >= 1}
     assert reached <= allowed, f"{path.relative_to(ROOT)} imports {sorted(reached - allowed)} of voicehost"
+
+
+@pytest.mark.parametrize("leaf", sorted(LEAVES))
+def test_a_leaf_imports_only_the_standard_library(leaf: str) -> None:
+    path = ROOT / (leaf.replace(".", "/") + ".py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {str(node.module).split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.level == 0}
+    outside = sorted(name for name in imported - {"__future__"} if name not in sys.stdlib_module_names)
+    assert not outside, f"{leaf} imports {outside}: a leaf any layer imports stands on the standard library only"
+    package = ROOT / leaf.split(".")[0] / leaf.split(".")[1] / "__init__.py"
+    assert not voicehost_imports(package), f"importing {leaf} runs {package.relative_to(ROOT)}, which imports voicehost"
 
 
 @pytest.mark.parametrize("path", VOICEHOST_MODULES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -189,7 +189,7 @@ def test_min_confidence_keeps_nineteen_right_phrases_in_twenty() -> None:
     assert suggest_min_confidence([], [0.4], None).value is None
 
 
-def test_a_report_from_synthetic_levels_and_results() -> None:
+def test_a_report_from_synthetic_levels_and_results(english) -> None:
     """A session as the command records it: 2 s of quiet, two host lines, the first followed by
     0.15 s of echo, and vosk's results; the second phrase misheard."""
     meter = LevelMeter()

@@ -82,7 +82,7 @@ class Bench:
         self.panel.close()
 
 
-def test_ready_chord_game_protocol_and_ready_again(mock_factory, tmp_path) -> None:
+def test_ready_chord_game_protocol_and_ready_again(mock_factory, tmp_path, english) -> None:
     bench = Bench(mock_factory, tmp_path)
 
     async def main() -> None:
@@ -192,7 +192,7 @@ def test_discard_during_a_game_keeps_its_journal_and_the_table_is_idle_again(moc
     assert bench.said[-2:] == [DISCARDED, READY]
 
 
-def test_no_game_starts_without_room_for_its_journal(mock_factory, tmp_path) -> None:
+def test_no_game_starts_without_room_for_its_journal(mock_factory, tmp_path, english) -> None:
     bench = Bench(mock_factory, tmp_path, room=1 << 60)
 
     async def main() -> None:
@@ -234,7 +234,7 @@ def fill(folder: Path) -> None:
         os.close(descriptor)
 
 
-def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, tiny_fs) -> None:
+def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, tiny_fs, english) -> None:
     journals = tiny_fs / "journals"
     bench = Bench(mock_factory, journals, room=16 * 1024)
 
@@ -300,7 +300,7 @@ def test_notifier_speaks_sd_notify_on_a_real_socket(tmp_path, monkeypatch) -> No
     Notifier("").ready("outside systemd: nothing is sent, nothing fails")
 
 
-def test_serve_tells_systemd_it_is_ready_and_stops_on_sigterm(tmp_path) -> None:
+def test_serve_tells_systemd_it_is_ready_and_stops_on_sigterm(tmp_path, english) -> None:
     """``voicehost serve`` as the unit starts it: READY=1 on $NOTIFY_SOCKET once the table is
     idle, WATCHDOG=1 while it runs, a clean exit on SIGTERM (mock pins, null audio)."""
     import signal
@@ -355,7 +355,7 @@ def test_a_fresh_table_is_ready_before_its_voice_is_warmed(tmp_path) -> None:
     assert process.returncode == 0, err
 
 
-def test_serve_runs_inside_the_units_sandbox(tmp_path) -> None:
+def test_serve_runs_inside_the_units_sandbox(tmp_path, english) -> None:
     """``voicehost serve`` under an emulation of the unit's sandbox, as far as it goes without
     systemd as PID 1: everything read-only but the state, cache and runtime folders
     (``ProtectSystem=strict``), a private /tmp, the runtime folder as working directory,

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.files import read_toml as read_checked_toml
+from voicehost.language.i18n import N_
 from voicehost.rules import InputError
 from voicehost.rules.catalog import GAME_CLASSES
 
@@ -130,7 +131,8 @@ def ruleset_names() -> list[str]:
 def load_ruleset(name: str) -> Ruleset:
     """The named ruleset from ``rules/NAME.toml`` of the first layer that has it, validated."""
     if name not in GAME_CLASSES:
-        raise InputError("ruleset", f"unknown ruleset {name!r} (known: {', '.join(ruleset_names())})")
+        raise InputError("ruleset", N_("unknown ruleset {name} (known: {known})"),
+                         {"name": repr(name), "known": ", ".join(ruleset_names())})
     return ruleset_from_file(name, config_file(f"rules/{name}.toml"))
 
 
@@ -149,7 +151,7 @@ def ruleset_from_file(name: str, path: Path) -> Ruleset:
     scoring = ruleset.options.get("scoring")
     for scheme in scoring.values if scoring else ():
         if scheme not in ruleset.scoring:
-            raise InputError(f"{path}: scoring.{scheme}", "the scoring option names a scheme that is not defined")
+            raise InputError(f"{path}: scoring.{scheme}", N_("the scoring option names a scheme that is not defined"))
     return ruleset
 
 
@@ -166,7 +168,9 @@ def _same_options_as_bundled(ruleset: Ruleset, path: Path) -> None:
                                      str(bundled))
     for name in reference.options:
         if name not in ruleset.options:
-            raise InputError(f"{path}: options.{name}", f"the option is missing ({ruleset.name} needs it)")
+            raise InputError(f"{path}: options.{name}", N_("the option is missing ({ruleset} needs it)"),
+                               {"ruleset": ruleset.name})
     for name, seconds in reference.timers.items():
         if seconds > 0 and ruleset.timers.get(name, 1) < 1:
-            raise InputError(f"{path}: timers.{name}", "must be at least 1 second (a turn of no time cannot be run)")
+            raise InputError(f"{path}: timers.{name}",
+                             N_("must be at least 1 second (a turn of no time cannot be run)"))

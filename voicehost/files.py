@@ -20,23 +20,27 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from voicehost.language.i18n import N_
 from voicehost.rules import InputError
 
 MAX_BYTES = 4 * 1024 * 1024     # the largest file any loader reads (a long journal is ~100 kB)
 MAX_DEPTH = 32                  # the deepest nesting of lists and tables any format uses is 5
 MAX_DIGITS = 18                 # seat numbers, timers, seeds: anything longer is a typo or an attack
 MAX_STRING = 10_000             # a name, a phrase, a speech
+# The kinds of file (``what``) the loaders name in their errors: the command line translates them with the message.
+KINDS = (N_("file"), N_("journal"), N_("player list"), N_("protocol"), N_("replay"), N_("schedule"),
+         N_("script"), N_("number"), N_("ruleset"), N_("phrasebook"), N_("table file"))
 
 
 def file_name(path: str | os.PathLike[str], what: str = "file") -> Path:
     """A path given by a user, refused in one line if it cannot name a file at all."""
     text = os.fspath(path)
     if "\x00" in text:
-        raise InputError(repr(text), "not a file name (it holds a NUL character)")
+        raise InputError(repr(text), N_("not a file name (it holds a NUL character)"))
     if not is_text(text):
-        raise InputError(ascii(text), "not a file name (it is not valid UTF-8)")
+        raise InputError(ascii(text), N_("not a file name (it is not valid UTF-8)"))
     if len(os.fsencode(text)) > 4096 or any(len(part) > 255 for part in os.fsencode(text).split(b"/")):
-        raise InputError(text[:60] + "…", f"the {what} name is longer than the system allows")
+        raise InputError(text[:60] + "…", N_("the {what} name is longer than the system allows"), {"what": what})
     return Path(text)
 
 
@@ -56,24 +60,26 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MA
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise InputError(str(path), f"no such file (a {what} was expected)") from None
+        raise InputError(str(path), N_("no such file (a {what} was expected)"), {"what": what}) from None
     except OSError as err:
-        raise InputError(str(path), f"cannot open it ({err.strerror or err})") from None
+        raise InputError(str(path), N_("cannot open it ({why})"), {"why": err.strerror or str(err)}) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise InputError(str(path), f"is {kind}; a {what} is expected")
+            kind = N_("a directory") if stat.S_ISDIR(info.st_mode) else N_("not a regular file")
+            raise InputError(str(path), N_("is {kind}; a {what} is expected"), {"kind": kind, "what": what})
         if info.st_size > limit:
-            raise InputError(str(path), f"is {info.st_size:,} bytes; a {what} is at most {limit:,}")
+            raise InputError(str(path), N_("is {size:,} bytes; a {what} is at most {limit:,}"),
+                             {"size": info.st_size, "what": what, "limit": limit})
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)
     except OSError as err:
-        raise InputError(str(path), f"cannot read it ({err.strerror or err})") from None
+        raise InputError(str(path), N_("cannot read it ({why})"), {"why": err.strerror or str(err)}) from None
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise InputError(str(path), f"is over {limit:,} bytes; a {what} is at most {limit:,}")
+        raise InputError(str(path), N_("is over {limit:,} bytes; a {what} is at most {limit:,}"),
+                         {"what": what, "limit": limit})
     return data
 
 
@@ -83,8 +89,8 @@ def decode(data: bytes, place: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data[:err.start].count(b"\n") + 1
-        raise InputError(f"{place}:{line}", f"not UTF-8 text (byte 0x{data[err.start]:02x}); save it as UTF-8") \
-            from None
+        raise InputError(f"{place}:{line}", N_("not UTF-8 text (byte 0x{byte:02x}); save it as UTF-8"),
+                         {"byte": data[err.start]}) from None
 
 
 def read_text(path: str | os.PathLike[str], what: str = "file", limit: int = MAX_BYTES) -> str:
@@ -101,11 +107,11 @@ def loads_json(text: str, place: str) -> Any:
     try:
         data = json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
-        raise InputError(f"{place}:{err.lineno}:{err.colno}", f"not valid JSON ({err.msg})") from None
+        raise InputError(f"{place}:{err.lineno}:{err.colno}", N_("not valid JSON ({why})"), {"why": err.msg}) from None
     except _Refused as err:
-        raise InputError(place, str(err)) from None
+        raise InputError(place, err.template, err.values) from None
     except RecursionError:
-        raise InputError(place, f"nested more than {MAX_DEPTH} levels deep") from None
+        raise InputError(place, N_("nested more than {depth} levels deep"), {"depth": MAX_DEPTH}) from None
     check_tree(data, place)
     return data
 
@@ -119,27 +125,44 @@ def read_toml(path: str | os.PathLike[str], what: str = "file") -> dict[str, Any
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise InputError(place, f"not valid TOML ({err})") from None
+        raise _toml_error(place, str(err)) from None
     except RecursionError:
-        raise InputError(place, f"nested more than {MAX_DEPTH} levels deep") from None
+        raise InputError(place, N_("nested more than {depth} levels deep"), {"depth": MAX_DEPTH}) from None
     except ValueError as err:  # an integer beyond Python's int-string limit
-        raise InputError(place, f"not valid TOML ({str(err).splitlines()[0]})") from None
+        raise InputError(place, N_("not valid TOML ({why})"), {"why": str(err).splitlines()[0]}) from None
     check_tree(data, place)
     return data
 
 
+def _toml_error(place: str, why: str) -> InputError:
+    """tomllib's reason, with its line and column apart (the reason is the parser's, in English)."""
+    import re
+
+    found = re.fullmatch(r"(?s)(.*) \(at line (\d+), column (\d+)\)", why)
+    if found is None:
+        return InputError(place, N_("not valid TOML ({why})"), {"why": why})
+    return InputError(place, N_("not valid TOML at line {line}, column {column} ({why})"),
+                      {"why": found[1], "line": int(found[2]), "column": int(found[3])})
+
+
 class _Refused(ValueError):
-    pass
+    """A number JSON may write but no file of ours holds: an error template and its values."""
+
+    def __init__(self, template: str, values: dict[str, object]) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
 
 
 def _json_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _Refused(f"a number of {len(text)} digits ({text[:12]}…); numbers have at most {MAX_DIGITS}")
+        raise _Refused(N_("a number of {count} digits ({start}…); numbers have at most {most}"),
+                       {"count": len(text), "start": text[:12], "most": MAX_DIGITS})
     return int(text)
 
 
 def _no_constant(name: str) -> float:
-    raise _Refused(f"{name} is not a number a file may hold")
+    raise _Refused(N_("{name} is not a number a file may hold"), {"name": name})
 
 
 def check_tree(data: Any, place: str) -> None:
@@ -147,16 +170,17 @@ def check_tree(data: Any, place: str) -> None:
     for path, depth, value in _walk(data):
         where = f"{place}: {path}" if path else place
         if depth > MAX_DEPTH:
-            raise InputError(where, f"nested more than {MAX_DEPTH} levels deep")
+            raise InputError(where, N_("nested more than {depth} levels deep"), {"depth": MAX_DEPTH})
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_DIGITS:
-            raise InputError(where, f"the number {str(value)[:12]}… is too large")
+            raise InputError(where, N_("the number {start}… is too large"), {"start": str(value)[:12]})
         if isinstance(value, float) and not math.isfinite(value):
-            raise InputError(where, "not a finite number")
+            raise InputError(where, N_("not a finite number"))
         if isinstance(value, str):
             if len(value) > MAX_STRING:
-                raise InputError(where, f"a text of {len(value):,} characters; at most {MAX_STRING:,}")
+                raise InputError(where, N_("a text of {count:,} characters; at most {most:,}"),
+                                 {"count": len(value), "most": MAX_STRING})
             if not is_text(value):
-                raise InputError(where, "holds a lone surrogate escape (\\ud800…), not a character")
+                raise InputError(where, N_("holds a lone surrogate escape (\\ud800…), not a character"))
 
 
 def _walk(data: Any) -> Iterator[tuple[str, int, Any]]:
@@ -170,7 +194,7 @@ def _walk(data: Any) -> Iterator[tuple[str, int, Any]]:
         if isinstance(value, dict):
             for key, item in value.items():
                 if not is_text(str(key)):
-                    raise InputError(path or "(top)", "a key holds a lone surrogate escape, not a character")
+                    raise InputError(path or "(top)", N_("a key holds a lone surrogate escape, not a character"))
                 stack.append((f"{path}.{key}" if path else str(key), depth + 1, item))
         elif isinstance(value, list):
             stack.extend((f"{path}[{i}]", depth + 1, item) for i, item in enumerate(value))
@@ -180,5 +204,5 @@ def ascii_number(text: str, place: str, what: str = "number", digits: int = 4) -
     """A number typed or written as text: ASCII digits only (``"²"`` and ``"３"`` are digits to
     ``str.isdigit`` but not to a judge), and short."""
     if not (text.isascii() and text.isdigit()) or len(text) > digits:
-        raise InputError(place, f"{text[:20]!r} is not a {what}")
+        raise InputError(place, N_("{text} is not a {what}"), {"text": repr(text[:20]), "what": what})
     return int(text)

@@ -96,10 +96,10 @@ def add_tournament_arguments(command: argparse.ArgumentParser) -> None:
     """``--tournament NAME --round R --tournament-table T``: the game's place in a tournament,
     carried by its journal and protocol to the club records."""
     command.add_argument("--tournament", default=None, metavar="NAME",
-                         help="the tournament this game belongs to (with --round and --tournament-table)")
-    command.add_argument("--round", type=round_number, default=None, metavar="R", help="the tournament's round")
+                         help=_("the tournament this game belongs to (with --round and --tournament-table)"))
+    command.add_argument("--round", type=round_number, default=None, metavar="R", help=_("the tournament's round"))
     command.add_argument("--tournament-table", type=round_number, default=None, metavar="T",
-                         help="the tournament's table number this game is played at")
+                         help=_("the tournament's table number this game is played at"))
 
 
 def tournament_of(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -115,11 +115,11 @@ def tournament_of(args: argparse.Namespace) -> dict[str, Any] | None:
 
 def add_web_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--web", default=None, metavar="HOST:PORT",
-                         help="also serve the table display (/) and the judge console (/judge) here, "
-                              "e.g. 0.0.0.0:8080")
+                         help=_("also serve the table display (/) and the judge console (/judge) here, "
+                              "e.g. 0.0.0.0:8080"))
     command.add_argument("--web-pin", default=None, metavar="PIN",
-                         help="the judge console's PIN (default: [web] pin of the table file, else a random one, "
-                              "printed at start)")
+                         help=_("the judge console's PIN (default: [web] pin of the table file, else a random one, "
+                              "printed at start)"))
 
 
 def web_around(args: argparse.Namespace, table: Any = None) -> Any:

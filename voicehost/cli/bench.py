@@ -570,6 +570,7 @@ def bench_start(idle_s: float = 10.0) -> dict[str, float]:
     import tempfile
 
     from voicehost.config import cache_dir
+    from voicehost.language.i18n import _ as translated
     from voicehost.service.table import READY_LINE
 
     def start(journals: str) -> tuple[subprocess.Popen[str], float]:
@@ -579,7 +580,7 @@ def bench_start(idle_s: float = 10.0) -> dict[str, float]:
                                    stdout=subprocess.DEVNULL, text=True)
         assert process.stderr is not None
         for line in process.stderr:
-            if line.strip() == READY_LINE:
+            if line.strip() in (READY_LINE, translated(READY_LINE)):   # the child speaks the language in use
                 return process, time.perf_counter() - began
         raise RuntimeError(f"voicehost serve ended before it was ready (exit {process.wait()})")
 

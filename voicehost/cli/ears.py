@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from voicehost.cli.args import Commands, number_between, positive, print_json, seat_count
 from voicehost.config import load_ruleset, read_toml
-from voicehost.language.i18n import _
+from voicehost.language.i18n import N_, _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:  # the audio stack, the model and the host load only for the command that runs
@@ -236,7 +236,7 @@ def _session(voice: Voice, model: SpeechModel, listened_for: list[str], config: 
     notes = []
     try:
         if not session.settle(meter):
-            notes.append("the microphone delivered its audio late and in bursts: its figures are rough")
+            notes.append(N_("the microphone delivered its audio late and in bursts: its figures are rough"))
         _progress(f"measuring the room's noise for {quiet_s:g} s: please keep quiet…")
         quiet = session.quiet(quiet_s)
         probes: list[Attempt] = []

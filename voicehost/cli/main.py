@@ -14,7 +14,7 @@ from voicehost import __version__
 from voicehost.cli import bench, config, ears, games, hw, records, rules, run, service, tournament, voice
 from voicehost.cli.args import Parser, speak_argparse_in_our_language
 from voicehost.files import is_text
-from voicehost.language.i18n import LANGUAGES, _, language, set_language
+from voicehost.language.i18n import LANGUAGES, _, language, said, set_language
 from voicehost.rules import InputError
 
 COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, tournament, bench, config, service)
@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except InputError as err:
-        return _error(err.place, err.message)
+        return _error(err.place, said(err.template, err.values if err.filled else None))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

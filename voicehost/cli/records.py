@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
-from voicehost.language.i18n import _, ngettext
+from voicehost.language.i18n import N_, _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
@@ -117,16 +117,16 @@ def _elo(args: argparse.Namespace) -> int:
 
 def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--db", default=None, metavar="URL",
-                        help="sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)")
+                        help=_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)"))
     return parser
 
 
 def _season(parser: argparse.ArgumentParser, scoring: bool = True) -> None:
     parser.add_argument("--season", type=season, default=(None, None), metavar="FROM..TO",
-                        help="dates YYYY-MM-DD, both included; either side may be left out")
+                        help=_("dates YYYY-MM-DD, both included; either side may be left out"))
     if scoring:
         parser.add_argument("--scoring", default=None, metavar="NAME",
-                            help="rate every game under one scheme (seed001, showtime); default: as played")
+                            help=_("rate every game under one scheme (seed001, showtime); default: as played"))
 
 
 def day(text: str) -> datetime:
@@ -160,6 +160,28 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+# The protocol's record words (roles, teams, why a game ended) as a records table shows them: the
+# protocol, the JSON and the CSV keep the words themselves, a table a person reads says them.
+RECORD_WORDS = {
+    "citizen": N_("citizen"), "sheriff": N_("sheriff"), "commissar": N_("commissar"), "doctor": N_("doctor"),
+    "putana": N_("putana"), "don": N_("don"), "mafia": N_("mafia"), "yakuza": N_("yakuza"), "maniac": N_("maniac"),
+    "red": N_("red"), "black": N_("black"), "nobody": N_("nobody"),
+    "no_black_left": N_("no black players left"), "black_parity": N_("as many black as red"),
+    "only_mafia_left": N_("only the mafia left"), "only_yakuza_left": N_("only the yakuza left"),
+    "maniac_last_two": N_("the maniac in the last two"), "mutual_destruction": N_("mutual destruction"),
+    "three_misses": N_("the mafia missed three nights"), "split_deadlock": N_("repeat ties, no one voted out"),
+    "quiet_draw": N_("a draw: nobody left the table"), "annulled": N_("annulled"), "stopped": N_("stopped"),
+}
+
+
+def record_word(value: object) -> str:
+    """A record word of the protocol in the language in use; anything else (None: ``-``) as it is."""
+    if value is None:
+        return "-"
+    text = str(value)
+    return _(RECORD_WORDS[text]) if text in RECORD_WORDS else text
+
+
 def _games(args: argparse.Namespace) -> int:
     with open_records(args.db) as db:
         history = db.games(args.player, args.since)
@@ -167,7 +189,7 @@ def _games(args: argparse.Namespace) -> int:
         print_json([game_summary(game) for game in history])
         return 0
     for game in history:
-        roster = " ".join(f"{s.seat}:{s.player or '-'}({s.role})" for s in game.seats)
+        roster = " ".join(f"{s.seat}:{s.player or '-'}({record_word(s.role)})" for s in game.seats)
         print(f"{game.played_at:%Y-%m-%d %H:%M}  {str(game.id)[:8]}  {game.table or '-'}  {game.ruleset}  "
               f"{game_result(game)}  {roster}")
     print(ngettext("{count} game", "{count} games", len(history)).format(count=len(history)))
@@ -180,7 +202,7 @@ def game_result(game: GameRecord) -> str:
         return _("game annulled")
     if game.winner is None and game.reason == "stopped":
         return _("game stopped")
-    return f"{game.winner} ({game.reason})"
+    return f"{record_word(game.winner)} ({record_word(game.reason)})"
 
 
 def game_summary(game: GameRecord) -> dict[str, Any]:
@@ -207,7 +229,7 @@ def _ratings(args: argparse.Namespace) -> int:
     fouls, best, by_role = _("fouls"), _("best"), _("by role (wins/games)")
     print(f"{'#':>3}  {player:<20} {games:>5} {wins:>5} {rate:>5} {points:>7} {fouls:>5} {best:>4}  {by_role}")
     for place, rating in enumerate(table, start=1):
-        roles = " ".join(f"{key} {w}/{g}" for key, (g, w) in sorted(rating.by_role.items()))
+        roles = " ".join(f"{record_word(key)} {w}/{g}" for key, (g, w) in sorted(rating.by_role.items()))
         print(f"{place:>3}  {rating.player:<20} {rating.games:>5} {rating.wins:>5} "
               f"{100 * rating.wins / rating.games:>5.1f} {rating.points:>7.1f} {rating.fouls:>5} "
               f"{rating.best_player:>4}  {roles}")

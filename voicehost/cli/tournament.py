@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
 from voicehost.cli.tournament_screen import add_screen_command
-from voicehost.language.i18n import _, ngettext
+from voicehost.language.i18n import N_, _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 # SQLAlchemy loads only when a tournament command runs.
 
-DB_HELP = "sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)"
+DB_HELP = N_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)")
 # voicehost.records.tournament's EXPORT_FORMATS and DEFAULT_TIE_BREAKS (a test holds them equal), here so
 # that building the parser imports none of the records.
 EXPORT_FORMATS = ("mafiaratings", "polemica", "json", "csv", "games-csv", "html")
@@ -180,49 +180,49 @@ def add_record_commands(sub: Any) -> None:
 
 
 def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--db", default=None, metavar="URL", help=DB_HELP)
+    parser.add_argument("--db", default=None, metavar="URL", help=_(DB_HELP))
     return parser
 
 
 def add_create_command(sub: Any) -> None:
-    create = _with_db(sub.add_parser("create", help="a new tournament: its schedule, scoring scheme and tie-breaks"))
+    create = _with_db(sub.add_parser("create", help=_("a new tournament: its schedule, scoring scheme and tie-breaks")))
     create.add_argument("name", metavar="NAME")
     create.add_argument("--scoring", required=True, metavar="SCHEME",
-                        help="the scoring scheme (a [scoring.NAME] of config/rules, e.g. seed001)")
+                        help=_("the scoring scheme (a [scoring.NAME] of config/rules, e.g. seed001)"))
     create.add_argument("--schedule", default=None, metavar="FILE.json",
-                        help="round → table → seat → player (tournament plan --json writes one)")
-    create.add_argument("--players", default=None, metavar="FILE", help="the players, one name a line")
+                        help=_("round → table → seat → player (tournament plan --json writes one)"))
+    create.add_argument("--players", default=None, metavar="FILE", help=_("the players, one name a line"))
     create.add_argument("--tie-breaks", default=DEFAULT_TIE_BREAKS, metavar="A,B,…",
-                        help="the standings' order: points, bonus, wins, best_player, sheriff_games, sheriff_wins, "
-                             "don_wins, red_wins, black_wins, fouls (fewer first)")
+                        help=_("the standings' order: points, bonus, wins, best_player, sheriff_games, sheriff_wins, "
+                             "don_wins, red_wins, black_wins, fouls (fewer first)"))
     create.set_defaults(run=_create)
 
 
 def add_list_command(sub: Any) -> None:
-    listed = _with_db(sub.add_parser("list", help="the tournaments in the records"))
+    listed = _with_db(sub.add_parser("list", help=_("the tournaments in the records")))
     listed.set_defaults(run=_list)
 
 
 def add_show_command(sub: Any) -> None:
-    show = _with_db(sub.add_parser("show", help="a tournament's players, schedule and games played"))
+    show = _with_db(sub.add_parser("show", help=_("a tournament's players, schedule and games played")))
     show.add_argument("name", metavar="NAME")
     show.add_argument("--json", action="store_true")
     show.set_defaults(run=_show)
 
 
 def add_standings_command(sub: Any) -> None:
-    table = _with_db(sub.add_parser("standings", help="the standings, from the stored protocols"))
+    table = _with_db(sub.add_parser("standings", help=_("the standings, from the stored protocols")))
     table.add_argument("name", metavar="NAME")
     table.add_argument("--json", action="store_true")
-    table.add_argument("--html", default=None, metavar="OUT.html", help="also write the table as a page to print")
+    table.add_argument("--html", default=None, metavar="OUT.html", help=_("also write the table as a page to print"))
     table.set_defaults(run=_standings)
 
 
 def add_export_command(sub: Any) -> None:
-    export = _with_db(sub.add_parser("export", help="results and games for the rating sites"))
+    export = _with_db(sub.add_parser("export", help=_("results and games for the rating sites")))
     export.add_argument("name", metavar="NAME")
     export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
-    export.add_argument("--out", default=None, metavar="FILE", help="a file (default: standard output)")
+    export.add_argument("--out", default=None, metavar="FILE", help=_("a file (default: standard output)"))
     export.set_defaults(run=_export)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from audio.listener import RATE, Heard
 from voicehost.host.ears import ENDINGS, NOMINATE, WITHDRAW, grammar
+from voicehost.language.i18n import N_, _, said
 from voicehost.language.numbers import read_number
 from voicehost.language.parser import normalize, parse
 from voicehost.language.russian import cardinal, ordinal
@@ -142,12 +143,12 @@ class NoiseFloor:
     @property
     def verdict(self) -> str:
         if self.rms_dbfs < -50:
-            return "quiet"
+            return N_("quiet")
         if self.rms_dbfs < -40:
-            return "fine"
+            return N_("fine")
         if self.rms_dbfs < -30:
-            return "noisy: the host will mishear more"
-        return "too noisy for the ears: move the microphone or quieten the room"
+            return N_("noisy: the host will mishear more")
+        return N_("too noisy for the ears: move the microphone or quieten the room")
 
 
 def noise_floor(powers: Sequence[float], window_s: float = WINDOW_S) -> NoiseFloor:
@@ -323,7 +324,14 @@ class Suggestion:
     key: str
     value: float | None
     current: float | None
-    why: str
+    why: str                     # English (the JSON report's); the text report says ``template`` translated
+    template: str = ""
+    values: dict[str, object] = field(default_factory=dict)
+
+
+def _suggestion(key: str, value: float | None, current: float | None, template: str, **values: object) -> Suggestion:
+    """A suggestion whose reason is a message template (marked ``N_``) and its values."""
+    return Suggestion(key, value, current, template.format(**values), template, values)
 
 
 def _up(value: float, step: float = 0.05) -> float:
@@ -342,17 +350,19 @@ def suggest_hold_off(tails: Sequence[float], current: float) -> Suggestion:
     """The gate must stay closed until the host's echo has died in the microphone: the tail
     nine lines in ten stayed under, plus a margin."""
     if not tails:
-        return Suggestion("hold_off_s", None, current, "the microphone never heard the host's lines")
+        return _suggestion("hold_off_s", None, current, N_("the microphone never heard the host's lines"))
     tail = float(np.quantile(tails, 0.9, method="higher"))
     value = _clamp(_up(max(tail, 0.0) + HOLD_OFF_MARGIN_S), (0.05, 5.0))
-    return Suggestion("hold_off_s", value, current,
-                      f"the host's echo was gone {_after(tail)} its line ended (9 lines in 10), "
-                      f"+ {HOLD_OFF_MARGIN_S:g} s")
+    why = (N_("the host's echo was gone {seconds:.2f} s after its line ended (9 lines in 10), + {margin:g} s")
+           if tail >= 0 else
+           N_("the host's echo was gone {seconds:.2f} s before its line ended (9 lines in 10), + {margin:g} s"))
+    return _suggestion("hold_off_s", value, current, why, seconds=abs(tail), margin=HOLD_OFF_MARGIN_S)
 
 
 def _after(seconds: float) -> str:
-    """0.31 → «0.31 s after»; -0.2 → «0.20 s before» (the clip's own trailing silence was quiet)."""
-    return f"{seconds:.2f} s after" if seconds >= 0 else f"{-seconds:.2f} s before"
+    """0.31 → «0.31 s after»; -0.2 → «0.20 s before» (the clip's own trailing silence was quiet), in
+    the language in use (the text report's)."""
+    return (_("{seconds:.2f} s after") if seconds >= 0 else _("{seconds:.2f} s before")).format(seconds=abs(seconds))
 
 
 def suggest_endpoint(pauses: Sequence[float], splits: int, current: dict[str, float]) -> list[Suggestion]:
@@ -363,12 +373,13 @@ def suggest_endpoint(pauses: Sequence[float], splits: int, current: dict[str, fl
     rule2 = _clamp(_up(longest + PAUSE_MARGIN_S), RULE2_RANGE)
     rule3 = max(1.0, _up(2 * rule2))
     rule4 = max(2.0, rule3 + 1.0)
-    split = f"; {splits} phrase(s) came in two parts" if splits else ""
+    pause = (N_("the longest pause inside a phrase was {longest:.2f} s (9 in 10), + {margin:g} s; "
+                "{splits} phrase(s) came in two parts") if splits else
+             N_("the longest pause inside a phrase was {longest:.2f} s (9 in 10), + {margin:g} s"))
     return [
-        Suggestion("rule2_s", rule2, current["rule2_s"],
-                   f"the longest pause inside a phrase was {longest:.2f} s (9 in 10), + {PAUSE_MARGIN_S:g} s{split}"),
-        Suggestion("rule3_s", rule3, current["rule3_s"], "twice rule2_s (vosk's own proportion), at least 1 s"),
-        Suggestion("rule4_s", rule4, current["rule4_s"], "rule3_s + 1 s, at least 2 s"),
+        _suggestion("rule2_s", rule2, current["rule2_s"], pause, longest=longest, margin=PAUSE_MARGIN_S, splits=splits),
+        _suggestion("rule3_s", rule3, current["rule3_s"], N_("twice rule2_s (vosk's own proportion), at least 1 s")),
+        _suggestion("rule4_s", rule4, current["rule4_s"], N_("rule3_s + 1 s, at least 2 s")),
     ]
 
 
@@ -376,14 +387,14 @@ def suggest_min_confidence(right: Sequence[float], wrong: Sequence[float], curre
     """Just under how sure vosk was of 19 in 20 phrases it got right (so the host rarely asks
     a player to repeat a right number), and how many wrong ones that would have caught."""
     if not right:
-        return Suggestion("min_confidence", None, current, "no phrase was understood with word confidences")
+        return _suggestion("min_confidence", None, current, N_("no phrase was understood with word confidences"))
     sure = float(np.quantile(right, 0.05, method="lower"))
     value = _clamp(_down(sure - 0.05), CONFIDENCE_RANGE)
     caught = sum(1 for c in wrong if c < value)
-    wrong_part = f"; {caught} of {len(wrong)} misheard phrase(s) were less sure than that" if wrong else ""
-    return Suggestion("min_confidence", value, current,
-                      f"19 in 20 right phrases had their number (or every word) at {sure:.2f} or surer, "
-                      f"- 0.05{wrong_part}")
+    why = (N_("19 in 20 right phrases had their number (or every word) at {sure:.2f} or surer, - 0.05; "
+              "{caught} of {wrong} misheard phrase(s) were less sure than that") if wrong else
+           N_("19 in 20 right phrases had their number (or every word) at {sure:.2f} or surer, - 0.05"))
+    return _suggestion("min_confidence", value, current, why, sure=sure, caught=caught, wrong=len(wrong))
 
 
 # ---- the report ----------------------------------------------------------------------------------
@@ -430,49 +441,56 @@ class Report:
         }
 
     def text(self) -> str:
-        who = "the host's own voice" if self.mode == "voice" else "a player reading"
-        lines = [f"voicehost ears test: {who}, {len(self.outcomes)} phrases; model {self.model}; "
-                 f"microphone {self.microphone}", ""]
+        who = _("the host's own voice") if self.mode == "voice" else _("a player reading")
+        lines = [_("voicehost ears test: {who}, {count} phrases; model {model}; microphone {microphone}").format(
+                 who=who, count=len(self.outcomes), model=self.model, microphone=self.microphone), ""]
         floor = self.floor
-        lines.append(f"Noise floor: {floor.rms_dbfs:.1f} dBFS RMS over {floor.seconds:.1f} s of quiet "
-                     f"(peaks {floor.peaks_dbfs:.1f} dBFS): {floor.verdict}")
+        lines.append(_("Noise floor: {rms:.1f} dBFS RMS over {seconds:.1f} s of quiet (peaks {peaks:.1f} dBFS): "
+                       "{verdict}").format(rms=floor.rms_dbfs, seconds=floor.seconds, peaks=floor.peaks_dbfs,
+                                           verdict=_(floor.verdict)))
         speech = self.speech_dbfs()
         if speech is not None:
-            lines.append(f"Speech at the microphone: {speech:.1f} dBFS, "
-                         f"{speech - floor.rms_dbfs:.0f} dB above the room")
+            lines.append(_("Speech at the microphone: {speech:.1f} dBFS, {above:.0f} dB above the room").format(
+                speech=speech, above=speech - floor.rms_dbfs))
         if self.missing_words:
-            lines.append(f"Not in the model's vocabulary (never heard): {', '.join(self.missing_words)}")
-        lines += ["", "Phrase → what the host understood"]
+            lines.append(_("Not in the model's vocabulary (never heard): {words}").format(
+                words=", ".join(self.missing_words)))
+        lines += ["", _("Phrase → what the host understood")]
         width = max((len(r.phrase) for r in rates(self.outcomes)), default=0)
         for rate in rates(self.outcomes):
-            wrong = [h or "(nothing)" for h in rate.heard if not same_meaning(rate.phrase, h)]
+            wrong = [h or _("(nothing)") for h in rate.heard if not same_meaning(rate.phrase, h)]
             lines.append(f"  {rate.phrase:<{width}}  {rate.right}/{rate.tries} {rate.rate:4.0%}"
-                         + (f"  heard: {' | '.join(wrong)}" if wrong else ""))
+                         + (_("  heard: {wrong}").format(wrong=" | ".join(wrong)) if wrong else ""))
         right = sum(o.right for o in self.outcomes)
-        lines += ["", f"Understood: {right} of {len(self.outcomes)} ({self.rate:.0%})"
-                  + ("" if self.passed else f": below {PASS_RATE:.0%}, the room or the microphone needs work")]
+        lines += ["", _("Understood: {right} of {tries} ({rate:.0%})").format(
+                      right=right, tries=len(self.outcomes), rate=self.rate)
+                  + ("" if self.passed else _(": below {rate:.0%}, the room or the microphone needs work").format(
+                      rate=PASS_RATE))]
         lines += self._measurements()
-        lines += ["", "Suggested [ears] settings for the table file (now in force in brackets):"]
+        lines += ["", _("Suggested [ears] settings for the table file (now in force in brackets):")]
         for s in self.suggestions:
             shown = "—" if s.value is None else f"{s.value:g}"
-            now = "unset" if s.current is None else f"{s.current:g}"
-            lines.append(f"  {s.key} = {shown:<6} # [{now}] {s.why}")
-        lines += [f"Note: {note}" for note in self.notes]
+            now = _("unset") if s.current is None else f"{s.current:g}"
+            why = said(s.template, s.values) if s.template else s.why
+            lines.append(f"  {s.key} = {shown:<6} # [{now}] {why}")
+        lines += [_("Note: {note}").format(note=_(note)) for note in self.notes]
         return "\n".join(lines)
 
     def _measurements(self) -> list[str]:
         lines = []
         endpoints = [e for o in self.outcomes for e in o.endpoint_s]
         if endpoints:
-            lines.append(f"Endpoint: a result came {np.median(endpoints):.2f} s after the last word "
-                         f"(median; {max(endpoints):.2f} s at most)")
+            lines.append(_("Endpoint: a result came {median:.2f} s after the last word (median; {most:.2f} s at most)")
+                         .format(median=np.median(endpoints), most=max(endpoints)))
         tails = [o.echo_tail_s for o in (*self.outcomes, *self.probes) if o.echo_tail_s is not None]
         if tails:
-            lines.append(f"Echo: the host's voice was gone from the microphone {_after(float(np.median(tails)))} "
-                         f"its line ended (median; {_after(max(tails))} at the latest)")
+            lines.append(_("Echo: the host's voice was gone from the microphone {when} its line ended "
+                           "(median; {latest} at the latest)").format(when=_after(float(np.median(tails))),
+                                                                       latest=_after(max(tails))))
         right = [o.confidence for o in self.outcomes if o.right and o.confidence is not None]
         if right:
-            lines.append(f"Confidence of right phrases: {np.median(right):.2f} median, {min(right):.2f} lowest")
+            lines.append(_("Confidence of right phrases: {median:.2f} median, {lowest:.2f} lowest").format(
+                median=np.median(right), lowest=min(right)))
         return [""] + lines if lines else []
 
 

@@ -75,6 +75,18 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _translations().ngettext(singular, plural, count)
 
 
+def said(template: str, values: Mapping[str, object] | None = None) -> str:
+    """An error's English template (marked with ``N_`` where it was raised, below this layer:
+    the rules, the file gate) in the language in use, filled with ``values``; a text value is
+    translated too when the catalog holds it (the kind of file expected: a script, a ruleset)."""
+    if not template:
+        return template
+    if values is None:
+        return _(template)
+    return _(template).format(**{key: _(value) if isinstance(value, str) and value else value
+                                 for key, value in values.items()})
+
+
 def N_(message: str) -> str:
     """Marks a module-level message for extraction; it is translated where it is used, with ``_``."""
     return message

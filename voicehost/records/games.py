@@ -111,7 +111,7 @@ def record_from_protocol(protocol: Any, name: str, played_at: datetime, table: s
     try:
         check_protocol(protocol)
     except InputError as err:
-        raise InputError(f"{place}: {err.place}" if err.place else place, err.message) from None
+        raise err.moved_to(f"{place}: {err.place}" if err.place else place) from None
     voided = protocol.get("result") in VOIDED   # annulled or stopped: kept, shown, never rated
     if protocol.get("winner") is None and not voided:
         raise InputError(place, _("the game is not over: only finished games are recorded"))

@@ -28,6 +28,7 @@ from .events import (
 )
 from .flow import Queued, Step, TableGame, with_pauses
 from .game import Outcome
+from .input_error import N_
 from .inputs import BloodName, Check, CloseVoting, Dawn, EndSpeech, Heal, Shots, Visit, Vote
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes, Turn
 from .roles import Role, Team
@@ -59,9 +60,10 @@ class ClassicGame(TableGame):
             cast.update(ruleset.variant_cast("three_sides", seats))
         spare = 1 if options.flag("extra_card") else 0
         if spare and cast.get(Role.MAFIA, 0) < 2:
-            raise InputError("options.extra_card", "needs at least 2 mafia at the table")
+            raise InputError("options.extra_card", N_("needs at least 2 mafia at the table"))
         if sum(cast.values()) > seats + spare:
-            raise InputError("seats", f"{seats} seats are too few for {sum(cast.values())} special cards")
+            raise InputError("seats", N_("{seats} seats are too few for {cards} special cards"),
+                             {"seats": seats, "cards": sum(cast.values())})
         return cast, spare
 
     def _reset(self) -> None:

@@ -29,6 +29,7 @@ from .errors import (
     SeatNotAtTable,
 )
 from .events import Cause, Ending, Event, GameOver, RolesDealt, Winner, eliminated, foul_given
+from .input_error import N_
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
 from .records import quicken
 from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
@@ -418,7 +419,7 @@ def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int,
     """The dealt cards must be the ruleset's deck for this table (citizens fill up); with
     ``spare`` cards left face down (``extra_card``), any ``spare`` of the deck may be missing."""
     if len(roles) != seats:
-        raise InputError(place, f"{len(roles)} cards for {seats} seats")
+        raise InputError(place, N_("{cards} cards for {seats} seats"), {"cards": len(roles), "seats": seats})
     have: dict[Role, int] = {}
     for role in roles:
         have[role] = have.get(role, 0) + 1

@@ -5,15 +5,33 @@ dataclass, together most of a bare interpreter's start; issue 30)."""
 from __future__ import annotations
 
 
+def N_(message: str) -> str:
+    """Marks a message template for the catalog (tools/translations extracts ``N_``); the rules
+    stay pure, so the command line translates it where it prints the error (``InputError.template``)."""
+    return message
+
+
 class InputError(ValueError):
     """Data from outside (a script, a config, an argument) that can never be valid.
 
     ``place`` says where it sits, e.g. ``days[1].votes.11`` or
     ``config/rules/sport.toml: options.nomination``, so the user can fix it
     without reading a traceback.
+
+    ``message`` is English. Raised with ``values``, it is a template (marked with ``N_``) filled
+    with them; ``template`` and ``values`` stay on the error, so that the edge that prints it
+    (the command line) can say it in the user's language: ``_(template).format(**values)``.
     """
 
-    def __init__(self, place: str, message: str) -> None:
-        super().__init__(f"{place}: {message}" if place else message)
+    def __init__(self, place: str, message: str, values: dict[str, object] | None = None) -> None:
+        text = message.format(**values) if values is not None else message
+        super().__init__(f"{place}: {text}" if place else text)
         self.place = place
-        self.message = message
+        self.message = text
+        self.template = message
+        self.values: dict[str, object] = {} if values is None else values
+        self.filled = values is not None
+
+    def moved_to(self, place: str) -> InputError:
+        """The same error said of another place (a file's name put before a key), its template kept."""
+        return InputError(place, self.template, self.values if self.filled else None)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from .input_error import InputError
+from .input_error import N_, InputError
 from .roles import Role, parse_role
 
 OptionValue = str | int | bool
@@ -42,7 +42,8 @@ class OptionSpec:
             return _parse_int(value, self.minimum, place)
         text = str(value) if not isinstance(value, bool) else ""
         if text not in self.values:
-            raise InputError(place, f"{value!r} is not one of {', '.join(self.values)}")
+            raise InputError(place, N_("{value} is not one of {known}"),
+                             {"value": repr(value), "known": ", ".join(self.values)})
         return text
 
     def describe_values(self) -> str:
@@ -58,7 +59,7 @@ def _parse_bool(value: object, place: str) -> bool:
         return value
     if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
         return value.lower() in _TRUE
-    raise InputError(place, f"{value!r} is not true or false")
+    raise InputError(place, N_("{value} is not true or false"), {"value": repr(value)})
 
 
 # A whole-number option is seconds or a count: a day's worth is more than any game needs, and far
@@ -69,18 +70,19 @@ INT_OPTION_MAX = 86_400
 
 def _parse_int(value: object, minimum: int, place: str) -> int:
     if isinstance(value, bool):
-        raise InputError(place, f"{value!r} is not a whole number")
+        raise InputError(place, N_("{value} is not a whole number"), {"value": repr(value)})
     if isinstance(value, int):
         number = value
     elif isinstance(value, str) and _ascii_digits(value.strip().removeprefix("-")):  # one sign: "--5" is no number
         number = int(value)
     else:
-        raise InputError(place, f"{value!r} is not a whole number")
+        raise InputError(place, N_("{value} is not a whole number"), {"value": repr(value)})
     if number < minimum:
-        raise InputError(place, f"{number} is below the minimum {minimum}")
+        raise InputError(place, N_("{number} is below the minimum {minimum}"), {"number": number, "minimum": minimum})
     if number > INT_OPTION_MAX:
-        raise InputError(place, f"{str(number)[:12]}{'…' if len(str(number)) > 12 else ''} is above the maximum "
-                                f"{INT_OPTION_MAX}")
+        raise InputError(place, N_("{number} is above the maximum {maximum}"),
+                         {"number": str(number)[:12] + ("…" if len(str(number)) > 12 else ""),
+                          "maximum": INT_OPTION_MAX})
     return number
 
 
@@ -148,14 +150,16 @@ class Ruleset:
             spec = self.options.get(key)
             if spec is None:
                 known = ", ".join(self.options)
-                raise InputError(f"{place}.{key}", f"{self.name} has no option {key!r} (known: {known})")
+                raise InputError(f"{place}.{key}", N_("{ruleset} has no option {key} (known: {known})"),
+                                 {"ruleset": self.name, "key": repr(key), "known": known})
             values[key] = spec.parse(raw, f"{place}.{key}")
         return Options(values)
 
     def cast_for(self, seats: int, place: str = "seats") -> Mapping[Role, int]:
         """Role counts at a table of ``seats``; citizens fill the rest."""
         if seats not in self.seats:
-            raise InputError(place, f"{self.name} is played at {self.describe_sizes()} seats, not {seats}")
+            raise InputError(place, N_("{ruleset} is played at {sizes} seats, not {seats}"),
+                             {"ruleset": self.name, "sizes": self.describe_sizes(), "seats": seats})
         return self.cast.get(seats, {})
 
     def describe_sizes(self) -> str:
@@ -174,14 +178,15 @@ def ruleset_from_mapping(
     _only_keys(data, {"name", "title", "seats", "cast", "variants", "timers", "options", "scoring"}, place)
     declared = data.get("name", name)
     if declared != name:
-        raise InputError(f"{place}: name", f"the file says {declared!r} but is named {name!r}")
+        raise InputError(f"{place}: name", N_("the file says {declared} but is named {name}"),
+                         {"declared": repr(declared), "name": repr(name)})
     title = data.get("title", name)
     if not isinstance(title, str):
-        raise InputError(f"{place}: title", "must be a string")
+        raise InputError(f"{place}: title", N_("must be a string"))
     cast = _cast(data.get("cast", {}), place) if "cast" in data or "seats" not in data else {}
     seats = _seat_range(data.get("seats"), place) if "seats" in data else tuple(sorted(cast))
     if not seats:
-        raise InputError(f"{place}: cast", "lists no table size")
+        raise InputError(f"{place}: cast", N_("lists no table size"))
     variants = {name: _cast(table, f"{place}: variants.{name}") for name, table
                 in _mapping_of(data.get("variants", {}), f"{place}: variants").items()}
     timers = _timers(_table(data, "timers", place), required_timers, place)
@@ -204,39 +209,40 @@ def _seat_range(value: object, place: str) -> tuple[int, ...]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             or not 3 <= value[0] <= value[1] <= 30):
-        raise InputError(f"{place}: seats", "must be [smallest, largest] table size, from 3 to 30")
+        raise InputError(f"{place}: seats", N_("must be [smallest, largest] table size, from 3 to 30"))
     return tuple(range(value[0], value[1] + 1))
 
 
 def _mapping_of(value: object, place: str) -> Mapping[str, Mapping[str, object]]:
     if not isinstance(value, Mapping) or not all(isinstance(v, Mapping) for v in value.values()):
-        raise InputError(place, "must be a table of tables")
+        raise InputError(place, N_("must be a table of tables"))
     return value
 
 
 def _only_keys(data: Mapping[str, object], allowed: set[str], place: str) -> None:
     for key in data:
         if key not in allowed:
-            raise InputError(f"{place}: {key}", f"unknown key (known: {', '.join(sorted(allowed))})")
+            raise InputError(f"{place}: {key}", N_("unknown key (known: {known})"),
+                             {"known": ", ".join(sorted(allowed))})
 
 
 def _table(data: Mapping[str, object], key: str, place: str) -> Mapping[str, object]:
     value = data.get(key)
     if not isinstance(value, Mapping):
-        raise InputError(f"{place}: {key}", "missing or not a table")
+        raise InputError(f"{place}: {key}", N_("missing or not a table"))
     return value
 
 
 def _cast(data: object, place: str) -> dict[int, Mapping[Role, int]]:
     if not isinstance(data, Mapping):
-        raise InputError(f"{place}: cast", "must be a table of table sizes")
+        raise InputError(f"{place}: cast", N_("must be a table of table sizes"))
     cast: dict[int, Mapping[Role, int]] = {}
     for size_text, counts in data.items():
         where = f"{place}: cast.{size_text}"
         if not _ascii_digits(size_text) or not 3 <= int(size_text) <= 30:
-            raise InputError(where, "a table size must be a number from 3 to 30")
+            raise InputError(where, N_("a table size must be a number from 3 to 30"))
         if not isinstance(counts, Mapping):
-            raise InputError(where, "must be a table of role = count")
+            raise InputError(where, N_("must be a table of role = count"))
         roles: dict[Role, int] = {}
         for role_text, count in counts.items():
             try:
@@ -244,10 +250,11 @@ def _cast(data: object, place: str) -> dict[int, Mapping[Role, int]]:
             except ValueError as err:
                 raise InputError(f"{where}.{role_text}", str(err)) from None
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise InputError(f"{where}.{role_text}", "must be a whole number >= 0")
+                raise InputError(f"{where}.{role_text}", N_("must be a whole number >= 0"))
             roles[role] = count
         if sum(roles.values()) > int(size_text):
-            raise InputError(where, f"{sum(roles.values())} roles do not fit {size_text} seats")
+            raise InputError(where, N_("{roles} roles do not fit {seats} seats"),
+                             {"roles": sum(roles.values()), "seats": size_text})
         cast[int(size_text)] = MappingProxyType(roles)
     return cast
 
@@ -256,11 +263,11 @@ def _timers(data: Mapping[str, object], required: tuple[str, ...], place: str) -
     timers: dict[str, int] = {}
     for key, value in data.items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise InputError(f"{place}: timers.{key}", "must be a whole number of seconds >= 0")
+            raise InputError(f"{place}: timers.{key}", N_("must be a whole number of seconds >= 0"))
         timers[key] = value
     for key in required:
         if key not in timers:
-            raise InputError(f"{place}: timers.{key}", "is required")
+            raise InputError(f"{place}: timers.{key}", N_("is required"))
     return timers
 
 
@@ -272,24 +279,24 @@ def _options(data: Mapping[str, object], place: str) -> dict[str, OptionSpec]:
     for name, raw in data.items():
         where = f"{place}: options.{name}"
         if not isinstance(raw, Mapping):
-            raise InputError(where, "must be a table with kind, default and source")
+            raise InputError(where, N_("must be a table with kind, default and source"))
         _only_keys(raw, _OPTION_KEYS, where)
         kind = raw.get("kind")
         if kind not in ("choice", "bool", "int"):
-            raise InputError(f"{where}.kind", "must be choice, bool or int")
+            raise InputError(f"{where}.kind", N_("must be choice, bool or int"))
         values = raw.get("values", [])
         if kind == "choice" and (
             not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values)
         ):
-            raise InputError(f"{where}.values", "a choice needs a list of strings")
+            raise InputError(f"{where}.values", N_("a choice needs a list of strings"))
         minimum = raw.get("min", 0)
         source = raw.get("source")
         if not isinstance(minimum, int) or not isinstance(source, str):
-            raise InputError(where, "min must be a number and source a string")
+            raise InputError(where, N_("min must be a number and source a string"))
         spec = OptionSpec(name, kind, False, source, str(raw.get("doc", "")),
                           tuple(values) if kind == "choice" else (), minimum)
         if "default" not in raw:
-            raise InputError(f"{where}.default", "is required")
+            raise InputError(f"{where}.default", N_("is required"))
         default = spec.parse(raw["default"], f"{where}.default")
         options[name] = OptionSpec(name, kind, default, source, spec.doc, spec.values, minimum)
     return options
@@ -297,13 +304,13 @@ def _options(data: Mapping[str, object], place: str) -> dict[str, OptionSpec]:
 
 def _scoring(data: object, place: str) -> dict[str, Mapping[str, float]]:
     if not isinstance(data, Mapping):
-        raise InputError(f"{place}: scoring", "must be a table of schemes")
+        raise InputError(f"{place}: scoring", N_("must be a table of schemes"))
     schemes: dict[str, Mapping[str, float]] = {}
     for scheme, points in data.items():
         if not isinstance(points, Mapping) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in points.values()
         ):
-            raise InputError(f"{place}: scoring.{scheme}", "must be a table of name = points")
+            raise InputError(f"{place}: scoring.{scheme}", N_("must be a table of name = points"))
         schemes[scheme] = MappingProxyType({k: float(v) for k, v in points.items()})
     return schemes
 

@@ -60,6 +60,7 @@ from voicehost.host import (
     show_roles,
     write_results,
 )
+from voicehost.language.i18n import N_, _
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.refusals import refusal_text
@@ -90,7 +91,7 @@ DISCARD_WINDOW_S = 10.0
 JOURNAL_ROOM = 1 << 20
 """Bytes free before a game starts (a game's journal is a few dozen KB)."""
 DISCARDED = ".discarded"
-READY_LINE = "voicehost: the table is ready (hold the first and the last seat's buttons 3 s to start a game)"
+READY_LINE = N_("voicehost: the table is ready (hold the first and the last seat's buttons 3 s to start a game)")
 
 Log = Callable[[str], None]
 
@@ -441,7 +442,8 @@ class IdleTable:
         except OSError as err:
             return VoteNotWritten(str(err.strerror or err))
         vote.chosen = seat
-        self.log(f"voicehost: the best player of {vote.journal.name}: seat {seat} (+{vote.points:g})")
+        self.log(_("voicehost: the best player of {game}: seat {seat} (+{points:g})").format(
+            game=vote.journal.name, seat=seat, points=vote.points))
         if self.on_results is not None:
             self._records.submit(self.on_results, vote.protocol_path, dict(vote.protocol))
         self.on_change(None)
@@ -455,16 +457,18 @@ class IdleTable:
         if self._state is S.PLAYING and not isinstance(command, Discard):
             self.ports.type(line)
         elif isinstance(command, str):
-            self.log(f"console: {command}")
+            self.log(_("console: {command}").format(command=command))
         elif command is None:
             if words:
-                self.log(f"console: {words}: no game is running (start one with «start» or the chord)")
+                self.log(_("console: {words}: no game is running (start one with «start» or the chord)").format(
+                    words=words))
         else:
             refused = self.command(command)
             if isinstance(command, Discard) and refused:
-                self.log("console: discard: there is no unfinished game to set aside")
+                self.log(_("console: discard: there is no unfinished game to set aside"))
             elif isinstance(command, BestPlayer) or refused:
-                self.log(f"console: {words}: " + (refusal_text(refused, self.book) if refused else "recorded"))
+                self.log(_("console: {words}: {answer}").format(
+                    words=words, answer=refusal_text(refused, self.book) if refused else _("recorded")))
 
     def stop(self) -> None:
         if S.STOPPING in TRANSITIONS[self._state]:
@@ -493,15 +497,15 @@ class IdleTable:
         self._show_all(READY)
         if tell_systemd:  # from here a chord is taken: ready, as «Стол готов» begins
             self.notify.ready("idle: waiting for the start chord")
-            self.log(READY_LINE)
+            self.log(_(READY_LINE))
         else:
             self.notify.status("idle: waiting for the start chord")
         await self._say("table_ready")
         while await self._chord_or_start():
             if self._room():
                 return True
-            self.log(f"voicehost: not starting: less than {self.setup.room // 1024} KB free "
-                     f"for the journal in {self.setup.journals}")
+            self.log(_("voicehost: not starting: less than {kb} KB free for the journal in {folder}").format(
+                kb=self.setup.room // 1024, folder=self.setup.journals))
             self._choice = None
             self.state = S.BEST_VOTE if self.best_vote is not None else S.IDLE
             await self._say("no_room")
@@ -569,12 +573,12 @@ class IdleTable:
             journal = WatchedJournal(path, service_header(chosen))
             journal.append(0, self.ports.clock(), "host" if typed is not None else "deal", deal)
         except (OSError, JournalFailed) as err:
-            self.log(f"voicehost: cannot start a game: the journal {path}: {err}")
+            self.log(_("voicehost: cannot start a game: the journal {path}: {error}").format(path=path, error=err))
             self.state = S.IDLE
             await self._say("no_room")
             return
         game.push(deal)
-        self.log(f"voicehost: a new game of {game.ruleset.name}, journal {path}")
+        self.log(_("voicehost: a new game of {ruleset}, journal {path}").format(ruleset=game.ruleset.name, path=path))
         await self._play(game, journal, fresh=True, show_cards=typed is None, place=chosen.tournament)
 
     async def _resume_unfinished(self) -> None:
@@ -582,8 +586,8 @@ class IdleTable:
         path = unfinished_journal(self.setup.journals)
         if path is None:
             return
-        self.log(f"voicehost: an unfinished game in {path}: resuming in {DISCARD_WINDOW_S:g} s "
-                 "(type «discard» to set it aside)")
+        self.log(_("voicehost: an unfinished game in {path}: resuming in {seconds:g} s "
+                   "(type «discard» to set it aside)").format(path=path, seconds=DISCARD_WINDOW_S))
         self.notify.ready(f"resuming {path.name}")
         self._unfinished = path
         self.state = S.RESUME_WINDOW
@@ -598,7 +602,7 @@ class IdleTable:
         try:
             game, journal = resume_game(path, journal_type=WatchedJournal)
         except (InputError, OSError) as err:
-            self.log(f"voicehost: cannot resume {path} ({err}); it is set aside")
+            self.log(_("voicehost: cannot resume {path} ({error}); it is set aside").format(path=path, error=err))
             self.state = S.DISCARDING
             await self._set_aside(path)
             return
@@ -607,7 +611,7 @@ class IdleTable:
     async def _set_aside(self, path: Path) -> None:
         kept = path.with_name(path.stem + DISCARDED + path.suffix)
         path.rename(kept)
-        self.log(f"voicehost: the unfinished game is kept as {kept}")
+        self.log(_("voicehost: the unfinished game is kept as {kept}").format(kept=kept))
         self.state = S.IDLE
         await self._say("game_discarded")
 
@@ -674,8 +678,8 @@ class IdleTable:
         """A journal failure: said, printed, and no more inputs — the table waits for a restart."""
         self._halted = why
         self.state = S.HALTED
-        self.log(f"voicehost: error: the journal cannot be written ({why}); the game is stopped, "
-                 "no more inputs are taken; free the card and restart voicehost to resume")
+        self.log(_("voicehost: error: the journal cannot be written ({why}); the game is stopped, "
+                   "no more inputs are taken; free the card and restart voicehost to resume").format(why=why))
         self.notify.status(f"halted: journal failed ({why})")
         self._show_all(JOURNAL_FAILED)
         await self._say("journal_failed")
@@ -686,19 +690,20 @@ class IdleTable:
         try:
             path = write_results(journal, protocol, log)
         except OSError as err:
-            self.log(f"voicehost: error: the protocol of {journal} cannot be written ({err}); "
-                     "the journal has the whole game")
+            self.log(_("voicehost: error: the protocol of {journal} cannot be written ({error}); "
+                       "the journal has the whole game").format(journal=journal, error=err))
             return
         self.played.append(path)
         outcome = game.outcome()
-        self.log(f"protocol: {path}" + (f" ({outcome.winner}, {outcome.reason})" if outcome else ""))
+        ending = f" ({outcome.winner}, {outcome.reason})" if outcome else ""
+        self.log(_("protocol: {path}").format(path=path) + ending)
         if (outcome is not None or "verdict" in protocol) and self.on_results is not None:  # stored in a worker
             self._records.submit(self.on_results, path, dict(protocol))
         points = best_player_points(game)
         if outcome is not None and points is not None:
             self.best_vote = BestPlayerVote(journal, path, protocol, game.seats, dict(game.names), points)
-            self.log(f"voicehost: the table's best player (+{points:g}): type «best N» or use the judge console, "
-                     "until the next game starts")
+            self.log(_("voicehost: the table's best player (+{points:g}): type «best N» or use the judge console, "
+                       "until the next game starts").format(points=points))
 
     async def _say(self, key: str) -> None:
         await self.ports.utter(self.book.say(key, self.setup.ruleset.name))

@@ -81,7 +81,7 @@ def load_script(path: str | Path) -> Script:
     try:
         return script_from_data(data)
     except InputError as err:
-        raise InputError(f"{path}: {err.place}", err.message) from None
+        raise err.moved_to(f"{path}: {err.place}") from None
 
 
 def script_from_data(data: Any) -> Script:
