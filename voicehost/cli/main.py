@@ -30,7 +30,7 @@ def _parser_in(lang: str) -> argparse.ArgumentParser:
     """Built once per process and language: ``main`` may be called many times in one (a fuzzer,
     the test suite), and building every command's arguments takes about 10 ms."""
     speak_argparse_in_our_language()
-    parser = Parser(prog="voicehost", description="A voice host for Mafia at a real table.")
+    parser = Parser(prog="voicehost", description=_("A voice host for Mafia at a real table."))
     parser.add_argument("--version", action="version", version=f"voicehost {__version__}")
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
                         help="the language of everything printed (default: Russian; English with "
