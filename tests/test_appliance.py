@@ -248,10 +248,17 @@ def test_the_wiring_diagram_shows_every_pin_of_the_map(tmp_path, table) -> None:
             assert by_id[f"header-gpio{pin}"].find(f"{ns}rect").get("fill") != "#eeeeee"
     assert len([g for g in svg.iter(f"{ns}g") if (g.get("id") or "").startswith("header-")]) == 28
     header = {pin: "".join(by_id[f"header-gpio{pin}"].itertext()) for pin in (14, 15)}
-    assert header == {14: "8: GPIO14 (UART TXD)", 15: "10: GPIO15 (UART RXD)"}  # free, and named for what they are
+    used = {seat.led: f"светодиод {seat.seat}" for seat in pinmap.seats} | {seat.button: f"кнопка {seat.seat}"
+                                                                          for seat in pinmap.seats}
+    named = {14: "8: GPIO14 (UART TXD)", 15: "10: GPIO15 (UART RXD)"}   # free, and named for what they are
+    # ten-seats-miniamp.toml gives the UART pins to two LEDs (its amplifier takes GPIO16 and 26)
+    assert header == {pin: f"{text.split(' (')[0]} · {used[pin]}" if pin in used else text
+                      for pin, text in named.items()}
     notes = ["".join(element.itertext()) for key, element in by_id.items() if key.startswith("note-")]
     assert notes[0] == ("GPIO2, GPIO3 (I2C): на плате подтяжка 1,8 кОм к 3,3 В: годится для кнопки; светодиод на "
                         "нём светился бы при загрузке.")
+    uart_note = ["GPIO14, GPIO15 (UART): последовательный порт: с включённой консолью на порту (или Bluetooth на "
+                 "нём) не годится, см. voicehost hw test."] if {14, 15} & set(used) else []
     assert notes[1:] == ([] if "i2s" in pinmap.interfaces else  # the twelve seats take the HAT's pins
                          ["GPIO18, GPIO19, GPIO20, GPIO21 (I2S): выводы аудио-HAT: с этой картой HAT не ставится, "
-                          "звук идёт через USB-звуковую карту."])
+                          "звук идёт через USB-звуковую карту."]) + uart_note
