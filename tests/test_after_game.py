@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_judge_controls import silent_ports
 from test_tournament_scoring import DEAL, TOURNAMENT, shots, sport
 
 from voicehost.host.director import Director, EdgeLog, Ports
@@ -82,12 +83,7 @@ def host_after_game(game: Any, journal: Journal, lines: list[str], seconds: floa
 
     async def session() -> None:
         loop = asyncio.get_running_loop()
-
-        async def speak(text: str) -> float:
-            return loop.time()
-
-        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
-                      poll_s=None)
+        ports = silent_ports()
         director = Director(game, ports, journal, log=lambda line: None)
         for line in lines:
             ports.type(line)

@@ -206,6 +206,17 @@ def test_a_judge_record_that_is_not_one_refuses_the_journal(tmp_path) -> None:
             load_journal(bad)
 
 
+def silent_ports() -> Ports:
+    """Ports of a table with no voice, lamps or buttons, on the running loop's clock (call it
+    inside the loop): a line is said the moment it is asked for."""
+    loop = asyncio.get_running_loop()
+
+    async def speak(text: str) -> float:
+        return loop.time()
+    return Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
+                 poll_s=None)
+
+
 # ---- notes, a verdict, the best player ---------------------------------------------------------------------
 
 def test_notes_are_journaled_undone_and_shown_to_the_judge_only(tmp_path) -> None:
@@ -213,12 +224,7 @@ def test_notes_are_journaled_undone_and_shown_to_the_judge_only(tmp_path) -> Non
     views: list[TableView] = []
 
     async def session() -> None:
-        loop = asyncio.get_running_loop()
-
-        async def speak(text: str) -> float:
-            return loop.time()
-        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
-                      poll_s=None)
+        ports = silent_ports()
         director = Director(game, ports, journal, log=lambda line: None)
         view = TableView(director)
         director.watch(view.heard)
@@ -318,12 +324,7 @@ def test_best_after_the_game_at_run_is_journaled_and_reaches_the_protocol(tmp_pa
     chosen: list[bool] = []
 
     async def session() -> None:
-        loop = asyncio.get_running_loop()
-
-        async def speak(text: str) -> float:
-            return loop.time()
-        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
-                      poll_s=None)
+        ports = silent_ports()
         director = Director(game, ports, journal, log=lambda line: None)
         ports.type("foul 2")
         ports.type("best 11")
@@ -417,12 +418,7 @@ def test_after_a_verdict_at_run_undo_takes_it_back_and_the_game_goes_on(tmp_path
     outcome: list[bool] = []
 
     async def session() -> None:
-        loop = asyncio.get_running_loop()
-
-        async def speak(text: str) -> float:
-            return loop.time()
-        ports = Ports(speak=speak, night=lambda on: None, led=lambda s, p: None, edges=EdgeLog(), clock=loop.time,
-                      poll_s=None)
+        ports = silent_ports()
         director = Director(game, ports, journal, log=lambda line: None)
         ports.type("stop свет погас")
         await director.run()   # the verdict: the host plays no further
