@@ -22,6 +22,8 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from machine import hang_guard
+
 _FORKS = multiprocessing.get_context("forkserver")
 # The command line, and what its commands import only once they run (the command line itself
 # loads them lazily, issue 30): the host, the engine, the simulations, the loudness meter and
@@ -39,7 +41,8 @@ def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env:
                   cwd: Path | str | None = None, timeout: float = 120,
                   text: bool = True) -> subprocess.CompletedProcess:
     """``voicehost ARGV`` as ``subprocess.run(…, capture_output=True)`` would run it: stdin is
-    ``input`` (nothing: at its end at once), the environment ``env`` (default: this one)."""
+    ``input`` (nothing: at its end at once), the environment ``env`` (default: this one).
+    ``timeout`` guards against a hang only (stretched on an emulated CPU: tests/machine.py)."""
     with tempfile.TemporaryDirectory(prefix="voicehost-process-") as folder:
         stdin, stdout, stderr = (Path(folder) / name for name in ("stdin", "stdout", "stderr"))
         stdin.write_bytes(input.encode() if isinstance(input, str) else input or b"")
@@ -47,7 +50,7 @@ def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env:
             list(argv), dict(os.environ if env is None else env), str(cwd or os.getcwd()),
             str(stdin), str(stdout), str(stderr)))
         process.start()
-        process.join(timeout)
+        process.join(hang_guard(timeout))
         if process.exitcode is None:
             process.kill()
             process.join()

@@ -29,6 +29,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from browsers import start_chrome
 
 from voicehost.cli.tournament_screen import season_standings
 from voicehost.records.pgcluster import Cluster, postgres_bin
@@ -215,7 +216,7 @@ class ScreenBrowser:
                      "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+        self.driver = start_chrome(options)
         self.driver.set_window_size(1600, 1000)
         self.driver.get(base + "/")
         self.driver.execute_script(RECORD)

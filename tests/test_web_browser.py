@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsers import start_chrome
+from machine import hang_guard
 
 from voicehost.config import load_ruleset
 from voicehost.host import ConsoleAnswered, Director, EdgeLog, Journal, Notice, Ports, WindowChanged, run_virtual
@@ -119,21 +121,6 @@ def typed_judge(commands: list[str]) -> Callable[[Director, str], Any]:
             director.unwatch(watch)
             assert answer.outcome == "done", f"{command}: {answer}"
     return judge
-
-
-def start_chrome(options: Any, attempts: int = 3) -> Any:
-    """A chromedriver session; a start that fails (chromedriver exits with status 1 when a busy
-    machine keeps it from its port in time) is tried again, a few times only: a broken driver
-    still fails, with its last error."""
-    from selenium.common.exceptions import WebDriverException
-    for attempt in range(1, attempts + 1):
-        try:
-            return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
-        except WebDriverException:
-            if attempt == attempts:
-                raise
-            time.sleep(1.0 * attempt)
-    raise AssertionError("unreachable")
 
 
 class Browser:
@@ -359,7 +346,7 @@ class LiveTable:
         self.base = self.table_url
 
     def call(self, coroutine: Any, timeout: float = 60) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(hang_guard(timeout))
 
     async def _start(self, port: int) -> WebTable:
         table = WebTable(PIN, wrong_pin_delay_s=0.0, desk=self.desk)
@@ -417,7 +404,7 @@ class LiveTable:
                     answered.set_result(notice.answer)
             director.watch(watch)
             ids.append(director.ports.type(line))
-            answer = await asyncio.wait_for(answered, 30)
+            answer = await asyncio.wait_for(answered, hang_guard(30))
             director.unwatch(watch)
             assert answer.outcome == "done", f"{line}: {answer}"
             while line == "end" and not self._next_floor(speaker):
@@ -516,7 +503,7 @@ def viewport(driver: Any, size: tuple[int, int]) -> None:
 
 def judge_logged_in(driver: Any, base: str) -> None:
     driver.get(base + "/judge")
-    wait = WebDriverWait(driver, 20)
+    wait = WebDriverWait(driver, hang_guard(20))
     wait.until(lambda d: d.find_element(By.ID, "pin").is_displayed())
     driver.find_element(By.ID, "pin").send_keys(PIN)
     driver.find_element(By.ID, "login-button").click()
@@ -554,7 +541,7 @@ def test_the_speaker_and_the_clock_stay_in_view_whatever_the_name(live: LiveTabl
         for name in NAMES:
             assert len(name) <= 40
             live.name_speaker(name)
-            WebDriverWait(driver, 10).until(speaker_named(name))
+            WebDriverWait(driver, hang_guard(10)).until(speaker_named(name))
             for size_name, size in SIZES.items():
                 viewport(driver, size)
                 seen = driver.execute_script(MEASURE)
@@ -577,7 +564,7 @@ def test_seat_tiles_shorten_a_long_name_but_show_the_seat_number(tmp_path: Path,
     table = LiveTable(tmp_path / "game.jsonl", {seat: "Щ" * 40 for seat in range(1, 11)})
     try:
         chromium.get(table.base + "/")
-        WebDriverWait(chromium, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seats .seat"))
+        WebDriverWait(chromium, hang_guard(20)).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seats .seat"))
         for size_name, size in SIZES.items():
             viewport(chromium, size)
             seen = chromium.execute_script(MEASURE)
@@ -596,7 +583,7 @@ def test_after_a_restart_the_judge_page_says_the_server_is_back_and_asks_for_the
     viewport(driver, SIZES["phone 390×844"])
     judge_logged_in(driver, live.base)
     live.restart()
-    wait = WebDriverWait(driver, 30)
+    wait = WebDriverWait(driver, hang_guard(30))
     wait.until(lambda d: d.find_element(By.ID, "login").is_displayed())
     note = driver.find_element(By.ID, "login-note")
     assert note.is_displayed() and "Сервер снова на связи" in note.text and "PIN" in note.text
@@ -619,14 +606,14 @@ def test_the_sport_console_offers_only_the_rulesets_commands(live: LiveTable, ch
                             "window.hooked.push([e.detail.path, e.detail.state.commands, "
                             "document.querySelectorAll('#seats .seat').length]));")
     live.name_speaker("Анна")
-    WebDriverWait(chromium, 10).until(lambda d: d.execute_script("return window.hooked.length > 0"))
+    WebDriverWait(chromium, hang_guard(10)).until(lambda d: d.execute_script("return window.hooked.length > 0"))
     assert chromium.execute_script("return window.hooked[0]") == ["/ws/judge", ["nominate", "withdraw"], 10]
 
 
 def answer_to(driver: Any, command: str) -> str:
     driver.find_element(By.CSS_SELECTOR, f'.controls button[data-command="{command}"]').click()
     answer = driver.find_element(By.ID, "answer")
-    WebDriverWait(driver, 30).until(lambda d: answer.get_attribute("data-command") == command
+    WebDriverWait(driver, hang_guard(30)).until(lambda d: answer.get_attribute("data-command") == command
                                     and answer.get_attribute("data-status") is not None)
     return str(answer.text)
 
@@ -637,7 +624,7 @@ def test_the_consoles_words_read_as_they_mean(live: LiveTable, chromium: Any) ->
     driver = chromium
     viewport(driver, SIZES["phone 390×844"])
     judge_logged_in(driver, live.base)
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
     repeated = answer_to(driver, "repeat")
     assert repeated.startswith("repeat: Готово. Повторено: «") and len(repeated) > 40, repeated
 
@@ -648,7 +635,7 @@ def test_the_consoles_words_read_as_they_mean(live: LiveTable, chromium: Any) ->
     assert len(set(colours.values())) == 4, f"one colour for two kinds of card: {colours}"
 
     live.to_the_vote()
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "vote").is_displayed()
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "vote").is_displayed()
                                     and d.find_element(By.ID, "paused").is_displayed())
     nominations = driver.find_element(By.ID, "nominations").text
     assert nominations == "1 выставил 5, 2 выставил 9", nominations
@@ -663,7 +650,7 @@ def test_the_consoles_words_read_as_they_mean(live: LiveTable, chromium: Any) ->
             assert bottom <= size[1], f"{size_name}: the {part} is below the fold ({bottom} > {size[1]})"
     for page in ("/",):
         driver.get(live.base + page)
-        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "vote").is_displayed())
+        WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "vote").is_displayed())
         viewport(driver, SIZES["phone 390×844"])
         assert re.fullmatch(r"за 5: \d+ · за 9: \d+ \(подсчитано\)", driver.find_element(By.ID, "counts").text)
         for part in ("counts", "result"):
@@ -721,30 +708,30 @@ def test_a_screen_reader_is_served_during_a_speech_and_a_vote(live: LiveTable, c
     viewport(driver, SIZES["phone 390×844"])
     live.name_speaker("Александра")
     driver.get(live.base + "/")
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
-    WebDriverWait(driver, 5).until(lambda d: "Говорит игрок 1, Александра" in d.find_element(By.ID, "announce")
-                                   .get_attribute("textContent"))
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+    WebDriverWait(driver, hang_guard(5)).until(
+        lambda d: "Говорит игрок 1, Александра" in d.find_element(By.ID, "announce").get_attribute("textContent"))
     assert driver.find_element(By.ID, "announce").get_attribute("aria-live") == "polite"
     faults += serious_violations(driver, axe_source, "the display during a speech")
     judge_logged_in(driver, live.base)
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
     faults += serious_violations(driver, axe_source, "the console during a speech")
     # the speaker's time warning is announced once, as the clock turns red (the last 10 s, here made to come now)
     driver.execute_script("Table.state.speaker.left = 8; Table.receivedAt = performance.now(); Table.tick();")
-    WebDriverWait(driver, 5).until(lambda d: "Игрок 1: осталось 8 секунд." in d.find_element(By.ID, "announce")
-                                   .get_attribute("textContent"))
+    WebDriverWait(driver, hang_guard(5)).until(
+        lambda d: "Игрок 1: осталось 8 секунд." in d.find_element(By.ID, "announce").get_attribute("textContent"))
     assert "warning" in driver.find_element(By.ID, "speaker").get_attribute("class")
     assert driver.execute_script("return [1, 3, 12, 21, 60].map(Table.seconds)") == [
         "1 секунда", "3 секунды", "12 секунд", "21 секунда", "60 секунд"]
     live.to_the_vote()
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "vote").is_displayed())
-    WebDriverWait(driver, 10).until(lambda d: "покидает игру" in d.find_element(By.ID, "announce")
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "vote").is_displayed())
+    WebDriverWait(driver, hang_guard(10)).until(lambda d: "покидает игру" in d.find_element(By.ID, "announce")
                                     .get_attribute("textContent"))
     faults += serious_violations(driver, axe_source, "the console after a vote")
     viewport(driver, SIZES["laptop at 200 % zoom"])
     faults += serious_violations(driver, axe_source, "the console at 200 %")
     driver.get(live.base + "/")
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "vote").is_displayed())
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "vote").is_displayed())
     faults += serious_violations(driver, axe_source, "the display after a vote")
     assert not faults, "\n".join(faults)
 
@@ -787,7 +774,7 @@ def test_the_setup_page_reads_in_russian(tmp_path: Path, chromium: Any, axe_sour
     try:
         viewport(driver, SIZES["phone 390×844"])
         driver.get(table.base + "/judge")
-        wait = WebDriverWait(driver, 20)
+        wait = WebDriverWait(driver, hang_guard(20))
         wait.until(lambda d: d.find_element(By.ID, "pin").is_displayed())
         driver.find_element(By.ID, "pin").send_keys(PIN)
         driver.find_element(By.ID, "login-button").click()
@@ -864,7 +851,7 @@ def test_the_ballots_show_on_the_judges_page_and_on_the_display_only_after_the_c
     driver = chromium
     viewport(driver, SIZES["phone 390×844"])
     driver.get(live.base + "/")
-    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seats .seat"))
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#seats .seat"))
     driver.execute_script(RECORD_BALLOTS)
     display = driver.current_window_handle
     driver.switch_to.new_window("tab")
@@ -873,7 +860,7 @@ def test_the_ballots_show_on_the_judges_page_and_on_the_display_only_after_the_c
     console = driver.current_window_handle
     assert not driver.find_element(By.ID, "ballots").is_displayed(), "no ballots before a vote"
     live.to_the_vote()
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "ballots").is_displayed())
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "ballots").is_displayed())
     judge_saw = driver.execute_script("return window.ballotsSeen")
     assert all(seen["shown"] == seen["has"] for seen in judge_saw), "the console draws each state's ballots"
     assert judge_saw[-1]["shown"] and judge_saw[-1]["rows"] > 0
@@ -890,7 +877,7 @@ def test_the_ballots_show_on_the_judges_page_and_on_the_display_only_after_the_c
     screenshot(driver, "judge-ballots-phone.png")
     driver.close()
     driver.switch_to.window(display)
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "ballots").is_displayed())
+    WebDriverWait(driver, hang_guard(10)).until(lambda d: d.find_element(By.ID, "ballots").is_displayed())
     shown = driver.execute_script("return window.ballotsSeen")
     assert shown and shown[-1]["shown"] and shown[-1]["counted"]
     assert not any(seen["shown"] and not seen["counted"] for seen in shown), f"the display showed them early: {shown}"
@@ -901,11 +888,11 @@ def test_a_timer_change_from_the_judges_tools_shows_on_both_clocks(live: LiveTab
     driver = chromium
     viewport(driver, SIZES["phone 390×844"])
     driver.get(live.base + "/")
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
     display = driver.current_window_handle
     driver.switch_to.new_window("tab")
     judge_logged_in(driver, live.base)
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
     assert seconds_on(driver) <= 60, "a sport speech has a minute"
     open_tools(driver)
     tools = {b.get_attribute("data-tool"): b for b in driver.find_elements(By.CSS_SELECTOR, "#judge-tools [data-tool]")}
@@ -914,15 +901,15 @@ def test_a_timer_change_from_the_judges_tools_shows_on_both_clocks(live: LiveTab
     assert tools["time +30"].text == "+30 с" and tools["time +30"].get_attribute("title")
     tools["time +30"].click()
     answer = driver.find_element(By.ID, "answer")
-    WebDriverWait(driver, 30).until(lambda d: answer.get_attribute("data-command") == "time +30"
+    WebDriverWait(driver, hang_guard(30)).until(lambda d: answer.get_attribute("data-command") == "time +30"
                                     and answer.get_attribute("data-outcome") == "done")
-    WebDriverWait(driver, 10).until(lambda d: seconds_on(d) > 70)
+    WebDriverWait(driver, hang_guard(10)).until(lambda d: seconds_on(d) > 70)
     viewport(driver, SIZES["phone 390×844"])
     driver.execute_script("window.scrollTo(0, 0)")
     screenshot(driver, "judge-timer-phone.png")
     driver.close()
     driver.switch_to.window(display)
-    WebDriverWait(driver, 10).until(lambda d: seconds_on(d) > 70)
+    WebDriverWait(driver, hang_guard(10)).until(lambda d: seconds_on(d) > 70)
 
 
 def test_a_bonus_from_the_judges_page_reaches_the_protocol(tmp_path: Path, chromium: Any) -> None:
@@ -932,7 +919,7 @@ def test_a_bonus_from_the_judges_page_reaches_the_protocol(tmp_path: Path, chrom
         viewport(driver, SIZES["phone 390×844"])
         judge_logged_in(driver, table.base)
         bonus_form = '#judge-tools form[data-tool="bonus"]'
-        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, bonus_form))
+        WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_elements(By.CSS_SELECTOR, bonus_form))
         open_tools(driver)
         forms = [f.get_attribute("data-tool") for f in driver.find_elements(By.CSS_SELECTOR, "#judge-tools form")]
         assert {"bestmove", "bonus", "penalty"} <= set(forms)
@@ -941,7 +928,7 @@ def test_a_bonus_from_the_judges_page_reaches_the_protocol(tmp_path: Path, chrom
             form.find_element(By.NAME, name).send_keys(value)
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         answer = driver.find_element(By.ID, "answer")
-        WebDriverWait(driver, 30).until(lambda d: answer.get_attribute("data-outcome") == "done")
+        WebDriverWait(driver, hang_guard(30)).until(lambda d: answer.get_attribute("data-outcome") == "done")
         assert answer.get_attribute("data-command") == "bonus 4 0,25 за точную версию"
         assert table.director is not None
         protocol = build_protocol(table.director.game, [], table.names)
@@ -998,7 +985,7 @@ def test_the_judges_page_shows_a_tournament_games_final_points(tmp_path: Path, c
     try:
         viewport(driver, SIZES["phone 390×844"])
         judge_logged_in(driver, table.base)
-        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "final").is_displayed())
+        WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "final").is_displayed())
         rows = {row.get_attribute("data-seat"): (float(row.get_attribute("data-points")), row.text)
                 for row in driver.find_elements(By.CSS_SELECTOR, "#final li")}
         assert {seat: points for seat, (points, _) in rows.items()} == protocol["scores"]

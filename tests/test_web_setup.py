@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from browsers import start_chrome
+from machine import hang_guard
 from test_service import READY, RESUMED, Bench, _interrupted_game
 
 from voicehost.config import load_ruleset
@@ -248,13 +250,13 @@ def test_serve_web_in_a_real_browser(tmp_path) -> None:
         first = serve.stderr.readline()
         url = re.search(r"http://[0-9.:]+", first)
         assert url, first
-        browser = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=driver_path))
+        browser = start_chrome(options)
         browser.get(url.group() + "/")
-        WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "phase").text == "Стол готов")
+        WebDriverWait(browser, hang_guard(20)).until(lambda b: b.find_element(By.ID, "phase").text == "Стол готов")
         browser.get(url.group() + "/judge")
         browser.find_element(By.ID, "pin").send_keys(PIN)
         browser.find_element(By.ID, "login-button").click()
-        WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "setup").is_displayed())
+        WebDriverWait(browser, hang_guard(10)).until(lambda b: b.find_element(By.ID, "setup").is_displayed())
         Select(browser.find_element(By.ID, "ruleset")).select_by_value("club")
         fields = browser.find_elements(By.CSS_SELECTOR, "#options [data-option]")
         shown = [field.get_attribute("data-option") for field in fields]
@@ -262,7 +264,7 @@ def test_serve_web_in_a_real_browser(tmp_path) -> None:
         for field in browser.find_elements(By.CSS_SELECTOR, "#roster input"):
             field.send_keys(NAMES[field.get_attribute("data-seat")])
         browser.find_element(By.ID, "start-button").click()
-        WebDriverWait(browser, 20).until(lambda b: not b.find_element(By.ID, "setup").is_displayed())
+        WebDriverWait(browser, hang_guard(20)).until(lambda b: not b.find_element(By.ID, "setup").is_displayed())
         assert browser.find_element(By.CSS_SELECTOR, ".seat .name").text == "Анна"
         browser.save_screenshot(str(tmp_path / "setup-started.png"))
     finally:
