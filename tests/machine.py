@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 from pathlib import Path
 
 import pytest
@@ -24,14 +25,23 @@ _BINFMT = Path("/proc/sys/fs/binfmt_misc")
 
 def emulator() -> str:
     """'' on real hardware, else what emulates this CPU: ``VOICEHOST_EMULATED`` if set (``0``
-    or empty: not emulated), else ``qemu-user`` when the kernel has an enabled qemu handler
-    for this very architecture — a real arm64 machine never registers one for its own."""
+    or empty: not emulated; tools/pi-check sets it), else ``qemu-user`` when the kernel's
+    /proc/cpuinfo names an x86 CPU under an ARM interpreter (qemu-user passes the host's
+    through) or the kernel has an enabled qemu handler for this very architecture (a real
+    arm64 machine never registers one for its own; a chroot does not see the handlers)."""
     told = os.environ.get("VOICEHOST_EMULATED")
     if told is not None:
         return "" if told.strip() in ("", "0") else told.strip()
-    handler = _BINFMT / f"qemu-{platform.machine()}"
+    machine = platform.machine()
     try:
-        return "qemu-user" if handler.read_text().startswith("enabled") else ""
+        cpuinfo = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        cpuinfo = ""
+    if machine.startswith(("aarch64", "arm")) and re.search(r"^vendor_id\s*:\s*(GenuineIntel|AuthenticAMD)",
+                                                             cpuinfo, re.MULTILINE):
+        return "qemu-user"
+    try:
+        return "qemu-user" if (_BINFMT / f"qemu-{machine}").read_text().startswith("enabled") else ""
     except OSError:
         return ""
 
