@@ -314,17 +314,57 @@ def test_records_tables_say_the_record_words(russian, capsys, tmp_path) -> None:
     assert json.loads(out)[0]["winner"] in ("red", "black")
 
 
-@pytest.mark.parametrize("help_of", [["tournament", "create"], ["tournament", "standings"], ["tournament", "export"],
-                                     ["records", "elo"], ["run"]])
-def test_the_newest_commands_help_is_russian(russian, capsys, help_of) -> None:
-    code, out, err = run_main(capsys, *help_of, "--help")
-    assert code == 0, err
-    lines = out.split("\n")
-    at = next(i for i, line in enumerate(lines) if line.startswith("параметры:"))
-    shown = "\n".join(lines[at:])
-    if help_of == ["run"]:   # only the tournament and web options of run are this issue's
-        shown = "\n".join(line for line in shown.split("\n") if re.search(r"--(tournament|round|web|pin)\b", line))
-    assert_no_english(shown, " ".join(help_of) + " --help")
+def command_paths() -> list[list[str]]:
+    """Every command and subcommand, found by walking the parser itself: a command added later
+    is covered without touching this list."""
+    import argparse
+
+    from voicehost.cli.main import build_parser
+
+    paths: list[list[str]] = []
+
+    def walk(parser: argparse.ArgumentParser, path: list[str]) -> None:
+        paths.append(path)
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*path, name])
+
+    walk(build_parser(), [])
+    return paths
+
+
+def test_the_walk_finds_every_command_group_and_their_subcommands() -> None:
+    found = {" ".join(path) for path in command_paths()}
+    assert {"", "demo", "run", "serve", "bench", "records", "records import", "tournament screen", "hw diagram",
+            "ears test", "config check"} <= found
+
+
+# Names in the help that are neither English text nor typed: the programs it names, a scoring scheme.
+HELP_NAMES = {"espeak", "ng", "gpiozero", "systemd", "Elo", "showtime"}
+
+
+@pytest.mark.parametrize("command", command_paths(), ids=lambda path: " ".join(path) or "voicehost")
+def test_every_commands_help_is_russian(russian, capsys, monkeypatch, command) -> None:
+    """``--help`` of each command: past the usage (option names and placeholders the user
+    types), the description, the headings and every option's help are Russian."""
+    monkeypatch.setenv("COLUMNS", "1000")   # one line an option: a «quoted value» is never wrapped apart
+    code, out, err = run_main(capsys, *command, "--help")
+    assert code == 0 and out.startswith("использование: voicehost"), out + err
+    _usage, _blank, shown = out.partition("\n\n")
+    assert shown.strip(), out
+    assert_no_english(shown, " ".join(["voicehost", *command, "--help"]), HELP_NAMES)
+
+
+def test_the_help_stays_english_when_asked_for(russian, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")
+    code, out, _err = run_main(capsys, "--lang", "en", "--help")
+    assert code == 0 and "host a game at the real table (seat panel, speaker, microphone)" in out, out
+    code, out, _err = run_main(capsys, "--lang", "en", "records", "import", "--help")
+    assert code == 0 and "usage: voicehost records import [-h] [--db URL] [--table TABLE] FILE [FILE ...]" in out
+    assert "the table name the games carry" in out
+    code, out, _err = run_main(capsys, "--lang", "en", "simulate")
+    assert "the following arguments are required: script" in _err
 
 
 def test_ears_tests_report_is_russian(russian) -> None:

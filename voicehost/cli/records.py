@@ -30,51 +30,51 @@ def open_records(url: str | None) -> Records:
 
 
 def add_commands(commands: Commands) -> None:
-    records = commands.add_parser("records", help="the club's games, players and ratings (SQLite or PostgreSQL)")
+    records = commands.add_parser("records", help=_("the club's games, players and ratings (SQLite or PostgreSQL)"))
     sub = records.add_subparsers(dest="records_command", required=True, parser_class=type(records))
 
-    imp = _with_db(sub.add_parser("import", help="protocols (*.json) and journals (*.jsonl) into the records"))
-    imp.add_argument("files", nargs="+", metavar="FILE")
-    imp.add_argument("--table", default=None, help="the table name the games carry")
+    imp = _with_db(sub.add_parser("import", help=_("protocols (*.json) and journals (*.jsonl) into the records")))
+    imp.add_argument("files", nargs="+", metavar=_("FILE"), help=_("the protocols and journals to import"))
+    imp.add_argument("--table", default=None, help=_("the table name the games carry"))
     imp.set_defaults(run=_import)
 
-    history = _with_db(sub.add_parser("games", help="the game history, oldest first"))
-    history.add_argument("--player", default=None, metavar="NICK", help="only games this player played")
-    history.add_argument("--since", type=day, default=None, metavar="DATE", help="YYYY-MM-DD")
+    history = _with_db(sub.add_parser("games", help=_("the game history, oldest first")))
+    history.add_argument("--player", default=None, metavar=_("NICK"), help=_("only games this player played"))
+    history.add_argument("--since", type=day, default=None, metavar=_("DATE"), help=_("YYYY-MM-DD"))
     history.add_argument("--json", action="store_true")
     history.set_defaults(run=_games)
 
-    table = _with_db(sub.add_parser("ratings", help="per player: games, wins, win rate by role, points, fouls"))
+    table = _with_db(sub.add_parser("ratings", help=_("per player: games, wins, win rate by role, points, fouls")))
     _season(table)
     table.add_argument("--json", action="store_true")
     table.set_defaults(run=_ratings)
 
     add_elo_command(sub)
 
-    export = _with_db(sub.add_parser("export", help="every game seat by seat (csv) or whole (json)"))
+    export = _with_db(sub.add_parser("export", help=_("every game seat by seat (csv) or whole (json)")))
     export.add_argument("--format", choices=["csv", "json"], required=True)
-    export.add_argument("--out", default=None, help="a file (default: standard output)")
+    export.add_argument("--out", default=None, help=_("a file (default: standard output)"))
     _season(export, scoring=False)
     export.set_defaults(run=_export)
 
-    chart = _with_db(sub.add_parser("chart", help="the top players' points over the season, as a PNG"))
-    chart.add_argument("out", metavar="OUT.png")
-    chart.add_argument("--top", type=positive, default=8, help="how many players (default 8)")
+    chart = _with_db(sub.add_parser("chart", help=_("the top players' points over the season, as a PNG")))
+    chart.add_argument("out", metavar=_("OUT.png"))
+    chart.add_argument("--top", type=positive, default=8, help=_("how many players (default 8)"))
     _season(chart)
     chart.set_defaults(run=_chart)
 
-    send = _with_db(sub.add_parser("push", help="send this table's finished games to the club server"))
+    send = _with_db(sub.add_parser("push", help=_("send this table's finished games to the club server")))
     target = send.add_mutually_exclusive_group(required=True)
-    target.add_argument("--table", default=None, help="the table file whose [records] url is the club server")
-    target.add_argument("--to", default=None, metavar="URL", help="the club server (postgresql://…)")
-    send.add_argument("--all", action="store_true", help="every queued game now, whatever its retry time")
-    send.add_argument("--watch", action="store_true", help="keep retrying with backoff until the outbox is empty")
+    target.add_argument("--table", default=None, help=_("the table file whose [records] url is the club server"))
+    target.add_argument("--to", default=None, metavar="URL", help=_("the club server (postgresql://…)"))
+    send.add_argument("--all", action="store_true", help=_("every queued game now, whatever its retry time"))
+    send.add_argument("--watch", action="store_true", help=_("keep retrying with backoff until the outbox is empty"))
     send.set_defaults(run=_push)
 
-    best = _with_db(sub.add_parser("best", help="the table's best-player vote of a game (seed 001: +2)"))
-    best.add_argument("game", help="the game id (its first characters are enough)")
-    best.add_argument("who", help="the seat number or the nickname")
-    best.add_argument("--table", default=None, help="queue the change for this table file's club server")
+    best = _with_db(sub.add_parser("best", help=_("the table's best-player vote of a game (seed 001: +2)")))
+    best.add_argument("game", metavar=_("game"), help=_("the game id (its first characters are enough)"))
+    best.add_argument("who", metavar=_("who"), help=_("the seat number or the nickname"))
+    best.add_argument("--table", default=None, help=_("queue the change for this table file's club server"))
     best.set_defaults(run=_best)
 
 
@@ -83,7 +83,7 @@ def add_elo_command(sub: Any) -> None:
 
     elo = _with_db(sub.add_parser("elo", help=_("an Elo rating that weighs the opponents, overall and per side")))
     _season(elo, scoring=False)
-    elo.add_argument("--chart", default=None, metavar="OUT.png", help=_("also draw the top players' ratings"))
+    elo.add_argument("--chart", default=None, metavar=_("OUT.png"), help=_("also draw the top players' ratings"))
     elo.add_argument("--top", type=positive, default=8, help=_("how many players the chart draws (default 8)"))
     elo.add_argument("--json", action="store_true")
     elo.set_defaults(run=_elo)
@@ -122,10 +122,10 @@ def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def _season(parser: argparse.ArgumentParser, scoring: bool = True) -> None:
-    parser.add_argument("--season", type=season, default=(None, None), metavar="FROM..TO",
+    parser.add_argument("--season", type=season, default=(None, None), metavar=_("FROM..TO"),
                         help=_("dates YYYY-MM-DD, both included; either side may be left out"))
     if scoring:
-        parser.add_argument("--scoring", default=None, metavar="NAME",
+        parser.add_argument("--scoring", default=None, metavar=_("NAME"),
                             help=_("rate every game under one scheme (seed001, showtime); default: as played"))
 
 
