@@ -505,7 +505,34 @@ def test_run_with_a_typed_console_speaks_russian(russian, tmp_path) -> None:
     shown = done.stdout + done.stderr
     assert done.returncode == 0, shown
     assert "пульт: отмена foul" in shown and "пульт: «help» отклонено:" in shown and "ведущий: " in shown, shown
+    assert "game.protocol.json — красные (чёрных не осталось)" in shown, shown   # not (red, no_black_left)
     assert_no_english(shown, "run")
+
+
+def test_the_appliances_protocol_line_says_who_won_and_why(russian, tmp_path) -> None:
+    """``serve``'s line for a finished game names the winner and the ending as the records tables
+    do (voicehost.language.record_words), not in the protocol's words."""
+    from voicehost.config import load_ruleset
+    from voicehost.service.table import IdleTable, TableSetup
+    from voicehost.simulation.engine_level import simulate
+    from voicehost.simulation.script import load_script
+
+    game = simulate(load_script(SAMPLE)).game
+    outcome = game.outcome()
+    assert outcome is not None
+    ruleset = load_ruleset("sport")
+    printed: list[str] = []
+    table = IdleTable(TableSetup(ruleset, ruleset.resolve({}), 10, tmp_path), ports=None, log=printed.append)
+    table._write_protocol(game, tmp_path / "game.jsonl")
+    line = next(line for line in printed if line.startswith("протокол: "))
+    words = {"red": "красные", "black": "чёрные"}[outcome.winner]
+    assert line.startswith(f"протокол: {table.played[0]} — {words} (") and outcome.reason not in line, line
+    assert_no_english(line.replace(str(table.played[0]), " "), "serve's protocol line", set())
+    assert outcome.winner not in line.split(" — ")[1]
+    i18n.set_language("en")
+    printed.clear()
+    table._write_protocol(game, tmp_path / "game.jsonl")
+    assert printed[0].startswith(f"protocol: {table.played[1]} — {outcome.winner} (")
 
 
 @pytest.mark.parametrize("how", ["--lang", "VOICEHOST_LANG", "LANG"])

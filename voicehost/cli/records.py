@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
-from voicehost.language.i18n import N_, _, ngettext
+from voicehost.language.i18n import _, ngettext
+from voicehost.language.record_words import record_word, result_words
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
@@ -160,28 +161,6 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
-# The protocol's record words (roles, teams, why a game ended) as a records table shows them: the
-# protocol, the JSON and the CSV keep the words themselves, a table a person reads says them.
-RECORD_WORDS = {
-    "citizen": N_("citizen"), "sheriff": N_("sheriff"), "commissar": N_("commissar"), "doctor": N_("doctor"),
-    "putana": N_("putana"), "don": N_("don"), "mafia": N_("mafia"), "yakuza": N_("yakuza"), "maniac": N_("maniac"),
-    "red": N_("red"), "black": N_("black"), "nobody": N_("nobody"),
-    "no_black_left": N_("no black players left"), "black_parity": N_("as many black as red"),
-    "only_mafia_left": N_("only the mafia left"), "only_yakuza_left": N_("only the yakuza left"),
-    "maniac_last_two": N_("the maniac in the last two"), "mutual_destruction": N_("mutual destruction"),
-    "three_misses": N_("the mafia missed three nights"), "split_deadlock": N_("repeat ties, no one voted out"),
-    "quiet_draw": N_("a draw: nobody left the table"), "annulled": N_("annulled"), "stopped": N_("stopped"),
-}
-
-
-def record_word(value: object) -> str:
-    """A record word of the protocol in the language in use; anything else (None: ``-``) as it is."""
-    if value is None:
-        return "-"
-    text = str(value)
-    return _(RECORD_WORDS[text]) if text in RECORD_WORDS else text
-
-
 def _games(args: argparse.Namespace) -> int:
     with open_records(args.db) as db:
         history = db.games(args.player, args.since)
@@ -202,7 +181,7 @@ def game_result(game: GameRecord) -> str:
         return _("game annulled")
     if game.winner is None and game.reason == "stopped":
         return _("game stopped")
-    return f"{record_word(game.winner)} ({record_word(game.reason)})"
+    return result_words(game.winner, game.reason)
 
 
 def game_summary(game: GameRecord) -> dict[str, Any]:
