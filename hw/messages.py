@@ -16,3 +16,13 @@ def _(message: str) -> str:
 def N_(message: str) -> str:
     """Marks a module-level message for extraction; it is translated where it is used, with ``_``."""
     return message
+
+
+def toml_error(err: ValueError) -> str:
+    """tomllib's error (a pin map that is not TOML), its line, column and reason in the language in
+    use when voicehost runs (voicehost's ``toml_error`` knows tomllib's reasons), else as it came."""
+    i18n = sys.modules.get("voicehost.language.i18n")
+    if i18n is None:
+        return _("not valid TOML ({err})").format(err=err)
+    message = i18n.toml_error(str(err))
+    return str(i18n.said(message.template, message.values))

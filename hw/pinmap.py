@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .messages import N_, _
+from .messages import N_, _, toml_error
 
 # BCM pins on the 40-pin header; 0 and 1 are the HAT ID EEPROM and never free.
 HEADER_PINS = frozenset(range(0, 28))
@@ -71,7 +71,7 @@ def load_pinmap(path: str | Path) -> PinMap:
     except FileNotFoundError:
         raise PinMapError(str(path), _("no such file")) from None
     except tomllib.TOMLDecodeError as err:
-        raise PinMapError(str(path), _("not valid TOML ({err})").format(err=err)) from None
+        raise PinMapError(str(path), toml_error(err)) from None
     except (OSError, ValueError) as err:
         raise PinMapError(str(path), _("cannot read it ({err})").format(err=err)) from None
     return pinmap_from_mapping(data, str(path))

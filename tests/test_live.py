@@ -69,7 +69,7 @@ def test_run_takes_audio_off_as_demo_does(tmp_path) -> None:
     err = done.stderr.decode()
     assert done.returncode == 0, err
     assert "host: Наступает ночь." in err and "console: «foul 3 4» refused: Команда пишется так: foul N." in err
-    assert "(red, no_black_left)" in done.stdout.decode()
+    assert "— red (no black players left)" in done.stdout.decode()
     records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
     assert records[0]["key"] == "night_falls" and {"t", "music"} <= set(records[1])
     kinds = [e.input.kind for e in read_journal(tmp_path / "game.jsonl")[1]]
@@ -114,8 +114,9 @@ def run_in_a_terminal(tmp_path, argv: list[str], typed: bytes, timeout: float = 
 
 
 @pytest.mark.parametrize(("typed", "speed", "ends"), [
-    (b"status\nremove 3\nremove 5\nremove 9\n", "100", "(red, no_black_left)"),
-    (b"", "1000", "(red, three_misses)"),   # the issue's reproducer: nothing typed, the game runs to its end
+    (b"status\nremove 3\nremove 5\nremove 9\n", "100", "— red (no black players left)"),
+    # the issue's reproducer: nothing typed, the game runs to its end
+    (b"", "1000", "— red (the mafia missed three nights)"),
 ])
 def test_run_at_a_terminal_ends_with_exit_0(tmp_path, typed: bytes, speed: str, ends: str) -> None:
     """At a real terminal the console's thread sat in a buffered read of stdin when the game

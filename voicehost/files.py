@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from voicehost.language.i18n import N_
+from voicehost.language.i18n import N_, toml_error
 from voicehost.rules import InputError
 
 MAX_BYTES = 4 * 1024 * 1024     # the largest file any loader reads (a long journal is ~100 kB)
@@ -124,25 +124,19 @@ def read_toml(path: str | os.PathLike[str], what: str = "file") -> dict[str, Any
     place = os.fspath(path)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise _toml_error(place, str(err)) from None
     except RecursionError:
         raise InputError(place, N_("nested more than {depth} levels deep"), {"depth": MAX_DEPTH}) from None
-    except ValueError as err:  # an integer beyond Python's int-string limit
-        raise InputError(place, N_("not valid TOML ({why})"), {"why": str(err).splitlines()[0]}) from None
+    except ValueError as err:  # a TOMLDecodeError, or an integer beyond Python's int-string limit
+        raise _toml_error(place, err) from None
     check_tree(data, place)
     return data
 
 
-def _toml_error(place: str, why: str) -> InputError:
-    """tomllib's reason, with its line and column apart (the reason is the parser's, in English)."""
-    import re
-
-    found = re.fullmatch(r"(?s)(.*) \(at line (\d+), column (\d+)\)", why)
-    if found is None:
-        return InputError(place, N_("not valid TOML ({why})"), {"why": why})
-    return InputError(place, N_("not valid TOML at line {line}, column {column} ({why})"),
-                      {"why": found[1], "line": int(found[2]), "column": int(found[3])})
+def _toml_error(place: str, err: ValueError) -> InputError:
+    """tomllib's error with its line and column apart; its reason (the parser's, in English) kept
+    as a message that the command line says in the user's language (:func:`toml_error`)."""
+    message = toml_error(str(err))
+    return InputError(place, message.template, message.values)
 
 
 class _Refused(ValueError):

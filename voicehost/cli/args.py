@@ -47,7 +47,12 @@ Commands = Any  # the subparsers action every command module adds its commands t
 
 # The --audio values, for the commands' help; the same words as voicehost.host.voice.AUDIO_CHOICES
 # (a test holds them equal), kept here so that building the parser imports no audio stack.
-AUDIO_CHOICES = "default, device:NAME, file:OUT.wav, null, or off (no voice)"
+AUDIO_CHOICES = N_("default, device:NAME, file:OUT.wav, null, or off (no voice)")
+
+
+def audio_help() -> str:
+    """The --audio help of the commands that play a game, in the language in use."""
+    return _("{choices}; default: the table's").format(choices=_(AUDIO_CHOICES))
 
 
 def positive(text: str) -> int:
@@ -95,7 +100,7 @@ def round_number(text: str) -> int:
 def add_tournament_arguments(command: argparse.ArgumentParser) -> None:
     """``--tournament NAME --round R --tournament-table T``: the game's place in a tournament,
     carried by its journal and protocol to the club records."""
-    command.add_argument("--tournament", default=None, metavar="NAME",
+    command.add_argument("--tournament", default=None, metavar=_("NAME"),
                          help=_("the tournament this game belongs to (with --round and --tournament-table)"))
     command.add_argument("--round", type=round_number, default=None, metavar="R", help=_("the tournament's round"))
     command.add_argument("--tournament-table", type=round_number, default=None, metavar="T",
@@ -114,7 +119,7 @@ def tournament_of(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def add_web_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--web", default=None, metavar="HOST:PORT",
+    command.add_argument("--web", default=None, metavar=_("HOST:PORT"),
                          help=_("also serve the table display (/) and the judge console (/judge) here, "
                               "e.g. 0.0.0.0:8080"))
     command.add_argument("--web-pin", default=None, metavar="PIN",

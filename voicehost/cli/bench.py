@@ -18,45 +18,47 @@ if TYPE_CHECKING:
 
 
 def add_commands(commands: Commands) -> None:
-    bench_cmd = commands.add_parser("bench", help="run a benchmark")
+    from voicehost.language.i18n import N_, _  # here: the rest of this module uses _ for a throwaway
+
+    bench_cmd = commands.add_parser("bench", help=_("run a benchmark"))
     bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing",
                                             "web", "mix", "cli", "plan", "standings", "club"],
-                           help="engine: full random games per second; gpio: press time-stamp error; "
-                                "voice: render, warm-up, event → first sample, mixer CPU; "
-                                "ears: recognizer real-time factor, memory, end of utterance → intent; "
-                                "table: a table-level game under the virtual clock, end of speech → next line; "
-                                "start: `voicehost serve` to «Стол готов» (warm cache), idle RSS and CPU, TTS cache; "
-                                "records: import protocols into SQLite and PostgreSQL, ratings, size per game; "
-                                "hearing: invented games at the table level, clean and misheard, compared; "
-                                "web: public viewers on loopback during a game, table change → message received; "
-                                "mix: each ruleset's sample game rendered to a file and measured (line gaps, "
-                                "question → «Спасибо», the count over the bed, masking, loudness spread, true peak); "
-                                "cli: CPU time of `parse`, `rules` and `--help`, each against a bare interpreter; "
-                                "plan: a tournament's seating for 60 players, 6 tables, 12 rounds, and its balance "
-                                "against a random shuffle; "
-                                "standings: a tournament's standings recomputed from 1,000 stored protocols; "
-                                "club: tables reporting to the tournament screen, table change → the page's socket")
-    bench_cmd.add_argument("--model", default=None, help="ears: a model folder (default: the Korean test model)")
-    bench_cmd.add_argument("--audio", default="null", help="voice: the output to time (null, default…)")
+                           help=_("engine: full random games per second; gpio: press time-stamp error; "
+                                  "voice: render, warm-up, event → first sample, mixer CPU; "
+                                  "ears: recognizer real-time factor, memory, end of utterance → intent; "
+                                  "table: a table-level game under the virtual clock, end of speech → next line; "
+                                  "start: `voicehost serve` to «Стол готов» (warm cache), idle RSS and CPU, TTS cache; "
+                                  "records: import protocols into SQLite and PostgreSQL, ratings, size per game; "
+                                  "hearing: invented games at the table level, clean and misheard, compared; "
+                                  "web: public viewers on loopback during a game, table change → message received; "
+                                  "mix: each ruleset's sample game rendered to a file and measured (line gaps, "
+                                  "question → «Спасибо», the count over the bed, masking, loudness spread, true peak); "
+                                  "cli: CPU time of `parse`, `rules` and `--help`, each against a bare interpreter; "
+                                  "plan: a tournament's seating for 60 players, 6 tables, 12 rounds, and its balance "
+                                  "against a random shuffle; "
+                                  "standings: a tournament's standings recomputed from 1,000 stored protocols; "
+                                  "club: tables reporting to the tournament screen, table change → the page's socket"))
+    bench_cmd.add_argument("--model", default=None, help=_("ears: a model folder (default: the Korean test model)"))
+    bench_cmd.add_argument("--audio", default="null", help=_("voice: the output to time (null, default…)"))
     bench_cmd.add_argument("--games", type=positive, default=None,
-                           help="games (engine: 2000; hearing: 50 a ruleset) or presses (gpio: 2000)")
+                           help=_("games (engine: 2000; hearing: 50 a ruleset) or presses (gpio: 2000)"))
     bench_cmd.add_argument("--scripts", type=positive, default=500,
-                           help="engine: generated sport scripts for the script → protocol figure")
+                           help=_("engine: generated sport scripts for the script → protocol figure"))
     bench_cmd.add_argument("--repeat", type=positive, default=3,
-                           help="engine, table: runs per figure; the best is reported (the machine may be busy); "
-                                "cli: runs of each command (default 3; the median is reported)")
+                           help=_("engine, table: runs per figure; the best is reported (the machine may be busy); "
+                                  "cli: runs of each command (default 3; the median is reported)"))
     bench_cmd.add_argument("--seed", type=int, default=1)
-    bench_cmd.add_argument("--ruleset", default=None, help="one ruleset (default: all)")
+    bench_cmd.add_argument("--ruleset", default=None, help=_("one ruleset (default: all)"))
     bench_cmd.add_argument("--db", action="append", default=None, metavar="URL",
-                           help="records: the databases to fill (repeatable; default: a temporary SQLite file and "
-                                "a throwaway PostgreSQL cluster); each must be empty")
-    bench_cmd.add_argument("--wer", type=number_between(0, 0.6, "word error rate"), default=0.1,
-                           help="hearing: the recognizer's word error rate, 0 to 0.6 (default 0.1)")
+                           help=_("records: the databases to fill (repeatable; default: a temporary SQLite file and "
+                                  "a throwaway PostgreSQL cluster); each must be empty"))
+    bench_cmd.add_argument("--wer", type=number_between(0, 0.6, N_("word error rate")), default=0.1,
+                           help=_("hearing: the recognizer's word error rate, 0 to 0.6 (default 0.1)"))
     bench_cmd.add_argument("--no-corrections", action="store_true",
-                           help="hearing: the host takes what it hears, nobody vetoes (what the corrections buy)")
-    bench_cmd.add_argument("--json", action="store_true", help="hearing: the figures as JSON")
-    bench_cmd.add_argument("--viewers", type=positive, default=20, help="web: public viewers connected")
-    bench_cmd.add_argument("--tables", type=positive, default=6, help="club: tables playing at once (default 6)")
+                           help=_("hearing: the host takes what it hears, nobody vetoes (what the corrections buy)"))
+    bench_cmd.add_argument("--json", action="store_true", help=_("hearing: the figures as JSON"))
+    bench_cmd.add_argument("--viewers", type=positive, default=20, help=_("web: public viewers connected"))
+    bench_cmd.add_argument("--tables", type=positive, default=6, help=_("club: tables playing at once (default 6)"))
     bench_cmd.set_defaults(run=_bench)
 
 

@@ -24,15 +24,17 @@ from voicehost.rules.catalog import GAME_CLASSES
 
 
 def add_commands(commands: Commands) -> None:
-    config_cmd = commands.add_parser("config", help="the data files: paths, a club's own copy, a check")
+    config_cmd = commands.add_parser("config", help=_("the data files: paths, a club's own copy, a check"))
     actions = config_cmd.add_subparsers(dest="action", required=True, parser_class=type(config_cmd))
-    paths = actions.add_parser("paths", help="the config layers (first wins) and the data and cache folders")
+    paths = actions.add_parser("paths", help=_("the config layers (first wins) and the data and cache folders"))
     paths.set_defaults(run=_paths)
-    init = actions.add_parser("init", help="copy the default config into DIR for a club to edit")
-    init.add_argument("dir", nargs="?", default=None, help="default: the user's config folder (first layer)")
+    init = actions.add_parser("init", help=_("copy the default config into DIR for a club to edit"))
+    init.add_argument("dir", nargs="?", default=None, metavar=_("dir"),
+                      help=_("default: the user's config folder (first layer)"))
     init.set_defaults(run=_init)
-    check = actions.add_parser("check", help="validate every file of a club's config folder")
-    check.add_argument("dir", nargs="?", default=None, help="default: every layer, as voicehost reads them")
+    check = actions.add_parser("check", help=_("validate every file of a club's config folder"))
+    check.add_argument("dir", nargs="?", default=None, metavar=_("dir"),
+                       help=_("default: every layer, as voicehost reads them"))
     check.set_defaults(run=_check)
 
 

@@ -24,40 +24,42 @@ if TYPE_CHECKING:  # the audio stack, the model and the host load only for the c
 
 
 def add_commands(commands: Commands) -> None:
-    model_cmd = commands.add_parser("model", help="the speech model: install it, or check it against the grammar")
+    model_cmd = commands.add_parser("model", help=_("the speech model: install it, or check it against the grammar"))
     model_cmd.add_argument("action", choices=["install", "check"])
-    model_cmd.add_argument("source", nargs="?", default=None,
-                           help="install: a ZIP, a folder or a URL (default: vosk-model-small-ru-0.22)")
-    model_cmd.add_argument("--model", default=None, help="check: this model folder instead of the configured one")
-    model_cmd.add_argument("--rules", default="sport", help="check: the ruleset whose table size to use")
-    model_cmd.add_argument("--table", default=None, help="the table file whose [ears] settings to use")
+    model_cmd.add_argument("source", nargs="?", default=None, metavar=_("source"),
+                           help=_("install: a ZIP, a folder or a URL (default: vosk-model-small-ru-0.22)"))
+    model_cmd.add_argument("--model", default=None, help=_("check: this model folder instead of the configured one"))
+    model_cmd.add_argument("--rules", default="sport", help=_("check: the ruleset whose table size to use"))
+    model_cmd.add_argument("--table", default=None, help=_("the table file whose [ears] settings to use"))
     model_cmd.set_defaults(run=_model)
 
-    listen_cmd = commands.add_parser("listen", help="print what the host understands: live, replayed or typed")
-    listen_cmd.add_argument("--replay", default=None, help="a JSONL file of vosk results")
-    listen_cmd.add_argument("--console", action="store_true", help="read typed lines from standard input")
+    listen_cmd = commands.add_parser("listen", help=_("print what the host understands: live, replayed or typed"))
+    listen_cmd.add_argument("--replay", default=None, help=_("a JSONL file of vosk results"))
+    listen_cmd.add_argument("--console", action="store_true", help=_("read typed lines from standard input"))
     listen_cmd.add_argument("--seats", type=seat_count, default=10)
-    listen_cmd.add_argument("--table", default=None, help="the table file whose [ears] settings to use")
+    listen_cmd.add_argument("--table", default=None, help=_("the table file whose [ears] settings to use"))
     listen_cmd.set_defaults(run=_listen)
 
-    ears_cmd = commands.add_parser("ears", help="the host's ears at this table: check a room and a microphone")
+    ears_cmd = commands.add_parser("ears", help=_("the host's ears at this table: check a room and a microphone"))
     actions = ears_cmd.add_subparsers(dest="action", required=True, parser_class=type(ears_cmd))
-    test = actions.add_parser("test", help="the host plays the phrases (or a player reads them) and reports what it "
-                                          "understood, the noise floor and the [ears] settings that fit")
-    test.add_argument("--table", default=None, help="the table file whose voice, microphone and [ears] to use")
-    test.add_argument("--read", action="store_true", help="a player reads the phrases shown here, into the microphone")
+    test = actions.add_parser("test", help=_("the host plays the phrases (or a player reads them) and reports what it "
+                                            "understood, the noise floor and the [ears] settings that fit"))
+    test.add_argument("--table", default=None, help=_("the table file whose voice, microphone and [ears] to use"))
+    test.add_argument("--read", action="store_true",
+                      help=_("a player reads the phrases shown here, into the microphone"))
     test.add_argument("--phrases", default=None,
-                      help="a text file of phrases, one a line, instead of the grammar's (they become the grammar)")
-    test.add_argument("--all", action="store_true", help="every phrase of the grammar, not a sample")
-    test.add_argument("--repeat", type=positive, default=2, help="times each phrase is played (default 2)")
-    test.add_argument("--seats", type=seat_count, default=None, help="the seats (default: the table file's, or 10)")
+                      help=_("a text file of phrases, one a line, instead of the grammar's (they become the grammar)"))
+    test.add_argument("--all", action="store_true", help=_("every phrase of the grammar, not a sample"))
+    test.add_argument("--repeat", type=positive, default=2, help=_("times each phrase is played (default 2)"))
+    test.add_argument("--seats", type=seat_count, default=None, help=_("the seats (default: the table file's, or 10)"))
     test.add_argument("--quiet", type=number_between(1, 60, "seconds"), default=3.0,
-                      help="seconds of silence first, for the room's noise floor (default 3)")
+                      help=_("seconds of silence first, for the room's noise floor (default 3)"))
     test.add_argument("--timeout", type=number_between(1, 60, "seconds"), default=None,
-                      help="seconds to wait for a phrase to be heard (default 4 after the host's line, 10 to read)")
-    test.add_argument("--model", default=None, help="this model folder instead of the configured one")
-    test.add_argument("--audio", default=None, help="the speaker: default, device:NAME (default: the table's output)")
-    test.add_argument("--json", action="store_true", help="the report as JSON")
+                      help=_("seconds to wait for a phrase to be heard (default 4 after the host's line, 10 to read)"))
+    test.add_argument("--model", default=None, help=_("this model folder instead of the configured one"))
+    test.add_argument("--audio", default=None,
+                      help=_("the speaker: default, device:NAME (default: the table's output)"))
+    test.add_argument("--json", action="store_true", help=_("the report as JSON"))
     test.set_defaults(run=_ears_test)
 
 

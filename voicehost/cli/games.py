@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import (
-    AUDIO_CHOICES,
     Commands,
     add_tournament_arguments,
     add_web_arguments,
+    audio_help,
     print_json,
     seconds,
     speed,
@@ -31,52 +31,54 @@ if TYPE_CHECKING:  # the engine, the host and the simulations load only for the 
 
 
 def add_commands(commands: Commands) -> None:
-    simulate_cmd = commands.add_parser("simulate", help="play a table script, print the protocol")
-    simulate_cmd.add_argument("script", help="a table script (.json or .toml)")
-    simulate_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
+    simulate_cmd = commands.add_parser("simulate", help=_("play a table script, print the protocol"))
+    simulate_cmd.add_argument("script", metavar=_("script"), help=_("a table script (.json or .toml)"))
+    simulate_cmd.add_argument("--json", action="store_true", help=_("print the protocol as JSON"))
     simulate_cmd.add_argument("--level", choices=["engine", "table"], default="engine",
-                              help="engine: the rules alone; table: voice, seat buttons and ears, on a virtual clock")
+                              help=_("engine: the rules alone; table: voice, seat buttons and ears, "
+                                     "on a virtual clock"))
     simulate_cmd.add_argument("--journal", default=None,
-                              help="append every input to this file (fsynced); resume it after a crash")
-    simulate_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
-                          help="(--level table) write every spoken line and music change as JSON lines, "
-                               "timed on the table's clock")
+                              help=_("append every input to this file (fsynced); resume it after a crash"))
+    simulate_cmd.add_argument("--transcript", default=None, metavar=_("FILE.jsonl"),
+                          help=_("(--level table) write every spoken line and music change as JSON lines, "
+                                 "timed on the table's clock"))
     _record_options(simulate_cmd)
     simulate_cmd.add_argument("--speed", type=speed, default=1.0,
-                              help="with --web: the table level runs in real time, timers this many times faster")
+                              help=_("with --web: the table level runs in real time, timers this many times faster"))
     add_web_arguments(simulate_cmd)
     simulate_cmd.set_defaults(run=_simulate)
 
-    resume_cmd = commands.add_parser("resume", help="rebuild a game from its journal and carry on")
-    resume_cmd.add_argument("journal", help="the journal file of the interrupted game")
-    resume_cmd.add_argument("--json", action="store_true", help="print the protocol as JSON")
+    resume_cmd = commands.add_parser("resume", help=_("rebuild a game from its journal and carry on"))
+    resume_cmd.add_argument("journal", metavar=_("journal"), help=_("the journal file of the interrupted game"))
+    resume_cmd.add_argument("--json", action="store_true", help=_("print the protocol as JSON"))
     resume_cmd.set_defaults(run=_resume)
 
-    demo_cmd = commands.add_parser("demo", help="play the bundled sample game aloud, then its protocol")
-    demo_cmd.add_argument("script", nargs="?", default=None,
-                          help="a script to play (default: the bundled sport sample, or an invented game with --seed)")
-    demo_cmd.add_argument("--seed", type=int, default=None, help="invent a game from this seed instead of a script")
-    demo_cmd.add_argument("--rules", default="sport", help="with --seed: the ruleset of the invented game")
+    demo_cmd = commands.add_parser("demo", help=_("play the bundled sample game aloud, then its protocol"))
+    demo_cmd.add_argument("script", nargs="?", default=None, metavar=_("script"),
+                          help=_("a script to play (default: the bundled sport sample, "
+                                 "or an invented game with --seed)"))
+    demo_cmd.add_argument("--seed", type=int, default=None, help=_("invent a game from this seed instead of a script"))
+    demo_cmd.add_argument("--rules", default="sport", help=_("with --seed: the ruleset of the invented game"))
     demo_cmd.add_argument("--speed", type=speed, default=8.0,
-                          help="timers run this many times faster (speech timers, vote windows); default 8")
+                          help=_("timers run this many times faster (speech timers, vote windows); default 8"))
     demo_cmd.add_argument("--pace", type=seconds, default=0.15,
-                          help="with --audio off: seconds between printed lines")
+                          help=_("with --audio off: seconds between printed lines"))
     demo_cmd.add_argument("--audio", default=None,
-                          help=f"{AUDIO_CHOICES}; default: the table's")
+                          help=audio_help())
     demo_cmd.add_argument("--table", default=None,
-                          help="the table file whose seat panel (on mock pins) and [audio] settings to use")
-    demo_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
-                          help="write every spoken line and music change as JSON lines, timed on the table's clock")
+                          help=_("the table file whose seat panel (on mock pins) and [audio] settings to use"))
+    demo_cmd.add_argument("--transcript", default=None, metavar=_("FILE.jsonl"),
+                          help=_("write every spoken line and music change as JSON lines, timed on the table's clock"))
     demo_cmd.add_argument("--json", action="store_true",
-                          help="print the whole protocol as JSON at the end (instead of the short summary)")
+                          help=_("print the whole protocol as JSON at the end (instead of the short summary)"))
     _record_options(demo_cmd)
     add_web_arguments(demo_cmd)
     demo_cmd.set_defaults(run=_demo)
 
 
 def _record_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--record", action="store_true", help="store the finished game in the club records")
-    parser.add_argument("--db", default=None, metavar="URL", help="with --record: the records database")
+    parser.add_argument("--record", action="store_true", help=_("store the finished game in the club records"))
+    parser.add_argument("--db", default=None, metavar="URL", help=_("with --record: the records database"))
     add_tournament_arguments(parser)
 
 

@@ -16,17 +16,17 @@ if TYPE_CHECKING:  # gpiozero and the host load only for the command that runs
 
 
 def add_commands(commands: Commands) -> None:
-    hw_cmd = commands.add_parser("hw", help="the seat panel: walk every seat after soldering, draw the wiring")
+    hw_cmd = commands.add_parser("hw", help=_("the seat panel: walk every seat after soldering, draw the wiring"))
     actions = hw_cmd.add_subparsers(dest="action", required=True, parser_class=type(hw_cmd))
-    test = actions.add_parser("test", help="light each LED, wait for its button")
-    test.add_argument("--table", required=True, help="the pin map, e.g. config/tables/ten-seats.toml")
-    test.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each press")
-    test.add_argument("--rules", default=None, help="check the seat count against this ruleset")
-    test.add_argument("--mock", action="store_true", help="gpiozero mock pins and simulated presses")
+    test = actions.add_parser("test", help=_("light each LED, wait for its button"))
+    test.add_argument("--table", required=True, help=_("the pin map, e.g. config/tables/ten-seats.toml"))
+    test.add_argument("--timeout", type=seconds, default=10.0, help=_("seconds to wait for each press"))
+    test.add_argument("--rules", default=None, help=_("check the seat count against this ruleset"))
+    test.add_argument("--mock", action="store_true", help=_("gpiozero mock pins and simulated presses"))
     test.set_defaults(run=_hw)
-    diagram = actions.add_parser("diagram", help="draw the table's wiring (header, buttons, LEDs, resistors) as SVG")
-    diagram.add_argument("--table", required=True, help="the table file or name")
-    diagram.add_argument("out", help="the SVG file to write")
+    diagram = actions.add_parser("diagram", help=_("draw the table's wiring (header, buttons, LEDs, resistors) as SVG"))
+    diagram.add_argument("--table", required=True, help=_("the table file or name"))
+    diagram.add_argument("out", metavar=_("OUT.svg"), help=_("the SVG file to write"))
     diagram.set_defaults(run=_hw)
 
 

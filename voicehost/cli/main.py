@@ -31,10 +31,11 @@ def _parser_in(lang: str) -> argparse.ArgumentParser:
     the test suite), and building every command's arguments takes about 10 ms."""
     speak_argparse_in_our_language()
     parser = Parser(prog="voicehost", description=_("A voice host for Mafia at a real table."))
-    parser.add_argument("--version", action="version", version=f"voicehost {__version__}")
+    parser.add_argument("--version", action="version", version=f"voicehost {__version__}",
+                        help=_("show program's version number and exit"))  # argparse's default is never translated
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help="the language of everything printed (default: Russian; English with "
-                             "VOICEHOST_LANG=en or an English LANG)")
+                        help=_("the language of everything printed (default: Russian; English with "
+                               "VOICEHOST_LANG=en or an English LANG)"))
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for group in COMMAND_GROUPS:
         group.add_commands(commands)

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
-from voicehost.language.i18n import N_, _, ngettext
+from voicehost.language.i18n import _, ngettext
+from voicehost.language.record_words import record_word, result_words
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
@@ -30,51 +31,51 @@ def open_records(url: str | None) -> Records:
 
 
 def add_commands(commands: Commands) -> None:
-    records = commands.add_parser("records", help="the club's games, players and ratings (SQLite or PostgreSQL)")
+    records = commands.add_parser("records", help=_("the club's games, players and ratings (SQLite or PostgreSQL)"))
     sub = records.add_subparsers(dest="records_command", required=True, parser_class=type(records))
 
-    imp = _with_db(sub.add_parser("import", help="protocols (*.json) and journals (*.jsonl) into the records"))
-    imp.add_argument("files", nargs="+", metavar="FILE")
-    imp.add_argument("--table", default=None, help="the table name the games carry")
+    imp = _with_db(sub.add_parser("import", help=_("protocols (*.json) and journals (*.jsonl) into the records")))
+    imp.add_argument("files", nargs="+", metavar=_("FILE"), help=_("the protocols and journals to import"))
+    imp.add_argument("--table", default=None, help=_("the table name the games carry"))
     imp.set_defaults(run=_import)
 
-    history = _with_db(sub.add_parser("games", help="the game history, oldest first"))
-    history.add_argument("--player", default=None, metavar="NICK", help="only games this player played")
-    history.add_argument("--since", type=day, default=None, metavar="DATE", help="YYYY-MM-DD")
+    history = _with_db(sub.add_parser("games", help=_("the game history, oldest first")))
+    history.add_argument("--player", default=None, metavar=_("NICK"), help=_("only games this player played"))
+    history.add_argument("--since", type=day, default=None, metavar=_("DATE"), help=_("YYYY-MM-DD"))
     history.add_argument("--json", action="store_true")
     history.set_defaults(run=_games)
 
-    table = _with_db(sub.add_parser("ratings", help="per player: games, wins, win rate by role, points, fouls"))
+    table = _with_db(sub.add_parser("ratings", help=_("per player: games, wins, win rate by role, points, fouls")))
     _season(table)
     table.add_argument("--json", action="store_true")
     table.set_defaults(run=_ratings)
 
     add_elo_command(sub)
 
-    export = _with_db(sub.add_parser("export", help="every game seat by seat (csv) or whole (json)"))
+    export = _with_db(sub.add_parser("export", help=_("every game seat by seat (csv) or whole (json)")))
     export.add_argument("--format", choices=["csv", "json"], required=True)
-    export.add_argument("--out", default=None, help="a file (default: standard output)")
+    export.add_argument("--out", default=None, help=_("a file (default: standard output)"))
     _season(export, scoring=False)
     export.set_defaults(run=_export)
 
-    chart = _with_db(sub.add_parser("chart", help="the top players' points over the season, as a PNG"))
-    chart.add_argument("out", metavar="OUT.png")
-    chart.add_argument("--top", type=positive, default=8, help="how many players (default 8)")
+    chart = _with_db(sub.add_parser("chart", help=_("the top players' points over the season, as a PNG")))
+    chart.add_argument("out", metavar=_("OUT.png"))
+    chart.add_argument("--top", type=positive, default=8, help=_("how many players (default 8)"))
     _season(chart)
     chart.set_defaults(run=_chart)
 
-    send = _with_db(sub.add_parser("push", help="send this table's finished games to the club server"))
+    send = _with_db(sub.add_parser("push", help=_("send this table's finished games to the club server")))
     target = send.add_mutually_exclusive_group(required=True)
-    target.add_argument("--table", default=None, help="the table file whose [records] url is the club server")
-    target.add_argument("--to", default=None, metavar="URL", help="the club server (postgresql://…)")
-    send.add_argument("--all", action="store_true", help="every queued game now, whatever its retry time")
-    send.add_argument("--watch", action="store_true", help="keep retrying with backoff until the outbox is empty")
+    target.add_argument("--table", default=None, help=_("the table file whose [records] url is the club server"))
+    target.add_argument("--to", default=None, metavar="URL", help=_("the club server (postgresql://…)"))
+    send.add_argument("--all", action="store_true", help=_("every queued game now, whatever its retry time"))
+    send.add_argument("--watch", action="store_true", help=_("keep retrying with backoff until the outbox is empty"))
     send.set_defaults(run=_push)
 
-    best = _with_db(sub.add_parser("best", help="the table's best-player vote of a game (seed 001: +2)"))
-    best.add_argument("game", help="the game id (its first characters are enough)")
-    best.add_argument("who", help="the seat number or the nickname")
-    best.add_argument("--table", default=None, help="queue the change for this table file's club server")
+    best = _with_db(sub.add_parser("best", help=_("the table's best-player vote of a game (seed 001: +2)")))
+    best.add_argument("game", metavar=_("game"), help=_("the game id (its first characters are enough)"))
+    best.add_argument("who", metavar=_("who"), help=_("the seat number or the nickname"))
+    best.add_argument("--table", default=None, help=_("queue the change for this table file's club server"))
     best.set_defaults(run=_best)
 
 
@@ -83,7 +84,7 @@ def add_elo_command(sub: Any) -> None:
 
     elo = _with_db(sub.add_parser("elo", help=_("an Elo rating that weighs the opponents, overall and per side")))
     _season(elo, scoring=False)
-    elo.add_argument("--chart", default=None, metavar="OUT.png", help=_("also draw the top players' ratings"))
+    elo.add_argument("--chart", default=None, metavar=_("OUT.png"), help=_("also draw the top players' ratings"))
     elo.add_argument("--top", type=positive, default=8, help=_("how many players the chart draws (default 8)"))
     elo.add_argument("--json", action="store_true")
     elo.set_defaults(run=_elo)
@@ -122,10 +123,10 @@ def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def _season(parser: argparse.ArgumentParser, scoring: bool = True) -> None:
-    parser.add_argument("--season", type=season, default=(None, None), metavar="FROM..TO",
+    parser.add_argument("--season", type=season, default=(None, None), metavar=_("FROM..TO"),
                         help=_("dates YYYY-MM-DD, both included; either side may be left out"))
     if scoring:
-        parser.add_argument("--scoring", default=None, metavar="NAME",
+        parser.add_argument("--scoring", default=None, metavar=_("NAME"),
                             help=_("rate every game under one scheme (seed001, showtime); default: as played"))
 
 
@@ -160,28 +161,6 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
-# The protocol's record words (roles, teams, why a game ended) as a records table shows them: the
-# protocol, the JSON and the CSV keep the words themselves, a table a person reads says them.
-RECORD_WORDS = {
-    "citizen": N_("citizen"), "sheriff": N_("sheriff"), "commissar": N_("commissar"), "doctor": N_("doctor"),
-    "putana": N_("putana"), "don": N_("don"), "mafia": N_("mafia"), "yakuza": N_("yakuza"), "maniac": N_("maniac"),
-    "red": N_("red"), "black": N_("black"), "nobody": N_("nobody"),
-    "no_black_left": N_("no black players left"), "black_parity": N_("as many black as red"),
-    "only_mafia_left": N_("only the mafia left"), "only_yakuza_left": N_("only the yakuza left"),
-    "maniac_last_two": N_("the maniac in the last two"), "mutual_destruction": N_("mutual destruction"),
-    "three_misses": N_("the mafia missed three nights"), "split_deadlock": N_("repeat ties, no one voted out"),
-    "quiet_draw": N_("a draw: nobody left the table"), "annulled": N_("annulled"), "stopped": N_("stopped"),
-}
-
-
-def record_word(value: object) -> str:
-    """A record word of the protocol in the language in use; anything else (None: ``-``) as it is."""
-    if value is None:
-        return "-"
-    text = str(value)
-    return _(RECORD_WORDS[text]) if text in RECORD_WORDS else text
-
-
 def _games(args: argparse.Namespace) -> int:
     with open_records(args.db) as db:
         history = db.games(args.player, args.since)
@@ -202,7 +181,7 @@ def game_result(game: GameRecord) -> str:
         return _("game annulled")
     if game.winner is None and game.reason == "stopped":
         return _("game stopped")
-    return f"{record_word(game.winner)} ({record_word(game.reason)})"
+    return result_words(game.winner, game.reason)
 
 
 def game_summary(game: GameRecord) -> dict[str, Any]:

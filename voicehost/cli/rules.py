@@ -12,18 +12,19 @@ from voicehost.rules import InputError
 
 
 def add_commands(commands: Commands) -> None:
-    parse_cmd = commands.add_parser("parse", help="what the host understands in a phrase")
-    parse_cmd.add_argument("text", nargs="+", help="the words, as the recognizer writes them")
-    parse_cmd.add_argument("--seats", type=seat_count, default=None, help="table size: flags numbers that are no seat")
+    parse_cmd = commands.add_parser("parse", help=_("what the host understands in a phrase"))
+    parse_cmd.add_argument("text", nargs="+", metavar=_("text"), help=_("the words, as the recognizer writes them"))
+    parse_cmd.add_argument("--seats", type=seat_count, default=None,
+                           help=_("table size: flags numbers that are no seat"))
     # One word (or a comma-separated list) per --forbidden, so the text can follow it:
     # «voicehost parse --forbidden честно выставляю пятого».
-    parse_cmd.add_argument("--forbidden", action="append", default=[], metavar="WORD[,WORD…]",
-                           help="a club's forbidden word to report (repeatable, or comma-separated)")
+    parse_cmd.add_argument("--forbidden", action="append", default=[], metavar=_("WORD[,WORD…]"),
+                           help=_("a club's forbidden word to report (repeatable, or comma-separated)"))
     parse_cmd.set_defaults(run=_parse)
 
-    rules_cmd = commands.add_parser("rules", help="list rulesets, or show one's options")
-    rules_cmd.add_argument("action", nargs="?", choices=["show"], help="show NAME")
-    rules_cmd.add_argument("name", nargs="?", help="a ruleset name")
+    rules_cmd = commands.add_parser("rules", help=_("list rulesets, or show one's options"))
+    rules_cmd.add_argument("action", nargs="?", choices=["show"], help=_("show NAME"))
+    rules_cmd.add_argument("name", nargs="?", metavar=_("name"), help=_("a ruleset name"))
     rules_cmd.set_defaults(run=_rules)
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from voicehost.cli.args import (
-    AUDIO_CHOICES,
     Commands,
     add_tournament_arguments,
     add_web_arguments,
+    audio_help,
     speed,
     tournament_of,
     web_around,
@@ -25,26 +25,26 @@ if TYPE_CHECKING:
 
 
 def add_commands(commands: Commands) -> None:
-    run_cmd = commands.add_parser("run", help="host a game at the real table (seat panel, speaker, microphone)")
-    run_cmd.add_argument("--table", default=None, help="the table file (pins, [audio], [ears])")
-    run_cmd.add_argument("--rules", default="sport", help="the ruleset")
-    run_cmd.add_argument("--option", action="append", default=None, help="k=v, a ruleset option (repeatable)")
+    run_cmd = commands.add_parser("run", help=_("host a game at the real table (seat panel, speaker, microphone)"))
+    run_cmd.add_argument("--table", default=None, help=_("the table file (pins, [audio], [ears])"))
+    run_cmd.add_argument("--rules", default="sport", help=_("the ruleset"))
+    run_cmd.add_argument("--option", action="append", default=None, help=_("k=v, a ruleset option (repeatable)"))
     run_cmd.add_argument("--roles", default=None,
-                         help="3=don,5=mafia,…: the cards the club dealt; taps: learn them from taps on the first "
-                              "night; unset: the host deals")
-    run_cmd.add_argument("--deal", type=int, default=None, help="the seed when the host deals")
-    run_cmd.add_argument("--names", default=None, help="1=Анна,2=Борис,…: the roster")
-    run_cmd.add_argument("--journal", default=None, help="the journal (default: game-DATE.jsonl in the data folder)")
-    run_cmd.add_argument("--resume", default=None, help="continue the game of this journal")
-    run_cmd.add_argument("--audio", default=None, help=f"{AUDIO_CHOICES}; default: the table's")
-    run_cmd.add_argument("--transcript", default=None, metavar="FILE.jsonl",
-                         help="write every spoken line and music change as JSON lines, timed on the table's clock")
-    run_cmd.add_argument("--mock", action="store_true", help="gpiozero mock pins (no real buttons)")
-    run_cmd.add_argument("--no-ears", action="store_true", help="no microphone: buttons and the console only")
-    run_cmd.add_argument("--speed", type=speed, default=1.0, help="timers run this many times faster")
+                         help=_("3=don,5=mafia,…: the cards the club dealt; taps: learn them from taps on the first "
+                                "night; unset: the host deals"))
+    run_cmd.add_argument("--deal", type=int, default=None, help=_("the seed when the host deals"))
+    run_cmd.add_argument("--names", default=None, help=_("1=Анна,2=Борис,…: the roster"))
+    run_cmd.add_argument("--journal", default=None, help=_("the journal (default: game-DATE.jsonl in the data folder)"))
+    run_cmd.add_argument("--resume", default=None, help=_("continue the game of this journal"))
+    run_cmd.add_argument("--audio", default=None, help=audio_help())
+    run_cmd.add_argument("--transcript", default=None, metavar=_("FILE.jsonl"),
+                         help=_("write every spoken line and music change as JSON lines, timed on the table's clock"))
+    run_cmd.add_argument("--mock", action="store_true", help=_("gpiozero mock pins (no real buttons)"))
+    run_cmd.add_argument("--no-ears", action="store_true", help=_("no microphone: buttons and the console only"))
+    run_cmd.add_argument("--speed", type=speed, default=1.0, help=_("timers run this many times faster"))
     run_cmd.add_argument("--db", default=None, metavar="URL",
-                         help="the table's records (default: records.sqlite in the data dir); the table file's "
-                              "[records] url is the club server the finished game is pushed to")
+                         help=_("the table's records (default: records.sqlite in the data dir); the table file's "
+                                "[records] url is the club server the finished game is pushed to"))
     add_tournament_arguments(run_cmd)
     add_web_arguments(run_cmd)
     add_club_arguments(run_cmd)

@@ -24,23 +24,24 @@ if TYPE_CHECKING:  # the host, the audio stack and asyncio load only for `serve`
 
 
 def add_commands(commands: Commands) -> None:
-    serve = commands.add_parser("serve", help="the appliance: an idle table that starts games from a button chord")
-    serve.add_argument("--table", default=None, help="the table file or name (default: ten-seats)")
-    serve.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
-    serve.add_argument("--mock", action="store_true", help="gpiozero mock pins (no header: a trial run)")
-    serve.add_argument("--no-ears", action="store_true", help="no microphone: speeches end by button or console")
-    serve.add_argument("--journals", default=None, help="the journals folder (default: the data folder's)")
+    serve = commands.add_parser("serve", help=_("the appliance: an idle table that starts games from a button chord"))
+    serve.add_argument("--table", default=None, help=_("the table file or name (default: ten-seats)"))
+    serve.add_argument("--audio", default=None, help=_("default, device:NAME, file:OUT.wav or null"))
+    serve.add_argument("--mock", action="store_true", help=_("gpiozero mock pins (no header: a trial run)"))
+    serve.add_argument("--no-ears", action="store_true", help=_("no microphone: speeches end by button or console"))
+    serve.add_argument("--journals", default=None, help=_("the journals folder (default: the data folder's)"))
     add_web_arguments(serve)   # for serve: the setup page while idle, the display and console during games
     add_tournament_arguments(serve)   # --round: the first round; each game takes the next
     add_club_arguments(serve)  # the public state to the tournament screen, game after game
     serve.set_defaults(run=_serve)
-    service = commands.add_parser("service", help="the systemd unit that boots a Pi into a ready table")
-    service.add_argument("action", choices=["unit", "install"], help="unit: print it; install: write and enable it")
-    service.add_argument("--table", default=None, help="the table file or name the service serves")
-    service.add_argument("--user", default=DEFAULT_USER, help=f"the system user it runs as (default {DEFAULT_USER})")
-    service.add_argument("--web", default=None, metavar="HOST:PORT",
-                         help="serve the setup page, the table display and the judge console here (e.g. 0.0.0.0:8080; "
-                              "the PIN: [web] pin of the table file)")
+    service = commands.add_parser("service", help=_("the systemd unit that boots a Pi into a ready table"))
+    service.add_argument("action", choices=["unit", "install"], help=_("unit: print it; install: write and enable it"))
+    service.add_argument("--table", default=None, help=_("the table file or name the service serves"))
+    service.add_argument("--user", default=DEFAULT_USER, help=_("the system user it runs as (default {user})").format(
+                             user=DEFAULT_USER))
+    service.add_argument("--web", default=None, metavar=_("HOST:PORT"),
+                         help=_("serve the setup page, the table display and the judge console here "
+                                "(e.g. 0.0.0.0:8080; the PIN: [web] pin of the table file)"))
     service.set_defaults(run=_service)
 
 

@@ -49,7 +49,7 @@ def add_plan_command(sub: Any) -> None:
     plan.add_argument("--tables", type=positive, required=True, help=_("tables of 10 seats played at once"))
     plan.add_argument("--rounds", type=positive, required=True, help=_("rounds of the tournament"))
     plan.add_argument("--seed", type=int, default=1, help=_("the same seed, the same plan (default 1)"))
-    plan.add_argument("--names", default=None, metavar="FILE",
+    plan.add_argument("--names", default=None, metavar=_("FILE"),
                       help=_("the player list: one name per line; blank lines and # comments are skipped"))
     plan.add_argument("--random", action="store_true",
                       help=_("a plain random shuffle instead, to compare its balance"))
@@ -186,12 +186,12 @@ def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_create_command(sub: Any) -> None:
     create = _with_db(sub.add_parser("create", help=_("a new tournament: its schedule, scoring scheme and tie-breaks")))
-    create.add_argument("name", metavar="NAME")
-    create.add_argument("--scoring", required=True, metavar="SCHEME",
+    create.add_argument("name", metavar=_("NAME"))
+    create.add_argument("--scoring", required=True, metavar=_("SCHEME"),
                         help=_("the scoring scheme (a [scoring.NAME] of config/rules, e.g. seed001)"))
-    create.add_argument("--schedule", default=None, metavar="FILE.json",
+    create.add_argument("--schedule", default=None, metavar=_("FILE.json"),
                         help=_("round → table → seat → player (tournament plan --json writes one)"))
-    create.add_argument("--players", default=None, metavar="FILE", help=_("the players, one name a line"))
+    create.add_argument("--players", default=None, metavar=_("FILE"), help=_("the players, one name a line"))
     create.add_argument("--tie-breaks", default=DEFAULT_TIE_BREAKS, metavar="A,B,…",
                         help=_("the standings' order: points, bonus, wins, best_player, sheriff_games, sheriff_wins, "
                              "don_wins, red_wins, black_wins, fouls (fewer first)"))
@@ -205,24 +205,24 @@ def add_list_command(sub: Any) -> None:
 
 def add_show_command(sub: Any) -> None:
     show = _with_db(sub.add_parser("show", help=_("a tournament's players, schedule and games played")))
-    show.add_argument("name", metavar="NAME")
+    show.add_argument("name", metavar=_("NAME"))
     show.add_argument("--json", action="store_true")
     show.set_defaults(run=_show)
 
 
 def add_standings_command(sub: Any) -> None:
     table = _with_db(sub.add_parser("standings", help=_("the standings, from the stored protocols")))
-    table.add_argument("name", metavar="NAME")
+    table.add_argument("name", metavar=_("NAME"))
     table.add_argument("--json", action="store_true")
-    table.add_argument("--html", default=None, metavar="OUT.html", help=_("also write the table as a page to print"))
+    table.add_argument("--html", default=None, metavar=_("OUT.html"), help=_("also write the table as a page to print"))
     table.set_defaults(run=_standings)
 
 
 def add_export_command(sub: Any) -> None:
     export = _with_db(sub.add_parser("export", help=_("results and games for the rating sites")))
-    export.add_argument("name", metavar="NAME")
+    export.add_argument("name", metavar=_("NAME"))
     export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
-    export.add_argument("--out", default=None, metavar="FILE", help=_("a file (default: standard output)"))
+    export.add_argument("--out", default=None, metavar=_("FILE"), help=_("a file (default: standard output)"))
     export.set_defaults(run=_export)
 
 

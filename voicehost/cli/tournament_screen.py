@@ -42,9 +42,9 @@ def add_screen_command(sub: Commands) -> None:
     screen.add_argument("--db", default=None, metavar="URL",
                         help=_("the club's records the standings are computed from (default: records.sqlite "
                                "in the data dir)"))
-    screen.add_argument("--tournament", default=None, metavar="NAME",
+    screen.add_argument("--tournament", default=None, metavar=_("NAME"),
                         help=_("show only this tournament's tables (default: every table that reports)"))
-    screen.add_argument("--since", type=day, default=None, metavar="YYYY-MM-DD",
+    screen.add_argument("--since", type=day, default=None, metavar=_("YYYY-MM-DD"),
                         help=_("count the games played from this day (default: today)"))
     screen.set_defaults(run=_screen)
 

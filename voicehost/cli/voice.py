@@ -13,15 +13,16 @@ from voicehost.rules import InputError
 
 
 def add_commands(commands: Commands) -> None:
-    voice_cmd = commands.add_parser("voice", help="the host's voice: render lines ahead, or say one")
+    voice_cmd = commands.add_parser("voice", help=_("the host's voice: render lines ahead, or say one"))
     voice_cmd.add_argument("action", choices=["warm", "say", "pronounce", "script"],
-                           help="warm: render every fixed line; say: speak TEXT; "
-                                "pronounce: print TEXT after the lexicon and its espeak-ng phonemes; "
-                                "script: list (name TAB text) every line and fragment a club records for its own voice")
-    voice_cmd.add_argument("text", nargs="*", help="what to say (say, pronounce)")
-    voice_cmd.add_argument("--rules", action="append", default=None, help="rulesets to warm (default: all)")
-    voice_cmd.add_argument("--table", default=None, help="the table file whose [audio] settings to use")
-    voice_cmd.add_argument("--audio", default=None, help="default, device:NAME, file:OUT.wav or null")
+                           help=_("warm: render every fixed line; say: speak TEXT; "
+                                  "pronounce: print TEXT after the lexicon and its espeak-ng phonemes; "
+                                  "script: list (name TAB text) every line and fragment a club records "
+                                  "for its own voice"))
+    voice_cmd.add_argument("text", nargs="*", metavar=_("text"), help=_("what to say (say, pronounce)"))
+    voice_cmd.add_argument("--rules", action="append", default=None, help=_("rulesets to warm (default: all)"))
+    voice_cmd.add_argument("--table", default=None, help=_("the table file whose [audio] settings to use"))
+    voice_cmd.add_argument("--audio", default=None, help=_("default, device:NAME, file:OUT.wav or null"))
     voice_cmd.set_defaults(run=_voice)
 
 

@@ -31,6 +31,7 @@ from voicehost.host.voice import TerminalVoice, open_live_voice
 from voicehost.language.i18n import _
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.record_words import record_word, result_words
 from voicehost.rules import Game, IllegalInput, InputError
 from voicehost.rules.flow import request_night
 from voicehost.rules.protocol import build_protocol
@@ -245,8 +246,12 @@ def _write_results(game: Game, names: dict[int, str], journal: Path,
     path = write_results(journal, protocol, log)
     outcome = game.outcome()
     verdict = protocol.get("verdict")
-    ended = f" ({outcome.winner}, {outcome.reason})" if outcome else _(" (the game is not over)")
-    said = f" ({verdict['result']}: {verdict['reason']})" if verdict else ended
-    print(_("protocol: {path}").format(path=path) + said)
+    if verdict:   # the judge's: annulled or stopped, and why
+        print(_("protocol: {path} — {result}").format(
+            path=path, result=f"{record_word(verdict['result'])}: {verdict['reason']}"))
+    elif outcome:
+        print(_("protocol: {path} — {result}").format(path=path, result=result_words(outcome.winner, outcome.reason)))
+    else:
+        print(_("protocol: {path}").format(path=path) + _(" (the game is not over)"))
     if (outcome is not None or verdict) and on_results is not None:
         on_results(path, protocol)

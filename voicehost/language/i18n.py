@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -83,10 +84,104 @@ def said(template: str, values: Mapping[str, object] | None = None) -> str:
         return template
     if values is None:
         return _(template)
-    return _(template).format(**{key: _(value) if isinstance(value, str) and value else value
-                                 for key, value in values.items()})
+    return _(template).format(**{key: _said_value(value) for key, value in values.items()})
+
+
+def _said_value(value: object) -> object:
+    if isinstance(value, Message):
+        return said(value.template, value.values)
+    return _(value) if isinstance(value, str) and value else value
 
 
 def N_(message: str) -> str:
     """Marks a module-level message for extraction; it is translated where it is used, with ``_``."""
     return message
+
+
+class Message(str):
+    """A message in English, filled from its template (marked with ``N_``), that keeps the template
+    and its values: as a value of another message (tomllib's reason inside «not valid TOML …»),
+    :func:`said` says it in the language in use too."""
+
+    template: str
+    values: dict[str, object]
+
+    def __new__(cls, template: str, values: Mapping[str, object] | None = None) -> Message:
+        message = super().__new__(cls, template.format(**values) if values is not None else template)
+        message.template, message.values = template, dict(values or {})
+        return message
+
+
+# ---- tomllib's reasons ---------------------------------------------------------------------------------------
+# What tomllib says of a broken file is English: every reason its parser gives (Python 3.11's
+# tomllib/_parser.py, each ``suffixed_err``, and int()'s digit limit), as it spells them, with
+# their variable parts as fields. A reason not listed here (a later Python's) is quoted as it came.
+TOML_REASONS = (
+    N_("Invalid statement"),
+    N_("Expected newline or end of document after a statement"),
+    N_("Found invalid character {char}"),
+    N_("Cannot declare {key} twice"),
+    N_("Cannot overwrite a value"),
+    N_("Expected ']' at the end of a table declaration"),
+    N_("Cannot mutate immutable namespace {key}"),
+    N_("Expected ']]' at the end of an array declaration"),
+    N_("Cannot redefine namespace {key}"),
+    N_("Expected '=' after a key in a key/value pair"),
+    N_("Invalid initial character for a key part"),
+    N_("Unclosed array"),
+    N_("Duplicate inline table key {key}"),
+    N_("Unclosed inline table"),
+    N_("Unescaped '\\' in a string"),
+    N_("Invalid hex value"),
+    N_("Escaped character is not a Unicode scalar value"),
+    N_("Unterminated string"),
+    N_("Illegal character {char}"),
+    N_("Invalid date or datetime"),
+    N_("Invalid value"),
+    N_("Exceeds the limit ({limit} digits) for integer string conversion: value has {digits} digits; "
+       "use sys.set_int_max_str_digits() to increase the limit"),
+    N_("Expected {expected}"),   # last: the ones above that start so are not this one
+)
+_toml_patterns: list[tuple[re.Pattern[str], str]] = []
+
+
+def toml_error(why: str) -> Message:
+    """tomllib's error (``str(TOMLDecodeError)``, or int()'s ``ValueError``) as a message: where
+    (line and column, or the end of the file) and why, said in the language in use by
+    :func:`said` — the reason quoted as it came when it is none of :data:`TOML_REASONS`."""
+    place = re.fullmatch(r"(?s)(.*) \(at (?:line (\d+), column (\d+)|(end of document))\)", why)
+    reason, at = (place[1], place) if place is not None else (why.splitlines()[0] if why else why, None)
+    known = _toml_reason(reason)
+    values: dict[str, object] = {"why": known or reason}
+    if at is None:
+        return Message(N_("not valid TOML: {why}") if known else N_("not valid TOML ({why})"), values)
+    if at[4]:
+        return Message(N_("not valid TOML at the end of the file: {why}") if known
+                       else N_("not valid TOML at the end of the file ({why})"), values)
+    values |= {"line": int(at[2]), "column": int(at[3])}
+    return Message(N_("not valid TOML at line {line}, column {column}: {why}") if known
+                   else N_("not valid TOML at line {line}, column {column} ({why})"), values)
+
+
+def _toml_reason(reason: str) -> Message | None:
+    if not _toml_patterns:
+        _toml_patterns.extend((re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+)", re.escape(template))), template)
+                              for template in TOML_REASONS)
+    for pattern, template in _toml_patterns:
+        found = pattern.fullmatch(reason)
+        if found is not None:
+            return Message(template, {name: _toml_key(text) if name == "key" else text
+                                      for name, text in found.groupdict().items()})
+    return None
+
+
+def _toml_key(text: str) -> str:
+    """A key as tomllib shows it (a tuple of its parts, or one part's repr) as the file writes it: a.b."""
+    import ast
+
+    try:
+        key = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    parts = key if isinstance(key, tuple) else (key,)
+    return ".".join(parts) if all(isinstance(part, str) for part in parts) else text

@@ -63,6 +63,7 @@ from voicehost.host import (
 from voicehost.language.i18n import N_, _
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.record_words import result_words
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import Game, InputError, Refusal, Ruleset
 from voicehost.rules.events import Event
@@ -695,8 +696,8 @@ class IdleTable:
             return
         self.played.append(path)
         outcome = game.outcome()
-        ending = f" ({outcome.winner}, {outcome.reason})" if outcome else ""
-        self.log(_("protocol: {path}").format(path=path) + ending)
+        self.log(_("protocol: {path} — {result}").format(path=path, result=result_words(outcome.winner, outcome.reason))
+                 if outcome else _("protocol: {path}").format(path=path))
         if (outcome is not None or "verdict" in protocol) and self.on_results is not None:  # stored in a worker
             self._records.submit(self.on_results, path, dict(protocol))
         points = best_player_points(game)
