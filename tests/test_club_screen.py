@@ -69,11 +69,23 @@ def free_port() -> int:
 
 
 async def play_reporting(table: int, script: Script, club: str, speed: float = SPEED,
-                         on_reporter: Callable[[ClubReporter], None] = lambda r: None) -> Simulation:
-    """One table's game with its reporter, as ``voicehost run --club-server`` wires it."""
+                         on_reporter: Callable[[ClubReporter], None] = lambda r: None,
+                         hang_in_the_day: asyncio.Event | None = None) -> Simulation:
+    """One table's game with its reporter, as ``voicehost run --club-server`` wires it.
+
+    With ``hang_in_the_day`` the table's voice stops returning once its day has begun (the event
+    is set then): a process stuck in the middle of its game, whose game cannot end before the test
+    kills it, however busy the machine."""
     reporter = ClubReporter(club_socket_url(club), TablePlace(TOURNAMENT, 1, str(table), f"club-table-{table}"),
                             log_line=lambda line: None)
     on_reporter(reporter)
+    voice = VirtualVoice(speed)
+
+    async def speak(text: str) -> float:
+        if hang_in_the_day is not None and reporter.state()["phase"]["kind"] == "day":
+            hang_in_the_day.set()
+            await asyncio.Event().wait()   # until cancelled
+        return await voice.speak(text)
 
     @asynccontextmanager
     async def around(director: Any) -> AsyncIterator[None]:
@@ -87,7 +99,7 @@ async def play_reporting(table: int, script: Script, club: str, speed: float = S
             if ended:
                 reporter.finish()
             await reporter.stop(flush_s=1.0 if ended else 0.0)   # killed: nothing more is sent
-    return await play_table(script, how=TableRun(speak=VirtualVoice(speed).speak, speed=speed, around=around))
+    return await play_table(script, how=TableRun(speak=speak, speed=speed, around=around))
 
 
 def store(result: Simulation, table: int, url: str) -> dict[str, Any]:
@@ -270,10 +282,13 @@ async def tournament_evening(pg: str, profile: str) -> tuple[ScreenBrowser, dict
     marks: dict[str, Any] = {}
     games: dict[int, asyncio.Task[Simulation]] = {}
     try:
+        stuck = asyncio.Event()
         for table, seed in ((1, 11), (2, 12), (3, 13)):
-            games[table] = asyncio.create_task(play_reporting(table, table_script(table, seed), base))
+            games[table] = asyncio.create_task(play_reporting(table, table_script(table, seed), base,
+                                                              hang_in_the_day=stuck if table == 2 else None))
         await until(lambda: all(latest(browser.seen, t).get("phase", "").startswith("День") for t in "123"),
                     "all three tables in the day")
+        assert stuck.is_set() and not games[2].done()
         games[2].cancel()   # table 2's process dies in the middle of its game
         await asyncio.gather(games[2], return_exceptions=True)
         killed = time.monotonic()
