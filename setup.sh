@@ -32,8 +32,24 @@ PI_PACKAGES=(python3-lgpio)
 NATIVE_PACKAGES=(gcc python3-dev)
 APT_LOCK_TIMEOUT_S=${APT_LOCK_TIMEOUT_S:-600}   # how long to wait for another apt to finish
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
-die() { printf 'setup.sh: %s\n' "$*" >&2; exit 2; }
+# Setup's own lines are in the language voicehost speaks (voicehost.language.i18n.language_from:
+# VOICEHOST_LANG, then the first real locale variable; Russian unless English is asked for, and
+# `--lang en` among the job's arguments asks too). They run before there is a Python to read the
+# catalog, so each line carries both languages here: say/die take the English, then the Russian.
+english() {
+    case " ${JOB_ARGS:-} " in *" --lang en "*|*" --lang=en "*) return 0 ;; *" --lang ru "*|*" --lang=ru "*) return 1 ;; esac
+    case "${VOICEHOST_LANG:-}" in en) return 0 ;; ru) return 1 ;; esac
+    local variable value
+    for variable in LANGUAGE LC_ALL LC_MESSAGES LANG; do
+        value=${!variable:-}
+        value=${value%%:*}
+        case "$value" in ""|C|POSIX|C.*) continue ;; en*|EN*|En*) return 0 ;; *) return 1 ;; esac
+    done
+    return 1
+}
+said() { if english; then printf '%s' "$1"; else printf '%s' "${2:-$1}"; fi; }
+say() { printf '\033[1m==> %s\033[0m\n' "$(said "$@")" >&2; }
+die() { printf 'setup.sh: %s\n' "$(said "$@")" >&2; exit 2; }
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -42,13 +58,13 @@ as_root() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 install_apt_packages() {
-    command -v dpkg-query >/dev/null 2>&1 || { say "not a Debian system: install $* yourself"; return; }
+    command -v dpkg-query >/dev/null 2>&1 || { say "not a Debian system: install $* yourself" "это не Debian: установите сами $*"; return; }
     local missing=()
     for pkg in "$@"; do
         installed "$pkg" || missing+=("$pkg")
     done
     [ ${#missing[@]} -eq 0 ] && return
-    say "installing ${missing[*]}"
+    say "installing ${missing[*]}" "устанавливаю ${missing[*]}"
     # Another apt (unattended-upgrades on a fresh Pi, a second setup) may hold the dpkg lock:
     # apt's own lock timeout waits for it instead of failing at once.
     local wait_for_lock=(-o "DPkg::Lock::Timeout=$APT_LOCK_TIMEOUT_S")
@@ -67,7 +83,8 @@ pick_python() {
     done
     install_apt_packages "${APT_PACKAGES[@]}"
     /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
-        || die "voicehost needs Python 3.11 or newer (Debian 12 / Raspberry Pi OS bookworm has it)"
+        || die "voicehost needs Python 3.11 or newer (Debian 12 / Raspberry Pi OS bookworm has it)" \
+               "voicehost нужен Python 3.11 или новее (он есть в Debian 12 и Raspberry Pi OS bookworm)"
     echo /usr/bin/python3
 }
 
@@ -87,8 +104,8 @@ make_venv() {
         if apt_can_install "${PI_PACKAGES[0]}"; then
             install_apt_packages "${PI_PACKAGES[@]}"
         else  # plain Debian on a Pi: lgpio is packaged by Raspberry Pi OS only
-            say "no python3-lgpio here (Raspberry Pi OS packages it): gpiozero drives the pins itself" \
-                "(its native pin factory: a Pi 4 or older; a Pi 5 needs Raspberry Pi OS)"
+            say "no python3-lgpio here (Raspberry Pi OS packages it): gpiozero drives the pins itself (its native pin factory: a Pi 4 or older; a Pi 5 needs Raspberry Pi OS)" \
+                "здесь нет python3-lgpio (он есть в Raspberry Pi OS): gpiozero управляет пинами сам (своей фабрикой пинов: Pi 4 и старше; для Pi 5 нужна Raspberry Pi OS)"
         fi
         python=/usr/bin/python3
         venv_flags=(--system-site-packages)
@@ -99,18 +116,20 @@ make_venv() {
     if [ -x "$VENV/bin/python" ] && { [ "$have" = "$want test" ] || [ "$have" = "$want $extras" ]; }; then
         return  # up to date (a venv set up for the tests serves the demo too)
     fi
-    say "creating $VENV with $("$python" --version)"
+    local version
+    version=$("$python" --version)
+    say "creating $VENV with $version" "создаю $VENV на $version"
     "$python" -m venv "${venv_flags[@]}" "$VENV"
     local log="$VENV/pip.log"
-    "$VENV/bin/python" -m pip install -q --upgrade pip >"$log" 2>&1 || { cat "$log"; die "pip upgrade failed"; }
+    "$VENV/bin/python" -m pip install -q --upgrade pip >"$log" 2>&1 || { cat "$log"; die "pip upgrade failed" "pip не обновился"; }
     local spec=.
     if [ "$extras" = "test" ]; then
         spec=".[test]"
-        say "installing voicehost and its test tools"
+        say "installing voicehost and its test tools" "устанавливаю voicehost и всё для тестов"
     else
-        say "installing voicehost"
+        say "installing voicehost" "устанавливаю voicehost"
     fi
-    "$VENV/bin/python" -m pip install -q -e "$spec" >"$log" 2>&1 || { cat "$log"; die "pip install failed (log above)"; }
+    "$VENV/bin/python" -m pip install -q -e "$spec" >"$log" 2>&1 || { cat "$log"; die "pip install failed (log above)" "pip install не удался (журнал выше)"; }
     echo "$want $extras" > "$stamp"
 }
 
@@ -129,24 +148,29 @@ compile_engine() {
         [ "$(cat "$missing" 2>/dev/null)" = "$(sha256sum pyproject.toml)" ] && return  # failed before
         if ! "$python" -m pip install -q -e ".[native]" >"$log" 2>&1; then
             sha256sum pyproject.toml >"$missing"
-            say "no mypy for this machine (see $log): the engine runs as plain Python, slower"
+            say "no mypy for this machine (see $log): the engine runs as plain Python, slower" \
+                "для этой машины нет mypy (см. $log): движок работает на чистом Python, медленнее"
             return
         fi
     fi
     if ! command -v gcc >/dev/null 2>&1 || ! "$python" -c 'import os, sys, sysconfig
 sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
         install_apt_packages "${NATIVE_PACKAGES[@]}" ||
-            { say "no C compiler: the engine runs as plain Python, slower"; return; }
+            { say "no C compiler: the engine runs as plain Python, slower" \
+                  "нет компилятора C: движок работает на чистом Python, медленнее"; return; }
     fi
     if [ "$when" = background ]; then
-        say "compiling the engine in the background (log: $log); until it is done the game runs as plain Python"
+        say "compiling the engine in the background (log: $log); until it is done the game runs as plain Python" \
+            "движок компилируется в фоне (журнал: $log); до конца сборки игра идёт на чистом Python"
         (nohup nice -n 19 "$python" -m voicehost.native build >"$log" 2>&1 &)
         return
     fi
-    say "compiling the engine (mypyc: 1–8 min here, by how busy the machine is; see docs/speed.md)"
+    say "compiling the engine (mypyc: 1–8 min here, by how busy the machine is; see docs/speed.md)" \
+        "компилирую движок (mypyc: здесь 1–8 мин, смотря как занята машина; см. docs/speed.md)"
     if ! "$python" -m voicehost.native build >"$log" 2>&1; then
         grep -m 3 "error" "$log" >&2 || true
-        say "the engine was not compiled, so it runs as plain Python, slower (full log: $log)"
+        say "the engine was not compiled, so it runs as plain Python, slower (full log: $log)" \
+            "движок не скомпилирован и работает на чистом Python, медленнее (полный журнал: $log)"
     fi
 }
 
@@ -156,7 +180,8 @@ stress_dictionary() {
     "$VENV/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("tsnorm") is None)' \
         2>/dev/null && return
     "$VENV/bin/python" -m pip install -q --no-deps "tsnorm==1.1.2" >"$VENV/pip.log" 2>&1 ||
-        say "no stress dictionary (tsnorm, see $VENV/pip.log): the stress test will skip"
+        say "no stress dictionary (tsnorm, see $VENV/pip.log): the stress test will skip" \
+            "нет словаря ударений (tsnorm, см. $VENV/pip.log): тест ударений будет пропущен"
 }
 
 AXE_VERSION=4.14.1   # axe-core, the browser tests' accessibility check (tests/test_web_browser.py: AXE_VERSION)
@@ -167,10 +192,12 @@ axe_core() {
     local cache="${XDG_CACHE_HOME:-$HOME/.cache}/voicehost/axe-core-$AXE_VERSION"
     [ -f "$cache/node_modules/axe-core/axe.min.js" ] && return
     command -v npm >/dev/null 2>&1 || install_apt_packages npm || true
-    command -v npm >/dev/null 2>&1 || { say "no npm: the accessibility checks (axe-core) will skip"; return; }
+    command -v npm >/dev/null 2>&1 || { say "no npm: the accessibility checks (axe-core) will skip" \
+                                           "нет npm: проверки доступности (axe-core) будут пропущены"; return; }
     mkdir -p "$cache"
     npm install --no-audit --no-fund --silent --prefix "$cache" "axe-core@$AXE_VERSION" >"$VENV/npm.log" 2>&1 ||
-        say "axe-core was not installed (see $VENV/npm.log): the accessibility checks will skip"
+        say "axe-core was not installed (see $VENV/npm.log): the accessibility checks will skip" \
+            "axe-core не установился (см. $VENV/npm.log): проверки доступности будут пропущены"
 }
 
 test_packages() {
@@ -183,14 +210,15 @@ test_packages() {
 
 job=${1:-}
 [ $# -gt 0 ] && shift
+JOB_ARGS="$*"
+case "$job" in ""|demo|test) ;; *) die "unknown job '$job' (use: demo, test)" "неизвестная задача «$job» (есть: demo, test)" ;; esac
 install_apt_packages "${AUDIO_PACKAGES[@]}"
 if [ "$job" = "test" ]; then test_packages; fi
 make_venv "$([ "$job" = "test" ] && echo test)"
 if [ "$job" = "test" ]; then stress_dictionary; axe_core; fi
 if [ "$job" = "demo" ]; then compile_engine background; else compile_engine; fi
 case "$job" in
-    "") say "ready: .venv/bin/voicehost --help" ;;
+    "") say "ready: .venv/bin/voicehost --help" "готово: .venv/bin/voicehost --help" ;;
     demo) exec "$VENV/bin/voicehost" demo "$@" ;;
     test) exec "$VENV/bin/python" -m pytest "$@" ;;
-    *) die "unknown job '$job' (use: demo, test)" ;;
 esac
