@@ -88,6 +88,27 @@ def test_a_build_is_used_only_while_its_sources_are_unchanged(build_folder: tupl
     assert native.install(folder, sources) is False and sys.meta_path == finders
 
 
+def test_sources_as_the_build_saw_them_are_not_read_again(build_folder: tuple[Path, Path],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build's record of the sources' sizes and times spares every command hashing them;
+    a touched file with the same content falls back to the content, an edited one is stale."""
+    folder, sources = build_folder
+    monkeypatch.delenv(native.SWITCH, raising=False)
+    (folder / native.SOURCES_SEEN).write_text(native.sources_seen(sources) + "\n")
+    real_fingerprint = native.fingerprint
+    monkeypatch.setattr(native, "fingerprint", lambda *_: pytest.fail("the sources were read again"))
+    assert native.state(folder, sources) == "compiled"
+    source = sources / "voicehost" / "rules" / "game.py"
+    os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 10**9))  # a checkout's rewrite
+    monkeypatch.setattr(native, "fingerprint", real_fingerprint)
+    assert native.state(folder, sources) == "compiled"
+    source.write_text(source.read_text() + "\n# a club's edit\n")
+    assert "older than the sources" in native.state(folder, sources)
+    (sources / "hw" / "new.py").write_text("")   # a new module counts too
+    source.write_text(source.read_text().removesuffix("\n# a club's edit\n"))
+    assert "older than the sources" in native.state(folder, sources)
+
+
 def test_a_build_missing_a_file_is_not_loaded(build_folder: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     folder, sources = build_folder
     monkeypatch.delenv(native.SWITCH, raising=False)

@@ -15,7 +15,8 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from voicehost.native import FINGERPRINT, FOLDER, GROUP, MODULES, PACKAGES, SOURCES, built_from, fingerprint, state
+from voicehost.native import (FINGERPRINT, FOLDER, GROUP, MODULES, PACKAGES, SOURCES, SOURCES_SEEN, built_from,
+                              fingerprint, sources_seen, state)
 
 
 def build(folder: Path = FOLDER, sources: Path = SOURCES, modules: Sequence[str] = MODULES) -> Path:
@@ -26,7 +27,8 @@ def build(folder: Path = FOLDER, sources: Path = SOURCES, modules: Sequence[str]
     the build before stays on disk (a process that started on it may still be importing), older
     ones go. Two builds at once (two ``setup.sh``) take turns; the second finds the work done.
     Needs mypy, setuptools and a C compiler with the Python headers."""
-    made_from = fingerprint(sources)  # before compiling: an edit during the build makes it stale
+    seen = sources_seen(sources)      # before compiling: an edit during the build makes it stale
+    made_from = fingerprint(sources)
     target = folder.with_name(f"{folder.name}.{made_from[:16]}")
     folder.parent.mkdir(parents=True, exist_ok=True)
     with _taking_turns(folder.with_name(f"{folder.name}-lock")):
@@ -38,8 +40,17 @@ def build(folder: Path = FOLDER, sources: Path = SOURCES, modules: Sequence[str]
                 (built / FINGERPRINT).write_text(made_from + "\n")
                 shutil.rmtree(target, ignore_errors=True)
                 built.rename(target)
+        _note_sources_seen(target, seen)
         swap_in(folder, target)
     return target
+
+
+def _note_sources_seen(build: Path, seen: str) -> None:
+    """What the sources looked like for ``build`` (also one made before, for a branch checked
+    out again): written aside and renamed, so a process starting meanwhile reads all or none."""
+    aside = build / f"{SOURCES_SEEN}.{os.getpid()}"
+    aside.write_text(seen + "\n")
+    aside.replace(build / SOURCES_SEEN)
 
 
 def _compile(sources: Path, work: Path, modules: Sequence[str]) -> Path:
