@@ -174,9 +174,10 @@ def install(folder: Path = FOLDER, sources: Path = SOURCES) -> bool:
 class DeferredInstall:
     """An import finder that runs :func:`install` at the first import of an engine module.
 
-    Checking the build means reading the sources' directory entries (:func:`sources_seen`, under
-    2 ms and hashlib's import; hashing every source when they changed): a command that never loads the engine (``voicehost parse``,
-    ``--help``) does not pay for it. It steps aside once it has run, whatever it found."""
+    Checking the build means reading the sources' directory entries (:func:`sources_seen`,
+    under 2 ms, and hashlib's import; hashing every source when they changed): a command that
+    never loads the engine (``voicehost parse``, ``--help``) does not pay for it. It steps aside
+    once it has run, whatever it found."""
 
     def __init__(self, folder: Path = FOLDER, sources: Path = SOURCES) -> None:
         self.folder, self.sources = folder, sources

@@ -15,8 +15,19 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from voicehost.native import (FINGERPRINT, FOLDER, GROUP, MODULES, PACKAGES, SOURCES, SOURCES_SEEN, built_from,
-                              fingerprint, sources_seen, state)
+from voicehost.native import (
+    FINGERPRINT,
+    FOLDER,
+    GROUP,
+    MODULES,
+    PACKAGES,
+    SOURCES,
+    SOURCES_SEEN,
+    built_from,
+    fingerprint,
+    sources_seen,
+    state,
+)
 
 
 def build(folder: Path = FOLDER, sources: Path = SOURCES, modules: Sequence[str] = MODULES) -> Path:
