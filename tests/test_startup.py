@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # audio stack and the seat panel). None of them is needed to build the parser, to read a
 # phrase or to list the rulesets.
 HEAVY = ("numpy", "scipy", "matplotlib", "sqlalchemy", "alembic", "psycopg", "aiohttp", "vosk", "sounddevice",
-         "soundfile", "pyttsx3", "gpiozero", "pymorphy3", "pyloudnorm", "num2words", "asyncio", "audio", "hw",
+         "soundfile", "pyttsx3", "gpiozero", "platformdirs", "pymorphy3", "pyloudnorm", "num2words", "asyncio",
+         "audio", "hw",
          "voicehost.host", "voicehost.simulation", "voicehost.web", "voicehost.records", "voicehost.service.table",
          "voicehost.rules.game", "voicehost.rules.flow", "voicehost.rules.errors", "voicehost.rules.events")
 
