@@ -178,7 +178,7 @@ def english_words(text: str, allowed: set[str]) -> list[str]:
         if ("/" in token or "://" in token or token.lstrip("«(\"'").startswith("-") or "=" in token
                 or re.search(r"[A-Za-z0-9]\.[A-Za-z]", token)):   # a file name, a host
             continue
-        for word in re.findall(r"[A-Za-z][A-Za-z0-9_]*", token):
+        for word in re.findall(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*", token):   # digits glued on: an id
             if (word in allowed or word.lower() in allowed or "_" in word or word.isupper()
                     or any(c.isdigit() for c in word)):
                 continue
@@ -207,6 +207,9 @@ def test_the_checker_sees_english_and_passes_what_a_user_types() -> None:
     assert english_words("Итог игры: нет. Протокол: /tmp/x.json (voicehost demo --json), foul", allowed) == []
     assert english_words("records: game 1a2b stored in sqlite:///r.sqlite", allowed) == ["records", "game", "stored",
                                                                                        "in"]
+    # A record id is hex: one that ends in letters (4204501b) is an id, not the word "b".
+    assert english_words("игра 4204501b сохранена; лучший игрок: voicehost records best 42045bcd", allowed) == [
+        "records", "best"]
     assert english_words("winner red (no_black_left), seat NICK|SEAT, 'typed words' «and these»", allowed) == [
         "winner", "red", "seat"]
 
