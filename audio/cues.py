@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .level import normalize
+from .messages import _
 from .tts import CHAIN_VERSION, resample
 
 # name → the notes: (frequency in Hz, seconds) each; 0 Hz is a rest.
@@ -86,11 +87,12 @@ def _store(path: Path, clip: np.ndarray) -> None:
 def _read(path: str, samplerate: int) -> np.ndarray:
     import soundfile
     if not Path(path).is_file():
-        raise CueUnavailable(f"{path}: no such file")
+        raise CueUnavailable(_("{path}: no such file").format(path=path))
     try:
         data, rate = soundfile.read(path, dtype="float32", always_2d=True)
     except Exception as err:
-        raise CueUnavailable(f"{path}: not a sound file soundfile can read ({err})") from None
+        raise CueUnavailable(_("{path}: not a sound file soundfile can read ({error})").format(
+            path=path, error=err)) from None
     if len(data) == 0:
-        raise CueUnavailable(f"{path}: empty")
+        raise CueUnavailable(_("{path}: empty").format(path=path))
     return resample(data.mean(axis=1), rate, samplerate)

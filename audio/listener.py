@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .messages import _
+
 RATE = 16000
 BLOCK_S = 0.1
 
@@ -65,7 +67,7 @@ def _vosk() -> Any:
     try:
         import vosk
     except Exception as err:  # not installed, or libvosk fails to load
-        raise ModelUnavailable(f"vosk is not available ({err})") from None
+        raise ModelUnavailable(_("vosk is not available ({error})").format(error=err)) from None
     vosk.SetLogLevel(-1)
     return vosk
 
@@ -73,12 +75,12 @@ def _vosk() -> Any:
 def check_model_folder(path: Path) -> None:
     """The files a vosk model folder must have, before asking vosk (which would abort)."""
     if not path.is_dir():
-        raise ModelUnavailable(f"{path}: no such model folder")
+        raise ModelUnavailable(_("{path}: no such model folder").format(path=path))
     for part in ("am/final.mdl", "conf/model.conf"):
         if not (path / part).exists():
-            raise ModelUnavailable(f"{path}: not a vosk model (no {part})")
+            raise ModelUnavailable(_("{path}: not a vosk model (no {part})").format(path=path, part=part))
     if not (path / "graph").is_dir():
-        raise ModelUnavailable(f"{path}: not a vosk model (no graph/)")
+        raise ModelUnavailable(_("{path}: not a vosk model (no {part})").format(path=path, part="graph/"))
 
 
 class SpeechModel:
@@ -91,7 +93,8 @@ class SpeechModel:
         try:
             self.model = vosk.Model(str(self.path))
         except Exception as err:
-            raise ModelUnavailable(f"{self.path}: vosk cannot load it ({err})") from None
+            raise ModelUnavailable(_("{path}: vosk cannot load it ({error})").format(
+                path=self.path, error=err)) from None
 
     def recognizer(self, phrases: list[str]) -> Recognizer:
         return Recognizer(self, phrases)
@@ -218,7 +221,8 @@ class MicListener:
             self.stream = sounddevice.RawInputStream(samplerate=RATE, blocksize=int(RATE * BLOCK_S), device=device,
                                                      channels=1, dtype="int16", callback=self._callback)
         except Exception as err:
-            raise MicrophoneUnavailable(f"no microphone ({str(err).splitlines()[0] if str(err) else err})") from None
+            raise MicrophoneUnavailable(_("no microphone ({error})").format(
+                error=str(err).splitlines()[0] if str(err) else err)) from None
         self.offset = 0.0
         self.overflows = 0   # blocks PortAudio flagged as lost (the callback came too late): a test's evidence of load
         self._thread = threading.Thread(target=self._work, name="voicehost-ears", daemon=True)
@@ -259,9 +263,11 @@ def replay(path: str | Path) -> Iterator[Heard]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as err:
-            raise ValueError(f"{path}:{number}: not JSON ({err.msg})") from None
+            raise ValueError(_("{path}:{number}: not JSON ({error})").format(
+                path=path, number=number, error=err.msg)) from None
         if not isinstance(data, dict) or not isinstance(data.get("text", ""), str):
-            raise ValueError(f"{path}:{number}: not a vosk result (an object with \"text\")")
+            raise ValueError(_("{path}:{number}: not a vosk result (an object with \"text\")").format(
+                path=path, number=number))
         words = data.get("result") or []
         t_end = float(data.get("t", words[-1]["end"] if words else 0.0))
         if data.get("text", "").strip():

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .messages import _
 from .nightmusic import NightMusic
 from .tts import resample
 
@@ -91,10 +92,10 @@ class MusicFeed:
     def _files(folder: str | Path) -> list[Path]:
         path = Path(folder)
         if not path.is_dir():
-            raise MusicUnavailable(f"{folder}: not a folder")
+            raise MusicUnavailable(_("{folder}: not a folder").format(folder=folder))
         files = sorted(p for p in path.rglob("*") if p.suffix.lower() in EXTENSIONS)
         if not files:
-            raise MusicUnavailable(f"{folder}: no .wav, .flac or .ogg files")
+            raise MusicUnavailable(_("{folder}: no .wav, .flac or .ogg files").format(folder=folder))
         return files
 
     def read(self, out: np.ndarray) -> None:

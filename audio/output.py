@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from .messages import _
 from .mixer import Mixer
 
 Log = Callable[[str], None]
@@ -30,10 +31,10 @@ def parse_spec(spec: str) -> tuple[str, str]:
     """``default`` | ``null`` | ``device:NAME`` | ``file:PATH`` → (kind, argument)."""
     if spec in ("default", "null"):
         return spec, ""
-    kind, _, argument = spec.partition(":")
+    kind, _colon, argument = spec.partition(":")
     if kind in ("device", "file") and argument:
         return kind, argument
-    raise AudioSpecError(f"--audio {spec!r}: use default, null, device:NAME or file:OUT.wav")
+    raise AudioSpecError(_("--audio {spec}: use default, null, device:NAME or file:OUT.wav").format(spec=repr(spec)))
 
 
 class PacedOutput:
@@ -109,7 +110,8 @@ class FileOutput(PacedOutput):
             self.file = soundfile.SoundFile(path, "w", samplerate=mixer.settings.samplerate, channels=1,
                                             subtype="PCM_16")
         except Exception as err:
-            raise AudioSpecError(f"--audio file:{path}: cannot write it ({err})") from None
+            raise AudioSpecError(_("--audio file:{path}: cannot write it ({error})").format(
+                path=path, error=err)) from None
         self.path = path
         self.out = subtitles or sys.stdout
         self._shown = 0
@@ -160,7 +162,7 @@ class DeviceOutput:
 
     def _finished(self) -> None:
         if not self._closing:
-            self.on_lost("the audio device stopped")
+            self.on_lost(_("the audio device stopped"))
 
     def close(self) -> None:
         self._closing = True
@@ -174,6 +176,7 @@ class AudioOut:
                  subtitles: TextIO | None = None) -> None:
         self.mixer = mixer
         self.log = log or (lambda line: print(line, file=sys.stderr))
+        self.no_device: str | None = None   # the line said when no sound card opened (in the language in use)
         kind, argument = parse_spec(spec)
         self.output: PacedOutput | DeviceOutput
         if kind == "file":
@@ -192,12 +195,13 @@ class AudioOut:
         try:
             return DeviceOutput(self.mixer, device, self._lost)
         except Exception as err:  # PortAudioError, OSError (no libportaudio), ValueError (no such device)
-            self.log(f"voicehost: no audio device ({_short(err)}); the game goes on silently "
-                     "(--audio file:OUT.wav records the voice instead)")
+            self.no_device = _("voicehost: no audio device ({error}); the game goes on silently "
+                               "(--audio file:OUT.wav records the voice instead)").format(error=_short(err))
+            self.log(self.no_device)
             return PacedOutput(self.mixer)
 
     def _lost(self, reason: str) -> None:
-        self.log(f"voicehost: {reason}; the game goes on silently")
+        self.log(_("voicehost: {reason}; the game goes on silently").format(reason=reason))
         replacement = PacedOutput(self.mixer)
         replacement.start()
         self.output = replacement

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .level import normalize
+from .messages import _
 from .tts import resample
 
 WORD = re.compile(r"[\w-]+")
@@ -47,7 +48,8 @@ class RecordedVoice:
     def _index(self) -> dict[tuple[str, ...], Path]:
         script = self.folder / "script.tsv"
         if not script.is_file():
-            raise RecordingsUnavailable(f"{self.folder}: no script.tsv (voicehost voice script writes one)")
+            raise RecordingsUnavailable(_("{folder}: no script.tsv (voicehost voice script writes one)").format(
+                folder=self.folder))
         found = {}
         with script.open(encoding="utf-8", newline="") as handle:
             for row in csv.reader(handle, delimiter="\t"):
@@ -122,5 +124,6 @@ def _read(path: Path, samplerate: int) -> np.ndarray:
     try:
         data, rate = soundfile.read(str(path), dtype="float32", always_2d=True)
     except Exception as err:
-        raise RecordingsUnavailable(f"{path}: not a sound file soundfile can read ({err})") from None
+        raise RecordingsUnavailable(_("{path}: not a sound file soundfile can read ({error})").format(
+            path=path, error=err)) from None
     return resample(data.mean(axis=1), rate, samplerate)

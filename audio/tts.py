@@ -41,6 +41,7 @@ import numpy as np
 import soundfile
 
 from .level import normalize
+from .messages import _
 from .resample import resample_poly
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "voicehost" / "tts"
@@ -95,9 +96,10 @@ def phonemes(text: str, voice: str = "ru") -> str:
         done = subprocess.run(["espeak-ng", "-v", voice, "-x", "-q", text], capture_output=True, text=True,
                               timeout=30)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise VoiceUnavailable(f"espeak-ng cannot run ({err}); install the espeak-ng package") from None
+        raise VoiceUnavailable(_("espeak-ng cannot run ({error}); install the espeak-ng package").format(
+            error=err)) from None
     if done.returncode != 0:
-        raise VoiceUnavailable(f"espeak-ng -v {voice} failed: {done.stderr.strip()}")
+        raise VoiceUnavailable(_("espeak-ng -v {voice} failed: {error}").format(voice=voice, error=done.stderr.strip()))
     return " ".join(done.stdout.split())
 
 
@@ -190,8 +192,8 @@ class SpeechRenderer:
             import pyttsx3
             import pyttsx3.drivers.espeak as espeak_driver
         except Exception as err:
-            raise VoiceUnavailable(f"pyttsx3 with espeak-ng is not available ({err}); "
-                                   "install the espeak-ng package") from None
+            raise VoiceUnavailable(_("pyttsx3 with espeak-ng is not available ({error}); "
+                                     "install the espeak-ng package").format(error=err)) from None
         # The driver prints «Audio saved to …» on stdout after each file; that must not reach
         # a user's terminal or a JSON output, so its module-level print is silenced.
         espeak_driver.print = lambda *args, **kwargs: None
@@ -200,11 +202,13 @@ class SpeechRenderer:
         try:
             engine = _the_engine(pyttsx3)
         except Exception as err:
-            raise VoiceUnavailable(f"espeak-ng does not start ({err}); install the espeak-ng package") from None
+            raise VoiceUnavailable(_("espeak-ng does not start ({error}); install the espeak-ng package").format(
+                error=err)) from None
         voices = {v.id for v in engine.getProperty("voices")}
         if self.settings.voice not in voices:
             russian = sorted(v for v in voices if "ru" in v)
-            raise VoiceUnavailable(f"no voice {self.settings.voice!r} in espeak-ng (Russian ones: {russian})")
+            raise VoiceUnavailable(_("no voice {voice} in espeak-ng (Russian ones: {russian})").format(
+                voice=repr(self.settings.voice), russian=russian))
         return engine
 
     def _speak_as_set(self, engine: object) -> None:
@@ -253,7 +257,7 @@ class SpeechRenderer:
             _espeak_idle()
             self._speak_as_set(engine)
             _espeak_idle()
-            for _ in range(RENDER_ATTEMPTS):
+            for _attempt in range(RENDER_ATTEMPTS):
                 with tempfile.TemporaryDirectory() as folder:
                     raw = Path(folder) / "line.wav"
                     engine.save_to_file(text, str(raw))  # type: ignore[attr-defined]
@@ -262,7 +266,8 @@ class SpeechRenderer:
                     samples = _read_when_written(raw)
                 if samples is not None and len(samples):
                     return samples
-        raise VoiceUnavailable(f"espeak-ng rendered nothing for {text!r} ({RENDER_ATTEMPTS} tries)")
+        raise VoiceUnavailable(_("espeak-ng rendered nothing for {text} ({tries} tries)").format(
+        text=repr(text), tries=RENDER_ATTEMPTS))
 
 
 RENDER_ATTEMPTS = 4
@@ -304,7 +309,7 @@ def _read_when_written(path: Path, patience_s: float = 3.0) -> np.ndarray | None
         if time.monotonic() > deadline:
             return None
         time.sleep(0.005)
-    for _ in range(100):
+    for _attempt in range(100):
         try:
             with wave.open(str(path), "rb") as handle:
                 frames = handle.readframes(handle.getnframes())

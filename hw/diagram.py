@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .messages import N_, _
+from .messages import N_, _, ngettext
 from .pinmap import PinMap
 
 # The 40-pin header by physical position: a BCM number, or the power/ground label.
@@ -41,10 +41,11 @@ def diagram_svg(pinmap: PinMap) -> str:
     bottom = max(HEADER_Y + 20 * PIN_H, HEADER_Y + len(pinmap.seats) * ROW_H) + 20
     notes = _special_notes(used, bottom)
     height = bottom + 16 * len(notes) + 40
+    # A message inside an f-string is not extracted (Babel reads no f-string's parts): said before it.
+    seats = ngettext("{size} seat", "{size} seats", pinmap.size).format(size=pinmap.size)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="{height}" '
              f'font-family="sans-serif" font-size="11">',
-             f'<text x="{HEADER_X}" y="30" font-size="16">{escape(pinmap.name)}: '
-             f'{escape(_("{size} seats").format(size=pinmap.size))}</text>',
+             f'<text x="{HEADER_X}" y="30" font-size="16">{escape(pinmap.name)}: {escape(seats)}</text>',
              f'<text x="{HEADER_X}" y="50">' + escape(_(
                  "Raspberry Pi 40-pin header (BCM numbers). Buttons: pin → button → GND (internal pull-up). "
                  "LEDs: pin → {ohms} Ω → LED anode, cathode → GND.").format(ohms=RESISTOR_OHMS)) + '</text>']

@@ -13,6 +13,14 @@ def _(message: str) -> str:
     return message if i18n is None else str(i18n._(message))
 
 
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form for ``count`` in the language in use (Russian has three), or English's two."""
+    i18n = sys.modules.get("voicehost.language.i18n")
+    if i18n is None:
+        return singular if count == 1 else plural
+    return str(i18n.ngettext(singular, plural, count))
+
+
 def N_(message: str) -> str:
     """Marks a module-level message for extraction; it is translated where it is used, with ``_``."""
     return message

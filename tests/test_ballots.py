@@ -249,6 +249,7 @@ def test_an_old_protocol_and_journal_without_ballots_still_load(tmp_path, capsys
     record_from_protocol(new, "new.protocol.json", datetime(2026, 1, 1))
 
 
+@pytest.mark.usefixtures("english")
 def test_a_broken_ballots_record_is_one_line_with_its_place(tmp_path, capsys) -> None:
     journal = tmp_path / "j.jsonl"
     simulate_at_the_table(journal, capsys)

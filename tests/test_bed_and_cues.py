@@ -125,6 +125,7 @@ def test_cues_are_short_at_one_loudness_and_under_the_ceiling() -> None:
         assert abs(clip[0]) < 1e-3 and abs(clip[-1]) < 1e-2, name  # faded in and out: no click
 
 
+@pytest.mark.usefixtures("english")
 def test_a_club_replaces_a_cue_with_its_own_file(tmp_path) -> None:
     import soundfile
     gong = tmp_path / "gong.wav"

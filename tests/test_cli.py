@@ -61,7 +61,8 @@ def test_rules_lists_and_shows_options_with_defaults_and_sources(capsys) -> None
     assert "(мест: 6–18)" in out
     code, out, _ = cli(capsys, "rules", "show", "sport")
     assert code == 0
-    assert 'split_at_four = "stay"  [stay, vote]  источник: seed 001 / clubs that let four vote both out' in out
+    assert 'split_at_four = "stay"  [stay, vote]  источник: seed 001 / клубы, где четверо могут выгнать обоих' in out
+    assert "      повторная ничья при четырёх игроках: все остаются или голосование «все уходят?»" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [

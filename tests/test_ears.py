@@ -123,16 +123,16 @@ def test_model_install_offline_names_the_zip_to_fetch_and_installs_it_from_the_f
     monkeypatch.setattr(ears, "DEFAULT_MODEL_URL", url)
     code, _, err = cli(capsys, "model", "install")
     assert code == 2 and err.count("\n") == 1 and "urlopen" not in err, err
-    assert err.startswith(f"voicehost: error: model install: не удалось скачать {url} (")
-    command = err.split("установите из файла: ")[1].strip()
-    assert command == "voicehost model install ПАПКА/vosk-model-small-ru-0.22.zip"
+    assert err.startswith(f"voicehost: error: model install: cannot download {url} (")
+    command = err.split("install it from the file: ")[1].strip()
+    assert command == "voicehost model install FOLDER/vosk-model-small-ru-0.22.zip"
     downloaded = tmp_path / "Загрузки"
     source = fake_model(tmp_path / "vosk-model-small-ru-0.22")
     downloaded.mkdir()
     with zipfile.ZipFile(downloaded / "vosk-model-small-ru-0.22.zip", "w") as zipped:
         for path in source.rglob("*"):
             zipped.write(path, Path(source.name) / path.relative_to(source))
-    code, out, _ = cli(capsys, *command.replace("ПАПКА", str(downloaded)).split()[1:])
+    code, out, _ = cli(capsys, *command.replace("FOLDER", str(downloaded)).split()[1:])
     assert code == 0 and (tmp_path / "models" / "current").resolve().name == "vosk-model-small-ru-0.22"
 
 
@@ -145,5 +145,5 @@ def test_without_a_model_the_hint_is_an_install_that_works_offline_too(capsys, m
     monkeypatch.delenv("VOICEHOST_VOSK_MODEL", raising=False)
     code, _, err = cli(capsys, "model", "check")
     assert code == 2 and err.count("\n") == 1
-    assert f"(скачает {ears.DEFAULT_MODEL_URL})" in err
-    assert err.strip().endswith("установите из файла: voicehost model install ПАПКА/vosk-model-small-ru-0.22.zip")
+    assert f"(downloads {ears.DEFAULT_MODEL_URL})" in err
+    assert err.strip().endswith("install it from the file: voicehost model install FOLDER/vosk-model-small-ru-0.22.zip")

@@ -606,3 +606,166 @@ def test_the_catalog_header_says_russian_plurals() -> None:
     book = catalog()
     assert str(book.locale) == "ru" and book.num_plurals == 3
     assert json.dumps(book.plural_expr)  # the three Russian forms (1 игра, 2 игры, 5 игр) are checked above
+
+
+# ---- issue 32: what bypassed the catalog ----
+
+def ruleset_words() -> set[str]:
+    """What ``rules show`` quotes of a ruleset file: option names and values, timers (what a club
+    types in ``--option`` or its own toml), and the seeds the sources cite (documents' names)."""
+    import tomllib
+
+    words = {"seed", "true", "false"}
+    for path in (ROOT / "config" / "rules").glob("*.toml"):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for name, spec in data.get("options", {}).items():
+            words.add(name)
+            words.update(str(value) for value in spec.get("values", ()))
+            words.add(str(spec.get("default")))
+    return words
+
+
+@pytest.mark.parametrize("name", ["sport", "classic", "club", "canonical"])
+def test_rules_show_speaks_russian(russian, capsys, name) -> None:
+    code, out, err = run_main(capsys, "rules", "show", name)
+    assert code == 0 and "  настройки:" in out, out + err
+    assert_no_english(out + err, f"rules show {name}", ruleset_words() | {"companion"})   # mafia-companion: a tool
+
+
+def test_every_option_text_of_the_shipped_rulesets_is_in_the_catalog() -> None:
+    """The doc and source of each option reach the catalog through the extraction step
+    (tools/babel.cfg: voicehost.language.rule_docs), so rules show can say them."""
+    from voicehost.language.rule_docs import extract
+
+    book = catalog()
+    missing = []
+    for path in sorted((ROOT / "config" / "rules").glob("*.toml")):
+        with path.open("rb") as file:
+            texts = [message for _line, _function, message, _comments in extract(file, (), (), {})]
+        assert texts, path
+        missing += [f"{path.name}: {text!r}" for text in texts if book.get(text) is None or not book.get(text).string]
+    assert not missing, "not in the catalog (run tools/translations, then translate):\n" + "\n".join(missing)
+
+
+def test_records_best_with_a_bad_id_or_seat_is_one_russian_line(russian, capsys, tmp_path) -> None:
+    from test_club_records import protocol_files
+
+    db = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    run_main(capsys, "records", "import", *map(str, protocol_files(tmp_path / "games", 1)), "--db", db)
+    code, out, err = run_main(capsys, "records", "best", "ffffffff", "3", "--db", db)
+    assert code == 2 and err == "voicehost: ошибка: ffffffff: такой игры нет\n", err
+    code, out, _err = run_main(capsys, "records", "games", "--json", "--db", db)
+    game = json.loads(out)[0]["id"][:8]
+    code, out, err = run_main(capsys, "records", "best", game, "Никто", "--db", db)
+    assert code == 2 and "в этой игре нет такого места или игрока" in err, err
+    assert_no_english(err, "records best")
+    code, out, err = run_main(capsys, "records", "games", "--db", f"sqlite:///{tmp_path / 'no' / 'r.sqlite'}")
+    assert code == 2 and "нет папки" in err, err
+    assert_no_english(err, "records with no such folder")
+
+
+def test_a_deal_that_does_not_fit_is_said_in_russian(russian, capsys, tmp_path) -> None:
+    script = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    script["roles"] = {"3": "don"}
+    broken = tmp_path / "deal.json"
+    broken.write_text(json.dumps(script, ensure_ascii=False), encoding="utf-8")
+    code, out, err = run_main(capsys, "simulate", str(broken))
+    assert code == 2 and "столу нужны карты: шериф — 1, дон — 1, мафия — 2; в раздаче: дон — 1" in err, err
+    assert_no_english(err.replace(str(broken), " "), "a deal that does not fit")
+    i18n.set_language("en")
+    code, out, err = run_main(capsys, "--lang", "en", "simulate", str(broken))
+    assert "the table needs 1 sheriff, 1 don, 2 mafia; the deal has 1 don" in err, err
+
+
+def test_model_check_without_a_model_is_russian(russian, capsys, monkeypatch, tmp_path) -> None:
+    from voicehost.host import ears
+
+    missing = tmp_path / "no-model"
+    monkeypatch.setenv("VOICEHOST_VOSK_MODEL", str(missing))
+    code, out, err = run_main(capsys, "model", "check")
+    assert code == 2 and "нет такой папки модели" in err, err
+    assert_no_english(err.replace(str(missing), " "), "model check with no such folder")
+    (missing / "am").mkdir(parents=True)
+    code, out, err = run_main(capsys, "model", "check")
+    assert code == 2 and "не модель vosk" in err, err
+    assert_no_english(err.replace(str(missing), " "), "model check of a folder that is no model")
+    monkeypatch.delenv("VOICEHOST_VOSK_MODEL")
+    monkeypatch.setattr(ears, "MODELS", tmp_path / "models")
+    code, out, err = run_main(capsys, "model", "check")
+    assert code == 2 and "модель не установлена" in err and "ПАПКА/" in err, err
+    assert_no_english(err.replace(str(tmp_path), " "), "model check with nothing installed")
+
+
+def test_the_install_hints_are_english_under_lang_en(russian) -> None:
+    from voicehost.host.ears import install_hint, offline_install
+
+    i18n.set_language("en")
+    hint = install_hint()
+    assert hint.startswith("no model installed: with internet, voicehost model install (downloads https://")
+    assert hint.endswith("install it from the file: voicehost model install FOLDER/vosk-model-small-ru-0.22.zip")
+    offline = offline_install("https://example.org/m.zip", "timed out")
+    assert offline.startswith("cannot download https://example.org/m.zip (timed out).")
+    assert not re.search("[А-Яа-яЁё]", hint + offline), hint + offline
+    i18n.set_language("ru")
+    assert "ПАПКА/m.zip" in offline_install("https://example.org/m.zip", "timed out")
+
+
+def test_service_install_says_a_missing_group_in_russian(russian, capsys, monkeypatch, tmp_path) -> None:
+    from voicehost.service import unit
+
+    monkeypatch.setattr(unit, "_group_exists", lambda group: False)
+    ran: list[list[str]] = []
+    unit.install("ten-seats", "voicehost-test-nobody", unit_dir=tmp_path, run=ran.append)
+    out = capsys.readouterr().out
+    assert out.startswith("voicehost: групп gpio, audio") or out.startswith("voicehost: групп audio, gpio"), out
+    assert_no_english(out, "service install", set(unit.GROUPS))
+    monkeypatch.setattr(unit, "_group_exists", lambda group: group != "gpio")
+    unit.install("ten-seats", "voicehost-test-nobody", unit_dir=tmp_path, run=ran.append)
+    assert capsys.readouterr().out.startswith("voicehost: группы gpio на этой машине нет")
+
+
+def test_hw_test_and_the_diagrams_title_speak_russian(russian, capsys, tmp_path) -> None:
+    code, out, err = run_main(capsys, "hw", "test", "--table", str(TABLE), "--mock", "--rules", "sport")
+    assert code == 0 and "все места отвечают" in out, out + err
+    assert_no_english(out + err, "hw test")
+    out_file = tmp_path / "wiring.svg"
+    run_main(capsys, "hw", "diagram", "--table", str(TABLE), str(out_file))
+    title = re.search(r'font-size="16">([^<]+)</text>', out_file.read_text(encoding="utf-8"))
+    assert title is not None and title[1].endswith(": 10 мест"), title
+    from hw.diagram import diagram_svg
+    from hw.pinmap import load_pinmap
+
+    i18n.set_language("en")
+    assert ": 10 seats</text>" in diagram_svg(load_pinmap(TABLE))
+
+
+def test_no_audio_device_is_said_in_russian(russian, monkeypatch) -> None:
+    import sounddevice
+
+    from audio.mixer import Mixer
+    from audio.output import AudioOut
+
+    def broken(*args, **kwargs):
+        raise sounddevice.PortAudioError("Error querying device -1")
+
+    monkeypatch.setattr(sounddevice, "OutputStream", broken)
+    logged: list[str] = []
+    mixer = Mixer()
+    out = AudioOut(mixer, "default", log=logged.append)
+    out.close()
+    mixer.close()
+    assert logged and logged[0].startswith("voicehost: нет звукового устройства (Error querying device -1)"), logged
+    assert_no_english(logged[0].replace("Error querying device", " "), "no audio device")
+
+
+def test_lang_is_taken_after_the_command_too(russian, capsys) -> None:
+    code, out, err = run_main(capsys, "config", "check", "--lang", "en")
+    assert code == 0 and out.startswith("ok: "), out + err
+    code, out, err = run_main(capsys, "demo", "--speed", "x", "--lang=en")
+    assert code == 2 and err == "voicehost demo: error: argument --speed: 'x' is not a number (see --help)\n", err
+    code, out, err = run_main(capsys, "demo", "--help", "--lang", "en")
+    assert code == 0 and out.startswith("usage: voicehost demo"), out
+    code, out, err = run_main(capsys, "config", "check")
+    assert out.startswith("ок: проверено")   # the next call is Russian again
+    code, out, err = run_main(capsys, "config", "check", "--lang", "fr")
+    assert code == 2 and "--lang" in err and "fr" in err, err

@@ -40,6 +40,9 @@ from voicehost.cli.main import main
 from voicehost.host.ears import grammar, words
 from voicehost.host.transcripts import understand
 
+# The messages checked here are the English ids (audio says them in voicehost's language).
+pytestmark = pytest.mark.usefixtures("english_module")
+
 REPLAYS = Path(__file__).parent / "replays"
 THANKS_KO = "감사합니다"
 KO_GRAMMAR = ["하나", "둘", "셋", THANKS_KO, "안녕하세요"]

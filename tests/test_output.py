@@ -12,6 +12,9 @@ import soundfile
 from audio.mixer import Mixer, MixSettings
 from audio.output import AudioOut, AudioSpecError, parse_spec
 
+# The messages checked here are the English ids (audio says them in voicehost's language).
+pytestmark = pytest.mark.usefixtures("english_module")
+
 
 def test_audio_specs() -> None:
     assert parse_spec("default") == ("default", "") and parse_spec("file:x.wav") == ("file", "x.wav")

@@ -55,6 +55,7 @@ def test_a_line_is_joined_from_recorded_fragments_at_one_loudness_without_clicks
     assert voice.clip("Кандидатура номер восемь принята.") is None  # «восемь» not recorded: espeak-ng says it
 
 
+@pytest.mark.usefixtures("english")
 def test_a_folder_without_a_script_is_one_clear_error(tmp_path) -> None:
     with pytest.raises(RecordingsUnavailable, match="no script.tsv"):
         RecordedVoice(tmp_path, RATE, -20.0, -3.0)

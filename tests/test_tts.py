@@ -30,6 +30,7 @@ def test_rendering_prints_nothing(renderer, capfd) -> None:
     assert capfd.readouterr().out == ""
 
 
+@pytest.mark.usefixtures("english")
 def test_a_missing_voice_is_one_clear_error(tmp_path) -> None:
     try:
         with pytest.raises(VoiceUnavailable, match="no voice 'xx/none' in espeak-ng"):

@@ -93,7 +93,7 @@ speed = number_between(0.1, 1000)
 def round_number(text: str) -> int:
     value = positive(text)
     if value > 999:
-        raise argparse.ArgumentTypeError(f"{value} is more than 999")
+        raise argparse.ArgumentTypeError(_("{value} is more than 999").format(value=value))
     return value
 
 

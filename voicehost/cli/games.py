@@ -297,7 +297,7 @@ def _demo_aloud(args: argparse.Namespace, script: Any, pinmap: Any, transcript: 
     if voice.speaker_missing:
         voice.close()
         for note in notes:
-            if not note.startswith("voicehost: no audio device"):
+            if note != voice.out.no_device:   # said below, with what the demo does instead
                 print(note, file=sys.stderr)
         print(_("No speaker ({wanted} does not open): the host cannot be heard, the lines are printed below, and the "
                 "game runs without pauses, as with --audio off. To check the sound: voicehost voice say hello").format(

@@ -34,8 +34,8 @@ def _parser_in(lang: str) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"voicehost {__version__}",
                         help=_("show program's version number and exit"))  # argparse's default is never translated
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help=_("the language of everything printed (default: Russian; English with "
-                               "VOICEHOST_LANG=en or an English LANG)"))
+                        help=_("the language of everything printed, before or after the command (default: "
+                               "Russian; English with VOICEHOST_LANG=en or an English LANG)"))
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for group in COMMAND_GROUPS:
         group.add_commands(commands)
@@ -49,6 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     do not walk it again each time (a fifth of the time of ``bench engine`` on classic)."""
     as_program = argv is None  # not a test calling main() again and again in one process
     argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _lang_first(argv)
     set_language(_language_asked(argv))   # before anything is printed, argparse's errors included
     for number, arg in enumerate(argv, start=1):
         if not is_text(arg):  # bytes that are not UTF-8, as Python hands them over (surrogates)
@@ -76,6 +77,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_("voicehost: error: table level: {error} (the live host and the rules engine disagree; "
                 "please report it with the script)").format(error=err), file=sys.stderr)
         return 1
+
+
+def _lang_first(argv: list[str]) -> list[str]:
+    """``--lang`` after the command too (``voicehost demo --lang en``: ``./setup.sh demo --lang en``
+    passes its arguments on so), moved before it, where the parser and :func:`_language_asked`
+    take it: one global option, not one per command. Not after ``--``; a ``--lang`` with no value
+    stays where it is (argparse refuses it there)."""
+    lifted: list[str] = []
+    rest: list[str] = []
+    at = 0
+    while at < len(argv):
+        arg = argv[at]
+        if arg == "--":
+            rest.extend(argv[at:])
+            break
+        if arg.startswith("--lang="):
+            lifted.append(arg)
+        elif arg == "--lang" and at + 1 < len(argv):
+            lifted.extend(argv[at:at + 2])
+            at += 1
+        else:
+            rest.append(arg)
+        at += 1
+    return [*lifted, *rest] if lifted else argv
 
 
 def _language_asked(argv: list[str]) -> str | None:

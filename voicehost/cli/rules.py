@@ -7,7 +7,7 @@ import argparse
 import json
 
 from voicehost.cli.args import Commands, print_json, seat_count
-from voicehost.language.i18n import _
+from voicehost.language.i18n import _, say
 from voicehost.rules import InputError
 
 
@@ -55,13 +55,13 @@ def _rules(args: argparse.Namespace) -> int:
     print(f"{ruleset.name}: {ruleset.title}")
     print(_("  seats: {sizes}").format(sizes=ruleset.describe_sizes()))
     for size, cast in ruleset.cast.items():
-        print(_("  cast at {size}: ").format(size=size) + ", ".join(f"{n} {role.value}" for role, n in cast.items()))
+        print(_("  cast at {size}: ").format(size=size) + ", ".join(f"{n} {_(role.value)}" for role, n in cast.items()))
     print(_("  timers: ") + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
     print(_("  options:"))
     for spec in ruleset.options.values():
         default = json.dumps(spec.default)
         print(_("  {name} = {default}  [{values}]  source: {source}").format(
-                  name=spec.name, default=default, values=spec.describe_values(), source=spec.source))
-        if spec.doc:
-            print(f"      {spec.doc}")
+                  name=spec.name, default=default, values=say(spec.describe_values()), source=say(spec.source)))
+        if spec.doc:   # the shipped files' texts are in the catalog (voicehost.language.rule_docs)
+            print(f"      {_(spec.doc)}")
     return 0

@@ -182,7 +182,8 @@ async def _serve_web(args: argparse.Namespace, table: IdleTable) -> Any:
     web = WebTable(args.web_pin, desk=table)
     url = await web.start(*args.web_address)
     table.on_change = web.follow
-    _log(f"voicehost: the table display: {url}/  the judge console and setup: {url}/judge  (PIN {web.pin})")
+    _log(_("voicehost: the table display: {url}/  the judge console and setup: {url}/judge  (PIN {pin})").format(
+        url=url, pin=web.pin))
     return web
 
 
@@ -241,9 +242,9 @@ def _read_console(loop: asyncio.AbstractEventLoop, table: IdleTable) -> None:
         if not Path(fifo).exists():
             os.mkfifo(fifo, 0o620)
         if not stat.S_ISFIFO(os.stat(fifo).st_mode):
-            raise OSError(f"{fifo} is not a FIFO")
+            raise OSError(_("{fifo} is not a FIFO").format(fifo=fifo))
     except OSError as err:
-        _log(f"voicehost: no console FIFO ({err})")
+        _log(_("voicehost: no console FIFO ({error})").format(error=err))
         return
 
     def read_fifo() -> None:

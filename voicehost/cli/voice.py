@@ -40,7 +40,7 @@ def _voice(args: argparse.Namespace) -> int:
     try:
         if args.action == "say":
             if voice.speaker_missing:  # a speaker check that reaches no speaker has failed
-                reason = notes[0].removeprefix("voicehost: ") if notes else "no audio device"
+                reason = (voice.out.no_device or _("voicehost: no audio device")).removeprefix("voicehost: ")
                 raise InputError("voice say", _("{value}; nothing was said").format(
                                                   value=reason.split(';')[0]))
             voice.say(" ".join(args.text))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, get_args
 
 from hw.capture import Ballot, Mark, Window
+from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook
 from voicehost.rules import InputError
 
@@ -130,7 +131,7 @@ class VoteBallots:
     def from_record(cls, data: dict[str, Any], place: str) -> VoteBallots:
         """A journal's ``ballots`` record, checked field by field (one line on the first problem)."""
         def bad(what: str) -> InputError:
-            return InputError(place, f"not a valid ballots record ({what})")
+            return InputError(place, _("not a valid ballots record ({what})").format(what=what))
         for key in ("day", "vote", "at", "close"):
             if not _whole(data.get(key)):
                 raise bad(f"{key} must be a whole number")

@@ -166,7 +166,7 @@ def _unpack(source: str, work: Path) -> Path:
 
 
 def _download(url: str, archive: Path) -> None:
-    """The ZIP at ``url`` into ``archive``. No network (or no answer): one Russian line with
+    """The ZIP at ``url`` into ``archive``. No network (or no answer): one line with
     the URL to download on another computer and the command that installs the file."""
     try:
         with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as answer, open(archive, "wb") as file:  # noqa: S310
@@ -180,18 +180,19 @@ def _download(url: str, archive: Path) -> None:
 
 
 def offline_install(url: str, reason: str) -> str:
-    """What to do when the model cannot be downloaded here (Russian: the club reads it)."""
-    name = Path(urllib.parse.urlsplit(url).path).name or "МОДЕЛЬ.zip"
-    return (f"не удалось скачать {url} ({reason}). Скачайте этот ZIP на компьютере с интернетом, перенесите "
-            f"сюда (флешкой, scp) и установите из файла: voicehost model install ПАПКА/{name}")
+    """What to do when the model cannot be downloaded here, in the language in use."""
+    name = Path(urllib.parse.urlsplit(url).path).name or _("MODEL.zip")
+    return _("cannot download {url} ({reason}). Download this ZIP on a computer with internet, bring it here "
+             "(a USB stick, scp) and install it from the file: voicehost model install FOLDER/{name}").format(
+                 url=url, reason=reason, name=name)
 
 
 def install_hint() -> str:
-    """How to install the model, for a command that found none (Russian: the club reads it)."""
+    """How to install the model, for a command that found none, in the language in use."""
     name = Path(urllib.parse.urlsplit(DEFAULT_MODEL_URL).path).name
-    return (f"модель не установлена: с интернетом — voicehost model install (скачает {DEFAULT_MODEL_URL}); "
-            f"без интернета скачайте этот ZIP на другом компьютере и установите из файла: "
-            f"voicehost model install ПАПКА/{name}")
+    return _("no model installed: with internet, voicehost model install (downloads {url}); without internet, "
+             "download this ZIP on another computer and install it from the file: "
+             "voicehost model install FOLDER/{name}").format(url=DEFAULT_MODEL_URL, name=name)
 
 
 def _unzip(archive: Path, work: Path) -> Path:

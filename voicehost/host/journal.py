@@ -321,22 +321,24 @@ def _judge_record(record: dict[str, Any], place: str) -> dict[str, Any]:
     """A judge record with exactly its action's fields, each of its type."""
     action = record.get("action")
     if not isinstance(action, str) or action not in JUDGE_FIELDS:
-        raise InputError(place, f"not a valid judge record (action {str(action)[:24]!r})")
+        raise InputError(place, _("not a valid judge record (action {action})").format(action=repr(str(action)[:24])))
     _only(record, {"type", "t", "source", "i", "action"} | JUDGE_FIELDS[action], place)
     missing = sorted(JUDGE_FIELDS[action] - set(record))
     t, at = record.get("t"), record.get("i")
     if missing or isinstance(t, bool) or not isinstance(t, (int, float)) or not _count(at):
-        raise InputError(place, f"not a valid judge record ({', '.join(missing) or 'its time or input count'})")
+        raise InputError(place, _("not a valid judge record ({what})").format(
+            what=", ".join(missing) or _("its time or input count")))
     for name in ("seat", "seconds", "left", "was"):
         value = record.get(name, 0)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                 or (name == "seat" and not _count(value)):
-            raise InputError(place, f"not a valid judge record ({name} {value!r})")
+            raise InputError(place, _("not a valid judge record ({what})").format(what=f"{name} {value!r}"))
     for name in ("text", "reason", "by", "undone"):
         if name in record and not isinstance(record[name], str):
-            raise InputError(place, f"not a valid judge record ({name} is not a text)")
+            raise InputError(place, _("not a valid judge record ({name} is not a text)").format(name=name))
     if action == "verdict" and record.get("result") not in VERDICTS:
-        raise InputError(place, f"not a valid judge record (result {str(record.get('result'))[:24]!r})")
+        raise InputError(place, _("not a valid judge record (result {result})").format(
+            result=repr(str(record.get("result"))[:24])))
     return record
 
 
@@ -345,7 +347,8 @@ def judged_onto(record: dict[str, Any], judged: list[dict[str, Any]], place: str
     if record["action"] != "undo":
         judged.append(record)
     elif not judged or judged[-1]["action"] != record["undone"]:
-        raise InputError(place, f"an undo of {record['undone']!r} where no such judge record stands")
+        raise InputError(place, _("an undo of {action} where no such judge record stands").format(
+            action=repr(record["undone"])))
     else:
         judged.pop()
 
@@ -357,12 +360,13 @@ def _ballots(record: dict[str, Any], ballots: list[VoteBallots], inputs: int, pl
     t, source = record.get("t"), record.get("source")
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) \
             or not isinstance(source, str) or not _known_source(source):
-        raise InputError(place, "not a journal record (its time or source is missing or wrong)")
+        raise InputError(place, _("not a journal record (its time or source is missing or wrong)"))
     fields = {key: value for key, value in record.items() if key not in ("type", "t", "source")}
     _only(fields, {"day", "vote", "round", "at", "close", "windows", "ballots"}, place)
     vote = VoteBallots.from_record(fields, place)
     if not vote.at <= vote.close <= inputs:
-        raise InputError(place, f"ballots beside inputs {vote.at}–{vote.close} of the {inputs} so far")
+        raise InputError(place, _("ballots beside inputs {at}–{close} of the {inputs} so far").format(
+            at=vote.at, close=vote.close, inputs=inputs))
     return [kept for kept in ballots if kept.close < vote.at] + [vote]
 
 
@@ -374,7 +378,8 @@ def _follow_splice(record: dict[str, Any], ballots: list[VoteBallots], place: st
     change = record.get("ballot")
     if change is not None and not (isinstance(change, dict) and set(change) == {"voter", "before", "after"}
                                    and all(_count(v) for v in change.values())):
-        raise InputError(place, "not a valid splice (its ballot is {voter, before, after})")
+        raise InputError(place, _("not a valid splice (its ballot is {fields})").format(
+            fields="{voter, before, after}"))
     moved = []
     for vote in ballots:
         if change is not None and vote.close == at + remove:

@@ -87,9 +87,19 @@ def said(template: str, values: Mapping[str, object] | None = None) -> str:
     return _(template).format(**{key: _said_value(value) for key, value in values.items()})
 
 
+def say(text: str) -> str:
+    """A text in the language in use: a message that keeps its template and values (a
+    :class:`Message`, the rules' ``Phrase``) said with them, any other text translated when
+    the catalog holds it, else as it is (a club's own words)."""
+    return str(_said_value(text))
+
+
 def _said_value(value: object) -> object:
     if isinstance(value, Message):
         return said(value.template, value.values)
+    template, values = getattr(value, "template", None), getattr(value, "values", None)
+    if isinstance(value, str) and isinstance(template, str) and isinstance(values, dict):
+        return said(template, values)   # the rules' own Message (voicehost.rules.input_error.Phrase)
     return _(value) if isinstance(value, str) and value else value
 
 

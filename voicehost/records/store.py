@@ -21,6 +21,7 @@ from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
+from voicehost.language.i18n import N_
 from voicehost.records.games import GameRecord, SeatRecord
 from voicehost.records.paths import default_url
 from voicehost.records.schema import game_seats, games, outbox, players
@@ -40,7 +41,8 @@ def engine_for(url: str | None, place: str = "--db") -> Engine:
     try:
         parsed = sa.engine.make_url(url or default_url())
     except sa.exc.ArgumentError:
-        raise InputError(place, f"{url!r} is not a database URL (sqlite:///FILE or postgresql://HOST/DB)") from None
+        raise InputError(place, N_("{url} is not a database URL (sqlite:///FILE or postgresql://HOST/DB)"),
+                         {"url": repr(url)}) from None
     backend = parsed.get_backend_name()
     if backend == "postgresql":
         if parsed.drivername == "postgresql":
@@ -50,16 +52,18 @@ def engine_for(url: str | None, place: str = "--db") -> Engine:
         if parsed.database and parsed.database != ":memory:":
             folder = Path(parsed.database).expanduser().resolve().parent
             if not folder.is_dir():
-                raise InputError(place, f"no such folder {folder} for the SQLite file")
+                raise InputError(place, N_("no such folder {folder} for the SQLite file"), {"folder": str(folder)})
         return _create(parsed, place, connect_args={"timeout": 30})
-    raise InputError(place, f"{backend!r} databases are not supported (sqlite or postgresql)")
+    raise InputError(place, N_("{backend} databases are not supported (sqlite or postgresql)"),
+                     {"backend": repr(backend)})
 
 
 def _create(url: sa.URL, place: str, **kwargs: Any) -> Engine:
     try:
         return sa.create_engine(url, **kwargs)
     except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as err:
-        raise InputError(place, f"cannot use {url.render_as_string(hide_password=True)} ({err})") from None
+        raise InputError(place, N_("cannot use {url} ({error})"),
+                         {"url": url.render_as_string(hide_password=True), "error": str(err)}) from None
 
 
 def migrate(engine: Engine) -> None:
@@ -82,10 +86,12 @@ def open_records(url: str | None = None, place: str = "--db") -> Records:
         migrate(engine)
     except sa.exc.OperationalError as err:
         engine.dispose()
-        raise InputError(place, f"cannot reach {_shown(engine)} ({_first_line(err)})") from None
+        raise InputError(place, N_("cannot reach {url} ({error})"),
+                         {"url": _shown(engine), "error": _first_line(err)}) from None
     except sa.exc.DatabaseError as err:
         engine.dispose()
-        raise InputError(place, f"{_shown(engine)} is not a voicehost records database ({_first_line(err)})") from None
+        raise InputError(place, N_("{url} is not a voicehost records database ({error})"),
+                         {"url": _shown(engine), "error": _first_line(err)}) from None
     return Records(engine)
 
 
@@ -185,7 +191,7 @@ class Records:
                                        .where(game_seats.c.game_id == game_uuid)).all()
             chosen = [seat for seat, nick in seats if str(seat) == who or (nick and nick == who)]
             if not chosen:
-                raise InputError(who, "no such seat or player in that game")
+                raise InputError(who, N_("no such seat or player in that game"))
             connection.execute(game_seats.update().where(game_seats.c.game_id == game_uuid)
                                .values(best_player=game_seats.c.seat == chosen[0]))
             if queue:
@@ -201,7 +207,8 @@ class Records:
         text = prefix.replace("-", "").lower()
         ids = [i for i in connection.execute(sa.select(games.c.id)).scalars() if i.hex.startswith(text)]
         if len(ids) != 1:
-            raise InputError(prefix, "no such game" if not ids else "more than one game starts so: give more of the id")
+            raise InputError(prefix, N_("no such game") if not ids
+                             else N_("more than one game starts so: give more of the id"))
         return uuid.UUID(str(ids[0]))
 
     # ---- reading ---------------------------------------------------------------

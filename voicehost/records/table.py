@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.config import read_toml
-from voicehost.language.i18n import _
+from voicehost.language.i18n import _, said
 from voicehost.rules import InputError
 
 # SQLAlchemy and Alembic load when the first game is stored, not when the table starts.
@@ -54,11 +54,11 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
     except PlaceTaken as err:
         if refuse_taken:
             raise
-        log(f"voicehost: records: the game is not stored ({err})")
+        log(_("voicehost: records: the game is not stored ({error})").format(error=err))
         return False
     except InputError as err:
         log(_("voicehost: records: the game is not stored ({error}); the protocol file can be imported later").format(
-            error=err))
+            error=said(err.template, err.values if err.filled else None)))
         return False
 
 

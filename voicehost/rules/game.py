@@ -29,7 +29,7 @@ from .errors import (
     SeatNotAtTable,
 )
 from .events import Cause, Ending, Event, GameOver, RolesDealt, Winner, eliminated, foul_given
-from .input_error import N_
+from .input_error import N_, Phrase
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
 from .records import quicken
 from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
@@ -431,11 +431,14 @@ def validate_deal(roles: tuple[Role, ...], cast: Mapping[Role, int], seats: int,
         missing = sum(want.values()) - sum(have.values())
         fits = all(count <= want.get(role, 0) for role, count in have.items()) and 0 <= missing <= spare
     if not fits:
-        held_back = " (one of them may stay face down)" if spare else ""
-        raise InputError(place, f"the table needs {_cards(want)}{held_back}; the deal has {_cards(have)}")
+        raise InputError(place, N_("the table needs {want} (one of them may stay face down); the deal has {have}")
+                         if spare else N_("the table needs {want}; the deal has {have}"),
+                         {"want": _cards(want), "have": _cards(have)})
 
 
-def _cards(counts: Mapping[Role, int]) -> str:
-    """The special cards counted, in the order roles are listed."""
-    listed = [f"{counts[role]} {role.value}" for role in _SPECIAL_ROLES if counts.get(role)]
-    return ", ".join(listed) or "no special cards"
+def _cards(counts: Mapping[Role, int]) -> Phrase:
+    """The special cards counted, in the order roles are listed (each role said in the user's
+    language at the edge: a record word of the catalog)."""
+    listed = [Phrase(N_("{count} {role}"), {"count": counts[role], "role": role.value})
+              for role in _SPECIAL_ROLES if counts.get(role)]
+    return Phrase.listed(listed) if listed else Phrase(N_("no special cards"))

@@ -4,11 +4,34 @@ dataclass, together most of a bare interpreter's start; issue 30)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def N_(message: str) -> str:
     """Marks a message template for the catalog (tools/translations extracts ``N_``); the rules
     stay pure, so the command line translates it where it prints the error (``InputError.template``)."""
     return message
+
+
+class Phrase(str):
+    """A part of an error's message (a value of its template) in English, filled from its own
+    template (marked with ``N_``) and keeping it and its values, so that the edge says it in the
+    user's language too (``voicehost.language.i18n.said`` says any value that carries a
+    ``template`` and ``values``, as its own ``Message``): «1 sheriff, 2 mafia» in a refused deal."""
+
+    template: str
+    values: dict[str, object]
+
+    def __new__(cls, template: str, values: dict[str, object] | None = None) -> Phrase:
+        phrase = super().__new__(cls, template.format(**values) if values is not None else template)
+        phrase.template, phrase.values = template, dict(values or {})
+        return phrase
+
+    @classmethod
+    def listed(cls, phrases: Sequence[Phrase]) -> Phrase:
+        """The phrases one after another, with commas (the template is punctuation only)."""
+        return cls(", ".join(f"{{p{at}}}" for at in range(len(phrases))),
+                   {f"p{at}": phrase for at, phrase in enumerate(phrases)})
 
 
 class InputError(ValueError):

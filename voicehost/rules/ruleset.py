@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from .input_error import N_, InputError
+from .input_error import N_, InputError, Phrase
 from .roles import Role, parse_role
 
 OptionValue = str | int | bool
@@ -47,10 +47,12 @@ class OptionSpec:
         return text
 
     def describe_values(self) -> str:
+        """The values it takes, in English (a :class:`Phrase` the command line says in the user's language)."""
         if self.kind == "bool":
             return "true, false"
         if self.kind == "int":
-            return f"integer from {self.minimum} to {INT_OPTION_MAX}"
+            return Phrase(N_("integer from {minimum} to {maximum}"),
+                          {"minimum": self.minimum, "maximum": INT_OPTION_MAX})
         return ", ".join(self.values)
 
 

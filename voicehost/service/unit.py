@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from voicehost.language.i18n import _
+from voicehost.language.i18n import _, ngettext
 from voicehost.rules import InputError
 
 UNIT_NAME = "voicehost.service"
@@ -159,7 +159,9 @@ def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | 
     groups = [group for group in GROUPS if _group_exists(group)]
     missing = sorted(set(GROUPS) - set(groups))
     if missing:
-        print(f"voicehost: no group {', '.join(missing)} on this machine (on a Raspberry Pi there is); skipped")
+        print(ngettext("voicehost: no group {groups} on this machine (on a Raspberry Pi there is); skipped",
+                       "voicehost: no groups {groups} on this machine (on a Raspberry Pi there are); skipped",
+                       len(missing)).format(groups=", ".join(missing)))
     if _user_exists(user):
         if groups:
             run(["usermod", "--append", "--groups", ",".join(groups), user])
