@@ -17,13 +17,15 @@ def start_chrome(options: Any, attempts: int = 3) -> Any:
     """A chromedriver session; a start that fails (chromedriver exits with status 1 when a busy
     machine keeps it from its port in time) is tried again, a few times only: a broken driver
     still fails, with its last error. Under an emulated CPU (tests/machine.py), where chromium's
-    start or its renderer gives out, the test skips with that error instead."""
+    start or its renderer gives out, or chromedriver does not answer within its client's 120 s,
+    the test skips with that error instead."""
     from selenium import webdriver
     from selenium.common.exceptions import WebDriverException
+    from urllib3.exceptions import ReadTimeoutError
     for attempt in range(1, attempts + 1):
         try:
             return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
-        except WebDriverException as err:
+        except (WebDriverException, ReadTimeoutError) as err:
             if attempt == attempts:
                 if EMULATOR:
                     pytest.skip(f"chromium could not start under {EMULATOR} emulation: {str(err).splitlines()[0]}")

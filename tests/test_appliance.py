@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from machine import hang_guard
 
 from hw.pinmap import load_pinmap
 from voicehost import config
@@ -114,18 +115,22 @@ def test_a_wheel_from_a_clean_clone_runs_from_any_folder(tmp_path) -> None:
         pytest.skip("git is not installed")
     if subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True).returncode != 0:
         pytest.skip("not a git checkout")
+    # A checkout on PYTHONPATH would stand in for the wheel in pip and in the installed command.
+    unpathed = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True, timeout=120)
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True, timeout=hang_guard(120))
     dist = tmp_path / "dist"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                            "-w", str(dist), str(clone)], capture_output=True, text=True, timeout=300)
+                            "-w", str(dist), str(clone)], capture_output=True, text=True, env=unpathed,
+                           timeout=hang_guard(300))
     assert built.returncode == 0, built.stderr
     wheel = next(dist.glob("voicehost-*.whl"))
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=hang_guard(120))
     python = venv / "bin" / "python"
     installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-                                "--no-deps", str(wheel)], capture_output=True, text=True, timeout=300)
+                                "--no-deps", str(wheel)], capture_output=True, text=True, env=unpathed,
+                               timeout=hang_guard(300))
     assert installed.returncode == 0, installed.stderr
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
@@ -134,19 +139,19 @@ def test_a_wheel_from_a_clean_clone_runs_from_any_folder(tmp_path) -> None:
     Path(site, "deps-from-the-test-venv.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "VOICEHOST_DATA": str(tmp_path / "data")}
+    env = {**unpathed, "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "VOICEHOST_DATA": str(tmp_path / "data")}
     env.pop("VOICEHOST_CONFIG", None)
     where = subprocess.run([str(venv / "bin" / "voicehost"), "config", "paths"], cwd=elsewhere, env=env,
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=hang_guard(120))
     assert where.returncode == 0, where.stderr
     packaged = where.stdout.splitlines()[2].split(": ", 1)[1]
     assert packaged.startswith(site) and str(ROOT) not in where.stdout, where.stdout
     sample = Path(packaged).parent / "examples" / "sport-sample.json"
     played = subprocess.run([str(venv / "bin" / "voicehost"), "simulate", str(sample)], cwd=elsewhere, env=env,
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=hang_guard(120))
     assert played.returncode == 0 and "протокол" in played.stdout.lower() or played.stdout, played.stderr
     assert subprocess.run([str(venv / "bin" / "voicehost"), "config", "check"], cwd=elsewhere, env=env,
-                          capture_output=True, timeout=120).returncode == 0
+                          capture_output=True, timeout=hang_guard(120)).returncode == 0
     assert not list(elsewhere.iterdir())  # nothing written into the current folder
 
 
