@@ -61,8 +61,8 @@ def fingerprint(sources: Path = SOURCES) -> str:
     import hashlib  # here: a command that never loads the engine skips it
 
     digest = hashlib.sha256(SUFFIX.encode())
-    for path in sorted(path for package in PACKAGES for path in (sources / package).rglob("*.py")):
-        digest.update(str(path.relative_to(sources)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, _size, _modified in _sources(sources):
+        digest.update(name.encode() + b"\0" + (sources / name).read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -77,9 +77,17 @@ def sources_seen(sources: Path = SOURCES) -> str:
     import hashlib
 
     digest = hashlib.sha256(SUFFIX.encode())
-    for name, size, modified in sorted(entry for package in PACKAGES for entry in _python_files(sources, package)):
+    for name, size, modified in _sources(sources):
         digest.update(f"{name}\0{size}\0{modified}\0".encode())
     return digest.hexdigest()
+
+
+def _sources(sources: Path) -> list[tuple[str, int, int]]:
+    """The files both :func:`fingerprint` and :func:`sources_seen` cover, one list so the two can
+    never disagree on which (a file only the content hash read would go unseen): every Python
+    file of :data:`PACKAGES` with its size and time, in the order of their paths."""
+    return sorted((entry for package in PACKAGES for entry in _python_files(sources, package)),
+                  key=lambda entry: entry[0].split("/"))   # as paths sort: folder by folder
 
 
 def _python_files(sources: Path, folder: str) -> Iterator[tuple[str, int, int]]:
