@@ -176,6 +176,17 @@ def english(monkeypatch):
     set_language(None)
 
 
+@pytest.fixture
+def no_audio_device(monkeypatch) -> None:
+    """A machine without a sound card: sounddevice's OutputStream refuses, as PortAudio does there."""
+    import sounddevice
+
+    def refused(*args, **kwargs):
+        raise sounddevice.PortAudioError("Error querying device -1")
+
+    monkeypatch.setattr(sounddevice, "OutputStream", refused)
+
+
 @pytest.fixture(scope="module")
 def english_module():
     """:func:`english` for a whole module (``pytestmark``), property-based tests included."""

@@ -95,11 +95,11 @@ def say(text: str) -> str:
 
 
 def _said_value(value: object) -> object:
-    if isinstance(value, Message):
-        return said(value.template, value.values)
+    # A Message, or the rules' Phrase (voicehost.rules.input_error): the same shape, two classes,
+    # since this leaf imports only the standard library and the rules import no i18n.
     template, values = getattr(value, "template", None), getattr(value, "values", None)
     if isinstance(value, str) and isinstance(template, str) and isinstance(values, dict):
-        return said(template, values)   # the rules' own Message (voicehost.rules.input_error.Phrase)
+        return said(template, values)
     return _(value) if isinstance(value, str) and value else value
 
 
