@@ -5,6 +5,7 @@ Every check runs in a fresh interpreter, so what this test process has imported 
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -123,3 +124,48 @@ def test_a_command_without_the_engine_does_not_check_the_compiled_build(argv: li
     done = subprocess.run([sys.executable, "-c", code, json.dumps(argv)], capture_output=True, text=True,
                           timeout=60, check=True, env=env)
     assert done.stdout.strip() == "False"
+
+
+def test_the_command_map_names_the_module_that_adds_each_command() -> None:
+    """``voicehost rules`` builds only the rules module's commands (cli.main.COMMAND_MODULES): the
+    map must say where every command lives, or a command would be refused as unknown."""
+    import importlib
+
+    from voicehost.cli.main import COMMAND_GROUPS, COMMAND_MODULES
+
+    added: dict[str, str] = {}
+    for group in COMMAND_GROUPS:
+        parser = argparse.ArgumentParser()
+        commands = parser.add_subparsers()
+        importlib.import_module(f"voicehost.cli.{group}").add_commands(commands)
+        added.update(dict.fromkeys(commands.choices, group))
+    assert added == COMMAND_MODULES
+
+
+ONLY_ITS_MODULE = """
+import contextlib, io, json, sys
+from voicehost.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \\
+        contextlib.suppress(SystemExit):
+    main(json.loads(sys.argv[1]))
+shared = ("voicehost.cli.main", "voicehost.cli.args")
+print(json.dumps(sorted(name.removeprefix("voicehost.cli.") for name in sys.modules
+                        if name.startswith("voicehost.cli.") and name not in shared)))
+"""
+
+
+@pytest.mark.parametrize(("argv", "modules"), [
+    (["rules"], ["rules"]),
+    (["--lang", "en", "parse", "выставляю пятого"], ["rules"]),
+    (["config", "paths"], ["config"]),
+    (["--help"], ["bench", "config", "ears", "games", "hw", "records", "rules", "run", "service", "tournament",
+                  "tournament_screen", "voice"]),
+    (["--version", "rules"], ["bench", "config", "ears", "games", "hw", "records", "rules", "run", "service",
+                              "tournament", "tournament_screen", "voice"]),
+    (["no-such-command"], ["bench", "config", "ears", "games", "hw", "records", "rules", "run", "service",
+                           "tournament", "tournament_screen", "voice"]),
+], ids=["rules", "lang first", "config", "help", "option first", "unknown"])
+def test_a_named_command_imports_only_its_own_module(argv: list[str], modules: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-c", ONLY_ITS_MODULE, json.dumps(argv)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(done.stdout) == modules

@@ -6,29 +6,65 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import sys
 from collections.abc import Sequence
 from functools import cache
 
 from voicehost import __version__
-from voicehost.cli import bench, config, ears, games, hw, records, rules, run, service, tournament, voice
 from voicehost.cli.args import Parser, speak_argparse_in_our_language
 from voicehost.files import is_text
 from voicehost.language.i18n import LANGUAGES, _, language, said, set_language
 from voicehost.rules import InputError
 
-COMMAND_GROUPS = (games, voice, rules, run, ears, hw, records, tournament, bench, config, service)
+#: The command modules of this package, in the order ``--help`` lists their commands.
+COMMAND_GROUPS = ("games", "voice", "rules", "run", "ears", "hw", "records", "tournament", "bench", "config",
+                  "service")
+
+#: Which module adds each command. A command asked for by name imports and builds only its own
+#: module's commands: importing every module and building every command's arguments cost about
+#: 25 ms of a 75 ms ``voicehost rules`` here, and a Pi's core is 3–5× slower. ``--help``, no
+#: command or an unknown one still build them all. A test holds this equal to what the modules add.
+COMMAND_MODULES = {
+    "simulate": "games", "resume": "games", "demo": "games", "voice": "voice", "parse": "rules",
+    "rules": "rules", "run": "run", "model": "ears", "listen": "ears", "ears": "ears", "hw": "hw",
+    "records": "records", "tournament": "tournament", "bench": "bench", "config": "config",
+    "serve": "service", "service": "service",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser in the language in use now (its headings are translated as it is built)."""
-    return _parser_in(language())
+    """The parser of every command, in the language in use now (its headings are translated as
+    it is built)."""
+    return _parser_in(language(), COMMAND_GROUPS)
+
+
+def parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser ``argv`` needs: only its command's module when the command is named before any
+    option but ``--lang`` (so ``voicehost --help rules`` still lists every command)."""
+    group = COMMAND_MODULES.get(_command_named(argv) or "")
+    return _parser_in(language(), (group,) if group else COMMAND_GROUPS)
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The first argument after the global ``--lang``, if it is no option (``_lang_first`` has
+    already moved every ``--lang`` to the front)."""
+    at = 0
+    while at < len(argv):
+        arg = argv[at]
+        if arg == "--lang":
+            at += 2
+        elif arg.startswith("--lang="):
+            at += 1
+        else:
+            return None if arg.startswith("-") else arg
+    return None
 
 
 @cache
-def _parser_in(lang: str) -> argparse.ArgumentParser:
-    """Built once per process and language: ``main`` may be called many times in one (a fuzzer,
-    the test suite), and building every command's arguments takes about 10 ms."""
+def _parser_in(lang: str, groups: tuple[str, ...]) -> argparse.ArgumentParser:
+    """Built once per process, language and set of modules: ``main`` may be called many times in
+    one (a fuzzer, the test suite), and building every command's arguments takes about 10 ms."""
     speak_argparse_in_our_language()
     parser = Parser(prog="voicehost", description=_("A voice host for Mafia at a real table."))
     parser.add_argument("--version", action="version", version=f"voicehost {__version__}",
@@ -37,8 +73,8 @@ def _parser_in(lang: str) -> argparse.ArgumentParser:
                         help=_("the language of everything printed, before or after the command (default: "
                                "Russian; English with VOICEHOST_LANG=en or an English LANG)"))
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for group in COMMAND_GROUPS:
-        group.add_commands(commands)
+    for group in groups:
+        importlib.import_module(f"voicehost.cli.{group}").add_commands(commands)
     return parser
 
 
@@ -55,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not is_text(arg):  # bytes that are not UTF-8, as Python hands them over (surrogates)
             return _error(_("argument {number} ({text})").format(number=number, text=ascii(arg)[:60]),
                           _("is not valid UTF-8 text"))
-    args = build_parser().parse_args(argv)
+    args = parser_for(argv).parse_args(argv)
     if as_program:
         gc.freeze()
     try:
