@@ -763,3 +763,11 @@ def test_lang_is_taken_after_the_command_too(russian, capsys) -> None:
     assert out.startswith("ок: проверено")   # the next call is Russian again
     code, out, err = run_main(capsys, "config", "check", "--lang", "fr")
     assert code == 2 and "--lang" in err and "fr" in err, err
+
+
+def test_rules_show_counts_the_cards_as_a_refused_deal_does(russian: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """«мафия — 2», not «2 мафия»: the role words are not declined, so the count follows them."""
+    code, out, err = run_main(capsys, "rules", "show", "classic")
+    assert code == 0 and "  состав при 11: мафия — 3, комиссар — 1, доктор — 1, путана — 1\n" in out, out + err
+    code, out, err = run_main(capsys, "--lang", "en", "rules", "show", "classic")
+    assert "  cast at 11: 3 mafia, 1 commissar, 1 doctor, 1 putana\n" in out, out + err

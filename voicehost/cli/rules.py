@@ -55,7 +55,10 @@ def _rules(args: argparse.Namespace) -> int:
     print(f"{ruleset.name}: {ruleset.title}")
     print(_("  seats: {sizes}").format(sizes=ruleset.describe_sizes()))
     for size, cast in ruleset.cast.items():
-        print(_("  cast at {size}: ").format(size=size) + ", ".join(f"{n} {_(role.value)}" for role, n in cast.items()))
+        # «мафия — 2», as a refused deal counts the cards too: a count before a role word would
+        # need the word declined («2 мафии»), which the catalog's role words are not.
+        cards = (_("{count} {role}").format(count=n, role=_(role.value)) for role, n in cast.items())
+        print(_("  cast at {size}: ").format(size=size) + ", ".join(cards))
     print(_("  timers: ") + ", ".join(f"{k} = {v}" for k, v in ruleset.timers.items()))
     print(_("  options:"))
     for spec in ruleset.options.values():
