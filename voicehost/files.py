@@ -32,6 +32,11 @@ KINDS = (N_("file"), N_("journal"), N_("player list"), N_("protocol"), N_("repla
          N_("script"), N_("number"), N_("ruleset"), N_("phrasebook"), N_("table file"))
 
 
+class NoSuchFile(InputError):
+    """A file that is not there: its own type, so that a caller that names the file better
+    («no such journal») catches exactly this, not every unreadable file, and never by its words."""
+
+
 def file_name(path: str | os.PathLike[str], what: str = "file") -> Path:
     """A path given by a user, refused in one line if it cannot name a file at all."""
     text = os.fspath(path)
@@ -60,7 +65,7 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MA
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise InputError(str(path), N_("no such file (a {what} was expected)"), {"what": what}) from None
+        raise NoSuchFile(str(path), N_("no such file (a {what} was expected)"), {"what": what}) from None
     except OSError as err:
         raise InputError(str(path), N_("cannot open it ({why})"), {"why": err.strerror or str(err)}) from None
     try:

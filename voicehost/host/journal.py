@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeGuard, get_args
 
-from voicehost.files import decode, file_name, loads_json, read_bytes
+from voicehost.files import NoSuchFile, decode, file_name, loads_json, read_bytes
 from voicehost.host.ballots import VoteBallots
 from voicehost.language.i18n import _
 from voicehost.rules import GAMES, InputError
@@ -283,10 +283,8 @@ def load_journal(path: str | Path) -> JournalFile:
     path = file_name(path, "journal")
     try:
         data = read_bytes(path, "journal", MAX_JOURNAL_BYTES)
-    except InputError as err:
-        if "no such file" in err.message:
-            raise InputError(str(path), _("no such journal")) from None
-        raise
+    except NoSuchFile:
+        raise InputError(str(path), _("no such journal")) from None
     complete = data.rfind(b"\n") + 1
     text = decode(data[:complete], str(path))
     lines = text.split("\n")[:-1]
