@@ -349,3 +349,62 @@ def test_a_service_game_journals_the_one_setup_header(mock_factory, tmp_path, ch
     assert {key: value for key, value in header.items() if key not in ("type", "format", "started")} == \
         {**setup.header(), "service": True}
     assert ("names" in header) == chosen
+
+
+def test_the_judges_points_after_a_served_game_reach_its_protocol_and_records(
+        mock_factory: object, tmp_path: Path, english: None) -> None:
+    """As at ``voicehost run``: a game whose options take the judge's points keeps its window
+    open after the end (the table still PLAYING, no protocol yet) until «end»; the bonus and the
+    penalty given there are in the protocol and reach the records."""
+    import json
+
+    from voicehost.web.setup import read_choice
+    bench = Bench(mock_factory, tmp_path)
+    choice = read_choice({"ruleset": "sport", "options": {"judge_points": True}}, 10)
+    stored: list[dict[str, object]] = []
+
+    async def main() -> float:
+        loop = asyncio.get_running_loop()
+        table = await bench.start()
+        table.on_results = lambda path, protocol: stored.append(protocol)
+        await bench.until(lambda: READY in bench.said)
+        assert table.command(Start(choice)) is None
+        await bench.until(lambda: any("«end» when done" in line for line in bench.printed))
+        assert table.state is S.PLAYING and not table.played
+        table.type("bonus 4 0,5 the best speech")
+        table.type("penalty 6 0.25 talked out of turn")
+        table.type("end")
+        typed = loop.time()
+        await bench.until(lambda: table.played)
+        took = loop.time() - typed
+        assert table.state is S.BEST_VOTE   # then the table's own best-player vote, as after any game
+        await bench.until(lambda: bool(stored))
+        await bench.finish()
+        return took
+
+    assert run_virtual(main()) < 5.0            # «end» closed the window, long before its 120 s
+    protocol = json.loads(next(tmp_path.glob("*.protocol.json")).read_text())
+    assert protocol["judge_points"] == [{"seat": 4, "points": 0.5, "reason": "the best speech"},
+                                        {"seat": 6, "points": -0.25, "reason": "talked out of turn"}]
+    assert stored[0]["judge_points"] == protocol["judge_points"]
+
+
+
+def test_a_discard_in_the_after_game_window_keeps_the_played_game(mock_factory: object, tmp_path: Path) -> None:
+    """The window comes after the end: a discard there cannot set a played game aside."""
+    from voicehost.web.setup import read_choice
+    bench = Bench(mock_factory, tmp_path)
+    choice = read_choice({"ruleset": "sport", "options": {"judge_points": True}}, 10)
+
+    async def main() -> None:
+        table = await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        assert table.command(Start(choice)) is None
+        await bench.until(lambda: any("«end»" in line for line in bench.printed))
+        table.type("discard")
+        await bench.until(lambda: bench.said.count(READY) == 2)
+        assert table.played and table.state is S.IDLE
+        await bench.finish()
+
+    run_virtual(main())
+    assert not list(tmp_path.glob("*.discarded.jsonl")) and len(list(tmp_path.glob("*.protocol.json"))) == 1

@@ -160,11 +160,23 @@ class Director:
                 self.log(_("voicehost: the table's best player (+{points:g}): type «best N» within {seconds} s")
                          .format(points=best_points, seconds=AFTER_GAME_S))
             if self.console.points_after_game():
-                self.log(_("voicehost: the judge's points and the best move still count: «bonus», «penalty», "
-                           "«bestmove» within {seconds} s; «end» when done").format(seconds=AFTER_GAME_S))
+                self._tell_the_points_window()
         else:
             return False
         return await self.console.after_game(AFTER_GAME_S)
+
+    async def points_after_game(self) -> None:
+        """``voicehost serve`` after the game: the judge's points and the best move only, for
+        :data:`AFTER_GAME_S` or until «end», before the protocol is written. The table's
+        best-player vote is the appliance's own (open until the next game starts), and a
+        verdict stands at once, so an annulled game frees the table for the next one."""
+        if self.console.points_after_game():
+            self._tell_the_points_window()
+            await self.console.after_game(AFTER_GAME_S)
+
+    def _tell_the_points_window(self) -> None:
+        self.log(_("voicehost: the judge's points and the best move still count: «bonus», «penalty», "
+                   "«bestmove» within {seconds} s; «end» when done").format(seconds=AFTER_GAME_S))
 
     async def answer(self, request: Request) -> None:
         match request:

@@ -4,7 +4,10 @@ It shows the ready pattern on every LED and says «Стол готов» once; a
 first and the last seat hold their buttons together for :data:`CHORD_S` (or the judge types
 ``start``), with the table's default ruleset and options and the host's own deal shown on
 each player's LED. After the game its protocol is written next to the journal and the table
-is idle again.
+is idle again. Where the game's options take the judge's points or the best move
+(``judge_points``, ``best_move``), the judge gives them first, as at ``voicehost run``: the
+console and the web take ``bonus``, ``penalty`` and ``bestmove`` for 120 table seconds, or
+until ``end``, and the protocol and the records have them.
 
 A power cut costs nothing: at start an unfinished journal (one without a protocol) is
 resumed — «Продолжаем игру» and the state so far — unless the judge types ``discard``
@@ -646,7 +649,9 @@ class IdleTable:
         """The game's task is over: its protocol written if it played to its end, else set aside
         (discard), halted (a journal failure) or left as it is (stop)."""
         failure = None if task.cancelled() else task.exception()
-        if not task.cancelled() and failure is None:
+        # A discard or a stop in the after-game window (the judge's points) comes after the end:
+        # the game is played, so its protocol is written all the same.
+        if failure is None and (not task.cancelled() or game.is_over):
             self._write_protocol(game, journal)
             if self._state is S.DISCARDING:  # the discard came as the game ended: it is played, not set aside
                 self.best_vote = None
@@ -674,6 +679,7 @@ class IdleTable:
             public_log(list(director.game.events))
             await director.say([("game_resumed", {}), *director.status()])
         await director.run()
+        await director.points_after_game()   # the judge's bonus, penalty and best move, then the protocol
 
     async def _halt(self, why: str) -> None:
         """A journal failure: said, printed, and no more inputs — the table waits for a restart."""
