@@ -236,13 +236,15 @@ def test_notes_are_journaled_undone_and_shown_to_the_judge_only(tmp_path) -> Non
     run_virtual(session())
     view = views[0]
     notes = [{"seat": 3, "text": "сам себе противоречит"}, {"seat": 0, "text": "шумно за столом"}]
-    assert view.judge()["notes"] == notes
+    shown = [{**note, "line": line} for note, line in zip(notes, ["Место 3: сам себе противоречит",
+                                                                  "Игра: шумно за столом"], strict=True)]
+    assert view.judge()["notes"] == shown    # each worded by the server ([web] tool_note_of_*)
     public = json.dumps(view.public(), ensure_ascii=False)
     assert "notes" not in view.public() and "противоречит" not in public and "шумно" not in public
     assert judged_results(journal.path)["notes"] == notes
     game2, journal2 = resume_game(journal.path)   # a resumed journal keeps them
     assert TableView(Director(game2, Ports(night=lambda on: None, led=lambda s, p: None, edges=EdgeLog()),
-                              journal2, log=lambda line: None)).judge()["notes"] == notes
+                              journal2, log=lambda line: None)).judge()["notes"] == shown
     journal2.close()
 
 
@@ -256,7 +258,7 @@ def test_notes_never_reach_the_public_web(tmp_path) -> None:
         async with client.ws_connect("/ws") as ws:
             assert "подсказывает" not in (await ws.receive()).data
         judge = await (await client.get("/api/judge/state")).json()
-        assert judge["notes"] == [{"seat": 4, "text": "подсказывает жестами"}]
+        assert judge["notes"] == [{"seat": 4, "text": "подсказывает жестами", "line": "Место 4: подсказывает жестами"}]
     run_with_table(test, tmp_path)
 
 

@@ -940,6 +940,12 @@ def test_a_bonus_from_the_judges_page_reaches_the_protocol(tmp_path: Path, chrom
         assert table.director is not None
         protocol = build_protocol(table.director.game, [], table.names)
         assert protocol["judge_points"] == [{"seat": 4, "points": 0.25, "reason": "за точную версию"}]
+        note_form = driver.find_element(By.CSS_SELECTOR, '#judge-tools form[data-tool="note"]')
+        for name, value in (("note_seat", "0"), ("text", "шумно за столом")):
+            note_form.find_element(By.NAME, name).send_keys(value)
+        note_form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        WebDriverWait(driver, hang_guard(30)).until(    # worded by the server, as every text of the page
+            lambda d: d.find_element(By.ID, "judge-notes").text == "Игра: шумно за столом")
     finally:
         table.close()
 

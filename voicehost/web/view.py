@@ -203,6 +203,11 @@ class TableView:
 
     # ---- the judge's state -------------------------------------------------------------------------
 
+    def _note_line(self, seat: int, text: str) -> str:
+        """A judge's note as his page lists it (seat 0: the game's)."""
+        return self.book.line("web", "tool_note_of_seat", seat=seat, text=text) if seat else \
+            self.book.line("web", "tool_note_of_game", text=text)
+
     def judge(self) -> dict[str, Any]:
         """The public state plus what only the judge may see: the cards, the night's actions and
         checks (as the judge's log has them), and what the game waits for."""
@@ -217,7 +222,8 @@ class TableView:
         state["judge_log"] = _last_lines(game.events, self.book, game.names)
         state["waiting_for"] = type(game.request).__name__ if game.request is not None else None
         state["correction"] = self.correction
-        state["notes"] = [{"seat": seat, "text": text} for seat, text in self.notes]
+        state["notes"] = [{"seat": seat, "text": text, "line": self._note_line(seat, text)}
+                          for seat, text in self.notes]
         state["ballots"] = self._ballots(public=False)
         state["final"] = final_score(game, self.book)
         state["tools"] = judge_tools(state["commands"], self.book)

@@ -107,7 +107,7 @@ const JudgeTools = {
     const place = document.getElementById("judge-notes");
     if (!place || place.dataset.count === String(notes.length)) return;
     place.dataset.count = String(notes.length);
-    place.replaceChildren(...notes.map((n) => Table.el("p", null, n.seat ? `Место ${n.seat}: ${n.text}` : `Игра: ${n.text}`)));
+    place.replaceChildren(...notes.map((n) => Table.el("p", null, n.line)));   // worded by the server ([web])
   },
 
   // A finished game's points per seat, just under the result (the server words each row).
