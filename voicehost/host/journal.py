@@ -220,15 +220,15 @@ class Journal:
 def write_results(journal: Path, protocol: dict[str, Any], log: list[str]) -> Path:
     """At the end of a game: the protocol (JSON) and the readable Russian log next to the journal."""
     path = journal.with_suffix(".protocol.json")
-    started = journal_started(journal)
-    if started is not None:  # the file says when the game started, as its journal does (the records' game id)
+    header, ballots = _header_and_ballots(journal)
+    started = header.get("started")
+    if isinstance(started, str):  # the file says when the game started, as its journal does (the records' game id)
         protocol = {**protocol, "started": started}
-    ballots = journal_ballots(journal)
     if ballots:  # who pressed for whom, beside each day's counts
         protocol = add_ballots(protocol, [{"day": vote.day, **vote.entry()} for vote in ballots])
-    tournament = journal_tournament(journal)
-    if tournament is not None:  # the game's tournament, round and table: where the records put it
-        protocol = {**protocol, "tournament": tournament}
+    tournament = header.get("tournament")
+    if isinstance(tournament, dict):  # the game's tournament, round and table: where the records put it
+        protocol = {**protocol, "tournament": dict(tournament)}
     try:
         path.write_text(json.dumps(protocol, ensure_ascii=False, indent=2) + "\n")
         journal.with_suffix(".log.txt").write_text("\n".join(log) + "\n")
@@ -244,18 +244,6 @@ def started_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def journal_started(journal: Path) -> str | None:
-    """The header's ``started`` of an existing journal, or None (no journal, or one from before)."""
-    started = _header_of(journal).get("started")
-    return started if isinstance(started, str) else None
-
-
-def journal_tournament(journal: Path) -> dict[str, Any] | None:
-    """The header's ``tournament`` (name, round, table) of an existing journal, or None."""
-    tournament = _header_of(journal).get("tournament")
-    return dict(tournament) if isinstance(tournament, dict) else None
-
-
 def _header_of(journal: Path) -> dict[str, Any]:
     try:
         with open(journal, "rb") as file:
@@ -263,6 +251,16 @@ def _header_of(journal: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return header if isinstance(header, dict) else {}
+
+
+def _header_and_ballots(journal: Path) -> tuple[dict[str, Any], list[VoteBallots]]:
+    """The header and the ballots of an existing journal, read once; a journal this program
+    cannot read whole (none, or a broken record) still gives its first line's header."""
+    try:
+        read = load_journal(journal)
+    except InputError:
+        return _header_of(journal), []
+    return read.header, read.ballots
 
 
 def journal_ballots(journal: Path) -> list[VoteBallots]:
