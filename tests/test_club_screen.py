@@ -46,7 +46,8 @@ CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 SPEED = 80.0          # each table's timers and voice, this many times faster than real
 DROP_S = 2.0          # the screen's silence before a table shows as dropped
 TOURNAMENT = "Кубок клуба"
-PLAYERS = [f"{first} {last}" for last in ("Орлов", "Волков", "Соколов")
+WOMEN = ("Анна", "Вера", "Дина", "Жанна", "Ирина")
+PLAYERS = [f"{first} {last}а" if first in WOMEN else f"{first} {last}" for last in ("Орлов", "Волков", "Соколов")
            for first in ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл")]
 ROLES = ("дон", "мафия", "шериф", "мирный")
 
@@ -369,7 +370,7 @@ def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
     from voicehost.web.club import Seating, Standing
 
     def provider(tournament: str | None, tables: Any, /) -> Board:
-        return Board(standings=(Standing("Анна Орлов", 3.5, 1, 1, 0.5),), games=1, next_round=2,
+        return Board(standings=(Standing("Анна Орлова", 3.5, 1, 1, 0.5),), games=1, next_round=2,
                      seating=(Seating("1", tuple(PLAYERS[:10])), Seating("2", tuple(PLAYERS[10:20]))))
 
     async def look() -> dict[str, Any]:
@@ -387,7 +388,7 @@ def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
 
     board = asyncio.run(look())
     assert board["next_round"] == 2 and board["seating"][1] == {"table": "2", "players": PLAYERS[10:20]}
-    assert board["standings"] == [{"player": "Анна Орлов", "points": 3.5, "games": 1, "wins": 1, "extra": 0.5}]
+    assert board["standings"] == [{"player": "Анна Орлова", "points": 3.5, "games": 1, "wins": 1, "extra": 0.5}]
     assert board["texts"]["seating"] == "Рассадка тура {round}"
 
 
