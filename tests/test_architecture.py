@@ -97,7 +97,7 @@ def test_web_records_and_service_use_the_hosts_public_api_only(path: Path) -> No
 # in there), its clock, and the methods below. Its parts and their state (the floor's timer, who
 # is speaking, the pause, the refusals) reach everyone else as notices (voicehost.host.notices).
 DIRECTOR_API = {"game", "ports", "clock", "log", "watch", "unwatch", "say", "push", "wait", "nightfall", "status",
-                "run", "close", "notes"}
+                "run", "points_after_game", "close", "notes"}
 
 
 def director_attributes(path: Path) -> set[tuple[int, str]]:
