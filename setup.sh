@@ -68,9 +68,23 @@ install_apt_packages() {
     # Another apt (unattended-upgrades on a fresh Pi, a second setup) may hold the dpkg lock:
     # apt's own lock timeout waits for it instead of failing at once.
     local wait_for_lock=(-o "DPkg::Lock::Timeout=$APT_LOCK_TIMEOUT_S")
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get "${wait_for_lock[@]}" update -qq
+    update_package_lists "${wait_for_lock[@]}"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get "${wait_for_lock[@]}" install -y -qq \
         --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# apt-get update: DPkg::Lock::Timeout covers the dpkg lock but not the lists lock, so an update
+# beside another apt's fails at once ("Could not get lock /var/lib/apt/lists/lock"); wait for it
+# here, up to the same timeout. Any other failure is apt's own, shown as it said it.
+update_package_lists() {
+    local waited=0 out
+    until out=$(as_root env DEBIAN_FRONTEND=noninteractive apt-get "$@" update -qq 2>&1); do
+        case "$out" in *"Could not get lock"*) ;; *) printf '%s\n' "$out" >&2; return 1 ;; esac
+        [ "$waited" -ge "$APT_LOCK_TIMEOUT_S" ] && { printf '%s\n' "$out" >&2; return 1; }
+        [ "$waited" -eq 0 ] && say "another apt is running: waiting for it" "работает другой apt: жду его"
+        sleep "${APT_LOCK_POLL_S:-5}"
+        waited=$((waited + ${APT_LOCK_POLL_S:-5}))
+    done
 }
 
 pick_python() {
