@@ -516,3 +516,46 @@ def test_voicehost_serve_reports_idle_then_each_game(tmp_path) -> None:
     phases, code, err = asyncio.run(evening())
     assert phases[0] == "idle" and phases[-1] in {"deal", "night", "day"}, phases
     assert code == 0 and "Traceback" not in err, err[-2000:]
+
+
+def test_with_a_club_key_only_the_tables_that_have_it_report() -> None:
+    """``--club-key``: a table without the key, or with another, is refused (401) and says so
+    once; the table with it shows on the board."""
+    async def evening() -> tuple[dict[str, Any], list[str], list[ClubReporter]]:
+        screen = ClubScreen(club_key="kubok-2026")
+        base = await screen.start("127.0.0.1", 0)
+        said: list[str] = []
+        reporters = [ClubReporter(club_socket_url(base), TablePlace(TOURNAMENT, 1, str(table), f"club-table-{table}"),
+                                  log_line=said.append, club_key=key)
+                     for table, key in ((1, "kubok-2026"), (2, None), (3, "kubok-2025"))]
+        try:
+            for reporter in reporters:
+                reporter.start()
+            deadline = time.monotonic() + 30.0
+            while not (reporters[0].sent and len(said) >= 2) and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            async with aiohttp.ClientSession() as http:
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await http.ws_connect(base.replace("http", "ws", 1) + "/ws/table",
+                                          headers={"Authorization": "Bearer kubok-202"})
+                assert refused.value.status == 401
+            return screen.state(), said, reporters
+        finally:
+            for reporter in reporters:
+                await reporter.stop()
+            await screen.stop()
+
+    board, said, reporters = asyncio.run(evening())
+    assert [table["table"] for table in board["tables"]] == ["1"]
+    assert reporters[0].sent > 0 and reporters[1].sent == reporters[2].sent == 0
+    assert len(said) == 2 and all("--club-key" in line for line in said), said
+
+
+@pytest.mark.parametrize("argv", [["tournament", "screen", "--club-key", "ключ"],
+                                  ["tournament", "screen", "--club-key", "two words"]], ids=["cyrillic", "space"])
+def test_a_club_key_that_no_header_can_carry_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from voicehost.cli.main import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == "voicehost: ошибка: --club-key: ключ — латинские буквы, цифры и знаки препинания, без пробелов\n", err

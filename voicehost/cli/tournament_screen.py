@@ -46,7 +46,30 @@ def add_screen_command(sub: Commands) -> None:
                         help=_("show only this tournament's tables (default: every table that reports)"))
     screen.add_argument("--since", type=day, default=None, metavar=_("YYYY-MM-DD"),
                         help=_("count the games played from this day (default: today)"))
+    _club_key_argument(screen, _("take reports only from tables started with this --club-key"))
     screen.set_defaults(run=_screen)
+
+
+CLUB_KEY_VARIABLE = "VOICEHOST_CLUB_KEY"
+
+
+def _club_key_argument(command: argparse.ArgumentParser, purpose: str) -> None:
+    """``--club-key``, the same on the screen and at each table; from the environment by default,
+    so that the key stays out of the process list and the unit file."""
+    command.add_argument("--club-key", default=None, metavar=_("KEY"),
+                         help=_("{purpose} (default: ${variable}; none: any table may report)").format(
+                             purpose=purpose, variable=CLUB_KEY_VARIABLE))
+
+
+def club_key(args: argparse.Namespace) -> str | None:
+    """The club key of the command line, or of the environment; None when neither has one."""
+    import os
+
+    key = getattr(args, "club_key", None) or os.environ.get(CLUB_KEY_VARIABLE) or None
+    if key is not None and not (key.isascii() and key.isprintable() and " " not in key):
+        # an HTTP header carries it: Latin-1 at most, and a space would end the word
+        raise InputError("--club-key", _("a key is Latin letters, digits and punctuation, with no spaces"))
+    return key
 
 
 def port_number(text: str) -> int:
@@ -61,6 +84,7 @@ def add_club_arguments(command: argparse.ArgumentParser) -> None:
     ``--tournament NAME --round R --tournament-table T``, which the records take too)."""
     command.add_argument("--club-server", default=None, metavar="URL",
                          help=_("report the table's public state to this tournament screen (http://HOST:PORT)"))
+    _club_key_argument(command, _("the tournament screen's club key"))
 
 
 # ---- the tables' side -------------------------------------------------------------------------------
@@ -75,7 +99,8 @@ def club_reporter(args: argparse.Namespace, records_table: str) -> ClubReporter 
     number = getattr(args, "tournament_table", None)
     place = TablePlace(tournament=getattr(args, "tournament", None) or "", round=getattr(args, "round", None),
                        table=str(number) if number is not None else records_table, records_table=records_table)
-    return ClubReporter(url, place, log_line=lambda line: print(line, file=sys.stderr, flush=True))
+    return ClubReporter(url, place, log_line=lambda line: print(line, file=sys.stderr, flush=True),
+                        club_key=club_key(args))
 
 
 def with_club(args: argparse.Namespace, records_table: str,
@@ -169,6 +194,7 @@ def standings_provider(db: str | None, since: datetime | None) -> Callable[[str 
 def _screen(args: argparse.Namespace) -> int:
     import asyncio
 
+    club_key(args)   # a bad key is refused before the page starts
     since = args.since or _today_utc()
     provider = standings_provider(args.db, since)
     asyncio.run(_serve_screen(args, provider))
@@ -189,7 +215,7 @@ async def _serve_screen(args: argparse.Namespace, provider: Callable[[str | None
 
     from voicehost.web.club import ClubScreen
 
-    screen = ClubScreen(standings=provider, tournament=args.tournament)
+    screen = ClubScreen(standings=provider, tournament=args.tournament, club_key=club_key(args))
     url = await screen.start(args.host, args.port)
     print(_("voicehost: the tournament screen: {url}/  (tables report with --club-server {url})").format(url=url),
           file=sys.stderr, flush=True)

@@ -7,7 +7,9 @@ URLs:
 - ``GET /api/board`` the board: the tables, the standings, the seating; ``GET /ws`` the board,
   pushed on every change
 - ``GET /ws/table`` where the tables report (:mod:`voicehost.web.reporter`); a browser's socket
-  (it always carries an ``Origin``) is refused here, so no page can pose as a table
+  (it always carries an ``Origin``) is refused here, so no page can pose as a table; with a club
+  key (``tournament screen --club-key``) a socket without it (``Authorization: Bearer KEY``) is
+  refused too, so a phone on the club's Wi-Fi cannot pose as a table either
 
 A table is keyed by its tournament and table. One that sends nothing for :data:`DROP_S` is shown
 as dropped off, and as live again with its next report — unless its game is over (``voicehost
@@ -20,6 +22,7 @@ only when the answer changed.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 import re
@@ -193,6 +196,8 @@ class ClubScreen:
     standings: StandingsProvider = no_standings
     tournament: str | None = None
     """Only this tournament's tables are shown (None: every table that reports)."""
+    club_key: str | None = None
+    """The key every table reports with (None: any program that is no browser may report)."""
     drop_s: float = DROP_S
     refresh_s: float = REFRESH_S
     book: Phrasebook = field(default_factory=load_phrasebook)
@@ -256,6 +261,10 @@ class ClubScreen:
         if "Origin" in request.headers:
             raise web.HTTPForbidden(text=json.dumps({"error": self.book.line("club", "not_a_table")},
                                                     ensure_ascii=False), content_type="application/json")
+        if not self._has_the_key(request):
+            log.warning(_("club: a table without the club's key is refused (%s)"), request.remote or "?")
+            raise web.HTTPUnauthorized(text=json.dumps({"error": self.book.line("club", "wrong_key")},
+                                                       ensure_ascii=False), content_type="application/json")
         ws = web.WebSocketResponse(heartbeat=10.0, max_msg_size=MAX_REPORT)
         await ws.prepare(request)
         self.reporters.add(ws)
@@ -273,6 +282,12 @@ class ClubScreen:
         finally:
             self.reporters.discard(ws)
         return ws
+
+    def _has_the_key(self, request: web.Request) -> bool:
+        if self.club_key is None:
+            return True
+        given = request.headers.get("Authorization", "").encode("utf-8", "replace")
+        return hmac.compare_digest(given, f"Bearer {self.club_key}".encode())   # no timing tells how close
 
     def heard(self, report: dict[str, Any]) -> None:
         """One report: the table's state now (an older one than shown is ignored)."""

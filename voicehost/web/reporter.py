@@ -88,9 +88,10 @@ class ClubReporter:
     :meth:`stop` run its one task on the current loop."""
 
     def __init__(self, url: str, place: TablePlace, *, beat_s: float = BEAT_S,
-                 log_line: Callable[[str], None] | None = None) -> None:
+                 log_line: Callable[[str], None] | None = None, club_key: str | None = None) -> None:
         self.url = url
         self.place = place
+        self.headers = {"Authorization": f"Bearer {club_key}"} if club_key else {}
         self.beat_s = beat_s
         self.log_line = log_line or log.warning
         self.director: Director | None = None
@@ -199,7 +200,7 @@ class ClubReporter:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None, connect=SEND_TIMEOUT_S)) as http:
             while not self._stopping:
                 try:
-                    async with http.ws_connect(self.url, heartbeat=HEARTBEAT_S) as ws:
+                    async with http.ws_connect(self.url, heartbeat=HEARTBEAT_S, headers=self.headers) as ws:
                         self.connected, retry = True, FIRST_RETRY_S
                         if told_down:
                             self.log_line(_("voicehost: club server {url}: reporting again").format(url=self.url))
@@ -207,7 +208,10 @@ class ClubReporter:
                         await self._send_changes(ws)
                 except (aiohttp.ClientError, OSError, TimeoutError, ConnectionError) as err:
                     if not told_down:
-                        self.log_line(_("voicehost: club server {url}: not reachable ({why}); the game goes on, "
+                        self.log_line(_("voicehost: club server {url}: it refuses this table's club key "
+                                        "(--club-key); the game goes on, the reporter tries again").format(
+                                          url=self.url) if _refused_key(err) else
+                                      _("voicehost: club server {url}: not reachable ({why}); the game goes on, "
                                         "the reporter tries again").format(url=self.url, why=_why(err)))
                         told_down = True
                 self.connected = False
@@ -246,6 +250,11 @@ async def _drain(ws: aiohttp.ClientWebSocketResponse) -> None:
     async for message in ws:
         if message.type == aiohttp.WSMsgType.ERROR:
             break
+
+
+def _refused_key(err: BaseException) -> bool:
+    """The club server answered 401: the table has no key, or not the screen's."""
+    return isinstance(err, aiohttp.WSServerHandshakeError) and err.status == 401
 
 
 def _why(err: BaseException) -> str:
