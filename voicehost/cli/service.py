@@ -14,7 +14,7 @@ from voicehost.cli.args import Commands, add_tournament_arguments, add_web_argum
 from voicehost.cli.tournament_screen import add_club_arguments, club_reporter
 from voicehost.language.i18n import _
 from voicehost.rules import InputError
-from voicehost.service.unit import DEFAULT_USER, install, unit_text
+from voicehost.service.unit import DEFAULT_USER, ENVIRONMENT_FILE, install, unit_text
 
 if TYPE_CHECKING:  # the host, the audio stack and asyncio load only for `serve` (see issue 30)
     import asyncio
@@ -42,6 +42,9 @@ def add_commands(commands: Commands) -> None:
     service.add_argument("--web", default=None, metavar=_("HOST:PORT"),
                          help=_("serve the setup page, the table display and the judge console here "
                                 "(e.g. 0.0.0.0:8080; the PIN: [web] pin of the table file)"))
+    service.add_argument("--club-server", default=None, metavar="URL",
+                         help=_("report each game's public state to this tournament screen (http://HOST:PORT; "
+                                "its key: VOICEHOST_CLUB_KEY in {path})").format(path=ENVIRONMENT_FILE))
     service.set_defaults(run=_service)
 
 
@@ -52,10 +55,14 @@ def _service(args: argparse.Namespace) -> int:
         from voicehost.web import parse_address
         host, port = parse_address(args.web)
         args.web = f"{host}:{port}"
+    if args.club_server:  # refused now, not at boot
+        from voicehost.web.reporter import club_socket_url
+        args.club_server = args.club_server.strip()
+        club_socket_url(args.club_server)
     if args.action == "unit":
-        print(unit_text(args.table, args.user, web=args.web), end="")
+        print(unit_text(args.table, args.user, web=args.web, club_server=args.club_server), end="")
         return 0
-    path = install(args.table, args.user, web=args.web)
+    path = install(args.table, args.user, web=args.web, club_server=args.club_server)
     print(_("{path}: written and enabled; start it now with: sudo systemctl start voicehost").format(
               path=path))
     return 0

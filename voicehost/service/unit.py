@@ -3,7 +3,8 @@
 The unit runs ``voicehost serve`` as a dedicated system user in the ``gpio`` and ``audio``
 groups (the seat pins and the sound card, nothing else), tells systemd when the table is
 ready (``Type=notify``) and keeps telling it the loop is alive (``WatchdogSec``: a hung
-host is restarted, and a restart resumes the game from its journal). Journals go to
+host is restarted, and a restart resumes the game from its journal). Exit code 2 is bad
+input (a table file, a key): restarting cannot mend it, so systemd does not retry it in a loop. Journals go to
 ``/var/lib/voicehost``, the TTS cache to ``/var/cache/voicehost``, a club's config to
 ``/etc/voicehost``; output goes to journald (``journalctl -u voicehost``).
 
@@ -30,6 +31,9 @@ UNIT_DIR = Path("/etc/systemd/system")
 DEFAULT_USER = "voicehost"
 GROUPS = ("gpio", "audio")
 WATCHDOG_S = 30
+ENVIRONMENT_FILE = Path("/etc/voicehost/environment")
+"""The club's own variables for the service (``VOICEHOST_CLUB_KEY=…``), read by systemd as root
+before it drops to the service's user: a secret there stays out of the unit and the process list."""
 HOMES = (Path("/home"), Path("/root"), Path("/run/user"))
 """What ``ProtectHome=yes`` hides: a checkout or a table file there is only made read-only."""
 HARDENING = """\
@@ -87,14 +91,18 @@ def voicehost_command() -> str:
 
 
 def unit_text(table: str | None = None, user: str = DEFAULT_USER, command: str | None = None,
-              web: str | None = None) -> str:
+              web: str | None = None, club_server: str | None = None) -> str:
     """The unit file for ``table`` (a name in the config layers or a path) run as ``user``;
-    ``web``: the HOST:PORT its setup page, table display and judge console are served on."""
+    ``web``: the HOST:PORT its setup page, table display and judge console are served on;
+    ``club_server``: the tournament screen each game reports to (its key, if any, comes from
+    :data:`ENVIRONMENT_FILE`)."""
     serve = f"{command or voicehost_command()} serve"
     if table:
         serve += f" --table {_table_argument(table)}"
     if web:
         serve += f" --web {web}"
+    if club_server:
+        serve += f" --club-server {club_server.replace('%', '%%')}"   # % starts a systemd specifier
     hardening = HARDENING.format(protect_home=_protect_home(command or voicehost_command(), table))
     return f"""\
 # voicehost: the Mafia host as an appliance (written by `voicehost service install`).
@@ -113,6 +121,7 @@ SupplementaryGroups={" ".join(GROUPS)}
 WatchdogSec={WATCHDOG_S}
 Restart=on-failure
 RestartSec=2
+RestartPreventExitStatus=2
 TimeoutStartSec=300
 StateDirectory=voicehost
 CacheDirectory=voicehost
@@ -120,6 +129,7 @@ ConfigurationDirectory=voicehost
 RuntimeDirectory=voicehost
 Environment=VOICEHOST_DATA=/var/lib/voicehost VOICEHOST_CACHE=/var/cache/voicehost
 Environment=VOICEHOST_CONSOLE=/run/voicehost/console PYTHONUNBUFFERED=1
+EnvironmentFile=-{ENVIRONMENT_FILE}
 {hardening}StandardOutput=journal
 StandardError=journal
 SyslogIdentifier=voicehost
@@ -151,7 +161,7 @@ def _table_argument(table: str) -> str:
 
 
 def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | None = None,
-            web: str | None = None) -> Path:
+            web: str | None = None, club_server: str | None = None) -> Path:
     """Create the user (if needed) in the gpio and audio groups, write the unit, enable it."""
     run = run or _run
     if os.geteuid() != 0 and unit_dir == UNIT_DIR:
@@ -170,7 +180,7 @@ def install(table: str | None, user: str, unit_dir: Path = UNIT_DIR, run: Run | 
              "--shell", "/usr/sbin/nologin", *(["--groups", ",".join(groups)] if groups else []), user])
     path = unit_dir / UNIT_NAME
     try:
-        path.write_text(unit_text(table, user, web=web))
+        path.write_text(unit_text(table, user, web=web, club_server=club_server))
     except OSError as err:
         raise InputError(str(path), err.strerror or str(err)) from None
     run(["systemctl", "daemon-reload"])
