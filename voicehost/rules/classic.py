@@ -217,13 +217,15 @@ class ClassicGame(TableGame):
 
     def _tally(self, ballot: AwaitVotes) -> dict[int, int]:
         """The mayor's vote counts twice; in the final vote each blood name adds one, and with
-        ``etiquette`` a non-voter's vote goes to the last accused (seed 000 «Тонкости»)."""
+        ``etiquette`` a non-voter's vote goes to the last accused (seed 000 «Тонкости») still on
+        the ballot: one removed during the defence speeches can take no vote."""
         counts = {c: 0 for c in ballot.candidates}
         votes = dict(self.votes)
-        if ballot.round == "final" and self.options.flag("etiquette") and self.accused:
+        standing = [seat for seat in self.accused if seat in counts]
+        if ballot.round == "final" and self.options.flag("etiquette") and standing:
             for voter in ballot.voters:
                 if voter in self.alive:
-                    votes.setdefault(voter, self.accused[-1])
+                    votes.setdefault(voter, standing[-1])
         for voter, candidate in votes.items():
             counts[candidate] += 2 if voter == self.mayor and ballot.round != "mayor" else 1
         if ballot.round == "final":
