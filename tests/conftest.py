@@ -6,17 +6,23 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 from hypothesis import HealthCheck, settings
 from pulse import pulse_daemon, pulse_loop  # noqa: F401  (the sound fixtures)
 
-from hw.pinmap import load_pinmap
+from hw.pinmap import PinMap, load_pinmap
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.engine_level import Simulation, simulate
 from voicehost.simulation.script import script_from_data
+
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
+
+    from audio.tts import SpeechRenderer
 
 settings.register_profile("ci", max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -54,7 +60,7 @@ def kinds(result: Simulation, kind: str) -> list[Any]:
 
 
 @pytest.fixture
-def sport_protocol():
+def sport_protocol() -> Callable[..., dict[str, Any]]:
     return play
 
 
@@ -64,7 +70,7 @@ TEN = Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.
 
 
 @pytest.fixture
-def mock_factory():
+def mock_factory() -> Iterator[MockFactory]:
     from gpiozero.pins.mock import MockFactory, MockPWMPin
     factory = MockFactory(pin_class=MockPWMPin)
     yield factory
@@ -73,7 +79,7 @@ def mock_factory():
 
 
 @pytest.fixture
-def ten_seats():
+def ten_seats() -> PinMap:
     return load_pinmap(TEN)
 
 
@@ -153,7 +159,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 # pulse_daemon and pulse_loop: tests/pulse.py, imported above.
 
 @pytest.fixture(scope="session")
-def renderer(tmp_path_factory):
+def renderer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SpeechRenderer]:
     """The real voice (pyttsx3 + espeak-ng), with a cache private to the test session."""
     from audio.tts import SpeechRenderer, VoiceUnavailable
     try:
@@ -165,7 +171,7 @@ def renderer(tmp_path_factory):
 
 
 @pytest.fixture
-def english(monkeypatch):
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The program in English for a test that asserts the English of its messages (the ids in
     the code); subprocesses inherit it. The product's default, and every other test's, is Russian."""
     from voicehost.language.i18n import set_language
@@ -177,18 +183,18 @@ def english(monkeypatch):
 
 
 @pytest.fixture
-def no_audio_device(monkeypatch) -> None:
+def no_audio_device(monkeypatch: pytest.MonkeyPatch) -> None:
     """A machine without a sound card: sounddevice's OutputStream refuses, as PortAudio does there."""
     import sounddevice
 
-    def refused(*args, **kwargs):
+    def refused(*args: Any, **kwargs: Any) -> NoReturn:
         raise sounddevice.PortAudioError("Error querying device -1")
 
     monkeypatch.setattr(sounddevice, "OutputStream", refused)
 
 
 @pytest.fixture(scope="module")
-def english_module():
+def english_module() -> Iterator[None]:
     """:func:`english` for a whole module (``pytestmark``), property-based tests included."""
     from voicehost.language.i18n import set_language
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import string
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.language.host_lines import HOST_KEYS
@@ -33,7 +33,7 @@ def _named(template: str) -> set[str]:
             if field and spec and spec.split(":")[0] in NAME_SPECS}
 
 
-def _values(field: str, book: Phrasebook, ruleset: str, seats: int, durations: list[int]) -> list[object]:
+def _values(field: str, book: Phrasebook, ruleset: str, seats: int, durations: list[int]) -> Sequence[object]:
     if field in ("seat", "needed") or field == "target" and ruleset != "canonical":
         return list(range(1, seats + 1))
     if field in ("n", "count", "yes"):

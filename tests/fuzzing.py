@@ -458,7 +458,10 @@ def run_many(kind: str, seeds: range, report: Callable[[str], None] = print) -> 
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix=f"voicehost-fuzz-{kind}-") as name:
         tmp = Path(name)
-        bases = journal_bases(tmp / "bases") if kind == "journals" and (tmp / "bases").mkdir() is None else None
+        bases: list[JournalBase] | None = None
+        if kind == "journals":
+            (tmp / "bases").mkdir()
+            bases = journal_bases(tmp / "bases")
         for seed in seeds:
             outcome = one_case(kind, seed, tmp, bases)
             tally.add(outcome)

@@ -21,6 +21,7 @@ import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, Literal, overload
 
 from machine import hang_guard
 
@@ -37,9 +38,21 @@ _FORKS.set_forkserver_preload(["voicehost.cli.main", "voicehost.rules.sport", "v
                                "gpiozero", "sqlalchemy", "alembic", "voicehost.records.store"])
 
 
+@overload
 def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env: Mapping[str, str] | None = None,
                   cwd: Path | str | None = None, timeout: float = 120,
-                  text: bool = True) -> subprocess.CompletedProcess:
+                  text: Literal[True] = True) -> subprocess.CompletedProcess[str]: ...
+@overload
+def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env: Mapping[str, str] | None = None,
+                  cwd: Path | str | None = None, timeout: float = 120,
+                  text: Literal[False]) -> subprocess.CompletedProcess[bytes]: ...
+@overload
+def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env: Mapping[str, str] | None = None,
+                  cwd: Path | str | None = None, timeout: float = 120,
+                  text: bool) -> subprocess.CompletedProcess[Any]: ...
+def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env: Mapping[str, str] | None = None,
+                  cwd: Path | str | None = None, timeout: float = 120,
+                  text: bool = True) -> subprocess.CompletedProcess[Any]:
     """``voicehost ARGV`` as ``subprocess.run(…, capture_output=True)`` would run it: stdin is
     ``input`` (nothing: at its end at once), the environment ``env`` (default: this one).
     ``timeout`` guards against a hang only (stretched on an emulated CPU: tests/machine.py)."""

@@ -31,10 +31,14 @@ import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 from machine import EMULATOR, real_time_needed
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 SINK = "voicehost_test"
 TOOLS = ("pulseaudio", "pactl", "parec")
@@ -376,8 +380,9 @@ def _wait_until_the_sink_is_quick(patience_s: float = 10.0) -> None:
     # slow, but it works: the tests run, and say what they find
 
 
-def _count(blocks: dict[str, int], key: str, silence: bool = False):
-    def callback(data, frames, time_info, status) -> None:
+def _count(blocks: dict[str, int], key: str,
+           silence: bool = False) -> Callable[[NDArray[np.float32], int, Any, Any], None]:
+    def callback(data: NDArray[np.float32], frames: int, time_info: Any, status: Any) -> None:
         if silence:
             data.fill(0)
         blocks[key] += 1

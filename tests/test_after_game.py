@@ -22,15 +22,17 @@ from voicehost.host.live import _write_results
 from voicehost.host.vclock import run_virtual
 from voicehost.rules import IllegalInput
 from voicehost.rules.errors import GameIsOver, TournamentOptionOff
-from voicehost.rules.inputs import BestMove, Check, Dawn, EndSpeech, Foul, JudgePoints, Proceed, Remove
+from voicehost.rules.inputs import BestMove, Check, Dawn, EndSpeech, Foul, Input, JudgePoints, Proceed, Remove
 from voicehost.rules.protocol import build_protocol
 from voicehost.rules.requests import AwaitSpeech
+from voicehost.rules.sport import SportGame
 
 
-def over_after_the_first_kill(**options: Any) -> Any:
+def over_after_the_first_kill(**options: Any) -> SportGame:
     """Night 2 kills seat 1 (the first to leave, his best move is his); the judge then removes
     the three black seats: red wins at that morning."""
     game = sport(**options)
+    item: Input
     for item in (DEAL, Dawn(), Proceed()):
         game.push(item)
     while isinstance(game.request, AwaitSpeech):
@@ -48,6 +50,7 @@ def over_after_the_first_kill(**options: Any) -> Any:
 def test_the_judges_points_and_the_best_move_count_after_the_game_without_changing_its_outcome() -> None:
     game = over_after_the_first_kill(**TOURNAMENT)
     outcome, before = game.outcome(), game.scores()
+    assert outcome is not None
     game.push(JudgePoints(4, 50, "the best speech"))
     game.push(JudgePoints(6, -25, "talked out of turn"))
     game.push(BestMove(1, (3, 5, 2)))
@@ -76,7 +79,8 @@ def test_after_the_game_the_judges_points_still_need_their_option() -> None:
     assert refused.value.refusal == TournamentOptionOff("judge_points")
 
 
-def host_after_game(game: Any, journal: Journal, lines: list[str], seconds: float) -> tuple[bool, float, Director]:
+def host_after_game(
+        game: SportGame, journal: Journal, lines: list[str], seconds: float) -> tuple[bool, float, Director]:
     """The after-game window of ``voicehost run`` on the virtual clock, ``lines`` typed into it:
     (whether the game goes on, the table seconds it took, the director)."""
     made: list[tuple[bool, float, Director]] = []
@@ -95,14 +99,15 @@ def host_after_game(game: Any, journal: Journal, lines: list[str], seconds: floa
     return made[0]
 
 
-def journaled(game: Any, path: Path) -> Journal:
+def journaled(game: SportGame, path: Path) -> Journal:
     journal = Journal(path, {"ruleset": "sport", "options": TOURNAMENT, "seats": 10, "level": "live"})
     for index, item in enumerate(game.inputs):
         journal.append(index, 0.0, "host", item)
     return journal
 
 
-def test_the_after_game_window_at_run_takes_the_judges_points_into_journal_and_protocol(tmp_path, capsys) -> None:
+def test_the_after_game_window_at_run_takes_the_judges_points_into_journal_and_protocol(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = over_after_the_first_kill(**TOURNAMENT)
     path = tmp_path / "g.jsonl"
     journal = journaled(game, path)
@@ -123,7 +128,7 @@ def test_the_after_game_window_at_run_takes_the_judges_points_into_journal_and_p
     assert recorded and recorded[0]["judge_points"] == protocol["judge_points"]   # the records get them too
 
 
-def test_without_tournament_options_the_window_does_not_wait(tmp_path) -> None:
+def test_without_tournament_options_the_window_does_not_wait(tmp_path: Path) -> None:
     game = over_after_the_first_kill()
     goes_on, took, director = host_after_game(game, journaled(game, tmp_path / "g.jsonl"), ["bonus 4 0,5 why"], 120.0)
     assert not goes_on and took == 0.0 and not director.console.refused   # nothing asked: nothing read
@@ -135,7 +140,8 @@ def test_a_correction_that_changes_who_left_after_his_last_word_is_a_typed_russi
     """Day 1: seat 5 voted out 6 to 4 and his last word said. «vote 1 9» makes it a tie (his last
     word stands as his tie speech); «vote 2 9» would send seat 9 out instead, but seat 5's word
     is said: refused with its own kind — not the replay's «seat 9 has the floor, not seat 5»."""
-    from test_console import console_at, voted_game
+    from test_console import console_at
+    from test_game import voted_game
 
     from voicehost.host.refusals import VoteCorrectionTooLate
     from voicehost.language.i18n import _
@@ -156,7 +162,8 @@ def test_a_correction_that_changes_who_left_after_his_last_word_is_a_typed_russi
 
 # ---- 3. the records' history of an annulled game -------------------------------------------
 
-def test_the_records_history_says_an_annulled_game_in_russian(tmp_path, capsys, monkeypatch) -> None:
+def test_the_records_history_says_an_annulled_game_in_russian(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from datetime import UTC, datetime
 
     from voicehost.cli.main import main
@@ -177,7 +184,7 @@ def test_the_records_history_says_an_annulled_game_in_russian(tmp_path, capsys, 
 
 # ---- 4. the tournament screen follows the game's round under serve --------------------------
 
-def test_the_club_reporter_reports_each_games_own_round(tmp_path) -> None:
+def test_the_club_reporter_reports_each_games_own_round(tmp_path: Path) -> None:
     """``serve --tournament cup --round 1`` gives its second game round 2 (its setup's
     ``tournament``, told to the reporter with the director); the reporter kept saying round 1
     for every game of the evening."""
@@ -200,7 +207,7 @@ def test_the_club_reporter_reports_each_games_own_round(tmp_path) -> None:
     assert reporter.report()["round"] == 3
 
 
-def test_serve_tells_each_new_game_its_round_with_its_director(tmp_path) -> None:
+def test_serve_tells_each_new_game_its_round_with_its_director(tmp_path: Path) -> None:
     """The idle table of ``serve --tournament cup --round 1 --tournament-table 2``: its first game
     is round 1; once that game has its protocol the next is round 2, and the table says so with
     the director (``game_place``, what the club reporter follows)."""

@@ -28,7 +28,7 @@ TABLES = sorted((ROOT / "config" / "tables").glob("*.toml"))
 # ---- the config layers -----------------------------------------------------------------------
 
 @pytest.fixture
-def layers(tmp_path, monkeypatch):
+def layers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     """Three club layers above the packaged defaults, each with its own copy of rules/sport.toml."""
     folders = {"env": tmp_path / "env", "user": tmp_path / "xdg" / "voicehost", "etc": tmp_path / "etc"}
     for folder in folders.values():
@@ -40,7 +40,8 @@ def layers(tmp_path, monkeypatch):
     return folders
 
 
-def test_each_file_comes_from_the_first_layer_that_has_it(layers, monkeypatch) -> None:
+def test_each_file_comes_from_the_first_layer_that_has_it(
+        layers: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     found = config.config_file("rules/sport.toml")
     assert found == layers["env"] / "rules" / "sport.toml"
     monkeypatch.delenv("VOICEHOST_CONFIG")
@@ -58,7 +59,8 @@ def test_the_packaged_defaults_are_the_repositorys_config() -> None:
     assert (config.packaged_examples() / "sport-sample.json").is_file()
 
 
-def test_journals_and_cache_never_default_to_the_current_folder(monkeypatch, tmp_path) -> None:
+def test_journals_and_cache_never_default_to_the_current_folder(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("VOICEHOST_DATA", raising=False)
     monkeypatch.delenv("VOICEHOST_CACHE", raising=False)
@@ -70,7 +72,8 @@ def test_journals_and_cache_never_default_to_the_current_folder(monkeypatch, tmp
 
 
 @pytest.mark.usefixtures("english")
-def test_config_init_copies_the_defaults_and_check_accepts_them(tmp_path, capsys) -> None:
+def test_config_init_copies_the_defaults_and_check_accepts_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     club = tmp_path / "club"
     assert main(["config", "init", str(club)]) == 0
     assert (club / "rules" / "sport.toml").is_file() and (club / "tables" / "ten-seats.toml").is_file()
@@ -88,7 +91,8 @@ def test_config_init_copies_the_defaults_and_check_accepts_them(tmp_path, capsys
     ("phrases", "[host]\nready = 3\n", "phrases/ru.toml: host.ready: must be a string"),
 ])
 @pytest.mark.usefixtures("english")
-def test_config_check_names_the_mistake_in_one_line(tmp_path, capsys, folder, text, message) -> None:
+def test_config_check_names_the_mistake_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str, text: str, message: str) -> None:
     club = tmp_path / "club"
     main(["config", "init", str(club)])
     capsys.readouterr()
@@ -100,7 +104,7 @@ def test_config_check_names_the_mistake_in_one_line(tmp_path, capsys, folder, te
 
 
 @pytest.mark.usefixtures("english")
-def test_config_check_of_a_missing_folder_is_one_line(tmp_path, capsys) -> None:
+def test_config_check_of_a_missing_folder_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["config", "check", str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in capsys.readouterr().err
 
@@ -108,7 +112,7 @@ def test_config_check_of_a_missing_folder_is_one_line(tmp_path, capsys) -> None:
 # ---- installed from a wheel ------------------------------------------------------------------
 
 @pytest.mark.usefixtures("english")
-def test_a_wheel_from_a_clean_clone_runs_from_any_folder(tmp_path) -> None:
+def test_a_wheel_from_a_clean_clone_runs_from_any_folder(tmp_path: Path) -> None:
     """Clone the committed tree, build its wheel, install it (not editable) into a fresh venv
     whose dependencies come from this one, and run it from an unrelated folder."""
     if shutil.which("git") is None:
@@ -157,7 +161,7 @@ def test_a_wheel_from_a_clean_clone_runs_from_any_folder(tmp_path) -> None:
 
 # ---- the systemd unit ------------------------------------------------------------------------
 
-def test_the_unit_passes_systemd_analyze_verify(tmp_path) -> None:
+def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze is not installed (apt install systemd)")
     unit = tmp_path / "voicehost.service"
@@ -182,7 +186,7 @@ def exposure(unit: Path) -> float:
     return float(found.group(1))
 
 
-def test_the_unit_is_sandboxed_to_an_ok_exposure(tmp_path) -> None:
+def test_the_unit_is_sandboxed_to_an_ok_exposure(tmp_path: Path) -> None:
     """The unit serves the club's Wi-Fi: systemd rates its sandbox at most 4.9 ("OK"); the same
     unit without the sandbox was rated 9.2 UNSAFE. It still passes ``verify``, with --web too."""
     if shutil.which("systemd-analyze") is None:
@@ -204,7 +208,7 @@ def test_the_unit_is_sandboxed_to_an_ok_exposure(tmp_path) -> None:
     assert exposure(unit) > 9  # the check can fail: the unit as it was
 
 
-def test_a_checkout_in_a_home_folder_stays_readable(monkeypatch) -> None:
+def test_a_checkout_in_a_home_folder_stays_readable(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ProtectHome=yes`` would hide a program, its Python or a table file under /home or /root:
     the unit then only makes the homes read-only, so the table still starts."""
     monkeypatch.setattr(sys, "executable", "/usr/bin/python3")
@@ -217,7 +221,7 @@ def test_a_checkout_in_a_home_folder_stays_readable(monkeypatch) -> None:
 
 
 @pytest.mark.usefixtures("english")
-def test_service_unit_prints_it_and_refuses_a_bad_table(capsys) -> None:
+def test_service_unit_prints_it_and_refuses_a_bad_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["service", "unit", "--table", "twelve-seats", "--user", "club"]) == 0
     out = capsys.readouterr().out
     assert "User=club" in out and "serve --table twelve-seats" in out
@@ -225,7 +229,7 @@ def test_service_unit_prints_it_and_refuses_a_bad_table(capsys) -> None:
     assert capsys.readouterr().err.startswith("voicehost: error: ")
 
 
-def test_service_install_writes_creates_the_user_and_enables(tmp_path) -> None:
+def test_service_install_writes_creates_the_user_and_enables(tmp_path: Path) -> None:
     from voicehost.service.unit import install
     ran: list[list[str]] = []
     path = install("ten-seats", "voicehost-test-nobody", unit_dir=tmp_path, run=ran.append)
@@ -234,15 +238,47 @@ def test_service_install_writes_creates_the_user_and_enables(tmp_path) -> None:
     assert ran[-2:] == [["systemctl", "daemon-reload"], ["systemctl", "enable", "voicehost.service"]]
 
 
+def test_the_unit_reports_to_the_club_server_and_takes_its_key_from_the_environment_file(tmp_path: Path) -> None:
+    """``service unit --club-server URL``: every game of the appliance reports to the tournament
+    screen; the key is not on the command line (the process list) but in the environment file
+    systemd reads as root. Bad input (exit 2) is not restarted in a loop."""
+    text = unit_text("ten-seats", "voicehost", club_server="http://192.168.1.10:8090/100%")
+    assert "--club-server http://192.168.1.10:8090/100%%\n" in text   # % escaped: not a specifier
+    assert "EnvironmentFile=-/etc/voicehost/environment\n" in text and "RestartPreventExitStatus=2\n" in text
+    assert "CLUB_KEY" not in text
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed (apt install systemd)")
+    unit = tmp_path / "voicehost.service"
+    unit.write_text(text)
+    done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "voicehost.service" not in done.stderr, done.stderr
+
+
+@pytest.mark.usefixtures("english")
+def test_service_unit_refuses_a_club_server_that_is_no_address(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["service", "unit", "--club-server", " http://10.0.0.5:8090 "]) == 0
+    assert "serve --club-server http://10.0.0.5:8090\n" in capsys.readouterr().out
+    assert main(["service", "unit", "--club-server", "ftp://10.0.0.5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("voicehost: error: --club-server: ") and len(err.strip().splitlines()) == 1
+
+
+def test_service_install_writes_the_club_server_into_the_unit(tmp_path: Path) -> None:
+    from voicehost.service.unit import install
+    path = install("ten-seats", "voicehost-test-nobody", unit_dir=tmp_path, run=lambda command: None,
+                   club_server="http://10.0.0.5:8090")
+    assert path.read_text() == unit_text("ten-seats", "voicehost-test-nobody", club_server="http://10.0.0.5:8090")
+
+
 # ---- the wiring diagram ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("table", TABLES, ids=lambda p: p.stem)
-def test_the_wiring_diagram_shows_every_pin_of_the_map(tmp_path, table) -> None:
+def test_the_wiring_diagram_shows_every_pin_of_the_map(tmp_path: Path, table: Path) -> None:
     out = tmp_path / "table.svg"
     assert main(["hw", "diagram", "--table", str(table), str(out)]) == 0
     svg = ET.parse(out).getroot()
     ns = "{http://www.w3.org/2000/svg}"
-    by_id = {element.get("id"): element for element in svg.iter() if element.get("id")}
+    by_id = {name: element for element in svg.iter() if (name := element.get("id"))}
     pinmap = load_pinmap(table)
     for seat in pinmap.seats:
         button = "".join(by_id[f"seat-{seat.seat}-button"].itertext())
@@ -250,7 +286,8 @@ def test_the_wiring_diagram_shows_every_pin_of_the_map(tmp_path, table) -> None:
         assert f"GPIO{seat.button} " in button and f"GPIO{seat.led} " in led
         assert "330 Ом" in "".join(by_id[f"seat-{seat.seat}-resistor"].itertext())   # the Russian default
         for pin in (seat.button, seat.led):
-            assert by_id[f"header-gpio{pin}"].find(f"{ns}rect").get("fill") != "#eeeeee"
+            rect = by_id[f"header-gpio{pin}"].find(f"{ns}rect")
+            assert rect is not None and rect.get("fill") != "#eeeeee"
     assert len([g for g in svg.iter(f"{ns}g") if (g.get("id") or "").startswith("header-")]) == 28
     header = {pin: "".join(by_id[f"header-gpio{pin}"].itertext()) for pin in (14, 15)}
     used = {seat.led: f"светодиод {seat.seat}" for seat in pinmap.seats} | {seat.button: f"кнопка {seat.seat}"

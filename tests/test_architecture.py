@@ -160,12 +160,13 @@ def test_adapters_never_import_voicehost(path: Path) -> None:
 
 
 def test_the_whole_tree_is_fully_typed() -> None:
-    """``mypy --strict`` over every package: a seam is a type, checked, not a convention. Only
-    libraries that ship no types are taken as Any, at their import (pyproject's overrides)."""
+    """``mypy --strict`` over every package and the tests: a seam is a type, checked, not a
+    convention, and a test that calls it wrongly is caught before it runs. Only libraries that
+    ship no types are taken as Any, at their import (pyproject's overrides)."""
     if shutil.which("mypy") is None and subprocess.run([sys.executable, "-m", "mypy", "--version"],
                                                        capture_output=True).returncode != 0:
         pytest.skip("mypy is not installed (it comes with the test extra)")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "voicehost", "audio", "hw"],
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "voicehost", "audio", "hw", "tests"],
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
 

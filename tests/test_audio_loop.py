@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -25,6 +26,9 @@ from pulse import ATTEMPTS, Disturbance, PulseDaemon, measured, real_time, settl
 from audio.mixer import Mixer, MixSettings, MusicSource
 from audio.music import MusicFeed
 from audio.output import AudioOut
+
+if TYPE_CHECKING:
+    from audio.tts import SpeechRenderer
 
 # one worker plays the session for all its tests: conftest puts the module in the "audio_loop" xdist group
 
@@ -77,7 +81,7 @@ class Recorder:
         self.stream.start()
         self.offset = time.monotonic() - self.stream.time
 
-    def _callback(self, indata, frames, time_info, status) -> None:
+    def _callback(self, indata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         if status.input_overflow:
             self.overflows += 1
         t = time_info.inputBufferAdcTime + self.offset
@@ -98,7 +102,8 @@ class Recorder:
                 continue
             loud = np.nonzero(np.abs(block) > threshold)[0]
             if len(loud):
-                return t + loud[0] / RATE
+                onset: float = t + loud[0] / RATE
+                return onset
         return None
 
 
@@ -137,7 +142,7 @@ class Sessions:
     """The module's session, played once for all its tests; played again (see pulse.measured)
     when a test finds it wrong and the load disturbed it, and the new one serves the tests after."""
 
-    def __init__(self, daemon: PulseDaemon, renderer, loudness_lufs: float) -> None:
+    def __init__(self, daemon: PulseDaemon, renderer: SpeechRenderer, loudness_lufs: float) -> None:
         self.daemon = daemon
         self.loudness_lufs = loudness_lufs
         self.clips = {text: renderer.clip(text)
@@ -182,7 +187,8 @@ class Sessions:
 
 
 @pytest.fixture(scope="module")
-def sessions(pulse_loop, pulse_daemon, tmp_path_factory) -> Iterator[Sessions]:
+def sessions(
+        pulse_loop: str, pulse_daemon: PulseDaemon, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sessions]:
     from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable
     from voicehost.language.lexicon import load_lexicon
     settings = VoiceSettings()

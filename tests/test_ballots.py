@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from voicehost.host.journal import Journal, load_journal, write_results
 from voicehost.host.notices import BallotsCast, Notice
 from voicehost.host.vclock import run_virtual
 from voicehost.records.games import record_from_protocol
-from voicehost.rules import InputError
+from voicehost.rules import Game, InputError
 from voicehost.rules.inputs import EndSpeech, Nominate
 from voicehost.rules.protocol import add_ballots, build_protocol
 from voicehost.web.view import TableView
@@ -51,7 +52,8 @@ def marks(vote: dict[str, Any]) -> list[tuple[int, int | None, str, bool]]:
 # ---- a simulated game, end to end ------------------------------------------------------------------
 
 
-def test_a_simulated_day_with_a_revote_and_a_lift_keeps_every_ballot_in_journal_and_protocol(tmp_path, capsys) -> None:
+def test_a_simulated_day_with_a_revote_and_a_lift_keeps_every_ballot_in_journal_and_protocol(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "j.jsonl"
     printed = simulate_at_the_table(journal, capsys)
     written = json.loads(journal.with_suffix(".protocol.json").read_text())
@@ -74,7 +76,8 @@ def test_a_simulated_day_with_a_revote_and_a_lift_keeps_every_ballot_in_journal_
     assert kinds.count("ballots") == 3
 
 
-def test_a_journal_cut_inside_a_vote_resumes_to_the_same_ballots_once(tmp_path, capsys) -> None:
+def test_a_journal_cut_inside_a_vote_resumes_to_the_same_ballots_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Cut right after the revote's ballots (its count not yet taken): the resume takes the revote
     again; its ballots replace the cut ones, and every vote is listed once, as never interrupted."""
     whole = simulate_at_the_table(tmp_path / "whole.jsonl", capsys)
@@ -101,9 +104,9 @@ PRESSES = [(1, 0.5, WINDOW + 0.5),        # a clean vote for 5
 
 
 @pytest.fixture
-def voted():
+def voted() -> Callable[[], Game]:
     """A sport game at day 1's vote: 5 and 9 nominated (sport opens a window for 5 only)."""
-    def nominated() -> Any:
+    def nominated() -> Game:
         game = fresh()
         to_day(game)
         game.push(Nominate(1, 5))
@@ -148,7 +151,8 @@ def run_vote(tmp_path: Path, game: Any, presses: list[tuple[int, float, float | 
     return run_virtual(session()), path
 
 
-def test_presses_outside_the_window_and_fouls_are_ballots_marked_as_such(tmp_path, voted) -> None:
+def test_presses_outside_the_window_and_fouls_are_ballots_marked_as_such(
+        tmp_path: Path, voted: Callable[[], Game]) -> None:
     director, path = run_vote(tmp_path, voted(), PRESSES)
     (vote,) = load_journal(path).ballots
     entry = vote.entry()
@@ -165,7 +169,8 @@ def test_presses_outside_the_window_and_fouls_are_ballots_marked_as_such(tmp_pat
     assert protocol["days"][0]["ballots"] == [entry] and protocol["days"][0]["votes"]["5"] == 3
 
 
-def test_a_correction_changes_one_ballot_says_which_and_is_undone_by_another(tmp_path, voted) -> None:
+def test_a_correction_changes_one_ballot_says_which_and_is_undone_by_another(
+        tmp_path: Path, voted: Callable[[], Game]) -> None:
     director, path = run_vote(tmp_path, voted(), PRESSES)
     seen: list[Notice] = []
     director.watch(seen.append)
@@ -196,7 +201,7 @@ def test_a_correction_changes_one_ballot_says_which_and_is_undone_by_another(tmp
     assert protocol["days"][0]["ballots"][0]["ballots"] == vote.entry()["ballots"]
 
 
-def test_a_vote_for_a_voter_who_pressed_nothing_is_a_typed_ballot(tmp_path, voted) -> None:
+def test_a_vote_for_a_voter_who_pressed_nothing_is_a_typed_ballot(tmp_path: Path, voted: Callable[[], Game]) -> None:
     director, path = run_vote(tmp_path, voted(), PRESSES)
     director.ports.type("vote 3 5")
     run_virtual(director.console.run())
@@ -207,7 +212,8 @@ def test_a_vote_for_a_voter_who_pressed_nothing_is_a_typed_ballot(tmp_path, vote
     assert typed["corrected"][0]["before"] == 0
 
 
-def test_the_judge_sees_the_ballots_during_the_count_and_the_table_once_it_is_said(tmp_path, voted) -> None:
+def test_the_judge_sees_the_ballots_during_the_count_and_the_table_once_it_is_said(
+        tmp_path: Path, voted: Callable[[], Game]) -> None:
     states: list[tuple[bool, Any, Any]] = []
 
     def watcher(director: Director) -> Any:
@@ -234,7 +240,8 @@ def test_the_judge_sees_the_ballots_during_the_count_and_the_table_once_it_is_sa
 # ---- the formats ----------------------------------------------------------------------------------
 
 
-def test_an_old_protocol_and_journal_without_ballots_still_load(tmp_path, capsys) -> None:
+def test_an_old_protocol_and_journal_without_ballots_still_load(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     old = json.loads((ROOT / "tests" / "scripts" / "sport-repeat-tie-four-vote.expect.json").read_text())
     assert all("ballots" not in day for day in old["days"])
     record_from_protocol(old, "old.protocol.json", datetime(2026, 1, 1))
@@ -250,7 +257,7 @@ def test_an_old_protocol_and_journal_without_ballots_still_load(tmp_path, capsys
 
 
 @pytest.mark.usefixtures("english")
-def test_a_broken_ballots_record_is_one_line_with_its_place(tmp_path, capsys) -> None:
+def test_a_broken_ballots_record_is_one_line_with_its_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "j.jsonl"
     simulate_at_the_table(journal, capsys)
     lines = journal.read_text().splitlines(keepends=True)
@@ -278,7 +285,8 @@ def test_capture_judges_every_press_as_a_ballot() -> None:
     assert VoteBallots.from_record(vote.record(), "here") == vote
 
 
-def test_a_resumed_journal_keeps_its_ballots_and_a_correction_after_the_resume_changes_one(tmp_path, voted) -> None:
+def test_a_resumed_journal_keeps_its_ballots_and_a_correction_after_the_resume_changes_one(
+        tmp_path: Path, voted: Callable[[], Game]) -> None:
     from voicehost.rules import new_game
 
     _, path = run_vote(tmp_path, voted(), PRESSES)

@@ -3,6 +3,9 @@ through a night count; the cues are generated, replaceable by a club's file, and
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pytest
 
@@ -14,6 +17,9 @@ from audio.nightmusic import TEMPO_BPM, NightMusic, night_music
 from voicehost.host.table_file import audio_from_mapping
 from voicehost.rules import InputError
 
+if TYPE_CHECKING:
+    from audio.tts import SpeechRenderer
+
 RATE = 48000
 
 
@@ -23,7 +29,8 @@ def old_drone(seconds: float = 24.0) -> np.ndarray:
     t = np.arange(int(RATE * seconds)) / RATE
     track = sum(np.sin(2 * np.pi * f * t) for f in (55.0, 82.41, 110.0, 130.81))
     track = track + np.convolve(rng.standard_normal(len(t)), np.ones(64) / 64, mode="same") * 3.0
-    return track / np.max(np.abs(track))
+    normalised: np.ndarray = track / np.max(np.abs(track))
+    return normalised
 
 
 def test_the_bed_has_as_much_energy_at_1_to_8_khz_as_in_the_voice_band() -> None:
@@ -110,7 +117,7 @@ def test_a_feed_carries_a_partial_block_into_the_next_track() -> None:
     import threading
     feed.blocks, feed._stop = collections.deque(), threading.Event()
     tracks = iter([np.arange(6, dtype=np.float32), np.arange(10, 16, dtype=np.float32)])
-    feed._tracks = lambda: tracks
+    feed._tracks = lambda: tracks  # type: ignore[method-assign]
     feed._produce()
     assert np.concatenate(list(feed.blocks)).tolist() == [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15]
 
@@ -126,7 +133,7 @@ def test_cues_are_short_at_one_loudness_and_under_the_ceiling() -> None:
 
 
 @pytest.mark.usefixtures("english")
-def test_a_club_replaces_a_cue_with_its_own_file(tmp_path) -> None:
+def test_a_club_replaces_a_cue_with_its_own_file(tmp_path: Path) -> None:
     import soundfile
     gong = tmp_path / "gong.wav"
     t = np.arange(int(0.5 * 44100)) / 44100
@@ -214,7 +221,7 @@ def test_the_director_plays_the_cues_and_holds_the_bed_through_each_count() -> N
     assert said_spoken.count("Десять секунд.") == cues.count("ten_seconds") > 0
 
 
-def test_every_number_of_the_night_count_is_heard_10_db_over_the_bed(renderer) -> None:
+def test_every_number_of_the_night_count_is_heard_10_db_over_the_bed(renderer: SpeechRenderer) -> None:
     """The mafia taps on its number: in a noisy room each number must stand out of the bed held
     at ``count_duck_db``, wherever in the music (a kick, a clap) it falls."""
     from voicehost.language.phrasebook import load_phrasebook

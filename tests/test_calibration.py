@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import queue
+from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from audio.listener import RATE, Heard
@@ -40,16 +42,16 @@ from voicehost.host.calibration import (
 )
 
 
-def pcm(samples: np.ndarray) -> bytes:
+def pcm(samples: npt.NDArray[np.float64]) -> bytes:
     return (np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes()
 
 
-def noise(seconds: float, rms_dbfs: float, seed: int = 1) -> np.ndarray:
+def noise(seconds: float, rms_dbfs: float, seed: int = 1) -> npt.NDArray[np.float64]:
     samples = np.random.default_rng(seed).standard_normal(int(RATE * seconds))
     return samples * 10 ** (rms_dbfs / 20)
 
 
-def feed(meter: LevelMeter, samples: np.ndarray, t0: float) -> None:
+def feed(meter: LevelMeter, samples: npt.NDArray[np.float64], t0: float) -> None:
     """Into the meter in the listener's 0.1 s blocks, stamped from ``t0``."""
     block = RATE // 10
     for k in range(0, len(samples), block):
@@ -90,9 +92,11 @@ def test_the_echo_tail_is_measured_from_the_end_of_the_line_to_the_last_loud_win
     feed(meter, np.concatenate([tone, echo, np.zeros(RATE)]), t0=10.0)     # rings down: -6 dB every 35 ms
     floor = NoiseFloor(-120.0, -120.0, 3.0)
     tail = echo_tail(meter.windows(10.0, 13.0), line_end=11.0, quiet_below=floor.quiet_below)
+    assert tail is not None
     assert 0.25 < tail < 0.35   # 0.3 × e^(-t/0.05) reaches -60 dBFS after about 0.29 s
     assert echo_tail(meter.windows(12.5, 13.0), 12.0, -60.0) is None      # never heard
     early = echo_tail(meter.windows(10.0, 13.0), line_end=11.5, quiet_below=-60.0)
+    assert early is not None
     assert early < 0   # the line's own trailing silence was already quiet
     assert speech_level(meter.span(10.0, 11.0), -60.0) == pytest.approx(dbfs(0.3 ** 2 / 2), abs=0.2)
 
@@ -189,7 +193,7 @@ def test_min_confidence_keeps_nineteen_right_phrases_in_twenty() -> None:
     assert suggest_min_confidence([], [0.4], None).value is None
 
 
-def test_a_report_from_synthetic_levels_and_results(english) -> None:
+def test_a_report_from_synthetic_levels_and_results(english: None) -> None:
     """A session as the command records it: 2 s of quiet, two host lines, the first followed by
     0.15 s of echo, and vosk's results; the second phrase misheard."""
     meter = LevelMeter()
@@ -208,7 +212,8 @@ def test_a_report_from_synthetic_levels_and_results(english) -> None:
                           {"hold_off_s": 0.4, "rule2_s": 0.5, "min_confidence": None})
     assert abs(report.floor.rms_dbfs + 55) < 0.5 and report.rate == 0.5 and not report.passed
     first, second = report.outcomes
-    assert first.right and first.confidence == 0.93 and first.endpoint_s == (pytest.approx(0.7),)
+    assert second.echo_tail_s is not None and first.speech_dbfs is not None
+    assert first.right and first.confidence == 0.93 and first.endpoint_s == pytest.approx((0.7,))
     assert first.echo_tail_s == pytest.approx(0.15, abs=0.015) and abs(second.echo_tail_s) <= 0.015
     assert second.heard == "выставляю игрока номер семь" and not second.right and first.speech_dbfs > -20
     assert [r.rate for r in rates(report.outcomes)] == [1.0, 0.0]
@@ -251,8 +256,10 @@ class Table:
 
 def test_a_reader_gets_time_for_the_second_half_of_a_split_phrase() -> None:
     table = Table((0.2, "выставляю игрока"), (1.0, "номер семь"))
-    shown = []
-    session = Session(table, say=lambda text: (0.0, 0.0), show=shown.append, clock=table.clock, sleep=table.sleep)
+    shown: list[str] = []
+    # (Table is no queue.Queue, the type Session asks for: it has the one method Session calls, get(timeout=))
+    session = Session(table, say=lambda text: (0.0, 0.0), show=shown.append, clock=table.clock,  # type: ignore[arg-type]
+                      sleep=table.sleep)
     attempt = session.player_reads("выставляю игрока номер семь", timeout=5.0, number="[1/1] ")
     assert [h.text for h in session.results] == ["выставляю игрока", "номер семь"]
     assert shown == ["[1/1] say: «выставляю игрока номер семь»"]
@@ -261,7 +268,8 @@ def test_a_reader_gets_time_for_the_second_half_of_a_split_phrase() -> None:
 
 def test_a_reader_who_says_nothing_is_waited_for_until_the_timeout() -> None:
     table = Table((9.0, "пас"))
-    session = Session(table, say=lambda text: (0.0, 0.0), show=lambda line: None, clock=table.clock,
+    # (Table is no queue.Queue, the type Session asks for: it has the one method Session calls, get(timeout=))
+    session = Session(table, say=lambda text: (0.0, 0.0), show=lambda line: None, clock=table.clock,  # type: ignore[arg-type]
                       sleep=table.sleep)
     attempt = session.player_reads("пас", timeout=5.0)
     assert session.results == [] and attempt.end == pytest.approx(5.0)
@@ -270,7 +278,8 @@ def test_a_reader_who_says_nothing_is_waited_for_until_the_timeout() -> None:
 # ---- the command's bad input ----------------------------------------------------------------------------
 
 @pytest.mark.usefixtures("english")
-def test_a_missing_phrase_file_or_model_is_one_line(tmp_path, capsys, monkeypatch) -> None:
+def test_a_missing_phrase_file_or_model_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["ears", "test", "--phrases", str(tmp_path / "none.txt")]) == 2
     assert capsys.readouterr().err.strip() == f"voicehost: error: {tmp_path / 'none.txt'}: no such file"
     empty = tmp_path / "empty.txt"

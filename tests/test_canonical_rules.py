@@ -3,19 +3,22 @@ mafia 3 and 7 (1:4) unless a test says otherwise."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from conftest import kinds, run
 
 from voicehost.config import load_ruleset
 from voicehost.rules import InputError, Role
 from voicehost.rules.canonical import CanonicalGame
+from voicehost.simulation.engine_level import Simulation
 
 NAMES = {str(i): n for i, n in enumerate(
     ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ира", "Кирилл"], start=1)}
 ROLES = {"3": "mafia", "7": "mafia"}
 
 
-def canonical(**script):
+def canonical(**script: Any) -> tuple[dict[str, Any], Simulation]:
     script.setdefault("roles", ROLES)
     script.setdefault("names", NAMES)
     script.setdefault("seats", 10)
@@ -81,7 +84,8 @@ def test_canonical_close_points_put_everyone_on_the_ballot() -> None:
     ({1: 1, 2: 0, 3: 0}, (1, 2, 3)),
     ({1: 0, 2: 0}, (1, 2)),
 ])
-def test_canonical_ballot_is_the_smallest_top_group_two_points_clear(points, ballot) -> None:
+def test_canonical_ballot_is_the_smallest_top_group_two_points_clear(
+        points: dict[int, int], ballot: tuple[int, ...]) -> None:
     assert CanonicalGame.ballot_from(points) == ballot
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hw.capture import Call, Press, Window, count_votes, presses_from, read_taps
+from hw.capture import Call, Press, VoteResult, Window, count_votes, presses_from, read_taps
 from hw.edges import Edge
 
 # Candidate 5's window opens at 10.0 (onset of the question) and closes at 12.0 (onset of «Спасибо»).
@@ -11,7 +11,7 @@ NINE = Window(9, 13.0, 15.0)
 EVERYONE = range(1, 11)
 
 
-def vote(*presses: Press):
+def vote(*presses: Press) -> VoteResult:
     return count_votes([FIVE, NINE], presses, EVERYONE)
 
 

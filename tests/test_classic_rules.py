@@ -3,6 +3,8 @@ otherwise: mafia 3 and 5, Commissar 7, Doctor 2, Putana 8; the rest citizens."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import pytest
 from conftest import kinds, run
 
@@ -10,16 +12,21 @@ from voicehost.config import load_ruleset
 from voicehost.rules import InputError, Role, new_game
 from voicehost.rules.requests import AwaitAction, AwaitShots
 
+if TYPE_CHECKING:
+    from voicehost.rules.flow import TableGame
+    from voicehost.rules.inputs import Remove
+    from voicehost.simulation.engine_level import Simulation
+
 ROLES = {"3": "mafia", "5": "mafia", "7": "commissar", "2": "doctor", "8": "putana"}
 
 
-def classic(**script):
+def classic(**script: Any) -> tuple[dict[str, Any], Simulation]:
     script.setdefault("roles", ROLES)
     script.setdefault("seats", 10)
     return run(ruleset="classic", **script)
 
 
-def votes(**by_target) -> dict:
+def votes(**by_target: list[int]) -> dict[str, int]:
     """votes(t4=[1, 2], t6=[3]) → {"1": 4, "2": 4, "3": 6}"""
     return {str(v): int(t[1:]) for t, voters in by_target.items() for v in voters}
 
@@ -41,11 +48,11 @@ def test_classic_night_order_mafia_doctor_putana_commissar_from_the_first_night(
     for seat, role in ROLES.items():
         deal[int(seat) - 1] = Role(role)
     game.push(Deal(tuple(deal)))
-    order = []
+    order: list[str] = []
     for item in (Shots(()), Heal(2, None), Visit(8, None), Check(7, None)):
         request = game.request
-        order.append("mafia" if isinstance(request, AwaitShots) else request.role.value)
         assert isinstance(request, (AwaitShots, AwaitAction))
+        order.append("mafia" if isinstance(request, AwaitShots) else request.role.value)
         game.push(item)
     assert order == ["mafia", "doctor", "putana", "commissar"]
 
@@ -115,14 +122,18 @@ def test_classic_mafia_wins_only_when_only_mafia_are_left() -> None:
         game.push(_remove(seat))
     assert not game.is_over
     game.push(_remove(10))
-    assert (game.outcome().winner, game.outcome().reason) == ("black", "only_mafia_left")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == ("black", "only_mafia_left")
 
 
 def test_classic_red_wins_when_no_mafia_is_left() -> None:
     game = _game()
     game.push(_remove(3))
     game.push(_remove(5))
-    assert (game.outcome().winner, game.outcome().reason) == ("red", "no_black_left")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == ("red", "no_black_left")
 
 
 # ---- modifications -----------------------------------------------------------------------------
@@ -138,7 +149,7 @@ def test_classic_no_host_plays_the_same_game() -> None:
     script = dict(nights=[{"shots": {"3": 4, "5": 4}}], days=[{"prevote": votes(t3=[1]), "votes": votes(t3=[1, 2])}])
     with_host, _ = classic(**script)
     without, _ = classic(options={"no_host": True}, **script)
-    def rest(protocol):
+    def rest(protocol: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in protocol.items() if k != "options"}
     assert rest(without) == rest(with_host)
 
@@ -201,7 +212,9 @@ def test_classic_three_sides_yakuza_kill_too_and_win_alone() -> None:
         game.push(_remove(seat))
     assert not game.is_over
     game.push(_remove(10))
-    assert (game.outcome().winner, game.outcome().reason) == ("yakuza", "only_yakuza_left")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == ("yakuza", "only_yakuza_left")
 
 
 def test_classic_three_sides_last_two_teams_falling_together_leave_no_winner() -> None:
@@ -215,7 +228,9 @@ def test_classic_three_sides_last_two_teams_falling_together_leave_no_winner() -
     for item in (Shots(((3, (9,)),)), Shots(((9, (3,)),)), Heal(None, None), Visit(None, None),
                  Check(None, None), Dawn()):
         game.push(item)
-    assert (game.outcome().winner, game.outcome().reason) == ("nobody", "mutual_destruction")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == ("nobody", "mutual_destruction")
 
 
 def test_classic_modifications_combine() -> None:
@@ -241,7 +256,15 @@ def test_classic_etiquette_sends_non_voters_to_the_last_accused() -> None:
     assert protocol["days"][0]["votes"]["6"] == 9 and protocol["eliminations"][-1]["seat"] == 6
 
 
-def _game(options=None, roles=ROLES):
+def test_classic_etiquette_skips_an_accused_removed_during_the_defence() -> None:
+    """Accused 1 and 4 (one vote each); 4 is removed after 1's defence: the non-voters' votes go
+    to 1, the last accused still on the ballot (a hypothesis run found the KeyError this was)."""
+    day = {"removals": [{"seat": 4, "after_speech": 1}], "prevote": votes(t4=[2], t1=[1]), "votes": votes(t1=[2])}
+    protocol, _ = classic(options={"etiquette": True}, days=[day])
+    assert protocol["days"][0]["votes"]["1"] == 9 and protocol["days"][0]["eliminated"] == [4, 1]
+
+
+def _game(options: dict[str, Any] | None = None, roles: dict[str, str] = ROLES) -> TableGame:
     """A game at the morning of day 1, where the judge's removals take effect at once (a night's
     wait for the morning)."""
     from voicehost.rules.inputs import ACTIONS, Dawn, Deal, Shots
@@ -259,7 +282,7 @@ def _game(options=None, roles=ROLES):
     return game
 
 
-def _to_next_night(game):
+def _to_next_night(game: TableGame) -> TableGame:
     """Through the morning and a day where nobody is voted out."""
     from voicehost.rules.inputs import CloseVoting, Dawn, EndSpeech, Proceed
     from voicehost.rules.requests import AwaitDawn, AwaitMorning, AwaitNightfall, AwaitSpeech
@@ -271,6 +294,6 @@ def _to_next_night(game):
     return game
 
 
-def _remove(seat: int):
+def _remove(seat: int) -> Remove:
     from voicehost.rules.inputs import Remove
     return Remove(seat)

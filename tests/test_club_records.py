@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 import threading
 import uuid
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from voicehost.records.table import protocol_hook
 from voicehost.rules import Role
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.engine_level import simulate
-from voicehost.simulation.script import script_from_data
+from voicehost.simulation.script import Script, script_from_data
 from voicehost.simulation.scriptgen import random_script
 
 # These tests assert the English of the messages (their ids); the Russian is tests/test_i18n.py's.
@@ -34,7 +36,7 @@ pytestmark = pytest.mark.usefixtures("english_module")
 CLUB = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл", "Лена", "Марк"]
 
 
-def named_script(seed: int, ruleset: str = "sport", options: dict[str, Any] | None = None) -> Any:
+def named_script(seed: int, ruleset: str = "sport", options: dict[str, Any] | None = None) -> Script:
     data = random_script(ruleset, seed, options=options)
     data["names"] = {str(seat): name for seat, name in
                      enumerate(random.Random(seed).sample(CLUB, data["seats"]), start=1)}
@@ -91,7 +93,7 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 # ---- the databases -------------------------------------------------------------------
 
 @pytest.fixture(scope="session")
-def pg_cluster():
+def pg_cluster() -> Iterator[Cluster]:
     if postgres_bin() is None:
         pytest.skip("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (setup.sh test installs them)")
     cluster = Cluster()
@@ -103,16 +105,16 @@ def pg_cluster():
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path) -> str:
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'records.sqlite'}"
-    cluster = request.getfixturevalue("pg_cluster")
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
     return cluster.create_database(f"t_{uuid.uuid4().hex[:12]}")
 
 
 # ---- the same tests on both ------------------------------------------------------------
 
-def test_import_stores_each_game_once(db_url, tmp_path, capsys) -> None:
+def test_import_stores_each_game_once(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = protocol_files(tmp_path / "games", 6)
     assert cli(capsys, "records", "import", *map(str, paths), "--db", db_url, "--table", "Стол 1")[0] == 0
     code, out, _ = cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
@@ -127,7 +129,8 @@ def test_import_stores_each_game_once(db_url, tmp_path, capsys) -> None:
     assert [s.seat for s in game.seats if not s.alive] == sorted(e["seat"] for e in first["eliminations"])
 
 
-def test_a_journal_and_its_protocol_are_one_game(db_url, tmp_path, capsys) -> None:
+def test_a_journal_and_its_protocol_are_one_game(db_url: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "game.json"
     data = random_script("sport", 7)
     data["names"] = {str(s): CLUB[s - 1] for s in range(1, 11)}
@@ -144,7 +147,8 @@ def test_a_journal_and_its_protocol_are_one_game(db_url, tmp_path, capsys) -> No
     assert {s.player for s in game.seats} == set(CLUB[:10])
 
 
-def test_ratings_equal_those_worked_out_from_the_protocols(db_url, tmp_path, capsys) -> None:
+def test_ratings_equal_those_worked_out_from_the_protocols(db_url: str, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
     paths = protocol_files(tmp_path / "games", 12)
     cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
     code, out, _ = cli(capsys, "records", "ratings", "--db", db_url, "--json")
@@ -163,7 +167,8 @@ def test_ratings_equal_those_worked_out_from_the_protocols(db_url, tmp_path, cap
                         expected_ratings(paths, {"won_red": 4, "won_black": 5}).items()}
 
 
-def test_a_season_and_a_player_narrow_the_history(db_url, tmp_path, capsys) -> None:
+def test_a_season_and_a_player_narrow_the_history(db_url: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
     paths = protocol_files(tmp_path / "games", 10)
     cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
     code, out, _ = cli(capsys, "records", "games", "--db", db_url, "--since", "2026-10-06", "--json")
@@ -180,12 +185,13 @@ def test_a_season_and_a_player_narrow_the_history(db_url, tmp_path, capsys) -> N
     assert max(r["games"] for r in json.loads(out)) <= 4
 
 
-def test_the_best_player_vote_adds_its_points(db_url, tmp_path, capsys) -> None:
+def test_the_best_player_vote_adds_its_points(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = protocol_files(tmp_path / "games", 2)
     cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
     with open_records(db_url) as db:
         game = db.games()[0]
     nick = game.seats[4].player
+    assert nick is not None
     before = {r["player"]: r for r in json.loads(cli(capsys, "records", "ratings", "--db", db_url, "--json")[1])}
     assert cli(capsys, "records", "best", str(game.id)[:8], nick, "--db", db_url)[0] == 0
     after = {r["player"]: r for r in json.loads(cli(capsys, "records", "ratings", "--db", db_url, "--json")[1])}
@@ -196,7 +202,7 @@ def test_the_best_player_vote_adds_its_points(db_url, tmp_path, capsys) -> None:
     assert sum(r["best_player"] for r in again.values()) == 1
 
 
-def test_export_and_chart(db_url, tmp_path, capsys) -> None:
+def test_export_and_chart(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = protocol_files(tmp_path / "games", 5)
     cli(capsys, "records", "import", *map(str, paths), "--db", db_url)
     code, out, _ = cli(capsys, "records", "export", "--format", "csv", "--db", db_url)
@@ -210,7 +216,8 @@ def test_export_and_chart(db_url, tmp_path, capsys) -> None:
     assert code == 0 and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 10_000
 
 
-def test_malformed_files_are_one_line_and_nothing_is_stored(db_url, tmp_path, capsys) -> None:
+def test_malformed_files_are_one_line_and_nothing_is_stored(db_url: str, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
     good = protocol_files(tmp_path / "games", 2)
     bad = tmp_path / "bad.protocol.json"
     bad.write_text('{"seats": {"1": {"role": "wizard"}}, "winner": "red"}')
@@ -225,7 +232,7 @@ def test_malformed_files_are_one_line_and_nothing_is_stored(db_url, tmp_path, ca
     assert code == 2 and "unknown scheme 'nonsense'" in err
 
 
-def test_the_schema_is_alembics_head(db_url) -> None:
+def test_the_schema_is_alembics_head(db_url: str) -> None:
     with open_records(db_url) as db:
         with db.engine.connect() as connection:
             assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
@@ -241,14 +248,14 @@ def test_the_schema_is_alembics_head(db_url) -> None:
     ("postgresql://nobody@127.0.0.1:9/club", "cannot reach"),
     ("sqlite:////no/such/folder/r.sqlite", "no such folder"),
 ])
-def test_bad_urls_and_unreachable_servers_are_one_line(url, says, capsys) -> None:
+def test_bad_urls_and_unreachable_servers_are_one_line(url: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = cli(capsys, "records", "games", "--db", url)
     assert code == 2 and err.count("\n") == 1 and says in err and "Traceback" not in err
 
 
 # ---- the table: the live hook and the outbox -------------------------------------------
 
-def test_the_live_hook_stores_a_finished_game(tmp_path) -> None:
+def test_the_live_hook_stores_a_finished_game(tmp_path: Path) -> None:
     from voicehost.host.live import _write_results
 
     script = named_script(3)
@@ -266,7 +273,7 @@ def test_the_live_hook_stores_a_finished_game(tmp_path) -> None:
         assert code == 0 and records.count() == 1
 
 
-def test_a_table_keeps_its_games_while_the_club_server_is_unreachable(tmp_path) -> None:
+def test_a_table_keeps_its_games_while_the_club_server_is_unreachable(tmp_path: Path) -> None:
     table = tmp_path / "table.toml"
     table.write_text('[records]\nurl = "postgresql://nobody@127.0.0.1:9/club"\n')
     db = f"sqlite:///{tmp_path / 'table.sqlite'}"
@@ -280,7 +287,7 @@ def test_a_table_keeps_its_games_while_the_club_server_is_unreachable(tmp_path) 
         assert waiting[0]["next_try_at"] > waiting[0]["queued_at"]
 
 
-def test_two_tables_push_through_a_server_stopped_mid_push(pg_cluster, tmp_path) -> None:
+def test_two_tables_push_through_a_server_stopped_mid_push(pg_cluster: Cluster, tmp_path: Path) -> None:
     """Two tables play at the table level at once, each into its own SQLite and outbox; the
     club server is stopped in the middle of a push (between the inserts and the commit) and
     started again. Every game reaches the club exactly once, and the club's ratings equal the
@@ -363,7 +370,8 @@ def test_two_tables_push_through_a_server_stopped_mid_push(pg_cluster, tmp_path)
         == expected_ratings(everything)
 
 
-def test_records_push_sends_the_outbox_once_and_says_when_it_cannot(pg_cluster, tmp_path, capsys) -> None:
+def test_records_push_sends_the_outbox_once_and_says_when_it_cannot(pg_cluster: Cluster, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     club = pg_cluster.create_database(f"club_{uuid.uuid4().hex[:8]}")
     table = tmp_path / "table.toml"
     table.write_text('[records]\ntable = "Стол 3"\nurl = "postgresql://nobody@127.0.0.1:9/club"\n')
@@ -386,7 +394,7 @@ def test_records_push_sends_the_outbox_once_and_says_when_it_cannot(pg_cluster, 
         assert records.count() == 3 and {g.table for g in records.games()} == {"Стол 3"}
 
 
-def test_a_bad_records_section_is_refused_before_the_game(tmp_path) -> None:
+def test_a_bad_records_section_is_refused_before_the_game(tmp_path: Path) -> None:
     from voicehost.rules import InputError
 
     table = tmp_path / "table.toml"
@@ -397,7 +405,7 @@ def test_a_bad_records_section_is_refused_before_the_game(tmp_path) -> None:
             protocol_hook(table, f"sqlite:///{tmp_path / 'x.sqlite'}")
 
 
-def test_simulate_and_demo_record_when_asked(tmp_path, capsys) -> None:
+def test_simulate_and_demo_record_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
     script = tmp_path / "evening.json"
     data = random_script("sport", 11)
@@ -414,14 +422,14 @@ def test_simulate_and_demo_record_when_asked(tmp_path, capsys) -> None:
     assert {s.player for s in games[0].seats} == set(CLUB[:10])
 
 
-def test_run_refuses_a_bad_records_database_before_the_game(tmp_path, capsys) -> None:
+def test_run_refuses_a_bad_records_database_before_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = cli(capsys, "run", "--mock", "--no-ears", "--audio", "null", "--db", "mysql://x/y",
                        "--journal", str(tmp_path / "game.jsonl"))
     assert code == 2 and err.count("\n") == 1 and "'mysql' databases are not supported" in err
     assert not (tmp_path / "game.jsonl").exists()
 
 
-def test_a_live_journal_brings_its_roster(tmp_path, capsys) -> None:
+def test_a_live_journal_brings_its_roster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from voicehost.host import Journal
 
     result = simulate(named_script(21))
@@ -436,10 +444,13 @@ def test_a_live_journal_brings_its_roster(tmp_path, capsys) -> None:
     with open_records(db) as records:
         (game,) = records.games()
     assert {str(s.seat): s.player for s in game.seats} == names
-    assert game.winner == result.game.outcome().winner
+    outcome = result.game.outcome()
+    assert outcome is not None
+    assert game.winner == outcome.winner
 
 
-def test_push_watch_retries_with_backoff_until_the_server_is_back(pg_cluster, tmp_path, monkeypatch) -> None:
+def test_push_watch_retries_with_backoff_until_the_server_is_back(pg_cluster: Cluster, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from voicehost.records import outbox
 
     monkeypatch.setattr(outbox, "FIRST_RETRY_S", 0.2)
@@ -464,7 +475,7 @@ def test_push_watch_retries_with_backoff_until_the_server_is_back(pg_cluster, tm
         assert records.count() == 3
 
 
-def test_the_appliance_stores_each_finished_game_off_its_loop(mock_factory, tmp_path) -> None:
+def test_the_appliance_stores_each_finished_game_off_its_loop(mock_factory: Any, tmp_path: Path) -> None:
     """``voicehost serve``: the idle table's game ends, its protocol is written, and the game
     reaches the records from a worker thread while the table is ready again."""
     import time
@@ -495,7 +506,8 @@ def test_the_appliance_stores_each_finished_game_off_its_loop(mock_factory, tmp_
     assert game.winner == protocol["winner"] and game.table == "table"
 
 
-def test_simulate_record_of_an_unfinished_game_says_nothing_was_stored(tmp_path, capsys) -> None:
+def test_simulate_record_of_an_unfinished_game_says_nothing_was_stored(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 28: a script that runs out before the end is no game for the records: one line says so."""
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
     script = tmp_path / "unfinished.json"
@@ -507,14 +519,14 @@ def test_simulate_record_of_an_unfinished_game_says_nothing_was_stored(tmp_path,
     assert cli(capsys, "simulate", str(script), "--db", db)[2] == ""  # not asked to record: nothing said
 # ---- what an import refuses, and one game however it arrives (issue 28) --------------------
 
-def voicehost_cli(*argv: str) -> Any:
+def voicehost_cli(*argv: str) -> subprocess.CompletedProcess[str]:
     """``voicehost ARGV`` as a process of its own: its exit code and its real stderr."""
     from processes import run_voicehost
 
     return run_voicehost(list(argv))
 
 
-def one_error_line(done: Any, place: str, says: str) -> None:
+def one_error_line(done: subprocess.CompletedProcess[str], place: str, says: str) -> None:
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.startswith(f"voicehost: error: {place}") and says in done.stderr, done.stderr
@@ -529,10 +541,12 @@ def _eliminated_seat(protocol: dict[str, Any], seat: Any) -> None:
 
 
 def _citizen(protocol: dict[str, Any]) -> str:
-    return next(seat for seat, entry in protocol["seats"].items() if entry["role"] == "citizen")
+    seat: str = next(seat for seat, entry in protocol["seats"].items() if entry["role"] == "citizen")
+    return seat
 
 
-IMPOSSIBLE = {  # what is wrong → (the change, the field named, the words said)
+# What is wrong → (the change, the field named, the words said).
+IMPOSSIBLE: dict[str, tuple[Callable[[dict[str, Any]], None], str, str]] = {
     "seat 11 at a 10-seat table": (lambda p: _renamed_seat(p, "10", "11"), "seats.11", "no seat 11 at a 10-seat"),
     "seat -1": (lambda p: _renamed_seat(p, "10", "-1"), "seats.-1", "is not a seat number"),
     "a huge seat": (lambda p: _renamed_seat(p, "10", "99999999999999999"), "seats.99999999999999999",
@@ -561,7 +575,7 @@ IMPOSSIBLE = {  # what is wrong → (the change, the field named, the words said
 
 
 @pytest.mark.parametrize("wrong", list(IMPOSSIBLE))
-def test_an_impossible_protocol_is_one_line_and_nothing_stored_is_lost(wrong, tmp_path) -> None:
+def test_an_impossible_protocol_is_one_line_and_nothing_stored_is_lost(wrong: str, tmp_path: Path) -> None:
     """A protocol is checked as fully as a script; a bad one among several stores none of them
     (the club fixes the file and runs the same import again), and what was stored stays."""
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
@@ -577,7 +591,7 @@ def test_an_impossible_protocol_is_one_line_and_nothing_stored_is_lost(wrong, tm
         assert [g.id for g in records.games()] == [read_record(stored).id]
 
 
-def test_the_same_game_as_protocol_journal_and_renamed_copies_is_stored_once(db_url, tmp_path) -> None:
+def test_the_same_game_as_protocol_journal_and_renamed_copies_is_stored_once(db_url: str, tmp_path: Path) -> None:
     """The id comes from the game (when it started, the deal, what happened), never a file name."""
     script = tmp_path / "evening.json"
     data = random_script("sport", 7)
@@ -603,7 +617,7 @@ def test_the_same_game_as_protocol_journal_and_renamed_copies_is_stored_once(db_
         assert records.count() == 1
 
 
-def test_two_games_alike_but_started_apart_are_two_games(tmp_path) -> None:
+def test_two_games_alike_but_started_apart_are_two_games(tmp_path: Path) -> None:
     """The same script played twice gives the same deal and the same eliminations: only when
     each started tells the games apart."""
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
@@ -615,7 +629,7 @@ def test_two_games_alike_but_started_apart_are_two_games(tmp_path) -> None:
     assert done.returncode == 0 and done.stdout.startswith("imported 2 new games of 2"), done.stdout + done.stderr
 
 
-def test_an_unfinished_journal_is_refused_in_one_line(tmp_path) -> None:
+def test_an_unfinished_journal_is_refused_in_one_line(tmp_path: Path) -> None:
     from voicehost.host import Journal
 
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
@@ -633,7 +647,7 @@ def test_an_unfinished_journal_is_refused_in_one_line(tmp_path) -> None:
         assert records.count() == 0
 
 
-def test_a_journal_that_does_not_replay_is_refused(tmp_path) -> None:
+def test_a_journal_that_does_not_replay_is_refused(tmp_path: Path) -> None:
     from voicehost.host import Journal
 
     result = simulate(named_script(21))
@@ -658,7 +672,7 @@ def old_game_id(name: str, protocol: dict[str, Any]) -> uuid.UUID:
     return uuid.uuid5(GAME_IDS, name.split(".")[0] + "|" + json.dumps(facts, sort_keys=True, ensure_ascii=False))
 
 
-def test_an_upgrade_rekeys_old_games_and_merges_renamed_copies(db_url, tmp_path) -> None:
+def test_an_upgrade_rekeys_old_games_and_merges_renamed_copies(db_url: str, tmp_path: Path) -> None:
     import dataclasses
 
     from alembic import command
@@ -712,7 +726,8 @@ def test_the_migration_keys_games_as_the_records_do() -> None:
         assert migration.game_id(protocol, when) == game_id(protocol, when)
 
 
-def test_the_chart_counts_games_on_its_x_axis_not_clock_times(tmp_path, capsys) -> None:
+def test_the_chart_counts_games_on_its_x_axis_not_clock_times(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     """The season's games by number (1 … 5, one a day here), the dates of the first and the
     last under the axis: no clock time among the tick labels."""
     from voicehost.records.chart import season_figure

@@ -3,6 +3,8 @@ Don 3, mafia 5 and 9, Sheriff 7, Doctor 2, Maniac 8; the rest citizens."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import pytest
 from conftest import kinds, run
 
@@ -10,16 +12,21 @@ from voicehost.config import load_ruleset
 from voicehost.rules import InputError, Role
 from voicehost.rules.events import SpeechBegan
 
+if TYPE_CHECKING:
+    from voicehost.rules.flow import TableGame
+    from voicehost.rules.inputs import Remove
+    from voicehost.simulation.engine_level import Simulation
+
 ROLES = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff", "2": "doctor", "8": "maniac"}
-INTRO = {}  # day 1 is the introduction round: nothing to script
+INTRO: dict[str, Any] = {}  # day 1 is the introduction round: nothing to script
 
 
-def club(**script):
+def club(**script: Any) -> tuple[dict[str, Any], Simulation]:
     script.setdefault("roles", ROLES)
     return run(ruleset="club", **script)
 
 
-def all_vote(target: int, voters=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), **extra) -> dict:
+def all_vote(target: int, voters: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10), **extra: int) -> dict[str, int]:
     votes = {str(v): target for v in voters}
     votes.update({str(k): v for k, v in extra.items()})
     return votes
@@ -165,7 +172,7 @@ def test_club_top_player_leaves_when_the_revote_is_not_lower() -> None:
 
 
 @pytest.mark.parametrize(("seconds", "words"), [(0, []), (30, [SpeechBegan(5, 30, "last_word")])])
-def test_club_voted_out_player_has_the_last_word_the_option_gives(seconds, words) -> None:
+def test_club_voted_out_player_has_the_last_word_the_option_gives(seconds: int, words: list[SpeechBegan]) -> None:
     """Option ``last_word_s`` (0 by default: none). A word of 30 s was queued and then skipped,
     the player being out already (only a killed player's word was spoken after death)."""
     day = {"votes": all_vote(5, voters=(1, 2, 3, 4)), "revote": all_vote(5, voters=(1, 2, 3, 4))}
@@ -206,7 +213,9 @@ def test_club_lone_maniac_wins_when_at_most_one_other_is_alive() -> None:
         game.push(_remove(seat))
     assert not game.is_over  # the maniac and two others
     game.push(_remove(7))
-    assert game.outcome().winner == "maniac" and game.outcome().reason == "maniac_last_two"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == "maniac" and outcome.reason == "maniac_last_two"
 
 
 def test_club_red_wins_only_when_no_black_and_no_lone_maniac_is_left() -> None:
@@ -215,7 +224,9 @@ def test_club_red_wins_only_when_no_black_and_no_lone_maniac_is_left() -> None:
         game.push(_remove(seat))
     assert not game.is_over  # the lone maniac still plays
     game.push(_remove(8))
-    assert game.outcome().winner == "red"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == "red"
 
 
 def test_club_a_joined_maniac_is_black_and_keeps_the_game_going() -> None:
@@ -224,7 +235,9 @@ def test_club_a_joined_maniac_is_black_and_keeps_the_game_going() -> None:
         game.push(_remove(seat))
     assert not game.is_over
     game.push(_remove(8))
-    assert game.outcome().winner == "red" and game.outcome().reason == "no_black_left"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == "red" and outcome.reason == "no_black_left"
 
 
 def test_club_black_parity_with_a_lone_maniac_on_neither_side() -> None:
@@ -233,10 +246,12 @@ def test_club_black_parity_with_a_lone_maniac_on_neither_side() -> None:
         game.push(_remove(seat))
     assert not game.is_over
     game.push(_remove(4))  # black 3 ≥ red 3; the maniac counts for nobody
-    assert game.outcome().winner == "black" and game.outcome().reason == "black_parity"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == "black" and outcome.reason == "black_parity"
 
 
-def _game(side: str = "solo"):
+def _game(side: str = "solo") -> TableGame:
     from voicehost.rules import new_game
     from voicehost.rules.inputs import Dawn, Deal, Join
     ruleset = load_ruleset("club")
@@ -250,6 +265,6 @@ def _game(side: str = "solo"):
     return game
 
 
-def _remove(seat: int):
+def _remove(seat: int) -> Remove:
     from voicehost.rules.inputs import Remove
     return Remove(seat)

@@ -35,10 +35,10 @@ from voicehost.cli.tournament_screen import season_standings
 from voicehost.records.pgcluster import Cluster, postgres_bin
 from voicehost.records.table import record_finished_game
 from voicehost.rules.protocol import build_protocol
-from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.engine_level import Simulation, simulate
 from voicehost.simulation.script import Script, script_from_data
 from voicehost.simulation.scriptgen import random_script
-from voicehost.simulation.table_level import Simulation, TableRun, VirtualVoice, play_table
+from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
 from voicehost.web.club import Board, ClubScreen, read_report
 from voicehost.web.reporter import ClubReporter, TablePlace, club_socket_url
 
@@ -223,6 +223,7 @@ class ScreenBrowser:
         from selenium import webdriver
 
         options = webdriver.ChromeOptions()
+        assert CHROMIUM is not None
         options.binary_location = CHROMIUM
         for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -394,7 +395,7 @@ def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
 
 # ---- the commands, as real processes ------------------------------------------------------------------
 
-def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path) -> None:
+def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path: Path) -> None:
     """``voicehost tournament screen`` and ``voicehost run --club-server …``, each a process of its
     own, on one records file: the screen has the table at its round, its game over, and the
     game's players in the standings."""
@@ -450,7 +451,7 @@ def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path) -> None:
     (["run", "--mock", "--no-ears", "--audio", "off", "--club-server", "ftp://club"],
      "voicehost: ошибка: --club-server: 'ftp://club' — не адрес клубного сервера"),
 ])
-def test_a_bad_club_option_is_one_line(argv: list[str], message: str, tmp_path) -> None:
+def test_a_bad_club_option_is_one_line(argv: list[str], message: str, tmp_path: Path) -> None:
     """In Russian, the default language."""
     import os
 
@@ -463,7 +464,7 @@ def test_a_bad_club_option_is_one_line(argv: list[str], message: str, tmp_path) 
     assert not list(tmp_path.glob("*.jsonl")), "no journal is made for a refused command line"
 
 
-def test_voicehost_serve_reports_idle_then_each_game(tmp_path) -> None:
+def test_voicehost_serve_reports_idle_then_each_game(tmp_path: Path) -> None:
     """``voicehost serve --club-server …`` (a process of its own, mock pins, null audio): the
     screen has the idle table at once, and its game once the console's ``start`` began one."""
     import os

@@ -6,6 +6,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,8 +23,8 @@ GOOD = {"cast": {"10": {"don": 1, "mafia": 2, "sheriff": 1}},
         "options": {"nomination": {"kind": "choice", "values": ["first", "last"], "default": "first", "source": "x"}}}
 
 
-def broken(**changes):
-    data = json.loads(json.dumps(GOOD))
+def broken(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(json.dumps(GOOD))
     for dotted, value in changes.items():
         *path, last = dotted.split("__")
         node = data
@@ -51,14 +52,14 @@ def broken(**changes):
     ({"name": "club"}, "sport.toml: name: the file says 'club' but is named 'sport'"),
     ({"seats": [12, 6]}, "sport.toml: seats: must be [smallest, largest]"),
 ])
-def test_ruleset_file_errors_name_the_key(changes, message) -> None:
+def test_ruleset_file_errors_name_the_key(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError) as caught:
         ruleset_from_mapping("sport", broken(**changes), GAMES["sport"].required_timers, "sport.toml")
     assert str(caught.value).startswith(message)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_shipped_ruleset_loads_and_every_option_has_a_source(name) -> None:
+def test_every_shipped_ruleset_loads_and_every_option_has_a_source(name: str) -> None:
     ruleset = load_ruleset(name)
     assert ruleset.options and all(spec.source for spec in ruleset.options.values())
 
@@ -71,7 +72,8 @@ def test_phrasebook_errors_name_the_line() -> None:
         phrasebook_from_mapping({"log": {"y": "игрок {seat"}}, "ru.toml")
 
 
-def test_a_broken_config_folder_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys) -> None:
+def test_a_broken_config_folder_is_one_line_and_exit_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     shutil.copytree(ROOT / "config", tmp_path / "config")
     (tmp_path / "config" / "rules" / "sport.toml").write_text("name = 'sport'\n[timers\n")
     monkeypatch.setenv("VOICEHOST_CONFIG", str(tmp_path / "config"))
@@ -85,7 +87,8 @@ def test_a_broken_config_folder_is_one_line_and_exit_2(tmp_path, monkeypatch, ca
     assert "sport.toml: not valid TOML" in err
 
 
-def test_config_init_copies_the_lexicon_the_voice_then_reads(tmp_path, monkeypatch, capsys) -> None:
+def test_config_init_copies_the_lexicon_the_voice_then_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The pronunciation lexicon a club is sent to edit is in its folder, and once that folder
     is the user's layer the voice reads the club's copy, not the packaged one."""
     from voicehost.language.lexicon import load_lexicon
@@ -105,7 +108,8 @@ def test_config_init_copies_the_lexicon_the_voice_then_reads(tmp_path, monkeypat
         load_lexicon.cache_clear()
 
 
-def test_config_init_says_how_to_make_another_folder_the_active_one(tmp_path, monkeypatch, capsys) -> None:
+def test_config_init_says_how_to_make_another_folder_the_active_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.delenv("VOICEHOST_CONFIG", raising=False)
     assert main(["config", "init", str(tmp_path / "club")]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -117,7 +121,7 @@ def test_config_init_says_how_to_make_another_folder_the_active_one(tmp_path, mo
 
 
 @pytest.mark.usefixtures("english")
-def test_config_check_reads_the_club_lexicon(tmp_path, capsys) -> None:
+def test_config_check_reads_the_club_lexicon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     club = tmp_path / "club"
     main(["config", "init", str(club)])
     (club / "lexicon" / "ru.toml").write_text('[words]\n"мафию" = { stress = "мафию", say = "x" }\n', encoding="utf-8")
@@ -128,7 +132,8 @@ def test_config_check_reads_the_club_lexicon(tmp_path, capsys) -> None:
 
 
 @pytest.mark.parametrize("xdg", [None, "", "  ", "/srv/club"])
-def test_the_user_folders_are_where_platformdirs_puts_them_on_linux(monkeypatch, xdg) -> None:
+def test_the_user_folders_are_where_platformdirs_puts_them_on_linux(
+        monkeypatch: pytest.MonkeyPatch, xdg: str | None) -> None:
     """config, data and cache folders by the XDG variables, without importing platformdirs
     (3 ms of every command); the same answers as platformdirs gives, set or unset."""
     platformdirs = pytest.importorskip("platformdirs")

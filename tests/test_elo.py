@@ -41,7 +41,8 @@ def test_a_small_sequence_worked_out_by_hand() -> None:
     assert table["Вера"].rating == pytest.approx(1469.4695, abs=1e-4)
     assert table["Борис"].rating == pytest.approx(1531.2637, abs=1e-4)
     assert [r.player for r in elo_ratings(GAMES)] == ["Борис", "Анна", "Вера"]
-    assert table["Борис"].history == [(1, pytest.approx(1516.0)), (2, pytest.approx(1531.2637, abs=1e-4))]
+    assert table["Борис"].history == [  # type: ignore[comparison-overlap]  # approx equals a float by design
+        (1, pytest.approx(1516.0)), (2, pytest.approx(1531.2637, abs=1e-4))]
     assert (table["Борис"].games, table["Борис"].wins, table["Вера"].wins) == (2, 2, 0)
 
 
@@ -77,7 +78,8 @@ def test_the_seat_order_within_a_game_changes_nothing() -> None:
     assert [r.as_dict() for r in elo_ratings(reordered)] == [r.as_dict() for r in elo_ratings(GAMES)]
 
 
-def test_records_elo_equals_the_rating_worked_out_from_the_protocol_files(tmp_path: Path, capsys) -> None:
+def test_records_elo_equals_the_rating_worked_out_from_the_protocol_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = protocol_files(tmp_path / "games", 12)
     db = f"sqlite:///{tmp_path / 'club.sqlite'}"
     assert cli(capsys, "records", "import", *map(str, paths), "--db", db)[0] == 0
@@ -96,13 +98,14 @@ def test_records_elo_equals_the_rating_worked_out_from_the_protocol_files(tmp_pa
     assert code == 0 and stored[0]["player"] in out.splitlines()[1]
 
 
-def test_a_chart_of_no_games_is_one_line(tmp_path: Path, capsys) -> None:
+def test_a_chart_of_no_games_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = cli(capsys, "records", "elo", "--db", f"sqlite:///{tmp_path / 'empty.sqlite'}",
                          "--chart", str(tmp_path / "x.png"))
     assert code == 2 and len(err.splitlines()) == 1
 
 
-def test_the_elo_table_reads_in_russian(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_elo_table_reads_in_russian(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from voicehost.language.i18n import set_language
 
     paths = protocol_files(tmp_path / "games", 3)

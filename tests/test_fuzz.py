@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from fuzzing import journal_bases, one_case
+from fuzzing import JournalBase, journal_bases, one_case
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,12 +24,12 @@ SEEDS = st.integers(min_value=0, max_value=2 ** 32)
 
 
 @pytest.fixture(scope="module")
-def bases(tmp_path_factory):
+def bases(tmp_path_factory: pytest.TempPathFactory) -> list[JournalBase]:
     return journal_bases(tmp_path_factory.mktemp("bases"))
 
 
 @pytest.mark.parametrize("kind", ["scripts", "configs", "tables", "arguments"])
-def test_bad_input_ends_in_exit_0_or_one_line(kind, tmp_path_factory) -> None:
+def test_bad_input_ends_in_exit_0_or_one_line(kind: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     root = tmp_path_factory.mktemp(kind)
 
     @SETTINGS
@@ -40,7 +40,8 @@ def test_bad_input_ends_in_exit_0_or_one_line(kind, tmp_path_factory) -> None:
     case()
 
 
-def test_a_damaged_journal_resumes_the_same_game_or_none(bases, tmp_path_factory) -> None:
+def test_a_damaged_journal_resumes_the_same_game_or_none(bases: list[JournalBase],
+                                                         tmp_path_factory: pytest.TempPathFactory) -> None:
     root = tmp_path_factory.mktemp("journals")
 
     @SETTINGS

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from test_sport_rules import end_speeches, fresh, to_day
 
-from voicehost.rules import IllegalInput
+from voicehost.rules import Game, IllegalInput
 from voicehost.rules.events import Eliminated
 from voicehost.rules.inputs import CloseVoting, EndSpeech, Nominate, Vote
 
 
-def voted_game():
+def voted_game() -> Game:
     game = to_day(fresh())
     game.push(Nominate(1, 5))
     game.push(EndSpeech(1))
@@ -23,7 +23,7 @@ def voted_game():
     return game
 
 
-def eliminated(game) -> list[int]:
+def eliminated(game: Game) -> list[int]:
     return [e.seat for e in game.events if isinstance(e, Eliminated)]
 
 

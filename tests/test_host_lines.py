@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import get_args
 
 import pytest
@@ -29,7 +30,7 @@ def test_every_turn_has_the_line_that_gives_the_floor() -> None:
 
 
 @pytest.mark.parametrize("ruleset", ruleset_names())
-def test_every_host_line_exists_and_renders_in_every_form(ruleset) -> None:
+def test_every_host_line_exists_and_renders_in_every_form(ruleset: str) -> None:
     book = load_phrasebook()
     for key in sorted(HOST_KEYS):
         assert book.has(key, ruleset), f"host.{key} is missing for {ruleset}"
@@ -47,7 +48,7 @@ def test_every_host_line_exists_and_renders_in_every_form(ruleset) -> None:
 
 def test_number_agreement_in_the_host_lines() -> None:
     book = load_phrasebook()
-    say = lambda key, **v: book.say(key, "sport", **v)  # noqa: E731
+    say: Callable[..., str] = lambda key, **v: book.say(key, "sport", **v)  # noqa: E731
     assert say("nomination_accepted", seat=7) == "Кандидатура номер семь принята."
     assert [say("vote_count", seat=2, n=n) for n in (1, 2, 5, 11, 21)] == [
         "Игрок номер два — один голос.", "Игрок номер два — два голоса.", "Игрок номер два — пять голосов.",
@@ -66,7 +67,7 @@ def test_number_agreement_in_the_host_lines() -> None:
 
 
 @pytest.mark.parametrize("ruleset", ruleset_names())
-def test_games_speak_only_known_lines_and_never_a_private_event(ruleset) -> None:
+def test_games_speak_only_known_lines_and_never_a_private_event(ruleset: str) -> None:
     book = load_phrasebook()
     r = load_ruleset(ruleset)
     for seed in range(30):
@@ -87,7 +88,7 @@ def test_games_speak_only_known_lines_and_never_a_private_event(ruleset) -> None
 
 def test_roster_names_are_declined_and_unknown_ones_stay_as_written() -> None:
     book = load_phrasebook()
-    killed = lambda name: book.say("morning_killed", "canonical", name=name)  # noqa: E731
+    killed: Callable[[str], str] = lambda name: book.say("morning_killed", "canonical", name=name)  # noqa: E731
     assert killed("Анна") == "В городе наступает день! Все просыпаются, кроме Анны."
     assert killed("Анна Петрова") == "В городе наступает день! Все просыпаются, кроме Анны Петровой."
     assert killed("Барон") == "В городе наступает день! Все просыпаются, кроме Барона."

@@ -11,11 +11,16 @@ import re
 import shutil
 import string
 import subprocess
+from collections.abc import Iterator, Set
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from voicehost.language import i18n
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "voicehost" / "locale" / "ru" / "LC_MESSAGES" / "voicehost.po"
@@ -41,7 +46,7 @@ def extracted() -> dict[str, list[str]]:
     return found
 
 
-def catalog():
+def catalog() -> Catalog:
     from babel.messages.pofile import read_po
 
     with CATALOG.open("rb") as file:
@@ -77,6 +82,8 @@ def test_each_translation_keeps_the_placeholders_of_its_message() -> None:
     for message in catalog():
         if not message.id:
             continue
+        assert isinstance(message.id, (str, tuple)), message.id   # a read catalog has no list ids or None strings
+        assert isinstance(message.string, (str, tuple)), message.string
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         wanted = placeholders(ids[-1])
@@ -85,7 +92,7 @@ def test_each_translation_keeps_the_placeholders_of_its_message() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_catalog_passes_msgfmt_check_and_the_committed_mo_is_its_compilation(tmp_path) -> None:
+def test_the_catalog_passes_msgfmt_check_and_the_committed_mo_is_its_compilation(tmp_path: Path) -> None:
     """The .mo ships in the package (no compiler on a Pi): it must be exactly what msgfmt makes
     of the committed .po, so an edit of the .po without `tools/translations compile` fails here."""
     made = tmp_path / "voicehost.mo"
@@ -105,7 +112,7 @@ def test_russian_is_the_default_and_english_is_asked_for() -> None:
 
 
 @pytest.fixture
-def russian(monkeypatch):
+def russian(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The product's default, whatever the machine running the tests has set."""
     for variable in ("VOICEHOST_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(variable, raising=False)
@@ -114,7 +121,7 @@ def russian(monkeypatch):
     i18n.set_language(None)
 
 
-def test_a_translation_follows_the_language_asked_for(russian, monkeypatch) -> None:
+def test_a_translation_follows_the_language_asked_for(russian: None, monkeypatch: pytest.MonkeyPatch) -> None:
     assert i18n._("Season points") == "Очки за сезон"
     assert [i18n.ngettext("{count} game", "{count} games", n).format(count=n) for n in (1, 3, 5, 21)] == [
         "1 игра", "3 игры", "5 игр", "21 игра"]
@@ -186,12 +193,12 @@ def english_words(text: str, allowed: set[str]) -> list[str]:
     return found
 
 
-def assert_no_english(text: str, what: str, also: set[str] = frozenset()) -> None:
+def assert_no_english(text: str, what: str, also: Set[str] = frozenset()) -> None:
     words = english_words(text, typed_words() | NAMES | also)
     assert not words, f"{what} prints English under the Russian default: {sorted(set(words))}\n{text[-3000:]}"
 
 
-def run_main(capsys, *argv: str) -> tuple[int, str, str]:
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     from voicehost.cli.main import main
 
     try:
@@ -214,7 +221,8 @@ def test_the_checker_sees_english_and_passes_what_a_user_types() -> None:
         "winner", "red", "seat"]
 
 
-def test_demo_simulate_records_and_config_check_speak_russian(russian, capsys, tmp_path) -> None:
+def test_demo_simulate_records_and_config_check_speak_russian(russian: None, capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
     code, out, err = run_main(capsys, "demo", "--audio", "off", "--pace", "0", "--speed", "1000")
     assert code == 0 and "Итог игры:" in out, out + err
     assert_no_english(out + err, "demo")
@@ -248,7 +256,7 @@ def test_demo_simulate_records_and_config_check_speak_russian(russian, capsys, t
     ["demo", "--rules", "sport", "--option", "nomination=sometimes"],
 ], ids=["no command", "a bad number", "an unknown option", "a missing argument", "an unknown ruleset", "a bad date",
         "an unknown command", "no such file", "out of range", "a bad option value"])
-def test_a_bad_argument_is_one_russian_line(russian, capsys, argv) -> None:
+def test_a_bad_argument_is_one_russian_line(russian: None, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run_main(capsys, *argv)
     assert code == 2 and err.count("\n") == 1 and "ошибка:" in err, err
     assert_no_english(err, " ".join(argv) or "voicehost")
@@ -260,7 +268,9 @@ def test_a_bad_argument_is_one_russian_line(russian, capsys, argv) -> None:
     ("rules/sport.toml", 'name = "sport"\n[cast]\n10 = {don = 1, mafia = 12}\n', "больше, чем мест"),
     ("rules/sport.toml", b'name = "\xff"\n', "это не текст в UTF-8"),
 ], ids=["bad TOML", "a wrong type", "a cast that does not fit", "not UTF-8"])
-def test_config_check_of_a_broken_file_is_one_russian_line(russian, capsys, tmp_path, file, text, said) -> None:
+def test_config_check_of_a_broken_file_is_one_russian_line(russian: None, capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path, file: str, text: str | bytes,
+                                                           said: str) -> None:
     """The file gate's, the config's and the rules' errors (below the language layer) are said at
     the edge: their English template is translated where the line is printed."""
     broken = tmp_path / file
@@ -286,8 +296,10 @@ BROKEN_TOML = [
 @pytest.mark.parametrize(("text", "line", "column", "said"), BROKEN_TOML,
                          ids=["a table header", "a key twice", "a bare word", "a table twice", "a backslash",
                               "an open string"])
-def test_a_broken_toml_file_is_one_russian_line_with_its_line_and_column(russian, capsys, tmp_path, text, line,
-                                                                          column, said) -> None:
+def test_a_broken_toml_file_is_one_russian_line_with_its_line_and_column(russian: None,
+                                                                         capsys: pytest.CaptureFixture[str],
+                                                                         tmp_path: Path, text: str, line: int,
+                                                                         column: int, said: str) -> None:
     broken = tmp_path / "rules" / "sport.toml"
     broken.parent.mkdir()
     broken.write_text(text, encoding="utf-8")
@@ -297,7 +309,8 @@ def test_a_broken_toml_file_is_one_russian_line_with_its_line_and_column(russian
     assert_no_english(err.replace(str(broken), " "), "a broken TOML file")
 
 
-def test_a_broken_pin_map_is_one_russian_line_through_the_hw_path_too(russian, capsys, tmp_path) -> None:
+def test_a_broken_pin_map_is_one_russian_line_through_the_hw_path_too(russian: None, capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
     """A table file read by ``hw test`` and ``config check`` (voicehost's file gate), and by hw's
     own :func:`~hw.pinmap.load_pinmap` (hw says it through voicehost's catalog when it runs)."""
     from hw.pinmap import PinMapError, load_pinmap
@@ -315,7 +328,7 @@ def test_a_broken_pin_map_is_one_russian_line_through_the_hw_path_too(russian, c
     assert_no_english(str(raised.value).replace(str(table), " "), "load_pinmap")
 
 
-def test_hw_on_its_own_says_tomllibs_reason_as_it_came(tmp_path) -> None:
+def test_hw_on_its_own_says_tomllibs_reason_as_it_came(tmp_path: Path) -> None:
     import sys
 
     table = tmp_path / "broken.toml"
@@ -356,20 +369,21 @@ def test_every_reason_tomllib_gives_is_in_the_catalog() -> None:
               "или комментарий"),
 ], ids=["a value twice", "an open multi-line string", "an open inline table", "an inline key twice",
         "too many digits", "a bad statement"])
-def test_tomllibs_reason_in_russian_and_as_it_came_in_english(russian, text, said) -> None:
+def test_tomllibs_reason_in_russian_and_as_it_came_in_english(russian: None, text: str, said: str) -> None:
     import tomllib
 
     with pytest.raises(ValueError) as raised:
         tomllib.loads(text)
     message = i18n.toml_error(str(raised.value))
     assert i18n.said(message.template, message.values) == said
+    assert isinstance(message.values["why"], str)
     assert message.values["why"] in str(raised.value) or "«x»" in said   # the reason is kept (a key: unquoted)
     i18n.set_language("en")
     assert i18n.said(message.template, message.values) == str(message)
     assert str(message).startswith("not valid TOML")
 
 
-def test_an_unknown_reason_is_quoted_as_it_came(russian) -> None:
+def test_an_unknown_reason_is_quoted_as_it_came(russian: None) -> None:
     def said(why: str) -> str:
         message = i18n.toml_error(why)
         return i18n.said(message.template, message.values)
@@ -379,7 +393,7 @@ def test_an_unknown_reason_is_quoted_as_it_came(russian) -> None:
     assert said("no place at all") == "ошибка в TOML (разбор: «no place at all»)"
 
 
-def test_an_error_below_the_language_layer_stays_english_in_the_code(russian) -> None:
+def test_an_error_below_the_language_layer_stays_english_in_the_code(russian: None) -> None:
     """The error object keeps the English (what other code matches, what a log in a bug report
     shows); only the edge that prints it translates."""
     from voicehost.files import read_bytes
@@ -395,7 +409,8 @@ def test_an_error_below_the_language_layer_stays_english_in_the_code(russian) ->
     assert (moved.place, moved.message, moved.values) == ("there", err.message, err.values)
 
 
-def test_tournament_plan_standings_and_records_elo_speak_russian(russian, capsys, tmp_path) -> None:
+def test_tournament_plan_standings_and_records_elo_speak_russian(russian: None, capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path) -> None:
     from test_tournament_records import NAME, create, schedule, tournament_protocols
 
     code, out, err = run_main(capsys, "tournament", "plan", "--players", "20", "--tables", "2", "--rounds", "3")
@@ -411,7 +426,7 @@ def test_tournament_plan_standings_and_records_elo_speak_russian(russian, capsys
         assert_no_english(out + err, " ".join(argv[:2]))
 
 
-def test_records_tables_say_the_record_words(russian, capsys, tmp_path) -> None:
+def test_records_tables_say_the_record_words(russian: None, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A table a person reads names roles, winners and endings in Russian; the JSON keeps the protocol's words."""
     from test_club_records import protocol_files
 
@@ -455,7 +470,8 @@ HELP_NAMES = {"espeak", "ng", "gpiozero", "systemd", "Elo", "showtime"}
 
 
 @pytest.mark.parametrize("command", command_paths(), ids=lambda path: " ".join(path) or "voicehost")
-def test_every_commands_help_is_russian(russian, capsys, monkeypatch, command) -> None:
+def test_every_commands_help_is_russian(russian: None, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
     """``--help`` of each command: past the usage (option names and placeholders the user
     types), the description, the headings and every option's help are Russian."""
     monkeypatch.setenv("COLUMNS", "1000")   # one line an option: a «quoted value» is never wrapped apart
@@ -466,7 +482,8 @@ def test_every_commands_help_is_russian(russian, capsys, monkeypatch, command) -
     assert_no_english(shown, " ".join(["voicehost", *command, "--help"]), HELP_NAMES)
 
 
-def test_the_help_stays_english_when_asked_for(russian, capsys, monkeypatch) -> None:
+def test_the_help_stays_english_when_asked_for(russian: None, capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "1000")
     code, out, _err = run_main(capsys, "--lang", "en", "--help")
     assert code == 0 and "host a game at the real table (seat panel, speaker, microphone)" in out, out
@@ -477,7 +494,7 @@ def test_the_help_stays_english_when_asked_for(russian, capsys, monkeypatch) -> 
     assert "the following arguments are required: script" in _err
 
 
-def test_ears_tests_report_is_russian(russian) -> None:
+def test_ears_tests_report_is_russian(russian: None) -> None:
     from voicehost.host.calibration import (
         NoiseFloor,
         Report,
@@ -498,7 +515,7 @@ def test_ears_tests_report_is_russian(russian) -> None:
     assert "0.31 s after" in suggestions[0].why   # the JSON report keeps the English
 
 
-def test_run_with_a_typed_console_speaks_russian(russian, tmp_path) -> None:
+def test_run_with_a_typed_console_speaks_russian(russian: None, tmp_path: Path) -> None:
     from processes import run_voicehost
 
     typed = b"status\nhelp\nfoul 3\nundo\nnominate 1\nremove 3\nremove 5\nremove 9\n"
@@ -512,7 +529,7 @@ def test_run_with_a_typed_console_speaks_russian(russian, tmp_path) -> None:
     assert_no_english(shown, "run")
 
 
-def test_the_appliances_protocol_line_says_who_won_and_why(russian, tmp_path) -> None:
+def test_the_appliances_protocol_line_says_who_won_and_why(russian: None, tmp_path: Path) -> None:
     """``serve``'s line for a finished game names the winner and the ending as the records tables
     do (voicehost.language.record_words), not in the protocol's words."""
     from voicehost.config import load_ruleset
@@ -525,7 +542,9 @@ def test_the_appliances_protocol_line_says_who_won_and_why(russian, tmp_path) ->
     assert outcome is not None
     ruleset = load_ruleset("sport")
     printed: list[str] = []
-    table = IdleTable(TableSetup(ruleset, ruleset.resolve({}), 10, tmp_path), ports=None, log=printed.append)
+    table = IdleTable(TableSetup(ruleset, ruleset.resolve({}), 10, tmp_path),
+                      ports=None,  # type: ignore[arg-type]  # writing a protocol uses no ports
+                      log=printed.append)
     table._write_protocol(game, tmp_path / "game.jsonl")
     line = next(line for line in printed if line.startswith("протокол: "))
     words = {"red": "красные", "black": "чёрные"}[outcome.winner]
@@ -539,7 +558,8 @@ def test_the_appliances_protocol_line_says_who_won_and_why(russian, tmp_path) ->
 
 
 @pytest.mark.parametrize("how", ["--lang", "VOICEHOST_LANG", "LANG"])
-def test_english_when_asked_for(russian, capsys, monkeypatch, how) -> None:
+def test_english_when_asked_for(russian: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                how: str) -> None:
     argv = ["--lang", "en"] if how == "--lang" else []
     if how != "--lang":
         monkeypatch.setenv(how, "en" if how == "VOICEHOST_LANG" else "en_GB.UTF-8")
@@ -557,13 +577,14 @@ def test_english_when_asked_for(russian, capsys, monkeypatch, how) -> None:
     assert "Игра окончена" in out
 
 
-def test_the_language_of_one_call_does_not_leak_into_the_next(russian, capsys) -> None:
+def test_the_language_of_one_call_does_not_leak_into_the_next(russian: None,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     run_main(capsys, "--lang", "en", "config", "check")
     code, out, _err = run_main(capsys, "config", "check")
     assert out.startswith("ок: проверено")
 
 
-def test_the_russian_usage_and_help_headings(russian, capsys) -> None:
+def test_the_russian_usage_and_help_headings(russian: None, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(capsys)
     assert err == "voicehost: ошибка: не хватает обязательных аргументов: command (см. --help)\n"
     code, out, err = run_main(capsys, "--help")
@@ -571,7 +592,8 @@ def test_the_russian_usage_and_help_headings(russian, capsys) -> None:
     assert "показать эту справку и выйти" in out
 
 
-def test_the_wiring_diagram_is_in_the_language_in_use(russian, capsys, tmp_path) -> None:
+def test_the_wiring_diagram_is_in_the_language_in_use(russian: None, capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
     out_file = tmp_path / "wiring.svg"
     code, out, err = run_main(capsys, "hw", "diagram", "--table", str(TABLE), str(out_file))
     assert code == 0 and out.startswith(f"{out_file}: мест — 10"), out + err
@@ -581,7 +603,8 @@ def test_the_wiring_diagram_is_in_the_language_in_use(russian, capsys, tmp_path)
     assert_no_english(texts.replace("GPIO", " GPIO "), "hw diagram")
 
 
-def test_the_chart_is_titled_in_the_language_in_use(russian, capsys, tmp_path) -> None:
+def test_the_chart_is_titled_in_the_language_in_use(russian: None, capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
     from test_club_records import protocol_files
 
     from voicehost.records.chart import season_figure
@@ -626,7 +649,7 @@ def ruleset_words() -> set[str]:
 
 
 @pytest.mark.parametrize("name", ["sport", "classic", "club", "canonical"])
-def test_rules_show_speaks_russian(russian, capsys, name) -> None:
+def test_rules_show_speaks_russian(russian: None, capsys: pytest.CaptureFixture[str], name: str) -> None:
     code, out, err = run_main(capsys, "rules", "show", name)
     assert code == 0 and "  настройки:" in out, out + err
     assert_no_english(out + err, f"rules show {name}", ruleset_words() | {"companion"})   # mafia-companion: a tool
@@ -643,11 +666,13 @@ def test_every_option_text_of_the_shipped_rulesets_is_in_the_catalog() -> None:
         with path.open("rb") as file:
             texts = [message for _line, _function, message, _comments in extract(file, (), (), {})]
         assert texts, path
-        missing += [f"{path.name}: {text!r}" for text in texts if book.get(text) is None or not book.get(text).string]
+        missing += [f"{path.name}: {text!r}" for text in texts
+                    if (found := book.get(text)) is None or not found.string]
     assert not missing, "not in the catalog (run tools/translations, then translate):\n" + "\n".join(missing)
 
 
-def test_records_best_with_a_bad_id_or_seat_is_one_russian_line(russian, capsys, tmp_path) -> None:
+def test_records_best_with_a_bad_id_or_seat_is_one_russian_line(russian: None, capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
     from test_club_records import protocol_files
 
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
@@ -664,7 +689,8 @@ def test_records_best_with_a_bad_id_or_seat_is_one_russian_line(russian, capsys,
     assert_no_english(err, "records with no such folder")
 
 
-def test_a_deal_that_does_not_fit_is_said_in_russian(russian, capsys, tmp_path) -> None:
+def test_a_deal_that_does_not_fit_is_said_in_russian(russian: None, capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
     script = json.loads(SAMPLE.read_text(encoding="utf-8"))
     script["roles"] = {"3": "don"}
     broken = tmp_path / "deal.json"
@@ -677,7 +703,8 @@ def test_a_deal_that_does_not_fit_is_said_in_russian(russian, capsys, tmp_path) 
     assert "the table needs 1 sheriff, 1 don, 2 mafia; the deal has 1 don" in err, err
 
 
-def test_model_check_without_a_model_is_russian(russian, capsys, monkeypatch, tmp_path) -> None:
+def test_model_check_without_a_model_is_russian(russian: None, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from voicehost.host import ears
 
     missing = tmp_path / "no-model"
@@ -696,7 +723,7 @@ def test_model_check_without_a_model_is_russian(russian, capsys, monkeypatch, tm
     assert_no_english(err.replace(str(tmp_path), " "), "model check with nothing installed")
 
 
-def test_the_install_hints_are_english_under_lang_en(russian) -> None:
+def test_the_install_hints_are_english_under_lang_en(russian: None) -> None:
     from voicehost.host.ears import install_hint, offline_install
 
     i18n.set_language("en")
@@ -710,7 +737,8 @@ def test_the_install_hints_are_english_under_lang_en(russian) -> None:
     assert "ПАПКА/m.zip" in offline_install("https://example.org/m.zip", "timed out")
 
 
-def test_service_install_says_a_missing_group_in_russian(russian, capsys, monkeypatch, tmp_path) -> None:
+def test_service_install_says_a_missing_group_in_russian(russian: None, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from voicehost.service import unit
 
     monkeypatch.setattr(unit, "_group_exists", lambda group: False)
@@ -724,7 +752,8 @@ def test_service_install_says_a_missing_group_in_russian(russian, capsys, monkey
     assert capsys.readouterr().out.startswith("voicehost: группы gpio на этой машине нет")
 
 
-def test_hw_test_and_the_diagrams_title_speak_russian(russian, capsys, tmp_path) -> None:
+def test_hw_test_and_the_diagrams_title_speak_russian(russian: None, capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
     code, out, err = run_main(capsys, "hw", "test", "--table", str(TABLE), "--mock", "--rules", "sport")
     assert code == 0 and "все места отвечают" in out, out + err
     assert_no_english(out + err, "hw test")
@@ -739,7 +768,7 @@ def test_hw_test_and_the_diagrams_title_speak_russian(russian, capsys, tmp_path)
     assert ": 10 seats</text>" in diagram_svg(load_pinmap(TABLE))
 
 
-def test_no_audio_device_is_said_in_russian(russian, no_audio_device) -> None:
+def test_no_audio_device_is_said_in_russian(russian: None, no_audio_device: None) -> None:
     from audio.mixer import Mixer
     from audio.output import AudioOut
 
@@ -752,7 +781,7 @@ def test_no_audio_device_is_said_in_russian(russian, no_audio_device) -> None:
     assert_no_english(logged[0].replace("Error querying device", " "), "no audio device")
 
 
-def test_lang_is_taken_after_the_command_too(russian, capsys) -> None:
+def test_lang_is_taken_after_the_command_too(russian: None, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(capsys, "config", "check", "--lang", "en")
     assert code == 0 and out.startswith("ok: "), out + err
     code, out, err = run_main(capsys, "demo", "--speed", "x", "--lang=en")

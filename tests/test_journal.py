@@ -7,13 +7,15 @@ import json
 import os
 import random
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from processes import run_voicehost
 
-from voicehost.host.journal import Journal, read_journal
-from voicehost.rules import InputError
+from voicehost.host.journal import Journal, JournalEntry, read_journal
+from voicehost.rules import Game, InputError
 from voicehost.rules.inputs import Dawn, Vote
 
 # These tests assert the English of the messages (their ids); the Russian is tests/test_i18n.py's.
@@ -22,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("english_module")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def voicehost(*argv: str, crash_after: int | None = None) -> subprocess.CompletedProcess:
+def voicehost(*argv: str, crash_after: int | None = None) -> subprocess.CompletedProcess[str]:
     """The command in a process of its own (forked ready to run, see processes.py), killed
     with SIGKILL right after record ``crash_after`` is on disk."""
     env = dict(os.environ)
@@ -36,7 +38,8 @@ def voicehost(*argv: str, crash_after: int | None = None) -> subprocess.Complete
                                                           ("examples/classic-sample.json", 8, "engine"),
                                                           ("examples/sport-sample.json", 20, "table"),
                                                           ("examples/club-sample.json", 20, "table")])
-def test_a_game_killed_at_random_points_and_resumed_gives_the_same_protocol(tmp_path, script, crashes, level) -> None:
+def test_a_game_killed_at_random_points_and_resumed_gives_the_same_protocol(tmp_path: Path, script: str, crashes: int,
+                                                                            level: str) -> None:
     whole = json.loads(voicehost("simulate", script, "--json").stdout)
     inputs = len(read_journal_of(tmp_path, script))
     points = sorted(random.Random(7).sample(range(1, inputs), crashes))
@@ -59,18 +62,18 @@ def test_a_game_killed_at_random_points_and_resumed_gives_the_same_protocol(tmp_
     assert (tmp_path / "game.log.txt").read_text().startswith("Карты розданы.")
 
 
-def without_ballots(protocol: dict) -> dict:
+def without_ballots(protocol: dict[str, Any]) -> dict[str, Any]:
     """A table level's protocol as the engine level gives it: the buttons' ballots are the table's only."""
     return {**protocol, "days": [{k: v for k, v in day.items() if k != "ballots"} for day in protocol["days"]]}
 
 
-def read_journal_of(tmp_path: Path, script: str) -> list:
+def read_journal_of(tmp_path: Path, script: str) -> list[JournalEntry]:
     path = tmp_path / "uninterrupted.jsonl"
     assert voicehost("simulate", script, "--journal", str(path), "--json").returncode == 0
     return read_journal(path)[1]
 
 
-def test_a_torn_last_line_is_ignored(tmp_path) -> None:
+def test_a_torn_last_line_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     journal = Journal(path, {"ruleset": "sport"})
     journal.append(0, 1.5, "console", Dawn())
@@ -81,7 +84,7 @@ def test_a_torn_last_line_is_ignored(tmp_path) -> None:
     assert header["ruleset"] == "sport" and [e.input for e in entries] == [Dawn()]
 
 
-def test_journal_records_time_source_and_input(tmp_path) -> None:
+def test_journal_records_time_source_and_input(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     journal = Journal(path, {"ruleset": "sport"})
     journal.append(0, 12.25, "seats", Vote(3, 5))
@@ -91,7 +94,7 @@ def test_journal_records_time_source_and_input(tmp_path) -> None:
                       "input": {"type": "vote", "voter": 3, "candidate": 5}}
 
 
-def test_a_splice_record_replays_the_hosts_correction(tmp_path) -> None:
+def test_a_splice_record_replays_the_hosts_correction(tmp_path: Path) -> None:
     """Undo and a corrected vote are journaled as splices; reading applies them in order."""
     path = tmp_path / "j.jsonl"
     journal = Journal(path, {"ruleset": "sport"})
@@ -106,7 +109,7 @@ def test_a_splice_record_replays_the_hosts_correction(tmp_path) -> None:
     assert [e.index for e in entries] == [0, 1, 2] and entries[1].source == "console"
 
 
-def test_a_splice_outside_the_inputs_is_one_clear_error(tmp_path) -> None:
+def test_a_splice_outside_the_inputs_is_one_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     journal = Journal(path, {"ruleset": "sport"})
     journal.splice(1.0, "console", 3, 1, [], "undo")
@@ -115,7 +118,7 @@ def test_a_splice_outside_the_inputs_is_one_clear_error(tmp_path) -> None:
         read_journal(path)
 
 
-def test_an_unknown_input_source_is_one_clear_error(tmp_path) -> None:
+def test_an_unknown_input_source_is_one_clear_error(tmp_path: Path) -> None:
     """A source is one of the closed set the host writes (journal.Source), checked on reading."""
     path = tmp_path / "j.jsonl"
     journal = Journal(path, {"ruleset": "sport"})
@@ -129,7 +132,7 @@ def test_an_unknown_input_source_is_one_clear_error(tmp_path) -> None:
             read_journal(path)
 
 
-def test_broken_journals_are_one_clear_error(tmp_path) -> None:
+def test_broken_journals_are_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no such journal"):
         read_journal(tmp_path / "none.jsonl")
     bad = tmp_path / "bad.jsonl"
@@ -139,7 +142,7 @@ def test_broken_journals_are_one_clear_error(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("level", ["engine", "table"])
-def test_resume_refuses_a_journal_of_another_game(tmp_path, level) -> None:
+def test_resume_refuses_a_journal_of_another_game(tmp_path: Path, level: str) -> None:
     journal = tmp_path / "j.jsonl"
     assert voicehost("simulate", "examples/sport-sample.json", "--level", level, "--journal",
                      str(journal)).returncode == 0
@@ -155,7 +158,7 @@ def test_resume_refuses_a_journal_of_another_game(tmp_path, level) -> None:
     assert done.returncode == 2 and "not the same game" in done.stderr and done.stderr.count("\n") == 1
 
 
-def test_simulate_will_not_overwrite_a_journal(tmp_path) -> None:
+def test_simulate_will_not_overwrite_a_journal(tmp_path: Path) -> None:
     journal = tmp_path / "j.jsonl"
     journal.write_text('{"type": "game"}\n')
     done = voicehost("simulate", "examples/sport-sample.json", "--journal", str(journal))
@@ -163,12 +166,12 @@ def test_simulate_will_not_overwrite_a_journal(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("level", ["engine", "table"])
-def test_a_refused_foul_is_not_journaled_and_the_game_resumes(tmp_path, level) -> None:
+def test_a_refused_foul_is_not_journaled_and_the_game_resumes(tmp_path: Path, level: str) -> None:
     """The judge's foul for a seat already out is refused (reported under «ignored»); it never
     reaches the journal, so resuming from the journal lines up input by input."""
     from voicehost.host.vclock import run_virtual
     from voicehost.rules.protocol import build_protocol
-    from voicehost.simulation.engine_level import simulate
+    from voicehost.simulation.engine_level import Simulation, simulate
     from voicehost.simulation.script import script_from_data
     from voicehost.simulation.table_level import play_table
 
@@ -178,7 +181,7 @@ def test_a_refused_foul_is_not_journaled_and_the_game_resumes(tmp_path, level) -
     path = tmp_path / "j.jsonl"
     journal = Journal(path, {"ruleset": "sport"})
 
-    def play(journal=None, replayed=None):
+    def play(journal: Journal | None = None, replayed: list[JournalEntry] | None = None) -> Simulation:
         if level == "engine":
             return simulate(script, journal=journal, replayed=replayed)
         return run_virtual(play_table(script, journal, replayed))
@@ -198,7 +201,7 @@ VOTE_SCRIPT = "tests/scripts/sport-repeat-tie-four-vote.json"
 
 
 @pytest.mark.parametrize("point", [30, 31, 32, 33])
-def test_a_crash_in_the_all_leave_vote_at_the_table_resumes_twice_to_the_same_game(tmp_path, point) -> None:
+def test_a_crash_in_the_all_leave_vote_at_the_table_resumes_twice_to_the_same_game(tmp_path: Path, point: int) -> None:
     """Points 30–33: the «все покидают?» (lift) vote just opened or partly cast; SIGKILLed."""
     whole = json.loads(voicehost("simulate", VOTE_SCRIPT, "--json").stdout)
     journal = tmp_path / "j.jsonl"
@@ -210,7 +213,7 @@ def test_a_crash_in_the_all_leave_vote_at_the_table_resumes_twice_to_the_same_ga
         assert without_ballots(json.loads(done.stdout)) == whole
 
 
-def test_a_torn_journal_is_cut_with_a_copy_and_resumes_again_and_again(tmp_path) -> None:
+def test_a_torn_journal_is_cut_with_a_copy_and_resumes_again_and_again(tmp_path: Path) -> None:
     whole_path = tmp_path / "full.jsonl"
     whole = json.loads(voicehost("simulate", VOTE_SCRIPT, "--journal", str(whole_path), "--json").stdout)
     journal = tmp_path / "j.jsonl"
@@ -234,7 +237,7 @@ def test_a_torn_journal_is_cut_with_a_copy_and_resumes_again_and_again(tmp_path)
     ('{"type": "game", "format": 1, "ruleset": "poker"}', "not a known ruleset"),
     ("[" * 100_000 + "]" * 100_000, "nested"),
 ])
-def test_a_bad_header_is_one_line(tmp_path, header, message) -> None:
+def test_a_bad_header_is_one_line(tmp_path: Path, header: str, message: str) -> None:
     journal = tmp_path / "j.jsonl"
     journal.write_text(header + "\n")
     before = journal.read_bytes()
@@ -244,7 +247,7 @@ def test_a_bad_header_is_one_line(tmp_path, header, message) -> None:
     assert journal.read_bytes() == before  # refused journals are left untouched
 
 
-def test_a_record_nested_deep_or_reordered_is_refused_with_its_line(tmp_path) -> None:
+def test_a_record_nested_deep_or_reordered_is_refused_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     assert voicehost("simulate", "examples/sport-sample.json", "--journal", str(path)).returncode == 0
     lines = path.read_text().splitlines()
@@ -260,12 +263,11 @@ def test_a_record_nested_deep_or_reordered_is_refused_with_its_line(tmp_path) ->
         assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1, done.stderr
 
 
-def fail_writes_after(monkeypatch, count: int) -> None:
+def fail_writes_after(monkeypatch: pytest.MonkeyPatch, count: int) -> None:
     """A disk that fills up: the write layer raises ENOSPC after ``count`` writes (half a record
     lands first, as on a real full disk)."""
     import errno
 
-    import voicehost.host.journal as journal_module
     real_write, calls = os.write, [0]
 
     def write(fd: int, data: bytes) -> int:
@@ -274,11 +276,12 @@ def fail_writes_after(monkeypatch, count: int) -> None:
             real_write(fd, data[:len(data) // 2])
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_write(fd, data)
-    monkeypatch.setattr(journal_module.os, "write", write)
+    monkeypatch.setattr(os, "write", write)  # the os module voicehost.host.journal writes through
 
 
 @pytest.mark.parametrize("level", ["engine", "table"])
-def test_a_full_disk_is_one_line_and_the_journal_stays_whole(tmp_path, monkeypatch, level) -> None:
+def test_a_full_disk_is_one_line_and_the_journal_stays_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             level: str) -> None:
     """Made by an OSError injected at the journal's write layer (a tiny tmpfs does the same by hand)."""
     from fuzzing import run_cli
 
@@ -295,7 +298,8 @@ def test_a_full_disk_is_one_line_and_the_journal_stays_whole(tmp_path, monkeypat
     assert code == 0 and without_ballots(json.loads(out)) == whole, err
 
 
-def test_a_live_director_stops_when_the_journal_cannot_be_written(tmp_path, monkeypatch) -> None:
+def test_a_live_director_stops_when_the_journal_cannot_be_written(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Live: the input the game took is not acted on further — the director ends with the one line."""
     from voicehost.host.journal import JournalUnwritable
     from voicehost.host.live import _new_game
@@ -310,7 +314,7 @@ def test_a_live_director_stops_when_the_journal_cannot_be_written(tmp_path, monk
     assert [e.input for e in read_journal(journal.path)[1]] == game.inputs  # the deal, whole
 
 
-def live_journal(tmp_path, names=None):
+def live_journal(tmp_path: Path, names: dict[int, str] | None = None) -> tuple[Path, Game]:
     """A live game's journal: dealt, the first night over, the first speech ended."""
     from voicehost.host.live import _new_game
     from voicehost.host.setup import SetupRequest, check_setup
@@ -333,7 +337,7 @@ def live_journal(tmp_path, names=None):
     return path, game
 
 
-def test_run_resume_takes_the_roster_and_setup_from_the_header(tmp_path) -> None:
+def test_run_resume_takes_the_roster_and_setup_from_the_header(tmp_path: Path) -> None:
     from voicehost.host.journal import load_journal
     from voicehost.host.live import resume_game
 
@@ -349,7 +353,8 @@ def test_run_resume_takes_the_roster_and_setup_from_the_header(tmp_path) -> None
     (lambda lines: [lines[0], lines[2], lines[1], *lines[3:]], "records are missing or out of order"),
     (lambda lines: [*lines[:2], *lines[3:]], "records are missing or out of order"),
 ])
-def test_run_resume_refuses_a_journal_that_does_not_replay(tmp_path, edit, message) -> None:
+def test_run_resume_refuses_a_journal_that_does_not_replay(tmp_path: Path, edit: Callable[[list[str]], list[str]],
+                                                           message: str) -> None:
     from voicehost.host.journal import load_journal
     from voicehost.host.live import resume_game
 

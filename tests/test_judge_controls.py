@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from test_console import day_one
-from test_web import command, login, run_with_table
+from test_web import Client, command, login, run_with_table
 
 from voicehost.host import Director, EdgeLog, Journal, Ports, run_virtual
 from voicehost.host.journal import load_journal
@@ -21,7 +21,9 @@ from voicehost.host.judging import judged_results
 from voicehost.host.live import resume_game
 from voicehost.host.notices import FloorChanged, Paused
 from voicehost.records.games import record_from_journal, record_from_protocol
+from voicehost.rules import Game, TableGame
 from voicehost.rules.inputs import EndSpeech
+from voicehost.rules.sport import SportGame
 from voicehost.web import WebTable
 from voicehost.web.commands import CommandError, check_command
 from voicehost.web.view import TableView
@@ -30,7 +32,7 @@ HEADER = {"ruleset": "sport", "options": {}, "seats": 10, "level": "live"}
 Step = tuple[float, str]   # (seconds into the session, a line typed then)
 
 
-def journaled_day_one(path: Path) -> tuple[Any, Journal]:
+def journaled_day_one(path: Path) -> tuple[TableGame, Journal]:
     """day_one's game (seat 1 has the floor) with its journal, as a live table writes it."""
     game = day_one()
     journal = Journal(path, HEADER)
@@ -39,7 +41,7 @@ def journaled_day_one(path: Path) -> tuple[Any, Journal]:
     return game, journal
 
 
-def host(game: Any, steps: list[Step], until: float, journal: Journal | None = None,
+def host(game: Game, steps: list[Step], until: float, journal: Journal | None = None,
          seen: list[Any] | None = None) -> tuple[list[tuple[float, str]], Director]:
     """The director hosts ``game`` on the virtual clock; each step's line is typed at its
     time; returns (onset, line) of everything said, and the director."""
@@ -85,7 +87,7 @@ def refused(director: Director) -> dict[str, str]:
 
 # ---- the speaker's clock -------------------------------------------------------------------------------
 
-def test_time_plus_gives_the_speaker_thirty_more_seconds_and_undo_takes_them_back(tmp_path) -> None:
+def test_time_plus_gives_the_speaker_thirty_more_seconds_and_undo_takes_them_back(tmp_path: Path) -> None:
     game, journal = journaled_day_one(tmp_path / "g.jsonl")
     said, _ = host(game, [(10, "time")], 120, journal)
     assert when(said, THANKS) == pytest.approx(90, abs=0.5)   # 60 s + 30: «Спасибо» at 90, not at 60
@@ -112,7 +114,7 @@ def test_restart_gives_the_whole_time_again_and_undo_gives_back_what_was_left() 
     assert when(said, THANKS) == pytest.approx(60, abs=0.5)
 
 
-def test_back_gives_the_last_speaker_the_floor_with_the_time_he_had_and_undo_ends_it_again(tmp_path) -> None:
+def test_back_gives_the_last_speaker_the_floor_with_the_time_he_had_and_undo_ends_it_again(tmp_path: Path) -> None:
     game, journal = journaled_day_one(tmp_path / "g.jsonl")
     said, _ = host(game, [(10, "end"), (15, "back")], 100, journal)
     back = when(said, "Игрок номер один, продолжайте.")
@@ -137,6 +139,7 @@ def test_hold_stops_one_speech_clock_without_pausing_the_game_and_release_runs_i
     assert when(said, THANKS) == pytest.approx(160, abs=0.5)   # 50 s left when held, run again at 110
     assert not any(isinstance(n, Paused) for n in seen)   # the game was never paused
     assert any(isinstance(n, FloorChanged) and n.held_left == pytest.approx(50, abs=0.5) for n in seen)
+    assert isinstance(director.game, SportGame)
     assert director.game.nominations   # the game went on meanwhile: the nomination was taken
 
 
@@ -164,7 +167,7 @@ def crashed_after(steps: list[Step], at: float, path: Path) -> Path:
     return path
 
 
-def resumed_thanks(path: Path, steps: list[Step] | None = None) -> tuple[list[tuple[float, str]], Any]:
+def resumed_thanks(path: Path, steps: list[Step] | None = None) -> tuple[list[tuple[float, str]], Director]:
     game, journal = resume_game(path)
     said, director = host(game, steps or [], 200, journal)
     journal.close()
@@ -177,7 +180,8 @@ def resumed_thanks(path: Path, steps: list[Step] | None = None) -> tuple[list[tu
     ([(10, "time -20"), (20, "undo")], None),    # undone: the speech's own time
     ([(10, "end"), (15, "back")], 50),           # seat 1's floor again, with his 50 s
 ])
-def test_a_resumed_journal_gives_the_speech_the_time_the_judge_left_it(tmp_path, steps, thanks) -> None:
+def test_a_resumed_journal_gives_the_speech_the_time_the_judge_left_it(tmp_path: Path, steps: list[Step],
+                                                                       thanks: int | None) -> None:
     path = crashed_after(steps, steps[-1][0] + 2, tmp_path / "g.jsonl")
     assert '"type": "judge"' in path.read_text()   # the judge's records are in the journal
     said, director = resumed_thanks(path)
@@ -186,13 +190,13 @@ def test_a_resumed_journal_gives_the_speech_the_time_the_judge_left_it(tmp_path,
     assert first == pytest.approx(thanks if thanks is not None else 60, abs=0.5)
 
 
-def test_a_resumed_held_speech_stays_held_until_release(tmp_path) -> None:
+def test_a_resumed_held_speech_stays_held_until_release(tmp_path: Path) -> None:
     path = crashed_after([(10, "hold")], 12, tmp_path / "g.jsonl")
     said, _ = resumed_thanks(path, [(100, "release")])
     assert when(said, THANKS) == pytest.approx(150, abs=0.5)
 
 
-def test_a_judge_record_that_is_not_one_refuses_the_journal(tmp_path) -> None:
+def test_a_judge_record_that_is_not_one_refuses_the_journal(tmp_path: Path) -> None:
     from voicehost.rules import InputError
     path = crashed_after([(10, "time +30")], 12, tmp_path / "g.jsonl")
     lines = path.read_text().splitlines()
@@ -219,7 +223,7 @@ def silent_ports() -> Ports:
 
 # ---- notes, a verdict, the best player ---------------------------------------------------------------------
 
-def test_notes_are_journaled_undone_and_shown_to_the_judge_only(tmp_path) -> None:
+def test_notes_are_journaled_undone_and_shown_to_the_judge_only(tmp_path: Path) -> None:
     game, journal = journaled_day_one(tmp_path / "g.jsonl")
     views: list[TableView] = []
 
@@ -248,8 +252,8 @@ def test_notes_are_journaled_undone_and_shown_to_the_judge_only(tmp_path) -> Non
     journal2.close()
 
 
-def test_notes_never_reach_the_public_web(tmp_path) -> None:
-    async def test(client: Any, table: WebTable, director: Director, journal: Path) -> None:
+def test_notes_never_reach_the_public_web(tmp_path: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         status, body = await command(client, csrf, "note 4 подсказывает жестами")
         assert status == 200, body
@@ -263,7 +267,7 @@ def test_notes_never_reach_the_public_web(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("result", ["annul", "stop"])
-def test_annul_or_stop_ends_the_game_with_its_reason_and_who_said_it(tmp_path, result) -> None:
+def test_annul_or_stop_ends_the_game_with_its_reason_and_who_said_it(tmp_path: Path, result: str) -> None:
     game, journal = journaled_day_one(tmp_path / "g.jsonl")
     said, director = host(game, [(10, f"{result} игрок ушёл из-за стола")], 60, journal)
     texts = [line for _, line in said]
@@ -276,7 +280,7 @@ def test_annul_or_stop_ends_the_game_with_its_reason_and_who_said_it(tmp_path, r
     assert added["verdict"] == verdict and added["result"] == verdict["result"]
 
 
-def test_undo_takes_a_verdict_back_and_a_second_verdict_is_refused(tmp_path) -> None:
+def test_undo_takes_a_verdict_back_and_a_second_verdict_is_refused(tmp_path: Path) -> None:
     from test_console import console_at
     director, _, _ = console_at(day_one(), ["annul x", "stop y", "undo", "stop z"])
     assert refused(director)["stop y"] == "the game is annulled or stopped already (undo takes that back)"
@@ -287,7 +291,7 @@ def test_undo_takes_a_verdict_back_and_a_second_verdict_is_refused(tmp_path) -> 
     assert reasons["note 11 x"].startswith("there is no seat 11")
 
 
-def test_an_annulled_game_is_kept_by_the_records_but_never_rated(tmp_path) -> None:
+def test_an_annulled_game_is_kept_by_the_records_but_never_rated(tmp_path: Path) -> None:
     from voicehost.records.ratings import ratings
     from voicehost.records.store import open_records
     game, journal = journaled_day_one(tmp_path / "g.jsonl")
@@ -312,7 +316,7 @@ def test_an_annulled_game_is_kept_by_the_records_but_never_rated(tmp_path) -> No
         assert table and set(table.values()) == {1}                 # … and counted once: not the annulled one
 
 
-def test_best_after_the_game_at_run_is_journaled_and_reaches_the_protocol(tmp_path) -> None:
+def test_best_after_the_game_at_run_is_journaled_and_reaches_the_protocol(tmp_path: Path) -> None:
     from test_console import console_at
     director, _, _ = console_at(day_one(), ["best 4"])
     assert refused(director)["best 4"].startswith("the best player is voted after the game")
@@ -340,7 +344,7 @@ def test_best_after_the_game_at_run_is_journaled_and_reaches_the_protocol(tmp_pa
     assert judged_results(path)["best_player"] == 4
 
 
-def test_the_phone_sends_the_judge_commands_in_the_console_own_words(tmp_path) -> None:
+def test_the_phone_sends_the_judge_commands_in_the_console_own_words(tmp_path: Path) -> None:
     assert check_command("time", 10) == "time +30" and check_command("time   -15", 10) == "time -15"
     assert check_command("note 3  говорит  долго", 10) == "note 3 говорит долго"
     assert check_command("annul  договорной", 10) == "annul договорной" and check_command("best 4", 10) == "best 4"
@@ -348,7 +352,7 @@ def test_the_phone_sends_the_judge_commands_in_the_console_own_words(tmp_path) -
         with pytest.raises(CommandError):
             check_command(bad, 10)
 
-    async def test(client: Any, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         while director.timer.request is None:   # the morning is said first; then seat 1 has the floor
             await asyncio.sleep(0.05)
@@ -367,8 +371,8 @@ def test_the_phone_sends_the_judge_commands_in_the_console_own_words(tmp_path) -
     run_with_table(test, tmp_path)
 
 
-def test_the_judge_page_loads_the_judge_tools_with_a_logout_button(tmp_path) -> None:
-    async def test(client: Any, table: WebTable, director: Director, journal: Path) -> None:
+def test_the_judge_page_loads_the_judge_tools_with_a_logout_button(tmp_path: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         page = await (await client.get("/judge")).text()
         assert page.count('<script src="/static/judge-tools.js"></script>') == 1
         tools = await client.get("/static/judge-tools.js")
@@ -382,7 +386,7 @@ def test_the_judge_page_loads_the_judge_tools_with_a_logout_button(tmp_path) -> 
     run_with_table(test, tmp_path)
 
 
-def test_voicehost_run_asks_for_the_best_player_after_the_game(tmp_path) -> None:
+def test_voicehost_run_asks_for_the_best_player_after_the_game(tmp_path: Path) -> None:
     """A real ``voicehost run``: the blacks removed, the game over, the terminal asks for the
     best player; «best 4» typed then is in the journal and the protocol. (At speed 10 the ask
     waits 12 s; the test types as soon as it reads the ask.)"""
@@ -415,7 +419,7 @@ def test_voicehost_run_asks_for_the_best_player_after_the_game(tmp_path) -> None
     assert load_journal(tmp_path / "game.jsonl").header["best_player"] == 4
 
 
-def test_after_a_verdict_at_run_undo_takes_it_back_and_the_game_goes_on(tmp_path) -> None:
+def test_after_a_verdict_at_run_undo_takes_it_back_and_the_game_goes_on(tmp_path: Path) -> None:
     game, journal = journaled_day_one(tmp_path / "g.jsonl")
     outcome: list[bool] = []
 

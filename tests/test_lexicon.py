@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.host.voice import fixed_lines
 from voicehost.language.lexicon import (
+    Entry,
     Lexicon,
     lexicon_from_mapping,
     load_lexicon,
@@ -22,6 +24,9 @@ from voicehost.language.lexicon import (
 )
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
+
+if TYPE_CHECKING:
+    from audio.tts import SpeechRenderer
 
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 
@@ -71,7 +76,7 @@ def test_every_reported_word_is_in_the_lexicon() -> None:
 
 @needs_espeak
 @pytest.mark.parametrize("entry", load_lexicon().entries.values(), ids=lambda e: e.written)
-def test_each_entry_is_stressed_as_marked_and_has_no_extra_vowel(entry) -> None:
+def test_each_entry_is_stressed_as_marked_and_has_no_extra_vowel(entry: Entry) -> None:
     words = said(entry.say).split()
     wanted = stress_positions(entry.stress)
     assert len(words) == len(wanted), (entry.say, words)
@@ -134,7 +139,7 @@ def test_stress_helpers_count_syllables() -> None:
     assert vowel_count("t;u\"rI^m'u") == 3  # espeak-ng's extra vowel in «тюрьму»
 
 
-def test_the_renderer_reads_phonemes_not_their_letters(renderer) -> None:
+def test_the_renderer_reads_phonemes_not_their_letters(renderer: SpeechRenderer) -> None:
     """pyttsx3 does not pass espeak's phoneme flag on its own: without the wrapper the
     brackets would be spelled out letter by letter, several times longer."""
     spelled = renderer.clip("[[m'Af;iju]]")

@@ -19,17 +19,21 @@ import shutil
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from machine import real_time_needed
-from pulse import Disturbance, measured, real_time, settle
+from pulse import Disturbance, PulseDaemon, measured, real_time, settle
 
 from audio.listener import (
     RATE,
     Gate,
     GatedRecognizer,
+    Heard,
+    MicListener,
     ModelUnavailable,
     SpeechModel,
     apply_endpoint,
@@ -75,33 +79,37 @@ def spoken(text: str, voice: str = "ko", silence_s: float = 1.2) -> bytes:
     pcm = resample(data, rate, RATE)
     lead, tail = np.zeros(RATE // 5, dtype=np.float32), np.zeros(int(RATE * silence_s), dtype=np.float32)
     pcm = np.concatenate([lead, pcm, tail])
-    return (np.clip(pcm, -1, 1) * 32767).astype("<i2").tobytes()
+    pcm16: bytes = (np.clip(pcm, -1, 1) * 32767).astype("<i2").tobytes()
+    return pcm16
 
 
-def blocks(pcm: bytes, t0: float = 0.0, seconds: float = 0.1):
+def blocks(pcm: bytes, t0: float = 0.0, seconds: float = 0.1) -> Iterator[tuple[bytes, float]]:
     size = int(RATE * seconds) * 2
     for k in range(0, len(pcm), size):
         chunk = pcm[k:k + size]
         yield chunk, t0 + (k + len(chunk)) / 2 / RATE
 
 
-def test_streaming_recognition_gives_a_final_result_at_the_endpoint(ko_model) -> None:
+def test_streaming_recognition_gives_a_final_result_at_the_endpoint(ko_model: SpeechModel) -> None:
     recognizer = ko_model.recognizer(KO_GRAMMAR)
     assert json.loads(recognizer.grammar) == KO_GRAMMAR
     results = [h for chunk, t in blocks(spoken(THANKS_KO)) if (h := recognizer.accept(chunk, t))]
     assert [h.text for h in results] == [THANKS_KO]
+    assert results[0].raw is not None
     assert results[0].raw["result"][0]["word"] == THANKS_KO  # vosk's own JSON, words with times
     assert 0.5 < results[0].t_end < 3.0
 
 
-def test_final_result_without_an_endpoint_comes_from_flush(ko_model) -> None:
+def test_final_result_without_an_endpoint_comes_from_flush(ko_model: SpeechModel) -> None:
     recognizer = ko_model.recognizer(KO_GRAMMAR)
     heard = [recognizer.accept(chunk, t) for chunk, t in blocks(spoken(THANKS_KO, silence_s=0.0))]
     assert not any(heard)
-    assert recognizer.flush(9.0).text == THANKS_KO
+    flushed = recognizer.flush(9.0)
+    assert flushed is not None
+    assert flushed.text == THANKS_KO
 
 
-def test_the_gate_drops_the_host_and_resets_the_recognizer(ko_model) -> None:
+def test_the_gate_drops_the_host_and_resets_the_recognizer(ko_model: SpeechModel) -> None:
     gate = Gate(hold_off_s=0.3)
     ears = GatedRecognizer(ko_model.recognizer(KO_GRAMMAR), gate)
     host = spoken(THANKS_KO, silence_s=0.0)
@@ -113,7 +121,7 @@ def test_the_gate_drops_the_host_and_resets_the_recognizer(ko_model) -> None:
     assert [h.text for h in after] == [THANKS_KO]
 
 
-def test_half_an_utterance_before_the_gate_never_joins_the_next_one(ko_model) -> None:
+def test_half_an_utterance_before_the_gate_never_joins_the_next_one(ko_model: SpeechModel) -> None:
     gate = Gate(hold_off_s=0.0)
     ears = GatedRecognizer(ko_model.recognizer(KO_GRAMMAR), gate)
     first = spoken(THANKS_KO, silence_s=0.0)
@@ -126,14 +134,14 @@ def test_half_an_utterance_before_the_gate_never_joins_the_next_one(ko_model) ->
     assert ears.recognizer.flush(13.0) is None  # the reset threw the half away
 
 
-def test_missing_vocabulary_is_reported(ko_model) -> None:
+def test_missing_vocabulary_is_reported(ko_model: SpeechModel) -> None:
     russian = grammar(range(1, 11))
     missing = ko_model.missing_words(russian + KO_GRAMMAR)
     assert missing == words(russian) and "всё" in missing
     assert ko_model.missing_words(KO_GRAMMAR) == []
 
 
-def test_endpoint_rules_in_model_conf_change_when_an_utterance_ends(ko_model, tmp_path) -> None:
+def test_endpoint_rules_in_model_conf_change_when_an_utterance_ends(ko_model: SpeechModel, tmp_path: Path) -> None:
     source = Path(ko_model_path())
     for part in ("am", "graph", "ivector"):
         (tmp_path / part).symlink_to(source / part)
@@ -146,7 +154,7 @@ def test_endpoint_rules_in_model_conf_change_when_an_utterance_ends(ko_model, tm
     assert conf.count("rule2.min-trailing-silence") == 1
 
 
-def test_a_folder_that_is_no_model_is_one_clear_error(tmp_path) -> None:
+def test_a_folder_that_is_no_model_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailable, match="no such model folder"):
         check_model_folder(tmp_path / "nothing")
     (tmp_path / "am").mkdir()
@@ -195,15 +203,16 @@ def test_russian_renderings_of_the_parser_table_come_back_as_the_right_intents()
     assert not wrong, wrong
 
 
-def test_the_gate_drops_the_hosts_own_voice_through_a_speaker_to_microphone_loop(pulse_loop, pulse_daemon,
-                                                                                ko_model) -> None:
+def test_the_gate_drops_the_hosts_own_voice_through_a_speaker_to_microphone_loop(pulse_loop: str,
+                                                                                pulse_daemon: PulseDaemon,
+                                                                                ko_model: SpeechModel) -> None:
     """The mixer plays into the PulseAudio null sink; the listener records its monitor. The
     host's words are dropped, a player's same words heard. A wrong outcome while the load
     disturbed the streams (pulse.Disturbance) is measured again, a bounded number of times."""
     pcm = np.frombuffer(spoken(THANKS_KO, silence_s=0.0), dtype="<i2").astype(np.float32) / 32768
     clip = resample(pcm, RATE, 48000)
 
-    def check(outcome: tuple[list, int, object, float]) -> None:
+    def check(outcome: tuple[list[str], int, Heard | None, str]) -> None:
         during_the_host, dropped, got, lateness = outcome
         assert during_the_host == [] and dropped > 0, (during_the_host, dropped)
         assert got is not None, "the player's words were not heard"
@@ -246,30 +255,27 @@ class _Loud:
 BLOCK = 0.1
 
 
-def _counting_listener():
-    from audio.listener import MicListener
+class CountingListener(MicListener):
+    """The listener, counting in its callback the blocks whose ADC times jump (input lost)
+    and those handed over late (``LATE_BLOCK_S``): evidence for pulse.Disturbance."""
 
-    class CountingListener(MicListener):
-        """The listener, counting in its callback the blocks whose ADC times jump (input lost)
-        and those handed over late (``LATE_BLOCK_S``): evidence for pulse.Disturbance."""
+    gaps = late = 0
+    worst_lateness = 0.0
+    _last_t_end: float | None = None
 
-        gaps = late = 0
-        worst_lateness = 0.0
-        _last_t_end: float | None = None
-
-        def _callback(self, indata, frames, time_info, status) -> None:
-            t_end = time_info.inputBufferAdcTime + self.offset + frames / RATE
-            if self._last_t_end is not None and abs(t_end - self._last_t_end - frames / RATE) > frames / RATE / 2:
-                self.gaps += 1
-            self._last_t_end = t_end
-            lateness = time.monotonic() - t_end
-            self.worst_lateness = max(self.worst_lateness, lateness)
-            self.late += lateness > LATE_BLOCK_S
-            super()._callback(indata, frames, time_info, status)
-    return CountingListener
+    def _callback(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
+        t_end = time_info.inputBufferAdcTime + self.offset + frames / RATE
+        if self._last_t_end is not None and abs(t_end - self._last_t_end - frames / RATE) > frames / RATE / 2:
+            self.gaps += 1
+        self._last_t_end = t_end
+        lateness = time.monotonic() - t_end
+        self.worst_lateness = max(self.worst_lateness, lateness)
+        self.late += lateness > LATE_BLOCK_S
+        super()._callback(indata, frames, time_info, status)
 
 
-def _host_then_player(daemon, ko_model, clip: np.ndarray) -> tuple[tuple[list, int, object, float], str]:
+def _host_then_player(daemon: PulseDaemon, ko_model: SpeechModel,
+                      clip: np.ndarray) -> tuple[tuple[list[str], int, Heard | None, str], str]:
     """The host says ``clip`` (the gate knows), then a player says it: what the listener heard
     during the host's words, how many blocks the gate dropped, what it heard of the player's,
     the latest block's delay; and the disturbance."""
@@ -280,14 +286,14 @@ def _host_then_player(daemon, ko_model, clip: np.ndarray) -> tuple[tuple[list, i
 
     mixer = Mixer(MixSettings())
     gate = Gate(hold_off_s=0.4)
-    heard: queue.Queue = queue.Queue()
+    heard: queue.Queue[Heard] = queue.Queue()
     loudness = _Loud()
     out = mic = None
     try:
         with real_time():
             out = AudioOut(mixer, "default", log=pytest.fail)
-            mic = _counting_listener()(ko_model.recognizer(LOOP_GRAMMAR), gate, heard.put,
-                                       on_block=loudness.append_block)
+            mic = CountingListener(ko_model.recognizer(LOOP_GRAMMAR), gate, heard.put,
+                                   on_block=loudness.append_block)
             mic.start()
         settle(out.output)
         disturbance = Disturbance(daemon, [out.output, mic], gaps=lambda: mic.gaps + mic.late)
@@ -312,7 +318,7 @@ def _host_then_player(daemon, ko_model, clip: np.ndarray) -> tuple[tuple[list, i
         mixer.close()
 
 
-def test_word_confidences_come_from_the_real_recognizer(ko_model) -> None:
+def test_word_confidences_come_from_the_real_recognizer(ko_model: SpeechModel) -> None:
     recognizer = ko_model.recognizer(KO_GRAMMAR)
     heard = [h for chunk, t in blocks(spoken(THANKS_KO)) if (h := recognizer.accept(chunk, t))][0]
     confidences = heard.word_confidences()
@@ -320,11 +326,12 @@ def test_word_confidences_come_from_the_real_recognizer(ko_model) -> None:
     assert all(0.0 <= conf <= 1.0 for _, conf in confidences)
 
 
-def test_alternatives_from_the_real_recognizer_keep_the_best_reading_as_the_text(ko_model) -> None:
+def test_alternatives_from_the_real_recognizer_keep_the_best_reading_as_the_text(ko_model: SpeechModel) -> None:
     recognizer = ko_model.recognizer(KO_GRAMMAR)
     recognizer.consider_alternatives(3)
     heard = [h for chunk, t in blocks(spoken(THANKS_KO)) if (h := recognizer.accept(chunk, t))]
     assert [h.text for h in heard] == [THANKS_KO]
+    assert heard[0].raw is not None
     assert "alternatives" in heard[0].raw
     assert THANKS_KO not in heard[0].alternatives()   # the others, not the text again
 
@@ -338,7 +345,7 @@ ROOM_DBFS = -45.0
 
 
 @pytest.fixture
-def table_model(ko_model, monkeypatch) -> SpeechModel:
+def table_model(ko_model: SpeechModel, monkeypatch: pytest.MonkeyPatch) -> SpeechModel:
     """The command gets the module's model instead of loading the same folder again (2–3 s
     a run): the same class, loaded from the same path (ko_model_path, in the table file)."""
     import voicehost.cli.ears as ears_cli
@@ -369,7 +376,7 @@ class RoomNoise:
         with self.lock:
             self.voice = np.concatenate([self.voice, samples.astype(np.float32)])
 
-    def _play(self, out, frames, time_info, status) -> None:
+    def _play(self, out: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         self.underruns += bool(status.output_underflow)
         out[:, 0] = self.rng.standard_normal(frames) * self.scale
         with self.lock:
@@ -399,12 +406,12 @@ class RoomEcho:
                                            callback=self._hear)
         self.mic.start()
 
-    def _hear(self, indata, frames, time_info, status) -> None:
+    def _hear(self, indata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         self.overflows += bool(status.input_overflow)
         with self.lock:
             self.heard.append(indata[:, 0].copy())
 
-    def _play(self, out, frames, time_info, status) -> None:
+    def _play(self, out: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         self.underruns += bool(status.output_underflow)
         with self.lock:
             self.waiting = np.concatenate([self.waiting, *self.heard])
@@ -419,8 +426,8 @@ class RoomEcho:
             stream.close()
 
 
-def run_at_the_table(tmp_path, capsys, phrases: list[str], room: RoomNoise | RoomEcho,
-                     *options: str) -> tuple[int, dict, str]:
+def run_at_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str], phrases: list[str], room: RoomNoise | RoomEcho,
+                     *options: str) -> tuple[int, dict[str, Any], str]:
     """``voicehost ears test --json`` with the Korean model and voice, while ``room`` plays."""
     model = ko_model_path()
     if not os.path.isdir(model):
@@ -442,10 +449,12 @@ def run_at_the_table(tmp_path, capsys, phrases: list[str], room: RoomNoise | Roo
     return code, json.loads(captured.out), captured.err
 
 
-def at_the_table(pulse_daemon, tmp_path, capsys, phrases: list[str], make_room, check) -> dict:
+def at_the_table(pulse_daemon: PulseDaemon, tmp_path: Path, capsys: pytest.CaptureFixture[str], phrases: list[str],
+                 make_room: Callable[[], RoomNoise | RoomEcho],
+                 check: Callable[[tuple[int, dict[str, Any], str]], None]) -> dict[str, Any]:
     """``run_at_the_table`` in a fresh room, re-measured (pulse.measured) when a wrong report
     came from a run the machine's load disturbed: the daemon's underruns, the room's flags."""
-    def measure() -> tuple[tuple[int, dict, str], str]:
+    def measure() -> tuple[tuple[int, dict[str, Any], str], str]:
         room = make_room()
         disturbance = Disturbance(pulse_daemon, [room])
         outcome = run_at_the_table(tmp_path, capsys, phrases, room)
@@ -453,9 +462,10 @@ def at_the_table(pulse_daemon, tmp_path, capsys, phrases: list[str], make_room, 
     return measured(measure, check)[1]
 
 
-def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_daemon, pulse_loop, table_model, tmp_path,
-                                                                capsys) -> None:
-    def check(outcome: tuple[int, dict, str]) -> None:
+def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_daemon: PulseDaemon, pulse_loop: str,
+                                                                table_model: SpeechModel, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    def check(outcome: tuple[int, dict[str, Any], str]) -> None:
         code, report, progress = outcome
         floor = report["noise_floor"]
         assert abs(floor["rms_dbfs"] - ROOM_DBFS) < 2.0, floor            # the noise we played, measured
@@ -477,11 +487,12 @@ def test_the_command_at_a_null_sink_table_with_the_korean_model(pulse_daemon, pu
     at_the_table(pulse_daemon, tmp_path, capsys, KO_PHRASES, lambda: RoomNoise(ROOM_DBFS), check)
 
 
-def test_an_echoing_room_lengthens_the_suggested_hold_off(pulse_daemon, pulse_loop, table_model, tmp_path,
-                                                          capsys) -> None:
+def test_an_echoing_room_lengthens_the_suggested_hold_off(pulse_daemon: PulseDaemon, pulse_loop: str,
+                                                          table_model: SpeechModel, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
     """Dry, the host's voice is gone before its clip ends (espeak's trailing silence); with an
     echo 0.4 s later it lingers after the line, and the suggested hold-off grows with it."""
-    def check(outcome: tuple[int, dict, str]) -> None:
+    def check(outcome: tuple[int, dict[str, Any], str]) -> None:
         report = outcome[1]
         tails = [a["echo_tail_s"] for a in report["attempts"]]
         assert all(t is not None for t in tails) and float(np.median(tails)) > 0.0, tails
@@ -491,12 +502,14 @@ def test_an_echoing_room_lengthens_the_suggested_hold_off(pulse_daemon, pulse_lo
     at_the_table(pulse_daemon, tmp_path, capsys, KO_PHRASES[:3], lambda: RoomEcho(delay_s=0.4, gain=0.4), check)
 
 
-def test_a_player_reads_the_phrases_shown_to_him(pulse_loop, table_model, tmp_path, capsys, monkeypatch) -> None:
+def test_a_player_reads_the_phrases_shown_to_him(pulse_loop: str, table_model: SpeechModel, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """``--read``: a "player" (espeak-ng's Korean, into the room) says each phrase when the
     command shows it; the host says three phrases itself first, for its echo."""
     import voicehost.cli.ears as ears_cli
     room = RoomNoise(ROOM_DBFS)
-    said = []
+    said: list[str] = []
 
     def player(line: str) -> None:
         if "say: «" in line:

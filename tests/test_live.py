@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from voicehost.host.live import resume_game
 pytestmark = pytest.mark.usefixtures("english_module")
 
 
-def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None:
+def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path: Path) -> None:
     """The power went off after six thumbs were recorded: the resumed game takes the vote
     again from its start, and the journal says so with a splice."""
     game = voted_game()
@@ -35,7 +36,7 @@ def test_a_live_game_cut_off_mid_vote_resumes_before_that_vote(tmp_path) -> None
     assert splice["why"] == "resume: the interrupted vote is taken again"
 
 
-def run_cli(tmp_path, *argv: str, stdin: bytes = b"", timeout: float = 120):
+def run_cli(tmp_path: Path, *argv: str, stdin: bytes = b"", timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
     """``voicehost run --mock --no-ears ARGV`` in a process of its own (see processes.py)."""
     from processes import run_voicehost
     return run_voicehost(["run", "--mock", "--no-ears", *argv], input=stdin, cwd=tmp_path, timeout=timeout, text=False)
@@ -53,7 +54,7 @@ def run_cli(tmp_path, *argv: str, stdin: bytes = b"", timeout: float = 120):
     (["--transcript", "no/such/folder/t.jsonl"], "voicehost: error: --transcript no/such/folder/t.jsonl"),
     (["--option", "nomination=sideways"], "voicehost: error: --option"),
 ])
-def test_run_checks_everything_before_it_creates_the_journal(tmp_path, argv, message) -> None:
+def test_run_checks_everything_before_it_creates_the_journal(tmp_path: Path, argv: list[str], message: str) -> None:
     """A refused command line leaves no journal behind (it would hold the secret deal)."""
     done = run_cli(tmp_path, "--audio", "null", "--journal", "game.jsonl", *argv)
     err = done.stderr.decode()
@@ -61,7 +62,7 @@ def test_run_checks_everything_before_it_creates_the_journal(tmp_path, argv, mes
     assert not (tmp_path / "game.jsonl").exists()
 
 
-def test_run_takes_audio_off_as_demo_does(tmp_path) -> None:
+def test_run_takes_audio_off_as_demo_does(tmp_path: Path) -> None:
     """``--audio off``: no sound; every line on the terminal; the console ends the game here."""
     done = run_cli(tmp_path, "--audio", "off", "--speed", "100", "--roles", "3=don,5=mafia,9=mafia,7=sheriff",
                    "--journal", "game.jsonl", "--transcript", "t.jsonl",
@@ -76,7 +77,7 @@ def test_run_takes_audio_off_as_demo_does(tmp_path) -> None:
     assert kinds.count("remove") == 3 and kinds[-1] in ("remove", "dawn")  # a night's removals: at the morning
 
 
-def run_in_a_terminal(tmp_path, argv: list[str], typed: bytes, timeout: float = 240) -> tuple[int, str]:
+def run_in_a_terminal(tmp_path: Path, argv: list[str], typed: bytes, timeout: float = 240) -> tuple[int, str]:
     """``python -m voicehost ARGV`` with a pseudo-terminal as its stdin, stdout and stderr, as
     at a real table: ``typed`` is typed at it (the tty echoes it); returns the exit code and
     everything the terminal showed."""
@@ -118,7 +119,7 @@ def run_in_a_terminal(tmp_path, argv: list[str], typed: bytes, timeout: float = 
     # the issue's reproducer: nothing typed, the game runs to its end
     (b"", "1000", "— red (the mafia missed three nights)"),
 ])
-def test_run_at_a_terminal_ends_with_exit_0(tmp_path, typed: bytes, speed: str, ends: str) -> None:
+def test_run_at_a_terminal_ends_with_exit_0(tmp_path: Path, typed: bytes, speed: str, ends: str) -> None:
     """At a real terminal the console's thread sat in a buffered read of stdin when the game
     ended, and the interpreter aborted at shutdown («Fatal Python error: _enter_buffered_busy»,
     exit 134). The terminal is read on the loop now: the game ends, the program exits 0."""

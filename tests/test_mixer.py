@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -26,14 +28,14 @@ def run(mixer: Mixer, blocks: int, start: float = 0.0) -> np.ndarray:
 
 
 @pytest.fixture
-def mixer():
+def mixer() -> Iterator[Mixer]:
     m = Mixer(MixSettings(samplerate=RATE, fade_s=0.1, duck_attack_s=0.05, duck_release_s=0.1, music_level=0.5),
               Ones())
     yield m
     m.close()
 
 
-def test_days_are_silent_and_night_music_fades_in_and_out(mixer) -> None:
+def test_days_are_silent_and_night_music_fades_in_and_out(mixer: Mixer) -> None:
     assert not run(mixer, 10).any()
     mixer.night(True)
     fading = run(mixer, 20)
@@ -43,7 +45,7 @@ def test_days_are_silent_and_night_music_fades_in_and_out(mixer) -> None:
     assert out[-1] == 0.0 and np.all(np.diff(out) <= 1e-6)
 
 
-def test_voice_waits_for_the_music_to_duck_then_music_stays_down_while_it_speaks(mixer) -> None:
+def test_voice_waits_for_the_music_to_duck_then_music_stays_down_while_it_speaks(mixer: Mixer) -> None:
     mixer.night(True)
     run(mixer, 30)
     clip = np.full(RATE // 2, 0.25, dtype=np.float32)
@@ -56,7 +58,7 @@ def test_voice_waits_for_the_music_to_duck_then_music_stays_down_while_it_speaks
     assert 20 * np.log10(music_under / 0.5) <= -12
 
 
-def test_day_lines_start_at_once_and_report_the_exact_onset(mixer) -> None:
+def test_day_lines_start_at_once_and_report_the_exact_onset(mixer: Mixer) -> None:
     clip = np.full(1000, 0.3, dtype=np.float32)
     future = mixer.say(clip, "Спасибо.")
     out = run(mixer, 5, start=50.0)
@@ -65,7 +67,7 @@ def test_day_lines_start_at_once_and_report_the_exact_onset(mixer) -> None:
     assert mixer.subtitles[-1] == (50.0, "Спасибо.")
 
 
-def test_lines_queue_one_after_another_with_the_pause_between(mixer) -> None:
+def test_lines_queue_one_after_another_with_the_pause_between(mixer: Mixer) -> None:
     a = mixer.say(np.full(700, 0.1, dtype=np.float32))
     b = mixer.say(np.full(300, 0.2, dtype=np.float32))
     out = run(mixer, 110, start=0.0)
@@ -75,7 +77,7 @@ def test_lines_queue_one_after_another_with_the_pause_between(mixer) -> None:
     assert out[700 + pause] == pytest.approx(0.2) and out[1000 + pause] == 0.0
 
 
-def test_a_cue_needs_no_pause_and_a_line_long_after_another_starts_at_once(mixer) -> None:
+def test_a_cue_needs_no_pause_and_a_line_long_after_another_starts_at_once(mixer: Mixer) -> None:
     mixer.say(np.full(700, 0.1, dtype=np.float32))
     cue = mixer.say(np.full(100, 0.3, dtype=np.float32), pause=False)
     run(mixer, 2, start=0.0)
@@ -126,7 +128,7 @@ def test_the_callback_allocates_nothing_new() -> None:
     assert grown < 4096  # no per-block arrays: only interpreter noise
 
 
-def test_the_mix_never_reaches_full_scale(mixer) -> None:
+def test_the_mix_never_reaches_full_scale(mixer: Mixer) -> None:
     mixer.night(True)
     run(mixer, 30)
     mixer.say(np.full(RATE // 4, 0.9, dtype=np.float32))

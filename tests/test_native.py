@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,7 +47,7 @@ print(json.dumps({"compiled": native.active(), "digests": digests}))
 """
 
 
-def _play(**env: str) -> dict[str, object]:
+def _play(**env: str) -> dict[str, Any]:
     folders = [str(ROOT / "examples"), str(ROOT / "tests" / "scripts")]
     done = subprocess.run([sys.executable, "-c", PLAY, *folders], capture_output=True, text=True,
                           env={**os.environ, **env}, timeout=300, check=True)

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from conftest import run
 
+from voicehost.rules.events import SpeechBegan
+
 # Per ruleset: a seating, a black shooter and a red seat, and the seats whose removal at the
 # morning of day 1 leaves that shooter as the only black seat with exactly two red seats.
 TABLES: dict[str, dict[str, Any]] = {
@@ -95,5 +97,5 @@ def test_a_killed_seat_struck_out_by_the_nights_fouls_has_no_last_word() -> None
     shots = {"3": 4, "5": 4, "9": 4}
     for fouls, last_word in ((4, None), (3, 30), (0, 60)):
         _, result = run(nights=[{}, {"shots": shots, "fouls": [4] * fouls}], days=[{}, {}])
-        words = [e.seconds for e in result.game.events if e.kind == "speech_began" and e.turn == "last_word"]
+        words = [e.seconds for e in result.game.events if isinstance(e, SpeechBegan) and e.turn == "last_word"]
         assert words == ([] if last_word is None else [last_word]), fouls

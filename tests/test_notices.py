@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from voicehost.host import (
+    ConsoleAnswer,
     ConsoleAnswered,
     Director,
     EdgeLog,
@@ -70,6 +71,7 @@ def test_the_floor_timer_tells_each_change_in_table_seconds() -> None:
     assert timer.left() == 45.0
     assert timer.stop() == 45.0 and timer.left() is None
     assert told == [FloorChanged(turn, 60.0), FloorChanged(turn, 65.0), FloorChanged(None, None)]
+    assert isinstance(told[0], FloorChanged) and isinstance(told[-1], FloorChanged)
     assert told[0].speaker == 3 and told[-1].speaker is None
 
 
@@ -116,7 +118,7 @@ def test_the_phone_view_follows_notices_only() -> None:
         view.heard(FloorChanged(turn, director.clock.now() + 60))
         seats = {s["seat"]: s["speaking"] for s in view.public()["seats"]}
         assert view.public()["paused"] is True and seats[4] and not seats[5]
-        view.heard(ConsoleAnswered("resume"))
+        view.heard(ConsoleAnswered(ConsoleAnswer(1, "resume", "done")))
         view.heard(Paused(False))
         view.heard(FloorChanged(None, None))
         assert view.public()["paused"] is False and not any(s["speaking"] for s in view.public()["seats"])
@@ -149,7 +151,8 @@ def test_voting_holds_the_lift_questions_onset_until_it_is_closed() -> None:
     ("club", set()),
     ("classic", set()),
 ])
-def test_the_phone_timer_turns_colour_when_the_rulesets_warning_is_said(sample, expected) -> None:
+def test_the_phone_timer_turns_colour_when_the_rulesets_warning_is_said(
+        sample: str, expected: set[tuple[str, int, int | None]]) -> None:
     """The view's ``warning_s`` is the ruleset's warning for this very turn (Game.warning_for),
     not the bare timer: canonical's 15-second «кого вы выдвигаете?» is never in the warning colour.
     Every turn is labelled in Russian ([web] turn_…: canonical's «free» showed as English)."""

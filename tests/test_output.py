@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 import soundfile
 
 from audio.mixer import Mixer, MixSettings
-from audio.output import AudioOut, AudioSpecError, parse_spec
+from audio.output import AudioOut, AudioSpecError, DeviceOutput, FileOutput, PacedOutput, parse_spec
 
 # The messages checked here are the English ids (audio says them in voicehost's language).
 pytestmark = pytest.mark.usefixtures("english_module")
@@ -24,10 +27,11 @@ def test_audio_specs() -> None:
             parse_spec(bad)
 
 
-def test_file_output_renders_the_session_with_subtitles(tmp_path) -> None:
+def test_file_output_renders_the_session_with_subtitles(tmp_path: Path) -> None:
     subtitles = io.StringIO()
     mixer = Mixer(MixSettings(samplerate=16000))
     out = AudioOut(mixer, f"file:{tmp_path / 'game.wav'}", subtitles=subtitles)
+    assert isinstance(out.output, FileOutput)
     onset = mixer.say(np.full(1600, 0.5, dtype=np.float32), "Наступает ночь.").result(60)
     written = int(round((onset - out.output.start_time) * 16000)) + 1600
     deadline = time.monotonic() + 60   # the line written to the file, however busy the machine
@@ -42,14 +46,14 @@ def test_file_output_renders_the_session_with_subtitles(tmp_path) -> None:
     assert "] Наступает ночь." in subtitles.getvalue()
 
 
-def test_file_output_that_cannot_be_written_is_one_clear_error(tmp_path) -> None:
+def test_file_output_that_cannot_be_written_is_one_clear_error(tmp_path: Path) -> None:
     mixer = Mixer()
     with pytest.raises(AudioSpecError, match="cannot write it"):
         AudioOut(mixer, f"file:{tmp_path / 'no' / 'such' / 'dir.wav'}")
     mixer.close()
 
 
-def test_no_audio_device_falls_back_to_silence_with_one_line(no_audio_device) -> None:
+def test_no_audio_device_falls_back_to_silence_with_one_line(no_audio_device: None) -> None:
     logged: list[str] = []
     mixer = Mixer()
     out = AudioOut(mixer, "default", log=logged.append)
@@ -61,14 +65,14 @@ def test_no_audio_device_falls_back_to_silence_with_one_line(no_audio_device) ->
     mixer.close()
 
 
-def test_a_device_lost_mid_game_keeps_the_game_going(monkeypatch) -> None:
+def test_a_device_lost_mid_game_keeps_the_game_going(monkeypatch: pytest.MonkeyPatch) -> None:
     import sounddevice
 
     class Stream:
         latency = 0.01
         time = 0.0
 
-        def __init__(self, *args, finished_callback=None, **kwargs) -> None:
+        def __init__(self, *args: Any, finished_callback: Callable[[], None] | None = None, **kwargs: Any) -> None:
             self.finished = finished_callback
 
         def start(self) -> None:
@@ -82,6 +86,7 @@ def test_a_device_lost_mid_game_keeps_the_game_going(monkeypatch) -> None:
     mixer = Mixer()
     out = AudioOut(mixer, "default", log=logged.append)
     assert out.kind == "device"
+    assert isinstance(out.output, DeviceOutput)
     out.output.stream.finished()  # what PortAudio does when the device goes away
     assert out.kind == "null" and logged == ["voicehost: the audio device stopped; the game goes on silently"]
     assert mixer.say(np.zeros(10, dtype=np.float32)).result(60) > 0
@@ -122,6 +127,7 @@ def test_the_first_line_after_idle_starts_at_once_on_the_block_clock() -> None:
     settings = MixSettings(samplerate=48000, pause_s=1.0)
     mixer = Mixer(settings)
     out = AudioOut(mixer, "null")
+    assert isinstance(out.output, PacedOutput)
     start = out.output.start_time
     first = mixer.say(np.full(480, 0.5, dtype=np.float32), "one").result(60)
     time.sleep(1.3)  # idle longer than the pause

@@ -5,13 +5,19 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import pytest
 
 from hw.capture import Window, count_votes, presses_from
 from hw.edges import Edge
-from hw.leds import FOUL, NO, SPEAKER, YES
+from hw.leds import FOUL, NO, SPEAKER, YES, Pattern
 from hw.panel import GpioUnavailable, SeatPanel, walk_seats
+
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
+
+    from hw.pinmap import PinMap
 
 pytestmark = pytest.mark.usefixtures("mock_factory")
 
@@ -26,21 +32,21 @@ class Clock:
         return self.now
 
 
-def panel_with(ten_seats, factory, clock=None):
+def panel_with(ten_seats: PinMap, factory: MockFactory, clock: Clock | None = None) -> tuple[SeatPanel, list[Edge]]:
     edges: list[Edge] = []
     panel = SeatPanel(ten_seats, edges.append, pin_factory=factory, clock=clock or Clock())
     return panel, edges
 
 
-def press(factory, pin):
+def press(factory: MockFactory, pin: int) -> None:
     factory.pin(pin).drive_low()
 
 
-def release(factory, pin):
+def release(factory: MockFactory, pin: int) -> None:
     factory.pin(pin).drive_high()
 
 
-def test_press_and_release_arrive_as_edges_with_their_seat(ten_seats, mock_factory) -> None:
+def test_press_and_release_arrive_as_edges_with_their_seat(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     clock = Clock()
     panel, edges = panel_with(ten_seats, mock_factory, clock)
     press(mock_factory, 6)  # seat 3's button
@@ -50,7 +56,7 @@ def test_press_and_release_arrive_as_edges_with_their_seat(ten_seats, mock_facto
     panel.close()
 
 
-def test_votes_just_before_at_and_after_the_cutoff(ten_seats, mock_factory) -> None:
+def test_votes_just_before_at_and_after_the_cutoff(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     clock = Clock()
     panel, edges = panel_with(ten_seats, mock_factory, clock)
     window = Window(candidate=5, opens=100.0, closes=102.0)
@@ -65,7 +71,7 @@ def test_votes_just_before_at_and_after_the_cutoff(ten_seats, mock_factory) -> N
     panel.close()
 
 
-def test_early_release_and_double_vote_through_real_pins(ten_seats, mock_factory) -> None:
+def test_early_release_and_double_vote_through_real_pins(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     clock = Clock()
     panel, edges = panel_with(ten_seats, mock_factory, clock)
     pin = ten_seats.pins_of(4).button
@@ -79,7 +85,7 @@ def test_early_release_and_double_vote_through_real_pins(ten_seats, mock_factory
     panel.close()
 
 
-def test_contact_bounce_counts_once(ten_seats, mock_factory) -> None:
+def test_contact_bounce_counts_once(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     clock = Clock()
     panel, edges = panel_with(ten_seats, mock_factory, clock)
     pin = ten_seats.pins_of(1).button
@@ -92,7 +98,7 @@ def test_contact_bounce_counts_once(ten_seats, mock_factory) -> None:
     panel.close()
 
 
-def test_a_stuck_button_is_reported_once(ten_seats, mock_factory) -> None:
+def test_a_stuck_button_is_reported_once(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     clock = Clock()
     panel, edges = panel_with(ten_seats, mock_factory, clock)
     press(mock_factory, ten_seats.pins_of(7).button)
@@ -104,7 +110,7 @@ def test_a_stuck_button_is_reported_once(ten_seats, mock_factory) -> None:
     panel.close()
 
 
-def test_ten_simultaneous_presses_are_all_captured(ten_seats, mock_factory) -> None:
+def test_ten_simultaneous_presses_are_all_captured(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     panel, edges = panel_with(ten_seats, mock_factory)
     for pins in ten_seats.seats:
         press(mock_factory, pins.button)
@@ -112,7 +118,7 @@ def test_ten_simultaneous_presses_are_all_captured(ten_seats, mock_factory) -> N
     panel.close()
 
 
-def test_edges_reach_the_asyncio_loop_thread_safely(ten_seats, mock_factory) -> None:
+def test_edges_reach_the_asyncio_loop_thread_safely(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     async def scenario() -> list[Edge]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Edge] = asyncio.Queue()
@@ -128,14 +134,15 @@ def test_edges_reach_the_asyncio_loop_thread_safely(ten_seats, mock_factory) -> 
     assert [(e.seat, e.pressed) for e in edges] == [(2, True)]
 
 
-def led_states(factory, pin):
+def led_states(factory: MockFactory, pin: int) -> list[float]:
     return [round(s.state, 2) for s in factory.pin(pin).states]
 
 
-def played_out(factory, pin, pattern, shown: float, quiet_s: float = 0.3) -> None:
+def played_out(factory: MockFactory, pin: int, pattern: Pattern, shown: float, quiet_s: float = 0.3) -> None:
     """Until ``pattern``, shown at ``shown`` (monotonic), has played out: its whole length, then
     until the LED has stayed as it is for ``quiet_s`` (a late or an extra blink would change it)."""
     import time
+    assert pattern.n is not None, pattern   # a pattern that plays out (not one held until changed)
     time.sleep(max(0.0, shown + pattern.n * (pattern.on + pattern.off) - time.monotonic()))
     deadline = time.monotonic() + 30.0   # quiet at last; only a pattern that never stops takes this long
     while time.monotonic() < deadline:
@@ -145,7 +152,7 @@ def played_out(factory, pin, pattern, shown: float, quiet_s: float = 0.3) -> Non
             return
 
 
-def test_led_patterns_over_time_and_the_private_answer(ten_seats, mock_factory) -> None:
+def test_led_patterns_over_time_and_the_private_answer(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     panel, _ = panel_with(ten_seats, mock_factory)
     checker, other = ten_seats.pins_of(7).led, ten_seats.pins_of(3).led
     panel.show(7, SPEAKER)
@@ -168,7 +175,7 @@ def test_led_patterns_over_time_and_the_private_answer(ten_seats, mock_factory) 
     panel.close()
 
 
-def test_foul_flash_is_short(ten_seats, mock_factory) -> None:
+def test_foul_flash_is_short(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     panel, _ = panel_with(ten_seats, mock_factory)
     panel.show(2, FOUL)
     played_out(mock_factory, ten_seats.pins_of(2).led, FOUL, time.monotonic())
@@ -179,7 +186,7 @@ def test_foul_flash_is_short(ten_seats, mock_factory) -> None:
 
 
 @pytest.mark.usefixtures("english")
-def test_walk_seats_reports_a_silent_seat_and_swapped_wires(ten_seats, mock_factory) -> None:
+def test_walk_seats_reports_a_silent_seat_and_swapped_wires(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     edges: list[Edge] = []
     panel = SeatPanel(ten_seats, edges.append, pin_factory=mock_factory)
     answers = {seat: seat for seat in range(1, 11)} | {4: None, 6: 7}
@@ -205,7 +212,7 @@ def test_walk_seats_reports_a_silent_seat_and_swapped_wires(ten_seats, mock_fact
 
 
 @pytest.mark.usefixtures("english")
-def test_pins_that_cannot_be_opened_are_one_clear_error(ten_seats, mock_factory) -> None:
+def test_pins_that_cannot_be_opened_are_one_clear_error(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     from gpiozero import Button
     holder = Button(ten_seats.pins_of(5).button, pin_factory=mock_factory)
     with pytest.raises(GpioUnavailable, match="cannot open the seat pins"):

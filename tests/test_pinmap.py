@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from hw.pinmap import INTERFACES, PinMapError, check_seat_count, load_pinmap, pi
 TABLES = Path(__file__).resolve().parent.parent / "config" / "tables"
 
 
-def rows(*pairs):
+def rows(*pairs: tuple[object, int]) -> list[dict[str, object]]:
     return [{"button": b, "led": led} for b, led in pairs]
 
 
@@ -50,7 +51,7 @@ def test_the_miniamp_example_leaves_its_amplifier_alone() -> None:
                                                       'interfaces = ["i2s", "uart", "miniamp"]')), "t.toml")
 
 
-def test_hw_test_says_what_a_seat_on_the_uart_means(tmp_path, capsys) -> None:
+def test_hw_test_says_what_a_seat_on_the_uart_means(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A club's own map with seats on GPIO14/15 (the old default): ``hw test`` says, in
     Russian, what the serial console does to them and how to turn it off; the shipped maps
     have no such seat and no such line."""
@@ -94,7 +95,7 @@ def test_hw_test_says_what_a_seat_on_the_uart_means(tmp_path, capsys) -> None:
     ({"seat": rows((4, 17)), "pins": 3}, "t.toml: pins: unknown key"),
 ])
 @pytest.mark.usefixtures("english")
-def test_pin_map_errors_name_the_pin(data, message) -> None:
+def test_pin_map_errors_name_the_pin(data: dict[str, Any], message: str) -> None:
     with pytest.raises(PinMapError) as caught:
         pinmap_from_mapping(data, "t.toml")
     assert message in str(caught.value)
@@ -108,7 +109,7 @@ def test_seat_count_must_match_the_ruleset() -> None:
 
 
 @pytest.mark.usefixtures("english")
-def test_unreadable_pin_maps(tmp_path) -> None:
+def test_unreadable_pin_maps(tmp_path: Path) -> None:
     with pytest.raises(PinMapError, match="no such file"):
         load_pinmap(tmp_path / "none.toml")
     bad = tmp_path / "bad.toml"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import get_args
+from typing import Any, Protocol, TypeVar, get_args
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -36,6 +36,7 @@ from voicehost.simulation.script import script_from_data
 # literals; this checks what the games really produce, options and all).
 WINNERS, REASONS = set(get_args(Winner)), set(get_args(Ending))
 TURNS, ROUNDS, PHASES, CAUSES = set(get_args(Turn)), set(get_args(Round)), set(get_args(Phase)), set(get_args(Cause))
+T = TypeVar("T")
 
 
 def vote_bonus(game: Game, alive: set[int]) -> int:
@@ -101,7 +102,7 @@ OPTION_VALUES = {
 
 
 @given(seed=st.integers(0, 2**32 - 1), options=st.fixed_dictionaries({}, optional=OPTION_VALUES))
-def test_undo_restores_the_exact_previous_state(seed: int, options: dict) -> None:
+def test_undo_restores_the_exact_previous_state(seed: int, options: dict[str, object]) -> None:
     ruleset = load_ruleset("sport")
     rng = random.Random(seed)
     game = random_game(ruleset, ruleset.resolve(options), rng, max_inputs=rng.randint(1, 120))
@@ -143,7 +144,8 @@ day = st.fixed_dictionaries({}, optional={
 
 @given(nights=st.lists(night, max_size=8), days=st.lists(day, max_size=8),
        options=st.fixed_dictionaries({}, optional=OPTION_VALUES))
-def test_random_legal_scripts_end_or_run_out_cleanly(nights, days, options) -> None:
+def test_random_legal_scripts_end_or_run_out_cleanly(
+        nights: list[dict[str, Any]], days: list[dict[str, Any]], options: dict[str, object]) -> None:
     script = {"ruleset": "sport", "options": options, "nights": nights, "days": days,
               "roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}}
     result = simulate(script_from_data(script))
@@ -155,7 +157,7 @@ def test_random_legal_scripts_end_or_run_out_cleanly(nights, days, options) -> N
     assert len(protocol["days"]) <= horizon // 2 + 1  # a day's morning closes the night before it
 
 
-OPTIONS_BY_RULESET = {
+OPTIONS_BY_RULESET: dict[str, st.SearchStrategy[dict[str, object]]] = {
     "sport": st.fixed_dictionaries({}, optional=OPTION_VALUES),
     "club": st.fixed_dictionaries({}, optional={"non_voter_foul": st.booleans(), "last_word_s": st.integers(0, 60),
                                                 "rotation": st.sampled_from(["first", "last"])}),
@@ -169,7 +171,7 @@ BALLOT_KEYS = ("votes", "prevote", "revote", "mayor", "nominate", "blood_name")
 
 
 @given(data=st.data())
-def test_random_legal_scripts_of_every_ruleset_end_or_run_out_cleanly(data) -> None:
+def test_random_legal_scripts_of_every_ruleset_end_or_run_out_cleanly(data: st.DataObject) -> None:
     from voicehost.host.dealing import shuffled_deal
     from voicehost.rules import GAMES
 
@@ -184,15 +186,16 @@ def test_random_legal_scripts_of_every_ruleset_end_or_run_out_cleanly(data) -> N
     def actors(key: str) -> list[str]:
         return [str(s) for s, role in enumerate(deal, 1) if role in game_class.night_actions.get(key, ())]
 
-    def night() -> dict:
-        entries = {}
+    def night() -> dict[str, Any]:
+        entries: dict[str, st.SearchStrategy[dict[str, object]]] = {}
         for key in game_class.night_actions:
             value = st.sampled_from(["black", "solo"]) if key == "join" else seat
             entries[key] = st.fixed_dictionaries({}, optional={a: value for a in actors(key)})
         return data.draw(st.fixed_dictionaries({}, optional=entries))
 
-    def day() -> dict:
-        entries = {key: targets[key] for key in BALLOT_KEYS if key in game_class.day_keys}
+    def day() -> dict[str, Any]:
+        entries: dict[str, st.SearchStrategy[object]] = {
+            key: targets[key] for key in BALLOT_KEYS if key in game_class.day_keys}
         entries.update({key: st.lists(seat, max_size=seats, unique=True)
                         for key in ("lift", "extra_word") if key in game_class.day_keys})
         entries["speeches"] = st.dictionaries(seat.map(str), speech, max_size=seats)
@@ -200,11 +203,11 @@ def test_random_legal_scripts_of_every_ruleset_end_or_run_out_cleanly(data) -> N
         entries = {k: v for k, v in entries.items() if k in game_class.day_keys}
         return data.draw(st.fixed_dictionaries({}, optional=entries))
 
-    script = {"ruleset": name, "seats": seats, "options": options,
-              "roles": {str(s): r.value for s, r in enumerate(deal, 1) if r.value != "citizen"},
-              "names": {str(s): f"Игрок {s}" for s in range(1, seats + 1)},
-              "nights": [night() for _ in range(data.draw(st.integers(0, 6)))],
-              "days": [day() for _ in range(data.draw(st.integers(0, 6)))]}
+    script: dict[str, Any] = {"ruleset": name, "seats": seats, "options": options,
+                              "roles": {str(s): r.value for s, r in enumerate(deal, 1) if r.value != "citizen"},
+                              "names": {str(s): f"Игрок {s}" for s in range(1, seats + 1)},
+                              "nights": [night() for _ in range(data.draw(st.integers(0, 6)))],
+                              "days": [day() for _ in range(data.draw(st.integers(0, 6)))]}
     timed_seat_ok = all(t.get("seat", 1) <= seats and t.get("after_speech", 1) <= seats
                         for d in script["days"] for t in d.get("fouls", []))
     assume(timed_seat_ok)
@@ -223,7 +226,7 @@ SPEECH_SHAPES = st.sampled_from([
 ])
 
 
-def penalty(seats: int) -> st.SearchStrategy[dict]:
+def penalty(seats: int) -> st.SearchStrategy[dict[str, Any]]:
     """A judge's foul or removal at any moment of a day: the morning, during any speech, the vote, after it."""
     seat_of = st.integers(1, seats)
     return st.one_of(st.fixed_dictionaries({"seat": seat_of, "after_speech": seat_of}),
@@ -242,7 +245,7 @@ def nominations(seats: int) -> st.SearchStrategy[dict[str, object]]:
     return st.one_of(one, many)
 
 
-def adversarial_day(seats: int, keys: frozenset[str]) -> st.SearchStrategy[dict]:
+def adversarial_day(seats: int, keys: frozenset[str]) -> st.SearchStrategy[dict[str, Any]]:
     seat_of = st.integers(1, seats)
     entries = {
         "speeches": nominations(seats),
@@ -255,12 +258,13 @@ def adversarial_day(seats: int, keys: frozenset[str]) -> st.SearchStrategy[dict]
     return st.fixed_dictionaries({}, optional={k: v for k, v in entries.items() if k in keys})
 
 
-def adversarial_night(seats: int, shooters: list[str], night_keys: dict[str, list[str]]) -> st.SearchStrategy[dict]:
+def adversarial_night(seats: int, shooters: list[str],
+                      night_keys: dict[str, list[str]]) -> st.SearchStrategy[dict[str, Any]]:
     """Team shots that often agree (so somebody dies), other actions, and fouls — often four for
     one seat, so the night removes him."""
     seat_of = st.integers(1, seats)
     shot = st.one_of(st.just(None), seat_of)
-    entries: dict[str, st.SearchStrategy] = {
+    entries: dict[str, st.SearchStrategy[Any]] = {
         "shots": st.tuples(shot, st.dictionaries(st.sampled_from(shooters), seat_of) if shooters else st.just({}))
         .map(lambda t: {**({s: t[0] for s in shooters} if t[0] else {}), **t[1]}),
         "fouls": st.one_of(st.lists(seat_of, max_size=2), seat_of.map(lambda s: [s] * 4)),
@@ -315,7 +319,12 @@ def check_moments(game: Game) -> None:
         assert isinstance(game.events[-1], GameOver) and not leaving
 
 
-def sport_script(draw, extra_nights: int = 0) -> dict:
+class Draw(Protocol):
+    """What ``st.data().draw`` is: a value drawn from the strategy given."""
+    def __call__(self, strategy: st.SearchStrategy[T], /) -> T: ...
+
+
+def sport_script(draw: Draw, extra_nights: int = 0) -> dict[str, Any]:
     roles = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}
     from voicehost.rules import SportGame
     days = draw(st.lists(adversarial_day(10, SportGame.day_keys), max_size=5))
@@ -326,7 +335,7 @@ def sport_script(draw, extra_nights: int = 0) -> dict:
 
 
 @given(data=st.data())
-def test_adversarial_sport_scripts_keep_every_moment_in_its_place(data) -> None:
+def test_adversarial_sport_scripts_keep_every_moment_in_its_place(data: st.DataObject) -> None:
     script = sport_script(data.draw)
     result = simulate(script_from_data(script))
     check_consistency(result.game)
@@ -334,7 +343,7 @@ def test_adversarial_sport_scripts_keep_every_moment_in_its_place(data) -> None:
 
 
 @given(data=st.data(), extra=st.integers(1, 3))
-def test_empty_nights_after_the_last_day_never_change_the_days_before(data, extra: int) -> None:
+def test_empty_nights_after_the_last_day_never_change_the_days_before(data: st.DataObject, extra: int) -> None:
     script = sport_script(data.draw)
     days = len(script["days"])
     script["nights"] = script["nights"][:days]  # the script ends on its last day …
@@ -350,13 +359,13 @@ def test_empty_nights_after_the_last_day_never_change_the_days_before(data, extr
         assert short == long
 
 
-def _played(script: dict):
+def _played(script: dict[str, Any]) -> tuple[Game, list[dict[str, str]]]:
     result = simulate(script_from_data(script))
     return result.game, result.ignored
 
 
 @given(data=st.data())
-def test_adversarial_scripts_of_every_ruleset_keep_groups_and_moments(data) -> None:
+def test_adversarial_scripts_of_every_ruleset_keep_groups_and_moments(data: st.DataObject) -> None:
     from voicehost.host.dealing import shuffled_deal
     from voicehost.rules import GAMES
 

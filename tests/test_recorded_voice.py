@@ -4,6 +4,7 @@ without clicks, at one loudness), with espeak-ng for anything not recorded."""
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,7 +32,7 @@ def test_the_script_has_every_fixed_line_and_the_fragments_of_numbered_ones() ->
     assert len(names) == len(set(names))
 
 
-def folder_with(tmp_path, recordings: dict[str, float]) -> None:
+def folder_with(tmp_path: Path, recordings: dict[str, float]) -> None:
     """Each fragment «recorded» as a tone (a different pitch each) with silence around it."""
     rows = [("name", "text")]
     for k, (text, freq) in enumerate(recordings.items()):
@@ -43,7 +44,7 @@ def folder_with(tmp_path, recordings: dict[str, float]) -> None:
         csv.writer(handle, delimiter="\t").writerows(rows)
 
 
-def test_a_line_is_joined_from_recorded_fragments_at_one_loudness_without_clicks(tmp_path) -> None:
+def test_a_line_is_joined_from_recorded_fragments_at_one_loudness_without_clicks(tmp_path: Path) -> None:
     folder_with(tmp_path, {"Кандидатура номер": 220.0, "семь": 330.0, "принята.": 440.0})
     voice = RecordedVoice(tmp_path, RATE, -20.0, -3.0)
     clip = voice.clip("Кандидатура номер семь принята.")
@@ -56,12 +57,12 @@ def test_a_line_is_joined_from_recorded_fragments_at_one_loudness_without_clicks
 
 
 @pytest.mark.usefixtures("english")
-def test_a_folder_without_a_script_is_one_clear_error(tmp_path) -> None:
+def test_a_folder_without_a_script_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RecordingsUnavailable, match="no script.tsv"):
         RecordedVoice(tmp_path, RATE, -20.0, -3.0)
 
 
-def test_the_script_command_prints_tsv(capsys) -> None:
+def test_the_script_command_prints_tsv(capsys: pytest.CaptureFixture[str]) -> None:
     from voicehost.cli.main import main
     assert main(["voice", "script", "--rules", "sport"]) == 0
     out = capsys.readouterr().out.splitlines()

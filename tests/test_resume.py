@@ -15,6 +15,7 @@ import json
 import os
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fuzzing import SCRIPTS, run_cli
@@ -32,7 +33,7 @@ def vote_kind_at(script_path: Path, journal: Path) -> dict[int, str]:
     """Crash point (records on disk) → the kind of vote the game was in, where it was in one."""
     script = load_script(script_path)
     game = new_game(script.ruleset, script.options, script.seats)
-    kinds = {}
+    kinds: dict[int, str] = {}
     for records, entry in enumerate(read_journal(journal)[1], start=2):
         game.push(entry.input)
         request = game.request
@@ -53,13 +54,13 @@ def crash_points(total: int, kinds: dict[int, str], rng: random.Random) -> list[
     return sorted(chosen)
 
 
-def resume(path: Path) -> dict:
+def resume(path: Path) -> dict[str, Any]:
     code, out, err = run_cli(["resume", str(path), "--json"])
     assert code == 0, err
     return timeless(json.loads(out))
 
 
-def timeless(protocol: dict) -> dict:
+def timeless(protocol: dict[str, Any]) -> dict[str, Any]:
     """A table level's ballots without their times: a resumed game's clock starts again, the
     presses (who, for whom, what they counted for) are the same."""
     times = {"t", "up", "opens", "closes"}
@@ -85,7 +86,7 @@ PLANS: dict[tuple[str, str], tuple[int, dict[int, str]]] = {}
 
 @pytest.mark.parametrize("level", ["engine", "table"])
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
-def test_a_crash_after_any_record_resumes_to_the_same_game(tmp_path, script, level) -> None:
+def test_a_crash_after_any_record_resumes_to_the_same_game(tmp_path: Path, script: Path, level: str) -> None:
     whole_path = tmp_path / "whole.jsonl"
     code, out, err = run_cli(["simulate", str(script), "--level", level, "--journal", str(whole_path), "--json"])
     assert code == 0, err
@@ -108,7 +109,7 @@ def test_a_crash_after_any_record_resumes_to_the_same_game(tmp_path, script, lev
         assert list(tmp_path.glob(f"crash-{point}.jsonl.torn-*")), "the torn bytes are kept"
 
 
-def test_every_kind_of_vote_was_crashed_into(tmp_path) -> None:
+def test_every_kind_of_vote_was_crashed_into(tmp_path: Path) -> None:
     """The points the crash test resumes from (the same journals, the same seeds) fall inside
     each kind of vote the bundled scripts hold — whichever xdist worker ran which crash test:
     the journals of those not run in this process are made here."""

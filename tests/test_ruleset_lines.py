@@ -9,17 +9,19 @@ import asyncio
 from dataclasses import fields, replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import TypeGuard
 
 import pytest
 
 from voicehost.config import load_ruleset, ruleset_names
+from voicehost.host.table_file import WarningStyle
 from voicehost.host.vclock import run_virtual
 from voicehost.language.host_lines import HOST_KEYS, event_lines, spoken, status_lines
 from voicehost.language.narrate import narrate
 from voicehost.language.phrasebook import load_phrasebook
-from voicehost.rules import GAMES, new_game
-from voicehost.rules.events import NominationAccepted, NominationsTallied, VotesCounted, VotingBegan
-from voicehost.rules.requests import AwaitSpeech
+from voicehost.rules import GAMES, TableGame, new_game
+from voicehost.rules.events import Event, NominationAccepted, NominationsTallied, VotesCounted, VotingBegan
+from voicehost.rules.requests import AwaitSpeech, Turn
 from voicehost.rules.ruleset import WARNING_LINES
 from voicehost.simulation.script import load_script
 from voicehost.simulation.table_level import TableRun, play_table
@@ -28,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULESET_NAMES = frozenset(GAMES)
 
 
-def _compares_a_ruleset_name(node: ast.AST) -> bool:
+def _compares_a_ruleset_name(node: ast.AST) -> TypeGuard[ast.Compare | ast.MatchValue]:
     """``x == "club"``, ``name in ("sport", …)``, ``match name: case "canonical"``."""
     if isinstance(node, ast.Compare):
         sides = [node.left, *node.comparators]
@@ -60,7 +62,7 @@ def test_every_line_a_ruleset_names_is_a_host_line(name: str) -> None:
 
 # ---- the warning ---------------------------------------------------------------------------
 
-def _game(name: str, **options: object):
+def _game(name: str, **options: object) -> TableGame:
     ruleset = load_ruleset(name)
     return new_game(ruleset, ruleset.resolve(options), ruleset.seats[0] if name != "sport" else 10)
 
@@ -75,8 +77,8 @@ def _game(name: str, **options: object):
     ("club", "intro", 30, None, (10, "ten_seconds")),
     ("classic", "free", 300, None, (10, "ten_seconds")),
 ])
-def test_the_warning_is_the_rulesets_and_only_in_a_turn_longer_than_it(ruleset, turn, seconds, given,
-                                                                      warning) -> None:
+def test_the_warning_is_the_rulesets_and_only_in_a_turn_longer_than_it(
+        ruleset: str, turn: Turn, seconds: int, given: float | None, warning: tuple[int, str] | None) -> None:
     request = AwaitSpeech(1, seconds, turn, False)
     assert _game(ruleset).warning_for(request, given) == warning
 
@@ -85,12 +87,14 @@ def test_a_warning_of_another_length_says_the_time_left() -> None:
     sport = load_ruleset("sport")
     ruleset = replace(sport, timers=MappingProxyType({**sport.timers, "warning_s": 30}))
     game = new_game(ruleset, ruleset.resolve({}), 10)
-    left, key = game.warning_for(AwaitSpeech(1, 60, "speech", True))
+    warning = game.warning_for(AwaitSpeech(1, 60, "speech", True))
+    assert warning is not None
+    left, key = warning
     assert (left, key) == (30, "status_time_left")
     assert spoken([(key, {"n": left})], load_phrasebook(), "sport") == ["Осталось тридцать секунд."]
 
 
-def _canonical_at_the_table(warning: str = "voice"):
+def _canonical_at_the_table(warning: WarningStyle = "voice") -> tuple[list[tuple[float, str]], list[tuple[float, str]]]:
     cues: list[tuple[float, str]] = []
 
     def cue(name: str) -> None:
@@ -128,7 +132,7 @@ def test_canonical_warning_tone_sounds_at_one_minute_and_not_in_an_answer_turn()
 
 # ---- lines that agree with the count ---------------------------------------------------------
 
-def _said(name: str, event, names: dict[int, str] | None = None) -> list[str]:
+def _said(name: str, event: Event, names: dict[int, str] | None = None) -> list[str]:
     game = _game(name)
     game.names = dict(names or {})
     return spoken(event_lines(event, game), load_phrasebook(), name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from voicehost.rules import InputError
+from voicehost.rules.events import Eliminated
 from voicehost.simulation.engine_level import simulate
 from voicehost.simulation.script import load_script, script_from_data
 
@@ -50,11 +52,11 @@ def error_of(**script: Any) -> str:
     ({"options": {"self_nomination": "maybe"}}, "options.self_nomination: 'maybe' is not true or false"),
     ({"extra": 1}, "extra: unknown key"),
 ])
-def test_script_error_names_its_place(script: dict, message: str) -> None:
+def test_script_error_names_its_place(script: dict[str, Any], message: str) -> None:
     assert error_of(**script).startswith(message)
 
 
-def test_script_file_errors_name_the_file(tmp_path) -> None:
+def test_script_file_errors_name_the_file(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"days": [}')
     with pytest.raises(InputError, match=r"broken.json:1:\d+: not valid JSON"):
@@ -68,7 +70,7 @@ def test_script_file_errors_name_the_file(tmp_path) -> None:
         load_script(toml)
 
 
-def test_toml_scripts_use_the_same_keys(tmp_path) -> None:
+def test_toml_scripts_use_the_same_keys(tmp_path: Path) -> None:
     path = tmp_path / "game.toml"
     path.write_text(
         'ruleset = "sport"\n[roles]\n3 = "don"\n5 = "mafia"\n9 = "mafia"\n7 = "sheriff"\n'
@@ -76,7 +78,7 @@ def test_toml_scripts_use_the_same_keys(tmp_path) -> None:
         '[days.votes]\n1 = 5\n'
     )
     result = simulate(load_script(path))
-    assert [e.seat for e in result.game.events if e.kind == "eliminated"] == [9]
+    assert [e.seat for e in result.game.events if isinstance(e, Eliminated)] == [9]
 
 
 json_values = st.recursive(
@@ -91,7 +93,8 @@ json_values = st.recursive(
 
 
 @given(nights=json_values, days=json_values, options=json_values, seats=json_values)
-def test_fuzzed_malformed_scripts_raise_only_input_errors(nights, days, options, seats) -> None:
+def test_fuzzed_malformed_scripts_raise_only_input_errors(
+        nights: object, days: object, options: object, seats: object) -> None:
     script = {"roles": ROLES, "nights": nights, "days": days, "options": options, "seats": seats}
     try:
         simulate(script_from_data(json.loads(json.dumps(script))))
@@ -104,7 +107,7 @@ def test_fuzzed_malformed_scripts_raise_only_input_errors(nights, days, options,
 ODD_NUMBERS = ["--5", "+5", " 5", "5 ", "٥", "５", "5.0", "1e1", "0x5", "5_0", "-", "", "- 5", "−5"]
 
 
-def _cli_on(tmp_path, script: dict[str, Any]) -> tuple[int | None, str]:
+def _cli_on(tmp_path: Path, script: dict[str, Any]) -> tuple[int | None, str]:
     from fuzzing import run_cli
     path = tmp_path / "odd.json"
     path.write_text(json.dumps({"roles": ROLES, **script}, ensure_ascii=False), encoding="utf-8")
@@ -112,20 +115,22 @@ def _cli_on(tmp_path, script: dict[str, Any]) -> tuple[int | None, str]:
     return code, err
 
 
-def test_an_option_number_written_with_two_minus_signs_is_one_line_and_exit_2(tmp_path) -> None:
+def test_an_option_number_written_with_two_minus_signs_is_one_line_and_exit_2(tmp_path: Path) -> None:
     code, err = _cli_on(tmp_path, {"options": {"last_word_s": "--5"}})
     assert code == 2 and err.strip().count("\n") == 0, err
     assert err.strip().endswith("options.last_word_s: '--5' is not a whole number")
 
 
 @pytest.mark.parametrize("odd", ODD_NUMBERS)
-def test_a_seat_or_number_written_oddly_is_one_line_and_exit_2(tmp_path, odd: str) -> None:
+def test_a_seat_or_number_written_oddly_is_one_line_and_exit_2(tmp_path: Path, odd: str) -> None:
     """Every place a script writes a seat as a key or a number as text: never a traceback. (An
     option's number may have spaces around it, as typed after ``k=``: ``" 5"`` is 5 there.)"""
     option = [] if odd.strip() == "5" else [{"options": {"last_word_s": odd}}]
-    for script in ({"roles": {**ROLES, odd: "citizen"}}, {"nights": [{}, {"shots": {odd: 4}}]},
-                   {"days": [{"votes": {odd: 4}}]}, {"days": [{"speeches": {odd: "пас"}}]},
-                   {"names": {odd: "Анна"}}, {"days": [{"fouls": [{"seat": odd, "at": "morning"}]}]}, *option):
+    scripts: tuple[dict[str, Any], ...] = (
+        {"roles": {**ROLES, odd: "citizen"}}, {"nights": [{}, {"shots": {odd: 4}}]},
+        {"days": [{"votes": {odd: 4}}]}, {"days": [{"speeches": {odd: "пас"}}]},
+        {"names": {odd: "Анна"}}, {"days": [{"fouls": [{"seat": odd, "at": "morning"}]}]}, *option)
+    for script in scripts:
         code, err = _cli_on(tmp_path, script)
         assert code == 2 and err.strip() and err.strip().count("\n") == 0, (script, code, err)
         assert err.startswith("voicehost: error: "), (script, err)

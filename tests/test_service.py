@@ -15,7 +15,9 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -25,6 +27,9 @@ from voicehost.host import EdgeLog, Ports, open_pinmap, read_journal, run_virtua
 from voicehost.service.notify import Notifier
 from voicehost.service.table import CHORD_S, DISCARD_WINDOW_S, IdleTable, Start, TableSetup, TableState, held_since
 
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
+
 TEN = Path(__file__).resolve().parent.parent / "config" / "tables" / "ten-seats.toml"
 READY, RESUMED, NO_ROOM, FAILED, DISCARDED = ("Стол готов.", "Продолжаем игру.", "Нет места для журнала",
                                               "Журнал игры не записывается", "Прерванная игра отложена.")
@@ -33,7 +38,7 @@ READY, RESUMED, NO_ROOM, FAILED, DISCARDED = ("Стол готов.", "Прод�
 class Bench:
     """One idle table on mock pins: what it said, showed and printed, and hands on its buttons."""
 
-    def __init__(self, factory, journals: Path, room: int = 1 << 20) -> None:
+    def __init__(self, factory: MockFactory, journals: Path, room: int = 1 << 20) -> None:
         self.factory, self.journals, self.room = factory, journals, room
         self.said: list[str] = []
         self.leds: list[tuple[int, str]] = []
@@ -68,7 +73,7 @@ class Bench:
         first.drive_high()
         last.drive_high()
 
-    async def until(self, condition, limit_s: float = 20000.0) -> None:
+    async def until(self, condition: Callable[[], object], limit_s: float = 20000.0) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit_s
         while not condition():
@@ -82,7 +87,7 @@ class Bench:
         self.panel.close()
 
 
-def test_ready_chord_game_protocol_and_ready_again(mock_factory, tmp_path, english) -> None:
+def test_ready_chord_game_protocol_and_ready_again(mock_factory: MockFactory, tmp_path: Path, english: None) -> None:
     bench = Bench(mock_factory, tmp_path)
 
     async def main() -> None:
@@ -118,7 +123,7 @@ def test_chord_needs_both_seats_held_together() -> None:
     assert held_since(edges) == {10: 1.0, 1: 2.5}
 
 
-def _interrupted_game(mock_factory, journals: Path, after_inputs: int = 12) -> Path:
+def _interrupted_game(mock_factory: MockFactory, journals: Path, after_inputs: int = 12) -> Path:
     """A game cut off (as by a power cut) after some inputs: its journal has no protocol."""
     bench = Bench(mock_factory, journals)
 
@@ -137,7 +142,7 @@ def _interrupted_game(mock_factory, journals: Path, after_inputs: int = 12) -> P
     return journal
 
 
-def test_an_unfinished_game_is_resumed_at_start(mock_factory, tmp_path) -> None:
+def test_an_unfinished_game_is_resumed_at_start(mock_factory: MockFactory, tmp_path: Path) -> None:
     journal = _interrupted_game(mock_factory, tmp_path)
     before = len(read_journal(journal)[1])
     bench = Bench(mock_factory, tmp_path)
@@ -155,7 +160,7 @@ def test_an_unfinished_game_is_resumed_at_start(mock_factory, tmp_path) -> None:
     assert json.loads(journal.with_suffix(".protocol.json").read_text())["winner"] == "red"
 
 
-def test_the_judge_discards_an_unfinished_game_and_it_is_kept(mock_factory, tmp_path) -> None:
+def test_the_judge_discards_an_unfinished_game_and_it_is_kept(mock_factory: MockFactory, tmp_path: Path) -> None:
     journal = _interrupted_game(mock_factory, tmp_path)
     content = journal.read_text()
     bench = Bench(mock_factory, tmp_path)
@@ -173,7 +178,8 @@ def test_the_judge_discards_an_unfinished_game_and_it_is_kept(mock_factory, tmp_
     assert bench.said[:2] == [DISCARDED, READY] and RESUMED not in bench.said
 
 
-def test_discard_during_a_game_keeps_its_journal_and_the_table_is_idle_again(mock_factory, tmp_path) -> None:
+def test_discard_during_a_game_keeps_its_journal_and_the_table_is_idle_again(
+        mock_factory: MockFactory, tmp_path: Path) -> None:
     bench = Bench(mock_factory, tmp_path)
 
     async def main() -> None:
@@ -192,7 +198,7 @@ def test_discard_during_a_game_keeps_its_journal_and_the_table_is_idle_again(moc
     assert bench.said[-2:] == [DISCARDED, READY]
 
 
-def test_no_game_starts_without_room_for_its_journal(mock_factory, tmp_path, english) -> None:
+def test_no_game_starts_without_room_for_its_journal(mock_factory: MockFactory, tmp_path: Path, english: None) -> None:
     bench = Bench(mock_factory, tmp_path, room=1 << 60)
 
     async def main() -> None:
@@ -208,7 +214,7 @@ def test_no_game_starts_without_room_for_its_journal(mock_factory, tmp_path, eng
 
 
 @pytest.fixture
-def tiny_fs(tmp_path):
+def tiny_fs(tmp_path: Path) -> Iterator[Path]:
     """A 128 KB tmpfs (root only: ``mount -t tmpfs -o size=``), unmounted afterwards."""
     mount = tmp_path / "tiny"
     mount.mkdir()
@@ -234,7 +240,8 @@ def fill(folder: Path) -> None:
         os.close(descriptor)
 
 
-def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, tiny_fs, english) -> None:
+def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(
+        mock_factory: MockFactory, tiny_fs: Path, english: None) -> None:
     journals = tiny_fs / "journals"
     bench = Bench(mock_factory, journals, room=16 * 1024)
 
@@ -253,7 +260,8 @@ def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, ti
         assert len(read_journal(next(journals.glob("*.jsonl")))[1]) == taken
         assert len(bench.said) == said
         await bench.finish()
-        assert table.state is TableState.STOPPING and table.halted is None
+        # (mypy keeps table.state narrowed to HALTED from the assert above, across the awaits that move it on)
+        assert table.state is TableState.STOPPING and table.halted is None  # type: ignore[comparison-overlap]
 
     run_virtual(main())
     assert any(FAILED in line for line in bench.said)
@@ -264,7 +272,7 @@ def test_a_full_disk_mid_game_stops_the_inputs_said_and_printed(mock_factory, ti
     read_journal(journal)  # what is on disk reads back: the game resumes once the card has room
 
 
-def test_no_game_starts_on_a_full_disk(mock_factory, tiny_fs) -> None:
+def test_no_game_starts_on_a_full_disk(mock_factory: MockFactory, tiny_fs: Path) -> None:
     fill(tiny_fs)
     bench = Bench(mock_factory, tiny_fs / "journals", room=16 * 1024)
 
@@ -281,7 +289,7 @@ def test_no_game_starts_on_a_full_disk(mock_factory, tiny_fs) -> None:
 
 # ---- systemd's side: the notification socket, and `voicehost serve` as the unit runs it -------
 
-def test_notifier_speaks_sd_notify_on_a_real_socket(tmp_path, monkeypatch) -> None:
+def test_notifier_speaks_sd_notify_on_a_real_socket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import socket
 
     from voicehost.service.notify import watchdog_interval
@@ -300,7 +308,7 @@ def test_notifier_speaks_sd_notify_on_a_real_socket(tmp_path, monkeypatch) -> No
     Notifier("").ready("outside systemd: nothing is sent, nothing fails")
 
 
-def test_serve_tells_systemd_it_is_ready_and_stops_on_sigterm(tmp_path, english) -> None:
+def test_serve_tells_systemd_it_is_ready_and_stops_on_sigterm(tmp_path: Path, english: None) -> None:
     """``voicehost serve`` as the unit starts it: READY=1 on $NOTIFY_SOCKET once the table is
     idle, WATCHDOG=1 while it runs, a clean exit on SIGTERM (mock pins, null audio)."""
     import signal
@@ -327,7 +335,7 @@ def test_serve_tells_systemd_it_is_ready_and_stops_on_sigterm(tmp_path, english)
     assert "the table is ready" in err
 
 
-def test_a_fresh_table_is_ready_before_its_voice_is_warmed(tmp_path) -> None:
+def test_a_fresh_table_is_ready_before_its_voice_is_warmed(tmp_path: Path) -> None:
     """A fresh Pi (an empty voice cache) does not wait for a few hundred lines to render before
     «Стол готов»: the warm-up runs in the background, and stops when the table does."""
     import signal
@@ -355,7 +363,7 @@ def test_a_fresh_table_is_ready_before_its_voice_is_warmed(tmp_path) -> None:
     assert process.returncode == 0, err
 
 
-def test_serve_runs_inside_the_units_sandbox(tmp_path, english) -> None:
+def test_serve_runs_inside_the_units_sandbox(tmp_path: Path, english: None) -> None:
     """``voicehost serve`` under an emulation of the unit's sandbox, as far as it goes without
     systemd as PID 1: everything read-only but the state, cache and runtime folders
     (``ProtectSystem=strict``), a private /tmp, the runtime folder as working directory,

@@ -7,15 +7,25 @@ Seating in the sport tests: Don 3, mafia 5 and 9, Sheriff 7.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from conftest import kinds, play, run
 
 from voicehost.config import load_ruleset
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import IllegalInput, Role, new_game
-from voicehost.rules.events import Eliminated, FoulGiven, GameOver, NominationAccepted, VotesCounted
-from voicehost.rules.inputs import Check, CloseVoting, Dawn, Deal, EndSpeech, Proceed, Remove, Shots
-from voicehost.rules.requests import AwaitAction, AwaitDawn, AwaitMorning, AwaitNightfall, AwaitShots, AwaitSpeech
+from voicehost.rules.events import DayBegan, Eliminated, FoulGiven, GameOver, NominationAccepted, VotesCounted
+from voicehost.rules.inputs import Check, CloseVoting, Dawn, Deal, EndSpeech, Input, Proceed, Remove, Shots
+from voicehost.rules.requests import (
+    AwaitAction,
+    AwaitDawn,
+    AwaitMorning,
+    AwaitNightfall,
+    AwaitShots,
+    AwaitSpeech,
+    Request,
+)
 
 SHOT_4 = {"shots": {"3": 4, "5": 4, "9": 4}}
 FOUR_FOULS = [9, 9, 9, 9]
@@ -53,7 +63,7 @@ def test_morning_entries_come_before_the_floor_whether_or_not_someone_was_killed
     _, result = run(nights=[{}, {}, {}], days=[{}, {}, morning])
     events = result.game.events
     removal = next(i for i, e in enumerate(events) if isinstance(e, Eliminated) and e.seat == 3)
-    day_three = [i for i, e in enumerate(events) if e.kind == "day_began" and e.day == 3]
+    day_three = [i for i, e in enumerate(events) if isinstance(e, DayBegan) and e.day == 3]
     assert removal < day_three[0]
 
 
@@ -90,7 +100,7 @@ def test_empty_nights_after_the_last_day_never_change_the_days_before() -> None:
 @pytest.mark.parametrize("speech", [
     "выставляю пятого спасибо", ["выставляю пятого", "спасибо"], ["выставляю пятого спасибо"],
 ])
-def test_a_removal_after_a_speech_follows_the_nomination_said_before_thanks(speech) -> None:
+def test_a_removal_after_a_speech_follows_the_nomination_said_before_thanks(speech: str | list[str]) -> None:
     protocol, result = run(days=[{"speeches": {"1": speech},
                                   "removals": [{"seat": 1, "after_speech": 1}]}])
     assert protocol["days"][0]["nominations"] == [[1, 5]]
@@ -145,7 +155,7 @@ def test_the_judge_removing_a_player_mid_night_waits_for_the_morning_after_its_v
     assert events[1:3] == [Eliminated(4, "killed", None, 2), Eliminated(7, "removed", None, 2)]
 
 
-def _pass(request):
+def _pass(request: Request | None) -> Input:
     """Nothing happens: the host moves on, every speaker passes, nobody votes."""
     if isinstance(request, (AwaitMorning, AwaitNightfall)):
         return Proceed()
@@ -223,7 +233,7 @@ def test_the_win_check_runs_once_per_group() -> None:
     (1, "Мафия промахнулась один раз подряд."), (3, "Мафия промахнулась три раза подряд."),
 ])
 def test_the_misses_reason_says_how_many_nights_the_option_counts(limit: int, said: str) -> None:
-    nights = [{}] * (limit + 1)
+    nights: list[dict[str, Any]] = [{}] * (limit + 1)
     _, result = run(options={"misses_to_lose": limit}, nights=nights, days=[{}] * (limit + 1))
     over = kinds(result, "game_over")[0]
     assert (over.reason, over.count) == ("three_misses", limit)

@@ -5,12 +5,14 @@ Seating in every test unless it says otherwise: Don 3, mafia 5 and 9, Sheriff 7.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import pytest
 from conftest import kinds, play, run
 
 from voicehost.config import load_ruleset
-from voicehost.rules import IllegalInput, InputError, Role, new_game
-from voicehost.rules.events import NominationRefused, SpeechBegan
+from voicehost.rules import Game, IllegalInput, InputError, Role, TableGame, new_game
+from voicehost.rules.events import CheckAnswered, NominationRefused, ShootingResolved, SpeechBegan, VotesCounted
 from voicehost.rules.inputs import (
     Check,
     CloseVoting,
@@ -29,21 +31,23 @@ from voicehost.rules.requests import AwaitAction, AwaitMorning, AwaitNightfall, 
 DEAL = tuple(Role(r) for r in [
     "citizen", "citizen", "don", "citizen", "mafia", "citizen", "sheriff", "citizen", "mafia", "citizen"])
 
+G = TypeVar("G", bound=Game)
 
-def fresh(**options):
+
+def fresh(**options: object) -> TableGame:
     ruleset = load_ruleset("sport")
     game = new_game(ruleset, ruleset.resolve(options), 10)
     game.push(Deal(DEAL))
     return game
 
 
-def to_day(game):
+def to_day(game: G) -> G:
     game.push(Dawn())
     game.push(Proceed())  # the morning: the host gives the floor
     return game
 
 
-def end_speeches(game, until=AwaitVotes):
+def end_speeches(game: Game, until: type[object] | None = AwaitVotes) -> None:
     """Every speech ends at once; the pauses (the morning, nightfall) pass."""
     while isinstance(game.request, (AwaitSpeech, AwaitMorning, AwaitNightfall)):
         game.push(EndSpeech(game.request.seat) if isinstance(game.request, AwaitSpeech) else Proceed())
@@ -135,7 +139,7 @@ def test_sport_withdrawal_of_someone_elses_nomination_is_refused() -> None:
 @pytest.mark.parametrize(("speeches", "reason"), [
     ({"1": "выставляю пятого", "2": "выставляю пятого"}, "already_nominated"),
 ])
-def test_sport_nomination_refused_with_its_reason(speeches, reason) -> None:
+def test_sport_nomination_refused_with_its_reason(speeches: dict[str, str], reason: str) -> None:
     _, result = run(days=[{"speeches": speeches}])
     assert [e.reason for e in kinds(result, "nomination_refused")] == [reason]
 
@@ -209,7 +213,7 @@ def test_sport_second_vote_in_a_round_is_ignored_and_earns_a_foul() -> None:
     assert [e.kind for e in events] == ["vote_ignored", "foul_given"]
     game.push(CloseVoting())
     assert game.fouls[4] == 1
-    counted = [e for e in game.events if e.kind == "votes_counted"][0]
+    counted = [e for e in game.events if isinstance(e, VotesCounted)][0]
     assert dict(counted.counts) == {5: 1, 9: 9}
 
 
@@ -221,7 +225,7 @@ def test_sport_most_votes_leaves_with_a_last_word_of_last_word_s() -> None:
     assert kinds(result, "speech_began")[-1] == SpeechBegan(5, 30, "last_word")
 
 
-TIE_DAY = {"speeches": {"1": "выставляю пятого", "2": "выставляю девятого"},
+TIE_DAY: dict[str, Any] = {"speeches": {"1": "выставляю пятого", "2": "выставляю девятого"},
            "votes": {"1": 5, "2": 5, "3": 5, "4": 5, "6": 5}}
 
 
@@ -244,6 +248,7 @@ def test_sport_tied_players_vote_in_the_revote_unless_the_option_says_no() -> No
         game.push(Vote(voter, 5))
     game.push(CloseVoting())
     end_speeches(game)
+    assert isinstance(game.request, AwaitVotes)
     assert 5 in game.request.voters
     off = fresh(tied_vote_in_revote=False)
     to_day(off)
@@ -253,6 +258,7 @@ def test_sport_tied_players_vote_in_the_revote_unless_the_option_says_no() -> No
         off.push(Vote(voter, 5))
     off.push(CloseVoting())
     end_speeches(off)
+    assert isinstance(off.request, AwaitVotes)
     assert off.request.voters == (1, 2, 3, 4, 6, 7, 8, 10)
 
 
@@ -275,11 +281,13 @@ def test_sport_both_tied_players_leave_together_after_a_passed_lift() -> None:
 # ---- the night ------------------------------------------------------------------------------
 
 
-def shoot(**taps):
+def shoot(**taps: tuple[int, ...]) -> ShootingResolved:
     game = to_day(fresh())
     end_speeches(game, until=None)
     assert isinstance(game.request, AwaitShots)
-    return game.push(Shots(tuple((int(k[1:]), v) for k, v in taps.items())))[0]
+    resolved = game.push(Shots(tuple((int(k[1:]), v) for k, v in taps.items())))[0]
+    assert isinstance(resolved, ShootingResolved)
+    return resolved
 
 
 def test_sport_shot_hits_when_every_alive_black_taps_once_on_the_same_seat() -> None:
@@ -293,7 +301,7 @@ def test_sport_shot_hits_when_every_alive_black_taps_once_on_the_same_seat() -> 
     {"s3": (4, 6), "s5": (4,), "s9": (4,)},      # two numbers
     {},                                          # nobody shot
 ])
-def test_sport_shot_misses_without_full_consensus(taps) -> None:
+def test_sport_shot_misses_without_full_consensus(taps: dict[str, tuple[int, ...]]) -> None:
     assert shoot(**taps).target is None
 
 
@@ -306,9 +314,11 @@ def test_sport_don_check_answers_yes_for_the_sheriff_only() -> None:
     end_speeches(game, until=None)
     game.push(Shots(()))
     assert game.request == AwaitAction(2, Role.DON, ("check",), 3)
-    assert game.push(Check(3, 7))[0].result is True
+    answer = game.push(Check(3, 7))[0]
+    assert isinstance(answer, CheckAnswered) and answer.result is True
     game.pop()
-    assert game.push(Check(3, 5))[0].result is False
+    answer = game.push(Check(3, 5))[0]
+    assert isinstance(answer, CheckAnswered) and answer.result is False
 
 
 def test_sport_sheriff_check_answers_yes_for_black_players() -> None:
@@ -316,9 +326,11 @@ def test_sport_sheriff_check_answers_yes_for_black_players() -> None:
     end_speeches(game, until=None)
     game.push(Shots(()))
     game.push(Check(3, None))
-    assert game.push(Check(7, 3))[0].result is True
+    answer = game.push(Check(7, 3))[0]
+    assert isinstance(answer, CheckAnswered) and answer.result is True
     game.pop()
-    assert game.push(Check(7, 4))[0].result is False
+    answer = game.push(Check(7, 4))[0]
+    assert isinstance(answer, CheckAnswered) and answer.result is False
 
 
 def test_sport_dead_don_and_sheriff_are_still_called_and_do_nothing() -> None:
@@ -350,7 +362,7 @@ def test_sport_morning_announces_the_killed_with_a_last_word_or_a_miss() -> None
 # ---- fouls and removal ---------------------------------------------------------------------
 
 
-def three_fouls(seat: int, **options):
+def three_fouls(seat: int, **options: object) -> TableGame:
     game = to_day(fresh(**options))
     for _ in range(3):
         game.push(Foul(seat))
@@ -391,7 +403,7 @@ def test_sport_third_foul_just_before_a_last_word_shortens_it_to_thirty_seconds(
     ("short_speech", AwaitSpeech(2, 30, "short", True)),
     ("none", AwaitSpeech(2, 60, "speech", True)),
 ])
-def test_sport_three_fouls_option(option, expected) -> None:
+def test_sport_three_fouls_option(option: str, expected: AwaitSpeech) -> None:
     game = three_fouls(2, three_fouls=option)
     game.push(EndSpeech(1))
     assert game.request == expected
@@ -442,7 +454,9 @@ def test_sport_red_wins_when_no_black_is_left() -> None:
     game = to_day(fresh())
     for seat in (3, 5, 9):
         game.push(Remove(seat))
-    assert game.outcome().winner == "red" and game.outcome().reason == "no_black_left"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == "red" and outcome.reason == "no_black_left"
 
 
 def test_sport_black_wins_at_parity() -> None:
@@ -451,7 +465,9 @@ def test_sport_black_wins_at_parity() -> None:
         game.push(Remove(seat))
     assert not game.is_over
     game.push(Remove(7))
-    assert game.outcome().winner == "black" and game.outcome().reason == "black_parity"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == "black" and outcome.reason == "black_parity"
 
 
 def test_sport_three_misses_in_a_row_red_wins_and_zero_turns_it_off() -> None:

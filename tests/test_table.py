@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from voicehost.host.table_file import audio_from_mapping, load_audio, table_path
@@ -21,7 +23,7 @@ def test_shipped_tables_have_valid_audio_settings() -> None:
     ({"loudness": 1}, "t: audio.loudness: unknown setting"),
 ])
 @pytest.mark.usefixtures("english")
-def test_audio_setting_errors_name_the_key(data, message) -> None:
+def test_audio_setting_errors_name_the_key(data: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError) as caught:
         audio_from_mapping(data, "t: audio")
     assert str(caught.value).startswith(message)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,10 +14,10 @@ from hypothesis import strategies as st
 
 from hw.leds import FOUL, HAND, LAST_SECONDS, NOMINEE, OFF, SPEAKER, VOTE_WINDOW
 from voicehost.host.vclock import run_virtual
-from voicehost.rules.events import NominationRefused
+from voicehost.rules.events import CheckAnswered, NominationRefused
 from voicehost.rules.protocol import build_protocol
-from voicehost.simulation.engine_level import simulate
-from voicehost.simulation.script import load_script, script_from_data
+from voicehost.simulation.engine_level import Simulation, simulate
+from voicehost.simulation.script import Script, load_script, script_from_data
 from voicehost.simulation.table_level import play_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +30,7 @@ SEAT_MENTION = re.compile(r"номер|\d")
 PUBLIC_PATTERNS = {p.name for p in (OFF, SPEAKER, LAST_SECONDS, NOMINEE, VOTE_WINDOW, FOUL, HAND)}
 
 
-def both(script):
+def both(script: Script) -> tuple[dict[str, Any], dict[str, Any], Simulation]:
     engine = simulate(script)
     table = run_virtual(play_table(script))
     return (build_protocol(engine.game, engine.ignored, script.names),
@@ -37,13 +38,13 @@ def both(script):
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
-def test_table_level_and_engine_level_give_identical_protocols(path) -> None:
+def test_table_level_and_engine_level_give_identical_protocols(path: Path) -> None:
     engine, table, _ = both(load_script(path))
     assert table == engine
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
-def test_no_public_output_reveals_a_role(path) -> None:
+def test_no_public_output_reveals_a_role(path: Path) -> None:
     script = load_script(path)
     _, _, table = both(script)
     record = table.table
@@ -59,7 +60,7 @@ def test_no_public_output_reveals_a_role(path) -> None:
             assert reveals and "открывает карту" in sentence, sentence
     assert {pattern for _, _, pattern, private in record.leds if not private} <= PUBLIC_PATTERNS
     private_leds = [(seat, pattern) for _, seat, pattern, private in record.leds if private]
-    checks = [(e.by, "yes" if e.result else "no") for e in table.game.events if e.kind == "check_answered"]
+    checks = [(e.by, "yes" if e.result else "no") for e in table.game.events if isinstance(e, CheckAnswered)]
     assert private_leds == checks  # only the checker's own LED, and only his answer
 
 
@@ -76,7 +77,7 @@ from test_properties import OPTIONS_BY_RULESET  # noqa: E402 - the same random s
 
 
 @given(data=st.data())
-def test_random_scripts_give_identical_protocols_at_both_levels(data) -> None:
+def test_random_scripts_give_identical_protocols_at_both_levels(data: st.DataObject) -> None:
     import random as _random
 
     from test_properties import BALLOT_KEYS, speech, timed  # noqa: F401
@@ -94,7 +95,7 @@ def test_random_scripts_give_identical_protocols_at_both_levels(data) -> None:
     shooters = [str(s) for s, r in enumerate(deal, 1) if r in game_class.night_actions.get("shots", ())]
     nights = [data.draw(st.fixed_dictionaries({}, optional={"shots": st.fixed_dictionaries(
         {}, optional={s: seat for s in shooters})})) for _ in range(data.draw(st.integers(0, 4)))]
-    day_keys = {k: st.dictionaries(seat.map(str), seat, max_size=seats)
+    day_keys: dict[str, st.SearchStrategy[object]] = {k: st.dictionaries(seat.map(str), seat, max_size=seats)
                 for k in ("votes", "revote", "prevote", "mayor", "nominate") if k in game_class.day_keys}
     if "speeches" in game_class.day_keys:
         day_keys["speeches"] = st.dictionaries(seat.map(str), speech, max_size=seats)
@@ -106,7 +107,7 @@ def test_random_scripts_give_identical_protocols_at_both_levels(data) -> None:
     assert table == engine
 
 
-def adversarial_script(data, name: str) -> dict:
+def adversarial_script(data: st.DataObject, name: str) -> dict[str, Any]:
     """A script with the shapes people really make and trial games found diverging: shots
     listed high-to-low or twice on one number, a seat listed twice in ``lift``, fouls and
     removals at every moment (night, morning, after a speech, at the vote, after it), and
@@ -132,17 +133,18 @@ def adversarial_script(data, name: str) -> dict:
     def actors(key: str) -> list[str]:
         return [str(s) for s, role in enumerate(deal, 1) if role in game_class.night_actions.get(key, ())]
 
-    def night() -> dict:
-        entries = {}
+    def night() -> dict[str, Any]:
+        entries: dict[str, st.SearchStrategy[object]] = {}
         for key in game_class.night_actions:
             value = st.sampled_from(["black", "solo"]) if key == "join" else taps if key == "shots" else seat
             entries[key] = st.fixed_dictionaries({}, optional={a: value for a in actors(key)})
         entries["fouls"] = st.lists(seat, max_size=2)
         return data.draw(st.fixed_dictionaries({}, optional=entries))
 
-    def day() -> dict:
+    def day() -> dict[str, Any]:
         ballot = st.dictionaries(seat.map(str), seat, max_size=seats)
-        entries = {key: ballot for key in ("votes", "prevote", "revote", "mayor", "nominate", "blood_name")}
+        entries: dict[str, st.SearchStrategy[object]] = {
+            key: ballot for key in ("votes", "prevote", "revote", "mayor", "nominate", "blood_name")}
         entries["lift"] = st.lists(seat, max_size=seats + 3)        # duplicates allowed
         entries["extra_word"] = st.lists(seat, max_size=3, unique=True)
         entries["speeches"] = st.dictionaries(seat.map(str), speech, max_size=seats)
@@ -158,9 +160,12 @@ def adversarial_script(data, name: str) -> dict:
             "days": [day() for _ in range(data.draw(st.integers(0, 5)))]}
 
 
+assert settings.default is not None  # the profile conftest.py loaded
+
+
 @settings(max_examples=min(settings.default.max_examples, 100), deadline=None)
 @given(data=st.data())
-def test_adversarial_taps_presses_and_exits_give_identical_protocols_at_both_levels(data) -> None:
+def test_adversarial_taps_presses_and_exits_give_identical_protocols_at_both_levels(data: st.DataObject) -> None:
     """Descending and repeated taps, duplicate presses, fouls and removals at every moment,
     group exits: the table reads them exactly as the engine judges them."""
     from voicehost.config import ruleset_names
@@ -173,7 +178,8 @@ def test_adversarial_taps_presses_and_exits_give_identical_protocols_at_both_lev
 
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
-def test_night_removals_single_candidates_and_split_speeches_give_identical_protocols_at_both_levels(data) -> None:
+def test_night_removals_single_candidates_and_split_speeches_give_identical_protocols_at_both_levels(
+        data: st.DataObject) -> None:
     """The rule shapes of issue 11 beyond the ones above: four fouls for one seat in a night
     (a removal held to the morning), a single candidate on a later day, a nomination and
     «спасибо» in one breath or split, a judge's foul right after it."""

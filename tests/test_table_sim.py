@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 
+from hw.pinmap import PinMap
 from voicehost.host.vclock import run_virtual
-from voicehost.rules.inputs import Vote
+from voicehost.rules.inputs import Input, Vote
 from voicehost.rules.protocol import build_protocol
-from voicehost.simulation.engine_level import simulate
+from voicehost.simulation.engine_level import Simulation, simulate
 from voicehost.simulation.script import script_from_data
 from voicehost.simulation.table_level import Divergence, People, TableRun, mock_pin_seats, play_table
 
@@ -24,7 +26,7 @@ SCRIPT = {"ruleset": "sport", "roles": ROLES, "nights": [{}, {"shots": {"3": 1, 
           "days": [DAY]}
 
 
-def protocols(result):
+def protocols(result: Simulation) -> tuple[dict[str, Any], dict[str, Any]]:
     engine = simulate(result.script)
     return (build_protocol(result.game, result.ignored, result.script.names),
             build_protocol(engine.game, engine.ignored, engine.script.names))
@@ -40,7 +42,7 @@ def test_the_director_runs_a_script_on_game_time() -> None:
     assert heard == ["выставляю девятого", "спасибо"]
 
 
-def test_the_director_runs_a_script_on_mock_pins_in_real_time(ten_seats) -> None:
+def test_the_director_runs_a_script_on_mock_pins_in_real_time(ten_seats: PinMap) -> None:
     """The demo's path: SeatPanel on MockFactory pins, debounced and stamped in real time."""
     script = script_from_data(SCRIPT)
     how = TableRun(say=lambda text: time.monotonic(), seats=mock_pin_seats(ten_seats), speed=40.0)
@@ -50,11 +52,11 @@ def test_the_director_runs_a_script_on_mock_pins_in_real_time(ten_seats) -> None
     assert table["nights"][1]["killed"] == [1]
 
 
-def test_a_host_that_takes_the_wrong_input_is_caught(monkeypatch) -> None:
+def test_a_host_that_takes_the_wrong_input_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The people check every input the director takes against the engine level's."""
     original = People.taken
 
-    async def misread(self, item, refusals=None):
+    async def misread(self: People, item: Input, refusals: int | None = None) -> None:
         if isinstance(item, Vote) and item.voter == 1:
             item = Vote(1, 9)  # as if the buttons had been read wrong
         await original(self, item, refusals)
@@ -81,12 +83,13 @@ def test_the_led_language_at_the_table() -> None:
 
 
 @pytest.mark.usefixtures("english")
-def test_a_divergence_is_one_clear_line_never_a_traceback(monkeypatch, capsys) -> None:
+def test_a_divergence_is_one_clear_line_never_a_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     from pathlib import Path
 
     from voicehost.cli.main import main
 
-    async def misread(self, item, refusals=None):
+    async def misread(self: People, item: Input, refusals: int | None = None) -> None:
         raise Divergence(f"input {self.cursor}: the people did {item}, the host took something else")
 
     monkeypatch.setattr(People, "taken", misread)

@@ -39,7 +39,7 @@ def running(pid: int, name: str = "pulseaudio") -> bool:
     return comm == name and state != "Z"
 
 
-def inner_session(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], list[str], dict]:
+def inner_session(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], list[str], dict[str, str]]:
     """Run a pytest session with the suite's sound fixtures (tests/pulse.py) on one test.
     It gets a runtime folder and a home of its own, so a daemon it started the usual way would
     show there. Returns the run, what the test wrote in its marker, and the environment."""
@@ -67,7 +67,7 @@ def inner_session(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], lis
     return done, marker.read_text().split(), env
 
 
-def test_a_test_session_stops_the_pulseaudio_daemon_it_started(tmp_path) -> None:
+def test_a_test_session_stops_the_pulseaudio_daemon_it_started(tmp_path: Path) -> None:
     """A daemon left behind made the next demo play into the tests' null sink. The fixture's
     daemon is the session's own, on its own socket, and is gone when the session ends."""
     done, (pid, keeper, server, sink, after), env = inner_session(tmp_path)
@@ -78,7 +78,7 @@ def test_a_test_session_stops_the_pulseaudio_daemon_it_started(tmp_path) -> None
     assert not pulseaudio_running(env)
 
 
-def test_a_test_process_killed_mid_session_leaves_no_daemon(tmp_path) -> None:
+def test_a_test_process_killed_mid_session_leaves_no_daemon(tmp_path: Path) -> None:
     """An xdist worker killed (a crash, a timeout) never tears its fixtures down: the kernel
     stops its daemon and the keeper's recording with it."""
     if not all(shutil.which(tool) for tool in TOOLS):

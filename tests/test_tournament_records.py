@@ -13,6 +13,7 @@ import io
 import json
 import tomllib
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -133,8 +134,8 @@ def push_from_tables(paths: list[Path], club: str, tmp_path: Path) -> None:
 
 # ---- the evening -------------------------------------------------------------------------
 
-def test_pushed_games_land_in_their_place_and_the_standings_match_a_hand_computation(db_url, tmp_path,
-                                                                                    capsys) -> None:
+def test_pushed_games_land_in_their_place_and_the_standings_match_a_hand_computation(
+        db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     plan = schedule()
     create(capsys, db_url, tmp_path, plan)
     paths = tournament_protocols(tmp_path / "games", plan)
@@ -153,7 +154,8 @@ def test_pushed_games_land_in_their_place_and_the_standings_match_a_hand_computa
     assert tied, "the games give no tie on points, so no tie-break was tried"
 
 
-def test_the_tie_break_order_is_the_tournaments_own(db_url, tmp_path, capsys) -> None:
+def test_the_tie_break_order_is_the_tournaments_own(db_url: str, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """The same games under another order of tie-breaks: the standings follow it."""
     plan = schedule()
     create(capsys, db_url, tmp_path, plan, tie_breaks="wins,sheriff_games,points")
@@ -171,7 +173,8 @@ def test_the_tie_break_order_is_the_tournaments_own(db_url, tmp_path, capsys) ->
     assert [r.player for r in by_wins.rows] != [r.player for r in by_points.rows]
 
 
-def test_the_standings_warn_of_a_game_seated_otherwise_than_planned(tmp_path, capsys) -> None:
+def test_the_standings_warn_of_a_game_seated_otherwise_than_planned(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     db = f"sqlite:///{tmp_path / 'club.sqlite'}"
     plan = schedule()
     create(capsys, db, tmp_path, plan)
@@ -185,7 +188,7 @@ def test_the_standings_warn_of_a_game_seated_otherwise_than_planned(tmp_path, ca
     assert "Гость" in out
 
 
-def test_the_planners_json_is_a_schedule_the_records_take(tmp_path, capsys) -> None:
+def test_the_planners_json_is_a_schedule_the_records_take(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``tournament plan --json`` → ``tournament create --schedule``: the organiser's two steps.
     The planner keeps its rounds under ``schedule`` (its ``rounds`` is their count)."""
     db = f"sqlite:///{tmp_path / 'club.sqlite'}"
@@ -204,7 +207,7 @@ def test_the_planners_json_is_a_schedule_the_records_take(tmp_path, capsys) -> N
 
 # ---- one game per round and table ------------------------------------------------------------
 
-def test_a_second_game_at_a_round_and_table_is_refused_and_nothing_is_lost(db_url, tmp_path) -> None:
+def test_a_second_game_at_a_round_and_table_is_refused_and_nothing_is_lost(db_url: str, tmp_path: Path) -> None:
     plan = schedule()
     paths = tournament_protocols(tmp_path / "games", plan)
     done = voicehost_cli("records", "import", *map(str, paths), "--db", db_url)
@@ -223,7 +226,8 @@ def test_a_second_game_at_a_round_and_table_is_refused_and_nothing_is_lost(db_ur
         assert {g.id for g in records.games()} == {read_record(p).id for p in paths}
 
 
-def test_a_taken_place_on_the_club_server_keeps_that_game_queued_and_pushes_the_rest(db_url, tmp_path) -> None:
+def test_a_taken_place_on_the_club_server_keeps_that_game_queued_and_pushes_the_rest(db_url: str,
+                                                                                     tmp_path: Path) -> None:
     paths = tournament_protocols(tmp_path / "games", schedule())
     with open_records(db_url) as club:
         club.add([read_record(paths[0])])
@@ -242,7 +246,7 @@ def test_a_taken_place_on_the_club_server_keeps_that_game_queued_and_pushes_the_
         assert {g.id for g in club.games()} == {read_record(paths[0]).id, read_record(paths[1]).id}
 
 
-def test_add_refuses_the_place_inside_one_batch(tmp_path) -> None:
+def test_add_refuses_the_place_inside_one_batch(tmp_path: Path) -> None:
     paths = tournament_protocols(tmp_path / "games", schedule())
     first = read_record(paths[0])
     protocol = {**first.protocol, "started": "2026-12-06T10:00:00Z"}
@@ -256,7 +260,7 @@ def test_add_refuses_the_place_inside_one_batch(tmp_path) -> None:
 
 # ---- the game knows its place: setup → journal → protocol → records ------------------------------
 
-def test_simulate_carries_the_place_into_journal_protocol_and_records(tmp_path) -> None:
+def test_simulate_carries_the_place_into_journal_protocol_and_records(tmp_path: Path) -> None:
     from voicehost.simulation.scriptgen import random_script
 
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
@@ -283,7 +287,7 @@ def test_simulate_carries_the_place_into_journal_protocol_and_records(tmp_path) 
         assert [g.id for g in played_games(records, NAME)] == [game.id]
 
 
-def test_demo_saves_and_records_its_game_at_its_place(tmp_path) -> None:
+def test_demo_saves_and_records_its_game_at_its_place(tmp_path: Path) -> None:
     import os
 
     from processes import run_voicehost
@@ -308,7 +312,7 @@ def run_args(*argv: str) -> argparse.Namespace:
     return build_parser().parse_args(["run", *argv])
 
 
-def test_run_puts_the_place_in_the_journal_header_and_a_resume_keeps_it(tmp_path) -> None:
+def test_run_puts_the_place_in_the_journal_header_and_a_resume_keeps_it(tmp_path: Path) -> None:
     from voicehost.cli.run import run_setup
     from voicehost.host.journal import Journal, load_journal, write_results
     from voicehost.host.live import setup_of_journal
@@ -330,14 +334,14 @@ def test_run_puts_the_place_in_the_journal_header_and_a_resume_keeps_it(tmp_path
     (["--resume", "old.jsonl", "--tournament", NAME, "--round", "1", "--tournament-table", "1"], "--tournament",
      "продолженная игра остаётся на том месте турнира"),
 ])
-def test_run_refuses_a_half_given_place_in_one_line(argv, place, says, tmp_path) -> None:
+def test_run_refuses_a_half_given_place_in_one_line(argv: list[str], place: str, says: str, tmp_path: Path) -> None:
     done = voicehost_cli("run", "--journal", str(tmp_path / "g.jsonl"), "--audio", "off", *argv)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"voicehost: ошибка: {place}") and says in done.stderr, done.stderr
     assert not (tmp_path / "g.jsonl").exists()
 
 
-def test_a_journal_header_with_a_broken_place_is_refused_at_resume(tmp_path) -> None:
+def test_a_journal_header_with_a_broken_place_is_refused_at_resume(tmp_path: Path) -> None:
     from voicehost.host.journal import FORMAT, load_journal
     from voicehost.host.live import setup_of_journal
     from voicehost.rules import InputError
@@ -351,7 +355,7 @@ def test_a_journal_header_with_a_broken_place_is_refused_at_resume(tmp_path) -> 
     assert refused.value.place == f"{journal}:1: tournament.round"
 
 
-def test_serve_takes_the_next_round_after_the_last_finished_one(tmp_path) -> None:
+def test_serve_takes_the_next_round_after_the_last_finished_one(tmp_path: Path) -> None:
     from voicehost.config import load_ruleset
     from voicehost.service.table import TableSetup
 
@@ -369,7 +373,8 @@ def test_serve_takes_the_next_round_after_the_last_finished_one(tmp_path) -> Non
 
 # ---- export ---------------------------------------------------------------------------------------
 
-def test_the_exports_have_the_rating_sites_shapes(db_url, tmp_path, capsys) -> None:
+def test_the_exports_have_the_rating_sites_shapes(db_url: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
     plan = schedule()
     create(capsys, db_url, tmp_path, plan)
     paths = tournament_protocols(tmp_path / "games", plan)
@@ -420,7 +425,8 @@ def test_the_exports_have_the_rating_sites_shapes(db_url, tmp_path, capsys) -> N
     assert whole["rounds"] == plan["rounds"] and len(whole["games"]) == 4
 
 
-def test_the_printable_standings_are_html_with_russian_headings_and_a_print_stylesheet(tmp_path, capsys) -> None:
+def test_the_printable_standings_are_html_with_russian_headings_and_a_print_stylesheet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = f"sqlite:///{tmp_path / 'club.sqlite'}"
     plan = schedule()
     create(capsys, db, tmp_path, plan)
@@ -437,7 +443,7 @@ def test_the_printable_standings_are_html_with_russian_headings_and_a_print_styl
 
 # ---- bad input ----------------------------------------------------------------------------------
 
-BAD_SCHEDULES = {
+BAD_SCHEDULES: dict[str, tuple[Callable[[dict[str, Any]], None], str, str]] = {
     "a player twice in a round": (lambda plan: plan["rounds"][0]["tables"][1]["seats"].update(
         {"1": PLAYERS[0]}), "rounds[0].tables[1].seats.1", "уже играет в этом туре"),
     "round 0": (lambda plan: plan["rounds"][0].update(round=0), "rounds[0].round", "не число от 1 до 999"),
@@ -447,7 +453,7 @@ BAD_SCHEDULES = {
 
 
 @pytest.mark.parametrize("wrong", list(BAD_SCHEDULES))
-def test_a_bad_schedule_is_one_line_and_no_tournament(wrong, tmp_path) -> None:
+def test_a_bad_schedule_is_one_line_and_no_tournament(wrong: str, tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'club.sqlite'}"
     plan = schedule()
     change, field, says = BAD_SCHEDULES[wrong]
@@ -465,12 +471,12 @@ def test_a_bad_schedule_is_one_line_and_no_tournament(wrong, tmp_path) -> None:
     (["--scoring", "seed001", "--tie-breaks", "points,luck"], "неизвестный дополнительный показатель 'luck'"),
     (["--scoring", "seed001", "--tie-breaks", "wins,wins"], "указан дважды"),
 ])
-def test_a_bad_scheme_or_tie_break_is_one_line(argv, says, tmp_path) -> None:
+def test_a_bad_scheme_or_tie_break_is_one_line(argv: list[str], says: str, tmp_path: Path) -> None:
     done = voicehost_cli("tournament", "create", NAME, *argv, "--db", f"sqlite:///{tmp_path / 'c.sqlite'}")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
 
 
-def test_a_tournament_name_once_and_an_unknown_one_is_named(tmp_path, capsys) -> None:
+def test_a_tournament_name_once_and_an_unknown_one_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = f"sqlite:///{tmp_path / 'club.sqlite'}"
     create(capsys, db, tmp_path, schedule())
     code, _, err = cli(capsys, "tournament", "create", NAME, "--scoring", "seed001", "--db", db)
@@ -479,7 +485,7 @@ def test_a_tournament_name_once_and_an_unknown_one_is_named(tmp_path, capsys) ->
     assert code == 2 and err.startswith("voicehost: ошибка: Другой: такого турнира нет (есть: 'Кубок клуба')"), err
 
 
-def test_a_malformed_place_in_a_protocol_is_refused_on_import(tmp_path) -> None:
+def test_a_malformed_place_in_a_protocol_is_refused_on_import(tmp_path: Path) -> None:
     path = tournament_protocols(tmp_path / "games", schedule())[0]
     protocol = json.loads(path.read_text(encoding="utf-8"))
     protocol["tournament"]["table"] = "first"
@@ -488,7 +494,7 @@ def test_a_malformed_place_in_a_protocol_is_refused_on_import(tmp_path) -> None:
     assert done.returncode == 2 and "tournament.table" in done.stderr and "'first'" in done.stderr, done.stderr
 
 
-def test_the_cli_keeps_the_records_lists(tmp_path) -> None:
+def test_the_cli_keeps_the_records_lists(tmp_path: Path) -> None:
     from voicehost.cli import tournament as command
     from voicehost.records import tournament
 
@@ -498,7 +504,7 @@ def test_the_cli_keeps_the_records_lists(tmp_path) -> None:
 
 # ---- migration 0003 ------------------------------------------------------------------------------
 
-def test_migration_0003_over_records_at_0002_keeps_every_game(db_url, tmp_path) -> None:
+def test_migration_0003_over_records_at_0002_keeps_every_game(db_url: str, tmp_path: Path) -> None:
     from alembic import command
     from alembic.config import Config
     from test_club_records import protocol_files

@@ -49,7 +49,8 @@ from voicehost.rules.inputs import (
     Shots,
 )
 from voicehost.rules.protocol import build_protocol
-from voicehost.rules.requests import AwaitMorning, AwaitNightfall, AwaitSpeech, AwaitVotes
+from voicehost.rules.requests import AwaitAction, AwaitMorning, AwaitNightfall, AwaitSpeech, AwaitVotes, Request
+from voicehost.rules.sport import SportGame
 from voicehost.web.commands import CommandError, check_command
 
 DEAL = Deal(tuple(Role(r) for r in [
@@ -58,9 +59,11 @@ NAMES = {seat: f"p{seat}" for seat in range(1, 11)}
 TOURNAMENT = {"scoring": "fiim", "best_move": True, "judge_points": True, "removal_forfeits": True}
 
 
-def sport(**options: Any):
+def sport(**options: Any) -> SportGame:
     ruleset = load_ruleset("sport")
-    return new_game(ruleset, ruleset.resolve(options), 10)
+    game = new_game(ruleset, ruleset.resolve(options), 10)
+    assert isinstance(game, SportGame)
+    return game
 
 
 def shots(*shooters_on: tuple[int, int]) -> Shots:
@@ -71,7 +74,7 @@ class Table:
     """A sport table on the virtual clock: the seats' and the host's inputs pushed through the
     director's stage (journaled), the judge's lines typed at its console."""
 
-    def __init__(self, game, journal: Journal | None = None) -> None:
+    def __init__(self, game: SportGame, journal: Journal | None = None) -> None:
         self.game = game
         self.said: list[str] = []
         self.printed: list[str] = []
@@ -119,8 +122,8 @@ class Table:
         assert isinstance(self.game.request, AwaitNightfall)
         await self.push(Proceed(), shots(*shooters_on))
         for role in ("don", "sheriff"):
-            request = self.game.request
-            if getattr(request, "role", None) is not None and request.role.value == role:
+            request: Request | None = self.game.request   # whatever the last push left (not the nightfall)
+            if isinstance(request, AwaitAction) and request.role.value == role:
                 await self.push(Check(request.by, None if request.by is None else 1 + request.by % 10))
         await self.push(Dawn())
 
@@ -173,7 +176,7 @@ SEED001_BY_HAND = {1: 6.0, 2: 6.0, 3: 0.0, 4: 6.3, 5: 0.0, 6: 10.75, 7: 12.0, 8:
 
 
 def test_a_tournament_scored_game_from_the_console_its_protocol_and_the_ratings(
-        tmp_path: Path, db_url) -> None:  # noqa: F811  (the fixture)
+        tmp_path: Path, db_url: str) -> None:  # noqa: F811  (the fixture)
     path = tmp_path / "game.jsonl"
     journal = Journal(path, {"ruleset": "sport", "options": TOURNAMENT, "seats": 10, "level": "live",
                              "names": {str(seat): name for seat, name in NAMES.items()}}, note=lambda line: None)
@@ -181,7 +184,9 @@ def test_a_tournament_scored_game_from_the_console_its_protocol_and_the_ratings(
     run_virtual(tournament_game(table))
     game = table.game
     assert table.director.console.refused == []
-    assert (game.outcome().winner, game.outcome().reason) == ("red", "no_black_left")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == ("red", "no_black_left")
     assert "Лучший ход игрока номер один: номера три, пять и два." in table.said
     log = list(narrate(game.events, load_phrasebook(), NAMES))   # the judge's log
     assert "Лучший ход игрока номер 1 (p1): 3 (p3), 5 (p5), 2 (p2)." in log
@@ -285,17 +290,22 @@ def test_a_player_leaving_starts_the_quiet_count_again_and_misses_come_first() -
         game.push(Proceed())
         game.push(Shots(()))
         while game.request is not None and type(game.request).__name__ == "AwaitAction":
+            assert isinstance(game.request, AwaitAction)
             game.push(Check(game.request.by, None))
         game.push(Dawn())
-    assert (game.outcome().winner, game.outcome().reason, game.day) == ("nobody", "quiet_draw", 5)
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason, game.day) == ("nobody", "quiet_draw", 5)
     # With both at 3, three misses in a row end it for red first (seed 001).
-    assert play_misses(quiet_rounds_to_draw=3).outcome().reason == "three_misses"
+    misses = play_misses(quiet_rounds_to_draw=3).outcome()
+    assert misses is not None and misses.reason == "three_misses"
     assert play_misses(quiet_rounds_to_draw=0, misses_to_lose=0).is_over is False
 
 
-def play_misses(**options: Any):
+def play_misses(**options: Any) -> SportGame:
     """Days without a vote and nights without a kill, four of each."""
     game = sport(**options)
+    item: Input
     for item in (DEAL, Dawn(), Proceed()):
         game.push(item)
     for _ in range(4):
@@ -312,6 +322,7 @@ def play_misses(**options: Any):
 
 def test_the_best_move_and_the_judges_points_refuse_what_does_not_fit() -> None:
     game = sport(**TOURNAMENT)
+    item: Input
     for item in (DEAL, Dawn(), Proceed()):
         game.push(item)
     refusals = []

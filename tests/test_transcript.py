@@ -6,20 +6,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from voicehost.cli.main import main
 from voicehost.host.subtitles import Transcript
 from voicehost.host.vclock import run_virtual
-from voicehost.simulation.script import load_script, script_from_data
+from voicehost.simulation.script import Script, load_script, script_from_data
 from voicehost.simulation.table_level import TableRun, play_table
 
 ROOT = Path(__file__).resolve().parent.parent
 ROLES = {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}
 
 
-def transcript_of(script, tmp_path, speed: float = 1.0) -> list[dict]:
+def transcript_of(script: Script, tmp_path: Path, speed: float = 1.0) -> list[dict[str, Any]]:
     path = tmp_path / "t.jsonl"
     transcript = Transcript(path)
     run_virtual(play_table(script, how=TableRun(transcript=transcript, speed=speed)))
@@ -27,11 +28,11 @@ def transcript_of(script, tmp_path, speed: float = 1.0) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def first(records: list[dict], key: str) -> dict:
+def first(records: list[dict[str, Any]], key: str) -> dict[str, Any]:
     return next(r for r in records if r.get("key") == key)
 
 
-def test_night_one_opens_like_every_night_with_the_line_and_the_music(tmp_path) -> None:
+def test_night_one_opens_like_every_night_with_the_line_and_the_music(tmp_path: Path) -> None:
     records = transcript_of(load_script(ROOT / "examples" / "sport-sample.json"), tmp_path)
     assert records[0]["text"] == "Наступает ночь."
     music_on = records.index({"t": records[1]["t"], "music": "on"})
@@ -41,7 +42,7 @@ def test_night_one_opens_like_every_night_with_the_line_and_the_music(tmp_path) 
     assert len(nights) == musics.count("on") and musics[:2] == ["on", "off"]  # every night, then every morning
 
 
-def test_the_sport_acquaintance_minute_comes_between_wakes_and_sleeps(tmp_path) -> None:
+def test_the_sport_acquaintance_minute_comes_between_wakes_and_sleeps(tmp_path: Path) -> None:
     records = transcript_of(script_from_data({"ruleset": "sport", "roles": ROLES, "days": [{}]}), tmp_path)
     keys = [r.get("key") for r in records if "key" in r]
     assert keys[:8] == ["night_falls", "mafia_acquaint", "mafia_sleeps", "don_wakes", "don_sleeps",
@@ -50,7 +51,7 @@ def test_the_sport_acquaintance_minute_comes_between_wakes_and_sleeps(tmp_path) 
     assert first(records, "morning")["t"] - first(records, "mafia_sleeps")["t"] < 20  # no minute after sleep
 
 
-def test_the_club_mafia_gets_mafia_agree_s_before_the_count(tmp_path) -> None:
+def test_the_club_mafia_gets_mafia_agree_s_before_the_count(tmp_path: Path) -> None:
     script = load_script(ROOT / "examples" / "club-sample.json")
     records = transcript_of(script, tmp_path)
     wakes = records.index(first(records, "mafia_wakes"))
@@ -60,7 +61,7 @@ def test_the_club_mafia_gets_mafia_agree_s_before_the_count(tmp_path) -> None:
     assert count["t"] - records[wakes]["t"] >= said_for + script.ruleset.timers["mafia_agree_s"] - 0.01
 
 
-def test_transcript_time_is_the_table_clock_whatever_the_speed(tmp_path) -> None:
+def test_transcript_time_is_the_table_clock_whatever_the_speed(tmp_path: Path) -> None:
     script = script_from_data({"ruleset": "sport", "roles": ROLES})
     slow, fast = transcript_of(script, tmp_path, 1.0), transcript_of(script, tmp_path, 20.0)
     line = first(slow, "mafia_acquaint")
@@ -70,7 +71,7 @@ def test_transcript_time_is_the_table_clock_whatever_the_speed(tmp_path) -> None
     assert abs(gap[0] - said_for - 60) < 0.01 and abs(gap[1] - 20 * said_for - 60) < 0.01
 
 
-def test_demo_transcript_shows_the_night_one_flow(tmp_path, capsys) -> None:
+def test_demo_transcript_shows_the_night_one_flow(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The issue's check: ``voicehost demo --audio off --transcript t.jsonl``."""
     path = tmp_path / "t.jsonl"
     assert main(["demo", "--audio", "off", "--pace", "0", "--transcript", str(path)]) == 0
@@ -84,7 +85,7 @@ def test_demo_transcript_shows_the_night_one_flow(tmp_path, capsys) -> None:
 
 
 @pytest.mark.usefixtures("english")
-def test_simulate_transcript_needs_the_table_level(tmp_path, capsys) -> None:
+def test_simulate_transcript_needs_the_table_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["simulate", str(ROOT / "examples" / "sport-sample.json"), "--transcript", str(tmp_path / "t")])
     assert code == 2 and "--transcript: only the table level speaks" in capsys.readouterr().err
     code = main(["simulate", str(ROOT / "examples" / "sport-sample.json"), "--level", "table",

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from audio.tts import SpeechRenderer, VoiceSettings, VoiceUnavailable, resample, trim_silence
 
 
-def test_a_russian_line_renders_to_speech_at_the_mixer_rate(renderer) -> None:
+def test_a_russian_line_renders_to_speech_at_the_mixer_rate(renderer: SpeechRenderer) -> None:
     clip = renderer.clip("Кандидатура номер семь принята.")
     assert clip.dtype == np.float32 and 1.0 < len(clip) / renderer.settings.samplerate < 4.0
     assert np.sqrt(np.mean(clip ** 2)) > 0.02
 
 
-def test_lines_are_cached_on_disk_by_text_voice_and_rate(renderer, tmp_path) -> None:
+def test_lines_are_cached_on_disk_by_text_voice_and_rate(renderer: SpeechRenderer, tmp_path: Path) -> None:
     renderer.clip("Спасибо.")
     cached = list(renderer.cache_dir.glob("*.ogg"))
     assert any(p.stem == renderer.settings.key("Спасибо.") for p in cached)
@@ -25,13 +27,13 @@ def test_lines_are_cached_on_disk_by_text_voice_and_rate(renderer, tmp_path) -> 
     again.close()
 
 
-def test_rendering_prints_nothing(renderer, capfd) -> None:
+def test_rendering_prints_nothing(renderer: SpeechRenderer, capfd: pytest.CaptureFixture[str]) -> None:
     renderer.clip("Доброе утро. Мафия промахнулась.")
     assert capfd.readouterr().out == ""
 
 
 @pytest.mark.usefixtures("english")
-def test_a_missing_voice_is_one_clear_error(tmp_path) -> None:
+def test_a_missing_voice_is_one_clear_error(tmp_path: Path) -> None:
     try:
         with pytest.raises(VoiceUnavailable, match="no voice 'xx/none' in espeak-ng"):
             SpeechRenderer(VoiceSettings(voice="xx/none"), tmp_path)
@@ -39,7 +41,7 @@ def test_a_missing_voice_is_one_clear_error(tmp_path) -> None:
         pytest.skip(str(err))
 
 
-def test_warm_renders_each_distinct_line_once(renderer) -> None:
+def test_warm_renders_each_distinct_line_once(renderer: SpeechRenderer) -> None:
     assert renderer.warm(["Один.", "Два.", "Один."]) == 2
 
 
@@ -48,7 +50,7 @@ def test_resample_keeps_duration() -> None:
     assert len(out) == 48000 and out.dtype == np.float32
 
 
-def test_every_line_comes_out_at_one_loudness_under_the_true_peak_ceiling(renderer) -> None:
+def test_every_line_comes_out_at_one_loudness_under_the_true_peak_ceiling(renderer: SpeechRenderer) -> None:
     from audio.level import loudness, true_peak_db
     settings = renderer.settings
     for text in ("Спасибо.", "Пять.", "Доброе утро. Утро действительно доброе: ночью никто не пострадал."):
@@ -57,7 +59,7 @@ def test_every_line_comes_out_at_one_loudness_under_the_true_peak_ceiling(render
         assert true_peak_db(clip) <= settings.ceiling_dbtp + 0.5, text  # Vorbis may overshoot a little
 
 
-def test_the_lexicon_reaches_the_cache_key(tmp_path) -> None:
+def test_the_lexicon_reaches_the_cache_key(tmp_path: Path) -> None:
     try:
         speech = SpeechRenderer(VoiceSettings(), tmp_path, spell=lambda text: text.replace("мафию", "[[m'Af;iju]]"))
     except VoiceUnavailable as err:  # pragma: no cover
@@ -68,7 +70,7 @@ def test_the_lexicon_reaches_the_cache_key(tmp_path) -> None:
         speech.close()
 
 
-def test_renderers_in_one_process_each_keep_their_voice(tmp_path) -> None:
+def test_renderers_in_one_process_each_keep_their_voice(tmp_path: Path) -> None:
     """pyttsx3 gives every renderer of a process the same espeak engine, and espeak-ng's voice
     is global anyway: a Russian line rendered after a Korean renderer spoke must still come out
     as a renderer that starts last renders it (a test saw it spelled letter by letter in the
@@ -93,7 +95,7 @@ def test_renderers_in_one_process_each_keep_their_voice(tmp_path) -> None:
         russian.close()
 
 
-def test_a_rendered_line_carries_no_silence_of_its_own(renderer) -> None:
+def test_a_rendered_line_carries_no_silence_of_its_own(renderer: SpeechRenderer) -> None:
     """espeak-ng ends every clip in 0.6–0.7 s of silence: kept, it would add to the mixer's
     ``pause_s`` and the host would leave 1.6 s between lines instead of the table file's 1 s."""
     clip = renderer.clip("Игрок номер девять, ваше слово.")
@@ -114,7 +116,7 @@ def test_trimming_keeps_quiet_edges_of_the_speech_and_an_all_silent_clip() -> No
     assert len(trim_silence(silent, rate)) == rate
 
 
-def test_a_line_the_table_waits_for_goes_before_the_warm_up(renderer) -> None:
+def test_a_line_the_table_waits_for_goes_before_the_warm_up(renderer: SpeechRenderer) -> None:
     """A fresh table warms its lines in the background: a game started meanwhile must not wait
     behind the whole warm-up for its next line."""
     import threading

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from voicehost.host.vclock import run_virtual
+from voicehost.rules.inputs import Nominate
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.engine_level import simulate
 from voicehost.simulation.script import Script, script_from_data
@@ -36,7 +37,7 @@ def test_the_engine_level_lists_a_nomination_of_a_seat_the_table_lacks_under_ign
     assert protocol["days"][0]["nominations"] == [[2, 5]]
     assert protocol["ignored"] == [{"at": "days[0].speeches.1",
                                     "why": "nominates seat 12: there is no seat 12 at a 10-seat table"}]
-    assert not [e for e in engine.game.inputs if e.kind == "nominate" and e.target == 12]
+    assert not [e for e in engine.game.inputs if isinstance(e, Nominate) and e.target == 12]
 
 
 def test_the_rest_of_the_words_after_an_unseated_number_is_not_taken_either() -> None:

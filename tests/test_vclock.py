@@ -10,11 +10,11 @@ from voicehost.host.vclock import Stuck, run_virtual
 
 
 def test_an_hour_of_timers_passes_at_once_and_in_order() -> None:
-    async def main():
+    async def main() -> list[tuple[float, str]]:
         loop = asyncio.get_running_loop()
-        seen = []
+        seen: list[tuple[float, str]] = []
 
-        async def at(delay, name):
+        async def at(delay: float, name: str) -> None:
             await asyncio.sleep(delay)
             seen.append((loop.time(), name))
 
@@ -29,7 +29,7 @@ def test_an_hour_of_timers_passes_at_once_and_in_order() -> None:
 
 
 def test_waiting_for_nothing_forever_is_stuck_not_a_hang() -> None:
-    async def forever():
+    async def forever() -> None:
         await asyncio.Event().wait()
 
     with pytest.raises(Stuck):
@@ -42,7 +42,7 @@ def test_a_job_on_the_loops_executor_takes_no_game_time() -> None:
     import threading
     import time
 
-    async def main():
+    async def main() -> tuple[float, float, float]:
         loop = asyncio.get_running_loop()
         started = threading.Event()
 

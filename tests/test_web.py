@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from voicehost.config import load_ruleset
@@ -25,6 +26,7 @@ from voicehost.web.server import MAX_BODY, SESSION_COOKIE
 
 PIN = "4821"
 ROLES = "3=don,5=mafia,9=mafia,7=sheriff"
+Client = TestClient[web.Request, web.Application]   # a client of a served WebTable
 
 
 def day_one(journal: Path) -> tuple[Director, Journal]:
@@ -41,7 +43,7 @@ def day_one(journal: Path) -> tuple[Director, Journal]:
     return Director(game, ports, log, log=lambda line: None), log
 
 
-def run_with_table(test: Callable[[TestClient, WebTable, Director, Path], Awaitable[None]], tmp_path: Path,
+def run_with_table(test: Callable[[Client, WebTable, Director, Path], Awaitable[None]], tmp_path: Path,
                    attach: bool = True) -> None:
     """``test`` gets a client of a served table whose director is hosting day 1 (real time: a
     60-second speech, so nothing moves on by itself while the test talks to it)."""
@@ -65,13 +67,13 @@ def run_with_table(test: Callable[[TestClient, WebTable, Director, Path], Awaita
     asyncio.run(main())
 
 
-async def login(client: TestClient) -> str:
+async def login(client: Client) -> str:
     reply = await client.post("/api/login", json={"pin": PIN})
     assert reply.status == 200
     return str((await reply.json())["csrf"])
 
 
-async def command(client: TestClient, csrf: str, line: Any) -> tuple[int, dict[str, Any]]:
+async def command(client: Client, csrf: str, line: Any) -> tuple[int, dict[str, Any]]:
     reply = await client.post("/api/judge/command", json={"command": line}, headers={"X-CSRF-Token": csrf})
     return reply.status, await reply.json()
 
@@ -103,7 +105,7 @@ async def has_the_floor(table: WebTable, seat: int) -> None:
 # ---- the public state ------------------------------------------------------------------------------
 
 def test_public_state_has_the_table_and_no_roles(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         for _ in range(300):   # the host gives the floor to seat 1 (a busy machine takes its time)
             state = await (await client.get("/api/state")).json()
             if state["speaker"] is not None:
@@ -121,7 +123,7 @@ def test_public_state_has_the_table_and_no_roles(tmp_path: Path) -> None:
 
 
 def test_before_the_game_the_display_waits(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         state = await (await client.get("/api/state")).json()
         assert state["phase"]["kind"] == "waiting" and state["seats"] == []
         status, body = await command(client, await login(client), "foul 3")
@@ -130,7 +132,7 @@ def test_before_the_game_the_display_waits(tmp_path: Path) -> None:
 
 
 def test_the_websocket_sends_the_whole_state_on_connect_and_every_change(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         ws = await client.ws_connect("/ws")
         first = json.loads((await ws.receive()).data)
         assert first["type"] == "state" and len(first["state"]["seats"]) == 10
@@ -151,7 +153,7 @@ def test_the_websocket_sends_the_whole_state_on_connect_and_every_change(tmp_pat
 # ---- the judge: PIN, session, CSRF --------------------------------------------------------------------
 
 def test_the_judges_endpoints_need_a_session(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         assert (await client.get("/api/judge/state")).status == 401
         assert (await client.post("/api/judge/command", json={"command": "foul 3"})).status == 401
         assert (await client.get("/ws/judge")).status == 401
@@ -161,7 +163,7 @@ def test_the_judges_endpoints_need_a_session(tmp_path: Path) -> None:
 
 
 def test_login_sets_an_httponly_cookie_and_the_judge_sees_the_cards(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         reply = await client.post("/api/login", json={"pin": PIN})
         cookie = reply.headers["Set-Cookie"]
         assert SESSION_COOKIE in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
@@ -175,7 +177,7 @@ def test_login_sets_an_httponly_cookie_and_the_judge_sees_the_cards(tmp_path: Pa
 
 
 def test_wrong_pins_are_refused_and_slowed_down(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         for _ in range(3):
             reply = await client.post("/api/login", json={"pin": "0000"})
             assert reply.status == 401 and (await reply.json())["error"] == "Неверный PIN."
@@ -186,7 +188,7 @@ def test_wrong_pins_are_refused_and_slowed_down(tmp_path: Path) -> None:
 
 
 def test_a_command_without_the_csrf_token_is_refused(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         await login(client)
         before = journaled(journal)
         status, body = await command(client, "forged", "foul 3")
@@ -198,7 +200,7 @@ def test_a_command_without_the_csrf_token_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_post_from_another_origin_is_refused(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         reply = await client.post("/api/login", json={"pin": PIN}, headers={"Origin": "http://evil.example"})
         assert reply.status == 403
     run_with_table(test, tmp_path)
@@ -207,7 +209,7 @@ def test_a_post_from_another_origin_is_refused(tmp_path: Path) -> None:
 # ---- commands ------------------------------------------------------------------------------------------
 
 def test_a_foul_goes_through_the_console_path_and_the_journal(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         status, body = await command(client, csrf, "foul   3")
         assert status == 200 and body["command"] == "foul 3" and body["answer"].startswith("Готово.")
@@ -222,7 +224,7 @@ def test_a_foul_goes_through_the_console_path_and_the_journal(tmp_path: Path) ->
 
 
 def test_a_command_the_game_refuses_gets_a_russian_reason_and_is_not_journaled(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         before = journaled(journal)
         status, body = await command(client, csrf, "vote 1 2")
@@ -236,7 +238,7 @@ def test_a_command_the_game_refuses_gets_a_russian_reason_and_is_not_journaled(t
 
 
 def test_pause_and_resume_from_the_console(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         assert (await command(client, csrf, "pause"))[0] == 200
         assert (await (await client.get("/api/state")).json())["paused"] is True
@@ -273,7 +275,7 @@ def test_pause_and_resume_from_the_console(tmp_path: Path) -> None:
 ])
 def test_malformed_commands_get_one_line_and_never_reach_the_game(tmp_path: Path, body: bytes, status: int,
                                                                    error: str) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         before, inputs = journaled(journal), list(director.game.inputs)
         reply = await client.post("/api/judge/command", data=body,
@@ -285,7 +287,7 @@ def test_malformed_commands_get_one_line_and_never_reach_the_game(tmp_path: Path
 
 
 def test_not_json_and_unknown_urls_are_one_line_too(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         reply = await client.post("/api/login", data="pin=1", headers={"Content-Type": "text/plain"})
         assert reply.status == 415 and "JSON" in (await reply.json())["error"]
         reply = await client.get("/api/nothing")
@@ -296,7 +298,7 @@ def test_not_json_and_unknown_urls_are_one_line_too(tmp_path: Path) -> None:
 
 
 def test_cards_that_do_not_fit_are_refused_by_the_game_and_not_journaled(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         before = journaled(journal)
         status, body = await command(client, csrf, "roles 3=don;drop")
@@ -306,7 +308,7 @@ def test_cards_that_do_not_fit_are_refused_by_the_game_and_not_journaled(tmp_pat
 
 
 def test_the_pages_and_their_assets_are_served_locally(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         for url in ("/", "/judge", "/static/style.css", "/static/common.js", "/static/judge.js"):
             reply = await client.get(url)
             text = await reply.text()
@@ -329,7 +331,7 @@ def test_check_command_normalizes_and_refuses() -> None:
 def test_a_nomination_the_game_would_not_take_is_refused_not_done(tmp_path: Path) -> None:
     """«nominate 2 7» after seat 2's speech ended came back green «Готово. Сейчас не ваша речь.»
     (the game took the input and said «не принято»): it is a refusal, and nothing is journaled."""
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         for _ in range(200):   # seat 1 has the floor (his «ваше слово» said): seat 2 has not spoken yet
             if table.view is not None and table.view.floor.speaker == 1:
@@ -349,7 +351,7 @@ def test_the_same_words_typed_at_the_terminal_do_not_answer_the_phone(tmp_path: 
     """«remove 4» typed at the terminal, then the same words from the phone before the host
     looked at the console: the terminal's is done, the phone's refused. Matched by the text,
     the phone was answered with the terminal's «Готово.» (200)."""
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         await has_the_floor(table, 1)
         director.ports.type("remove 4")
         status, *answer = await table.command("remove 4")   # queued behind the terminal's line
@@ -362,7 +364,7 @@ def test_each_request_gets_the_answer_to_its_own_line(tmp_path: Path) -> None:
     """The same words typed at the terminal and sent from the phone, both held by a pause: after
     «resume» the terminal's is done and the phone's refused. Answers were matched by the text,
     so the phone got the terminal's «Готово.»; now each answer names its line's id."""
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         assert (await command(client, csrf, "pause"))[0] == 200
         terminal = director.ports.type("remove 4")
@@ -599,7 +601,7 @@ def test_static_serves_the_pages_files_only(caplog: pytest.LogCaptureFixture) ->
 
 
 def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         replies = [await client.get(url) for url in ("/", "/judge", "/static/common.js", "/static/table.js",
                                                      "/api/state", "/api/judge/state", "/api/nothing")]
         replies.append(await client.post("/api/login", data="x", headers={"Content-Type": "text/plain"}))
@@ -635,7 +637,7 @@ def test_a_socket_from_another_origin_is_refused(tmp_path: Path) -> None:
     cookie. Its socket must not get the cards."""
     import aiohttp
 
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         await login(client)
         own = f"http://{client.host}:{client.port}"
         for path in ("/ws/judge", "/ws"):
@@ -655,7 +657,7 @@ def test_a_socket_from_another_origin_is_refused(tmp_path: Path) -> None:
 def test_logging_out_closes_the_sessions_sockets(tmp_path: Path) -> None:
     import aiohttp
 
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         mine = await client.ws_connect("/ws/judge")
         await mine.receive()
@@ -696,7 +698,7 @@ def test_a_judge_socket_closes_when_its_session_expires(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(server, "SESSION_S", 1.0)
 
-    async def test(client: TestClient, table: WebTable, director: Director, journal: Path) -> None:
+    async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         await login(client)
         ws = await client.ws_connect("/ws/judge")
         message = await ws.receive()

@@ -210,7 +210,7 @@ class Browser:
         """What the Content-Security-Policy refused in the pages' consoles (nothing, if the
         pages fit it), and whether it is enforced: an inline script added to each page must not
         run."""
-        refused = [entry["message"] for entry in self.driver.get_log("browser")  # type: ignore[no-untyped-call]
+        refused = [entry["message"] for entry in self.driver.get_log("browser")
                    if "Content Security Policy" in entry["message"]]
         probe = ("const s = document.createElement('script'); s.textContent = 'window.inlineRan = true';"
                  "document.body.append(s); return window.inlineRan === true;")

@@ -10,10 +10,11 @@ import asyncio
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.web import Application, Request
 from browsers import start_chrome
 from machine import hang_guard
 from test_service import READY, RESUMED, Bench, _interrupted_game
@@ -25,13 +26,16 @@ from voicehost.web import WebTable
 from voicehost.web.refusals import SetupNotTaken
 from voicehost.web.setup import SetupError, offered, read_choice
 
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
+
 PIN = "4821"
 CARDS = "3=don,5=mafia,9=mafia,7=sheriff"
 NAMES = {"1": "Анна", "2": "Борис", "3": "Вера", "4": "Глеб", "5": "Дина", "6": "Егор", "7": "Жанна",
          "8": "Зоя", "9": "Иван", "10": "Кира"}
 
 
-async def served(bench: Bench) -> tuple[WebTable, TestClient, str]:
+async def served(bench: Bench) -> tuple[WebTable, TestClient[Request, Application], str]:
     """The bench's idle table with its web pages, and a judge logged in (his CSRF token)."""
     table = await bench.start()
     web = WebTable(PIN, wrong_pin_delay_s=0.0, desk=table)
@@ -42,16 +46,18 @@ async def served(bench: Bench) -> tuple[WebTable, TestClient, str]:
     return web, client, str((await reply.json())["csrf"])
 
 
-async def post(client: TestClient, csrf: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
+async def post(
+        client: TestClient[Request, Application], csrf: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
     reply = await client.post(path, json={} if body is None else body, headers={"X-CSRF-Token": csrf})
     return reply.status, await reply.json()
 
 
-async def state(client: TestClient, path: str = "/api/state") -> dict[str, Any]:
+async def state(client: TestClient[Request, Application], path: str = "/api/state") -> dict[str, Any]:
     return dict(await (await client.get(path)).json())
 
 
-def test_the_setup_page_starts_the_judges_game_and_the_table_is_idle_again(mock_factory, tmp_path) -> None:
+def test_the_setup_page_starts_the_judges_game_and_the_table_is_idle_again(
+        mock_factory: MockFactory, tmp_path: Path) -> None:
     bench = Bench(mock_factory, tmp_path)
     seen: dict[str, Any] = {}
 
@@ -125,7 +131,8 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
     ({"ruleset": "sport", "options": {"split_at_four": "sometimes"}}, "одно из: «все остаются», «голосование"),
     ({"ruleset": "sport", "names": {"3": "А" * 41}}, "Имя в поле «3» слишком длинное: не больше 40 знаков."),
 ])
-def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path, body, says) -> None:
+def test_a_malformed_setup_is_one_line_and_starts_no_game(
+        mock_factory: MockFactory, tmp_path: Path, body: dict[str, Any], says: str) -> None:
     bench = Bench(mock_factory, tmp_path)
     answers: list[tuple[int, dict[str, Any]]] = []
 
@@ -148,7 +155,7 @@ def test_a_malformed_setup_is_one_line_and_starts_no_game(mock_factory, tmp_path
     assert not list(tmp_path.glob("*.jsonl")) and bench.said.count(READY) == 1
 
 
-def test_the_web_resumes_a_power_cuts_game(mock_factory, tmp_path) -> None:
+def test_the_web_resumes_a_power_cuts_game(mock_factory: MockFactory, tmp_path: Path) -> None:
     journal = _interrupted_game(mock_factory, tmp_path)
     bench = Bench(mock_factory, tmp_path)
     seen: dict[str, Any] = {}
@@ -171,7 +178,7 @@ def test_the_web_resumes_a_power_cuts_game(mock_factory, tmp_path) -> None:
     assert journal.with_suffix(".protocol.json").exists()
 
 
-def test_the_web_discards_a_power_cuts_game(mock_factory, tmp_path) -> None:
+def test_the_web_discards_a_power_cuts_game(mock_factory: MockFactory, tmp_path: Path) -> None:
     journal = _interrupted_game(mock_factory, tmp_path)
     bench = Bench(mock_factory, tmp_path)
     seen: dict[str, Any] = {}
@@ -193,7 +200,7 @@ def test_the_web_discards_a_power_cuts_game(mock_factory, tmp_path) -> None:
     assert not journal.exists() and journal.with_name(journal.stem + ".discarded.jsonl").exists()
 
 
-def test_a_run_web_table_has_no_setup_endpoints(tmp_path) -> None:
+def test_a_run_web_table_has_no_setup_endpoints(tmp_path: Path) -> None:
     async def main() -> int:
         client = TestClient(TestServer(WebTable(PIN).app))
         await client.start_server()
@@ -218,7 +225,7 @@ def test_read_choice_and_offered() -> None:
     assert issubclass(SetupError, ValueError) and not issubclass(SetupError, InputError)
 
 
-def test_serve_web_in_a_real_browser(tmp_path) -> None:
+def test_serve_web_in_a_real_browser(tmp_path: Path) -> None:
     """``voicehost serve --web`` as the Pi runs it (mock pins, no sound): the public page says
     «Стол готов», the judge logs in, picks a ruleset, types the roster and starts the game from
     the setup page; the journal has his choices; SIGTERM stops the table and its pages."""
@@ -279,7 +286,8 @@ def test_serve_web_in_a_real_browser(tmp_path) -> None:
     assert stopped_s < 30
 
 
-def test_the_best_player_vote_after_the_game_reaches_the_journal_and_the_records(mock_factory, tmp_path) -> None:
+def test_the_best_player_vote_after_the_game_reaches_the_journal_and_the_records(
+        mock_factory: MockFactory, tmp_path: Path) -> None:
     """A sport game (seed 001 scoring: +2 for the table's best player) ends; the judge gives the
     award from the web, changes it from the console, and it is journaled, written into the
     protocol and stored in the records; the next game closes the vote."""
@@ -342,7 +350,7 @@ def test_the_best_player_vote_after_the_game_reaches_the_journal_and_the_records
     assert best == [4] and rows["Глеб"]["best_player"] and not rows["Вера"]["best_player"]
 
 
-def test_the_last_award_line_of_a_journal_is_its_best_player(tmp_path) -> None:
+def test_the_last_award_line_of_a_journal_is_its_best_player(tmp_path: Path) -> None:
     from voicehost.host import Journal
 
     path = tmp_path / "game-20260101-200000.jsonl"
@@ -375,7 +383,7 @@ LONG_NAME = "Александра" * 4 + "я"   # 41 characters: one over NAME_M
 SAMPLE = json.loads((Path(__file__).resolve().parents[1] / "examples" / "sport-sample.json").read_text("utf-8"))
 
 
-def test_a_name_over_the_limit_is_refused_on_every_path(tmp_path, capsys) -> None:
+def test_a_name_over_the_limit_is_refused_on_every_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A name had no length limit: a 60-letter one reached the pages (and pushed the clock away)."""
     from voicehost.cli.main import main
     from voicehost.host import SetupRefused, SetupRequest, check_setup
