@@ -46,10 +46,6 @@ def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env:
 def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env: Mapping[str, str] | None = None,
                   cwd: Path | str | None = None, timeout: float = 120,
                   text: Literal[False]) -> subprocess.CompletedProcess[bytes]: ...
-@overload
-def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env: Mapping[str, str] | None = None,
-                  cwd: Path | str | None = None, timeout: float = 120,
-                  text: bool) -> subprocess.CompletedProcess[Any]: ...
 def run_voicehost(argv: Sequence[str], *, input: str | bytes | None = None, env: Mapping[str, str] | None = None,
                   cwd: Path | str | None = None, timeout: float = 120,
                   text: bool = True) -> subprocess.CompletedProcess[Any]:
