@@ -22,7 +22,8 @@ from voicehost.rules.inputs import Dawn
 from voicehost.simulation.table_level import VirtualVoice
 from voicehost.web import WebTable, parse_address
 from voicehost.web.commands import CommandError, check_command
-from voicehost.web.server import MAX_BODY, SESSION_COOKIE
+from voicehost.web.door import MAX_BODY
+from voicehost.web.sessions import SESSION_COOKIE
 
 PIN = "4821"
 ROLES = "3=don,5=mafia,9=mafia,7=sheriff"
@@ -694,9 +695,9 @@ def browser(base: str) -> Any:
 def test_a_judge_socket_closes_when_its_session_expires(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import aiohttp
 
-    from voicehost.web import server
+    from voicehost.web import sessions
 
-    monkeypatch.setattr(server, "SESSION_S", 1.0)
+    monkeypatch.setattr(sessions, "SESSION_S", 1.0)
 
     async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         await login(client)
@@ -711,7 +712,7 @@ def test_a_judge_socket_closes_when_its_session_expires(tmp_path: Path, monkeypa
 
 async def judge_page(client: Any) -> bool:
     """The judge's page, as his browser loads it: whether it gave an attempt source."""
-    from voicehost.web.server import ATTEMPT_COOKIE
+    from voicehost.web.sessions import ATTEMPT_COOKIE
 
     reply = await client.get("/judge")
     assert reply.status == 200
@@ -738,7 +739,7 @@ def test_a_wrong_pin_flood_from_one_phone_does_not_lock_the_judge_out() -> None:
 def test_one_address_gets_a_few_attempt_sources_only() -> None:
     """Else a flood would take a new source (three fresh tries) for every few PINs."""
 
-    from voicehost.web.server import SOURCES_PER_ADDRESS
+    from voicehost.web.sessions import SOURCES_PER_ADDRESS
 
     async def test(table: WebTable, base: str, port: int) -> None:
         given = []

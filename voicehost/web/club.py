@@ -27,7 +27,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -36,8 +36,8 @@ from aiohttp import WSMsgType, web
 
 from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
-from voicehost.rules import InputError
-from voicehost.web.server import security_headers
+from voicehost.web.door import MAX_BODY, add_security_headers, dumps, listen, no_content
+from voicehost.web.fanout import Fanout
 
 STATIC = Path(__file__).parent / "static"
 PAGE_FILES = frozenset({"club.js", "club.css"})
@@ -203,7 +203,7 @@ class ClubScreen:
     book: Phrasebook = field(default_factory=load_phrasebook)
     tables: dict[str, LiveTable] = field(default_factory=dict)
     board: Board = field(default_factory=Board)
-    viewers: set[web.WebSocketResponse] = field(default_factory=set)
+    viewers: Fanout = field(default_factory=lambda: Fanout(heartbeat=20.0, max_msg_size=MAX_BODY))
     reporters: set[web.WebSocketResponse] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -211,60 +211,30 @@ class ClubScreen:
         self._changes: list[list[Any]] = []     # [table key, its change's t] of the message being made
         self._scheduled = False
         self._refresh = asyncio.Event()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._runner: web.AppRunner | None = None
-        self.app = self._build_app()
-
-    def _build_app(self) -> web.Application:
-        app = web.Application(client_max_size=4096)
-        app.on_response_prepare.append(_security_headers)
-        app.router.add_get("/", self._page)
-        app.router.add_get("/static/{name}", self._static)
-        app.router.add_get("/favicon.ico", _no_content)
-        app.router.add_get("/api/board", self._get_board)
-        app.router.add_get("/ws", self._viewer_ws)
-        app.router.add_get("/ws/table", self._table_ws)
-        return app
+        self.app = build_app(self)
 
     async def start(self, host: str, port: int) -> str:
+        """Serve on the running loop (and watch the silences, ask for the standings); returns the
+        base URL (the port the OS gave for port 0)."""
         self._runner = web.AppRunner(self.app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        try:
-            await site.start()
-        except OSError as err:
-            await self._runner.cleanup()
-            raise InputError("--port", _("cannot listen on {host}:{port}: {why}").format(
-                host=host, port=port, why=err.strerror or err)) from None
-        for job in (self._sweep(), self._keep_standings()):
-            self._spawn(job)
-        bound = self._runner.addresses[0]
-        return f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{bound[1]}"
+        return await listen(self._runner, host, port, "--port")
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        for ws in list(self.viewers | self.reporters):
-            await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
-    def _spawn(self, job: Any) -> None:
-        task = asyncio.ensure_future(job)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     # ---- the tables' reports ------------------------------------------------------------------------
 
-    async def _table_ws(self, request: web.Request) -> web.WebSocketResponse:
+    async def reported(self, request: web.Request) -> web.WebSocketResponse:
+        """A table's socket: its reports, each checked (:func:`read_report`)."""
         if "Origin" in request.headers:
-            raise web.HTTPForbidden(text=json.dumps({"error": self.book.line("club", "not_a_table")},
-                                                    ensure_ascii=False), content_type="application/json")
+            raise web.HTTPForbidden(text=dumps({"error": self.book.line("club", "not_a_table")}),
+                                    content_type="application/json")
         if not self._has_the_key(request):
             log.warning(_("club: a table without the club's key is refused (%s)"), request.remote or "?")
-            raise web.HTTPUnauthorized(text=json.dumps({"error": self.book.line("club", "wrong_key")},
-                                                       ensure_ascii=False), content_type="application/json")
+            raise web.HTTPUnauthorized(text=dumps({"error": self.book.line("club", "wrong_key")}),
+                                       content_type="application/json")
         ws = web.WebSocketResponse(heartbeat=10.0, max_msg_size=MAX_REPORT)
         await ws.prepare(request)
         self.reporters.add(ws)
@@ -315,7 +285,8 @@ class ClubScreen:
                 self._refresh.set()
             self._changed(live)
 
-    async def _sweep(self) -> None:
+    async def sweep(self) -> None:
+        """Forever: a table silent for :attr:`drop_s` is shown as dropped off."""
         while True:
             await asyncio.sleep(SWEEP_S)
             now = time.monotonic()
@@ -325,7 +296,8 @@ class ClubScreen:
                     log.warning(_("club: table %s dropped off (no report for %.0f s)"), live.table, self.drop_s)
                     self._changed(None)
 
-    async def _keep_standings(self) -> None:
+    async def keep_standings(self) -> None:
+        """Forever: the standings asked for every :attr:`refresh_s` and when a table asks for it."""
         loop = asyncio.get_running_loop()
         while True:
             tables = tuple(sorted({t.records_table for t in self.tables.values()}))
@@ -362,15 +334,7 @@ class ClubScreen:
         changes, self._changes = self._changes, []
         if not self.viewers:
             return
-        text = self._message(changes)
-        for ws in list(self.viewers):
-            self._spawn(self._send(ws, text))
-
-    async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
-        try:
-            await ws.send_str(text)
-        except (ConnectionError, RuntimeError):
-            self.viewers.discard(ws)
+        self.viewers.send(self.message(changes))
 
     def state(self) -> dict[str, Any]:
         now = time.monotonic()
@@ -381,7 +345,7 @@ class ClubScreen:
                 "next_round": board.next_round, "seating": [asdict(s) for s in board.seating],
                 "texts": self._texts()}
 
-    def _message(self, changes: list[list[Any]]) -> str:
+    def message(self, changes: list[list[Any]]) -> str:
         """``changes``: which tables changed and when (their own clocks), so a viewer can tell
         how late it heard of each."""
         return json.dumps({"type": "board", "seq": self.sequence, "changes": changes, "board": self.state()},
@@ -390,39 +354,68 @@ class ClubScreen:
     def _texts(self) -> dict[str, str]:
         return {key.split(".", 1)[1]: text for key, text in self.book.lines.items() if key.startswith("club.")}
 
-    async def _page(self, request: web.Request) -> web.FileResponse:
-        return web.FileResponse(STATIC / "club.html", headers={"Cache-Control": "no-cache"})
-
-    async def _static(self, request: web.Request) -> web.FileResponse:
-        name = request.match_info["name"]
-        if name not in PAGE_FILES:
-            raise web.HTTPNotFound()
-        return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-
-    async def _get_board(self, request: web.Request) -> web.Response:
-        return web.json_response(self.state(), dumps=lambda data: json.dumps(data, ensure_ascii=False))
-
-    async def _viewer_ws(self, request: web.Request) -> web.WebSocketResponse:
-        """The whole board on (re)connect, then every change; what the page sends is ignored."""
-        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=4096)
-        await ws.prepare(request)
-        try:
-            await ws.send_str(self._message([]))
-        except ConnectionError:
-            return ws
-        self.viewers.add(ws)
-        try:
-            async for message in ws:
-                if message.type == WSMsgType.ERROR:
-                    break
-        finally:
-            self.viewers.discard(ws)
-        return ws
 
 
-async def _no_content(request: web.Request) -> web.Response:
-    return web.Response(status=204)
+SCREEN = web.AppKey("screen", ClubScreen)
+routes = web.RouteTableDef()
 
 
-async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
-    response.headers.update(security_headers(request.scheme, request.host))
+def build_app(screen: ClubScreen) -> web.Application:
+    """The screen's application: its routes, the security headers on every answer, the silence
+    and standings watched while it runs (``cleanup_ctx``), every socket closed at shutdown."""
+    app = web.Application(client_max_size=MAX_BODY)
+    app[SCREEN] = screen
+    app.on_response_prepare.append(add_security_headers)
+    app.cleanup_ctx.append(_watching)
+    app.on_shutdown.append(_close_sockets)
+    app.add_routes(routes)
+    return app
+
+
+async def _watching(app: web.Application) -> AsyncIterator[None]:
+    screen = app[SCREEN]
+    tasks = [asyncio.create_task(screen.sweep()), asyncio.create_task(screen.keep_standings())]
+    yield
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _close_sockets(app: web.Application) -> None:
+    screen = app[SCREEN]
+    await screen.viewers.close()
+    for ws in list(screen.reporters):
+        await ws.close()
+
+
+@routes.get("/")
+async def _page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "club.html", headers={"Cache-Control": "no-cache"})
+
+
+@routes.get("/static/{name}")
+async def _static(request: web.Request) -> web.FileResponse:
+    name = request.match_info["name"]
+    if name not in PAGE_FILES:
+        raise web.HTTPNotFound()
+    return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+
+routes.get("/favicon.ico")(no_content)
+
+
+@routes.get("/api/board")
+async def _get_board(request: web.Request) -> web.Response:
+    return web.json_response(request.app[SCREEN].state(), dumps=dumps)
+
+
+@routes.get("/ws")
+async def _viewer_ws(request: web.Request) -> web.WebSocketResponse:
+    """The whole board on (re)connect, then every change; what the page sends is ignored."""
+    screen = request.app[SCREEN]
+    return await screen.viewers.serve(request, lambda: screen.message([]))
+
+
+@routes.get("/ws/table")
+async def _table_ws(request: web.Request) -> web.WebSocketResponse:
+    return await request.app[SCREEN].reported(request)
