@@ -174,6 +174,99 @@ def test_a_browser_page_cannot_pose_as_a_table() -> None:
     assert status == 403 and board["tables"] == []
 
 
+def real_report(table: str, seq: int, speaker: int, result: str | None = None) -> dict[str, Any]:
+    """A report as a table's reporter sends it: seat ``speaker`` speaks with 41.5 s left."""
+    return {"type": "report", "tournament": TOURNAMENT, "round": 2, "table": table, "records_table": f"club-{table}",
+            "seq": seq, "t": time.time(), "beat": False,
+            "state": {"phase": {"kind": "day", "number": 1, "text": "День 1"},
+                      "speaker": {"seat": speaker, "name": "Анна", "turn_text": "речь", "seconds": 60, "left": 41.5},
+                      "seats": [{"seat": n, "name": f"игрок {n}", "alive": True, "fouls": 0} for n in range(1, 11)],
+                      "nominations": [], "result": result, "paused": False, "speed": 1.0, "finished": False}}
+
+
+def hostile_reports() -> list[tuple[str, list[str]]]:
+    """Each hostile report of issue 42 (and a few more), as the raw text a program can send."""
+    forged = real_report("1", 10**17, 9, "Победа мафии")
+    text = json.dumps(real_report("1", 3, 9, "Победа мафии"), ensure_ascii=False)
+    deep = 8
+    nested: Any = 1
+    for _ in range(deep + 1):
+        nested = [nested]
+    return [
+        ("Infinity", [text.replace('"left": 41.5', '"left": Infinity')]),
+        ("NaN", [text.replace('"left": 41.5', '"left": NaN')]),
+        ("1e999", [text.replace('"left": 41.5', '"left": 1e999')]),
+        ("t Infinity", [json.dumps({**real_report("3", 1, 2), "t": float("inf")})]),
+        ("a table named ²", [json.dumps(real_report("²", 1, 2), ensure_ascii=False)]),
+        ("a table named 1²", [json.dumps(real_report("1²", 1, 2), ensure_ascii=False)]),
+        ("30,000 deep", ["[" * 30_000 + "]" * 30_000]),
+        ("9 deep", [json.dumps({**real_report("3", 1, 2), "extra": nested})]),
+        ("seq 1e17", [json.dumps(forged, ensure_ascii=False)]),
+        ("t 1e17", [json.dumps({**real_report("1", 3, 9, "Победа мафии"), "t": 1e17}, ensure_ascii=False)]),
+        ("seats not a list", [json.dumps({**real_report("3", 1, 2), "state": {"seats": 5, "nominations": 7}})]),
+        ("a seat of 10**30", [json.dumps(real_report("3", 1, 10**30))]),
+        ("another connection's table 1", [text]),
+        ("5,000 tables", [json.dumps(real_report(f"x{n}", 1, 2)) for n in range(5000)]),
+    ]
+
+
+@pytest.mark.parametrize(("name", "texts"), hostile_reports(), ids=[name for name, _ in hostile_reports()])
+def test_no_report_breaks_the_board(name: str, texts: list[str], caplog: pytest.LogCaptureFixture) -> None:
+    """Two real tables report; a hostile program (with the key: the check is the report's own)
+    sends one kind of bad report over its own socket. The board stays strict JSON (no NaN, no
+    Infinity) on /api/board and /ws, the real tables' cards stay as they reported them, no
+    more than the screen's tables are shown, and the refusal is one log line with no traceback."""
+    def strict(text: str) -> Any:
+        return json.loads(text, parse_constant=lambda word: pytest.fail(f"{word} in the board"))
+
+    async def evening() -> tuple[dict[str, Any], dict[str, Any], int]:
+        screen = ClubScreen(tournament=TOURNAMENT, club_key="kubok", max_tables=4)
+        base = await screen.start("127.0.0.1", 0)
+        key = {"Authorization": "Bearer kubok"}
+        url = base.replace("http", "ws", 1) + "/ws/table"
+        try:
+            async with aiohttp.ClientSession() as http:
+                tables = [await http.ws_connect(url, headers=key) for _ in range(2)]
+                for table, ws in zip(("1", "2"), tables, strict=True):
+                    await ws.send_str(json.dumps(real_report(table, 2, int(table) + 3), ensure_ascii=False))
+                viewer = await http.ws_connect(base.replace("http", "ws", 1) + "/ws")
+                await viewer.receive()
+                async with http.ws_connect(url, headers=key) as hostile:
+                    for text in texts:
+                        await hostile.send_str(text)
+                    await asyncio.sleep(0.5)
+                for ws in tables:   # the tables go on beating: their cards stay theirs
+                    await ws.send_str(json.dumps(real_report(ws is tables[0] and "1" or "2", 2,
+                                                             ws is tables[0] and 4 or 5), ensure_ascii=False))
+                await asyncio.sleep(0.3)
+                async with http.get(base + "/api/board") as answer:
+                    assert answer.status == 200
+                    board = strict(await answer.text())
+                pushed: dict[str, Any] = {}
+                while True:   # the last board the page was sent
+                    try:
+                        message = await asyncio.wait_for(viewer.receive(), 0.3)
+                    except TimeoutError:
+                        break
+                    pushed = strict(message.data)["board"]
+                for ws in [*tables, viewer]:
+                    await ws.close()
+            return board, pushed, len(screen.tables)
+        finally:
+            await screen.stop()
+
+    board, pushed, shown = asyncio.run(evening())
+    for seen in (board, pushed):
+        cards = {table["table"]: table["state"] for table in seen["tables"]}
+        assert cards["1"]["speaker"]["seat"] == 4 and cards["1"]["result"] is None, cards["1"]
+        assert cards["2"]["speaker"]["seat"] == 5 and cards["1"]["speaker"]["left"] == 41.5
+    assert shown <= 4
+    refused = [r for r in caplog.records if r.name == "voicehost.web.club"]
+    taken = name == "seats not a list"   # read as no seats: a card with nothing wrong to show
+    assert len(refused) == (0 if taken else 1), [r.getMessage() for r in refused]
+    assert not [r for r in caplog.records if r.exc_info], "a traceback in the log"
+
+
 # ---- the evening in a browser ----------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -396,9 +489,10 @@ def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
 # ---- the commands, as real processes ------------------------------------------------------------------
 
 def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path: Path) -> None:
-    """``voicehost tournament screen`` and ``voicehost run --club-server …``, each a process of its
-    own, on one records file: the screen has the table at its round, its game over, and the
-    game's players in the standings."""
+    """``voicehost tournament screen`` and ``voicehost run --club-server … --club-key …``, each a
+    process of its own, on one records file: the screen makes a key and prints it with the tables'
+    command line; with it the screen has the table at its round, its game over, and the game's
+    players in the standings."""
     import signal
     import subprocess
     import sys
@@ -418,6 +512,10 @@ def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path: Path) ->
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/board", timeout=5) as answer:
             return dict(json.loads(answer.read()))
     try:
+        assert screen.stderr is not None
+        first = screen.stderr.readline().decode()   # the URL, and the key it made for the tables
+        assert "--club-key" in first, first
+        key = first.split("--club-key ", 1)[1].split(")")[0]
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -430,8 +528,9 @@ def test_voicehost_run_reports_to_voicehost_tournament_screen(tmp_path: Path) ->
         done = run_voicehost(["run", "--mock", "--no-ears", "--audio", "off", "--speed", "1000", "--rules", "sport",
                               "--table", str(root / "config" / "tables" / "ten-seats.toml"), "--names", names,
                               "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", "game.jsonl", "--db", db,
-                              "--club-server", f"http://127.0.0.1:{port}", "--tournament", TOURNAMENT,
-                              "--round", "2", "--tournament-table", "5"], cwd=tmp_path, timeout=180)
+                              "--club-server", f"http://127.0.0.1:{port}", "--club-key", key,
+                              "--tournament", TOURNAMENT, "--round", "2", "--tournament-table", "5"],
+                             cwd=tmp_path, timeout=180)
         assert done.returncode == 0, done.stderr[-2000:]
         deadline = time.monotonic() + 30
         while not (shown := board())["standings"]:
@@ -560,3 +659,26 @@ def test_a_club_key_that_no_header_can_carry_is_one_line(argv: list[str], capsys
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err == "voicehost: ошибка: --club-key: ключ — латинские буквы, цифры и знаки препинания, без пробелов\n", err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["tournament", "screen", "--club-key", ""], "--club-key: пустой ключ"),
+    (["run", "--mock", "--club-server", "http://club:8090", "--club-key", ""], "--club-key: пустой ключ"),
+    (["tournament", "screen", "--no-club-key", "--club-key", "kubok"], "--no-club-key:"),
+], ids=["screen", "table", "open-with-key"])
+def test_an_empty_club_key_is_refused(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty key would open the screen to any program: refused, as is a key on an open screen."""
+    from voicehost.cli.main import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_only_an_explicit_option_opens_the_screen() -> None:
+    from voicehost.cli.main import build_parser
+    from voicehost.cli.tournament_screen import screen_key
+
+    made = [screen_key(build_parser().parse_args(["tournament", "screen"])) for _ in range(2)]
+    assert all(key and len(key) >= 16 for key in made) and made[0] != made[1], made
+    assert screen_key(build_parser().parse_args(["tournament", "screen", "--no-club-key"])) is None

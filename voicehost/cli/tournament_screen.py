@@ -46,30 +46,49 @@ def add_screen_command(sub: Commands) -> None:
                         help=_("show only this tournament's tables (default: every table that reports)"))
     screen.add_argument("--since", type=day, default=None, metavar=_("YYYY-MM-DD"),
                         help=_("count the games played from this day (default: today)"))
-    _club_key_argument(screen, _("take reports only from tables started with this --club-key"))
+    _club_key_argument(screen, _("take reports only from tables started with this --club-key"),
+                       _("a new key, printed at start"))
+    screen.add_argument("--no-club-key", action="store_true",
+                        help=_("an open screen: any program that is no browser may report a table"))
+    screen.add_argument("--max-tables", type=positive, default=None, metavar="N",
+                        help=_("show at most N tables when the tournament's schedule does not say how many"))
     screen.set_defaults(run=_screen)
 
 
 CLUB_KEY_VARIABLE = "VOICEHOST_CLUB_KEY"
 
 
-def _club_key_argument(command: argparse.ArgumentParser, purpose: str) -> None:
+def _club_key_argument(command: argparse.ArgumentParser, purpose: str, otherwise: str) -> None:
     """``--club-key``, the same on the screen and at each table; from the environment by default,
     so that the key stays out of the process list and the unit file."""
     command.add_argument("--club-key", default=None, metavar=_("KEY"),
-                         help=_("{purpose} (default: ${variable}; none: any table may report)").format(
-                             purpose=purpose, variable=CLUB_KEY_VARIABLE))
+                         help=_("{purpose} (default: ${variable}; without it: {otherwise})").format(
+                             purpose=purpose, variable=CLUB_KEY_VARIABLE, otherwise=otherwise))
 
 
 def club_key(args: argparse.Namespace) -> str | None:
     """The club key of the command line, or of the environment; None when neither has one."""
     import os
 
+    if getattr(args, "club_key", None) == "":
+        raise InputError("--club-key", _("an empty key would let any program report: give a key"))
     key = getattr(args, "club_key", None) or os.environ.get(CLUB_KEY_VARIABLE) or None
     if key is not None and not (key.isascii() and key.isprintable() and " " not in key):
         # an HTTP header carries it: Latin-1 at most, and a space would end the word
         raise InputError("--club-key", _("a key is Latin letters, digits and punctuation, with no spaces"))
     return key
+
+
+def screen_key(args: argparse.Namespace) -> str | None:
+    """The screen's key: given, or a new one (the tables are told it on the screen's first line);
+    None only for ``--no-club-key``."""
+    import secrets
+
+    if args.no_club_key:
+        if args.club_key is not None:
+            raise InputError("--no-club-key", _("an open screen takes no --club-key"))
+        return None
+    return club_key(args) or secrets.token_urlsafe(12)
 
 
 def port_number(text: str) -> int:
@@ -84,7 +103,7 @@ def add_club_arguments(command: argparse.ArgumentParser) -> None:
     ``--tournament NAME --round R --tournament-table T``, which the records take too)."""
     command.add_argument("--club-server", default=None, metavar="URL",
                          help=_("report the table's public state to this tournament screen (http://HOST:PORT)"))
-    _club_key_argument(command, _("the tournament screen's club key"))
+    _club_key_argument(command, _("the tournament screen's club key"), _("no key"))
 
 
 # ---- the tables' side -------------------------------------------------------------------------------
@@ -178,7 +197,8 @@ def tournament_board(db: str | None, since: datetime | None) -> Callable[[str | 
                             for table, seats in sorted(plan.schedule[upcoming[0]].items()))
         return Board(standings=tuple(Standing(row.player, round(row.points, 2), row.games, row.wins,
                                               round(row.bonus, 2)) for row in result.rows),
-                     games=result.games, next_round=upcoming[0] if upcoming else None, seating=seating)
+                     games=result.games, next_round=upcoming[0] if upcoming else None, seating=seating,
+                     tables=max((len(seats) for seats in plan.schedule.values()), default=None))
     return board
 
 
@@ -194,10 +214,10 @@ def standings_provider(db: str | None, since: datetime | None) -> Callable[[str 
 def _screen(args: argparse.Namespace) -> int:
     import asyncio
 
-    club_key(args)   # a bad key is refused before the page starts
+    key = screen_key(args)   # a bad key is refused before the page starts
     since = args.since or _today_utc()
     provider = standings_provider(args.db, since)
-    asyncio.run(_serve_screen(args, provider))
+    asyncio.run(_serve_screen(args, provider, key))
     return 0
 
 
@@ -209,15 +229,19 @@ def _today_utc() -> datetime:
     return midnight.astimezone(timezone.utc).replace(tzinfo=None)
 
 
-async def _serve_screen(args: argparse.Namespace, provider: Callable[[str | None, Sequence[str]], Board]) -> None:
+async def _serve_screen(args: argparse.Namespace, provider: Callable[[str | None, Sequence[str]], Board],
+                        key: str | None) -> None:
     import asyncio
     import signal
 
-    from voicehost.web.club import ClubScreen
+    from voicehost.web.club import MAX_TABLES, ClubScreen
 
-    screen = ClubScreen(standings=provider, tournament=args.tournament, club_key=club_key(args))
+    screen = ClubScreen(standings=provider, tournament=args.tournament, club_key=key,
+                        max_tables=args.max_tables or MAX_TABLES)
     url = await screen.start(args.host, args.port)
-    print(_("voicehost: the tournament screen: {url}/  (tables report with --club-server {url})").format(url=url),
+    tables = (_("tables report with --club-server {url} --club-key {key}").format(url=url, key=key) if key
+              else _("an open screen: tables report with --club-server {url}").format(url=url))
+    print(_("voicehost: the tournament screen: {url}/  ({tables})").format(url=url, tables=tables),
           file=sys.stderr, flush=True)
     stopped = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -25,6 +25,7 @@ import asyncio
 import hmac
 import json
 import logging
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -44,6 +45,8 @@ PAGE_FILES = frozenset({"club.js", "club.css"})
 DROP_S = 3.0             # a table silent this long is shown as dropped off (it beats every second)
 SWEEP_S = 0.25           # how often the silence is looked at
 REFRESH_S = 3.0          # how often the standings are asked for anyway (a game pushed after its end)
+FORGET_S = 3600.0        # a table silent this long (a round) is taken off the screen
+MAX_TABLES = 20          # tables shown when the tournament's own count is not known (``--max-tables``)
 MAX_REPORT = 64 * 1024   # bytes: a report is about 1–2 KB
 PHASE_KINDS = frozenset({"idle", "waiting", "deal", "night", "day", "over"})
 
@@ -81,6 +84,9 @@ class Board:
     """The finished games the standings count."""
     next_round: int | None = None
     seating: tuple[Seating, ...] = ()
+    tables: int | None = None
+    """How many tables the tournament plays at (its schedule's largest round), where it is known:
+    the screen shows no more than this many."""
 
 
 class StandingsProvider(Protocol):
@@ -108,6 +114,8 @@ class LiveTable:
     changed_at: float       # the table's own wall clock when it changed (its report's "t")
     heard: float            # the club's monotonic clock at the last report
     dropped: bool = False
+    source: object = None
+    """The connection the table reports over (another is refused while this one is heard)."""
 
     @property
     def key(self) -> str:
@@ -119,63 +127,130 @@ class LiveTable:
 
 
 class BadReport(ValueError):
-    pass
+    """A report the screen does not take; its text is the one log line's reason (English: the log)."""
+
+
+# A report is read like any hostile input: a program on the club's Wi-Fi (with the key, or on an
+# open screen) may send anything, and one report must not break the board for every viewer.
+MAX_DEPTH = 8                 # nesting of a report: report → state → seats → seat is 4
+TABLE_ID = re.compile(r"[0-9A-Za-zА-Яа-яЁё][0-9A-Za-zА-Яа-яЁё _.\-]{0,39}")
+"""A table's name (and its records name): ASCII digits, Latin or Russian letters, space, ``_.-``."""
+MAX_NAME = 80                 # characters of a tournament's name
+MAX_ROUND = 999
+MAX_SEAT = 99                 # seats, fouls, nominations' seats
+MAX_PHASE = 999               # a day's or night's number
+MAX_SEQ = 2**53               # a report's seq: exact in every viewer's JavaScript
+MAX_SEQ_STEP = 1_000_000      # a table's seq moves on by at most this between two reports it is shown with
+MAX_AHEAD_S = 300.0           # a report's t may be this far ahead of the club's own clock (clocks differ a little)
+MAX_TURN_S = 24 * 3600.0      # a turn's seconds, and the time left on it
 
 
 def read_report(text: str) -> dict[str, Any]:
     """A table's report, checked: its place and only the public fields the page shows (whatever
-    else a table sends is dropped here, so nothing but these can reach the page)."""
+    else a table sends is dropped here, so nothing but these can reach the page). Refused
+    (:class:`BadReport`): not JSON, a number that is not finite (``NaN``, ``Infinity``,
+    ``1e999``) or out of range, nesting over :data:`MAX_DEPTH`, a table that is no
+    :data:`TABLE_ID`."""
     try:
-        data = json.loads(text)
-    except ValueError:
-        raise BadReport("not JSON") from None
+        data = json.loads(text, parse_constant=_not_finite, parse_float=_finite)
+    except RecursionError:
+        raise BadReport("nested too deep") from None
+    except ValueError as err:
+        raise BadReport(str(err) if isinstance(err, BadReport) else "not JSON") from None
+    if _depth(data) > MAX_DEPTH:
+        raise BadReport(f"nested deeper than {MAX_DEPTH}")
     if not isinstance(data, dict) or data.get("type") != "report":
         raise BadReport("not a report")
-    tournament, table, round_ = data.get("tournament"), data.get("table"), data.get("round")
-    if not isinstance(tournament, str) or not isinstance(table, str) or not table.strip():
-        raise BadReport("no tournament or table")
-    if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int)):
-        raise BadReport("the round is not a number")
+    tournament, table = data.get("tournament"), data.get("table")
+    if not isinstance(tournament, str) or len(tournament) > MAX_NAME or not tournament.isprintable():
+        raise BadReport("no tournament name (printable, at most 80 characters)")
+    if not isinstance(table, str) or not TABLE_ID.fullmatch(table):
+        raise BadReport("the table is not a table's name (letters, digits, space, _.-; at most 40)")
     records_table = data.get("records_table")
+    if records_table is None:
+        records_table = table
+    elif not isinstance(records_table, str) or not TABLE_ID.fullmatch(records_table):
+        raise BadReport("the records table is not a table's name")
+    round_ = data.get("round")
+    if round_ is not None:
+        round_ = _whole(round_, "round", 0, MAX_ROUND)
     state = data.get("state")
     if not isinstance(state, dict):
         raise BadReport("no state")
-    seq, changed_at = data.get("seq"), data.get("t")
-    if not isinstance(seq, int) or not isinstance(changed_at, (int, float)):
-        raise BadReport("no seq or t")
-    return {"tournament": tournament[:80], "table": table[:40], "round": round_, "seq": seq, "t": float(changed_at),
-            "records_table": records_table[:80] if isinstance(records_table, str) else table[:40],
-            "beat": bool(data.get("beat")), "state": _public_fields(state)}
+    seq, changed_at = _whole(data.get("seq"), "seq", 0, MAX_SEQ), data.get("t")
+    if isinstance(changed_at, bool) or not isinstance(changed_at, (int, float)) or not 0 <= changed_at <= \
+            time.time() + MAX_AHEAD_S:
+        raise BadReport("no t, or t ahead of the club's clock")
+    return {"tournament": tournament, "table": table, "round": round_, "seq": seq, "t": float(changed_at),
+            "records_table": records_table, "beat": bool(data.get("beat")), "state": _public_fields(state)}
+
+
+def _not_finite(word: str) -> Any:
+    raise BadReport(f"{word} is no number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadReport(f"{text[:20]} is out of range")
+    return value
+
+
+def _depth(data: Any) -> int:
+    """How deep the containers nest (without recursion: the nesting is the sender's)."""
+    deepest, pending = 0, [(data, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            pending.extend((value, depth + 1) for value in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _whole(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadReport(f"{name} is not a whole number from {low} to {high}")
+    return value
 
 
 def _public_fields(state: dict[str, Any]) -> dict[str, Any]:
     phase: dict[str, Any] = state["phase"] if isinstance(state.get("phase"), dict) else {}
     speaker: dict[str, Any] | None = state["speaker"] if isinstance(state.get("speaker"), dict) else None
-    seats = [s for s in state.get("seats") or [] if isinstance(s, dict)][:20]
+    seats = [s for s in _list(state.get("seats")) if isinstance(s, dict)][:20]
     return {
         "phase": {"kind": phase.get("kind") if phase.get("kind") in PHASE_KINDS else "waiting",
-                  "number": _int(phase.get("number")), "text": _text(phase.get("text"))},
+                  "number": _int(phase.get("number"), MAX_PHASE), "text": _text(phase.get("text"))},
         "speaker": None if speaker is None else {
-            "seat": _int(speaker.get("seat")), "name": _text(speaker.get("name")),
-            "turn_text": _text(speaker.get("turn_text")), "seconds": _number(speaker.get("seconds")),
-            "left": _number(speaker.get("left"))},
-        "seats": [{"seat": _int(s.get("seat")), "name": _text(s.get("name")), "alive": bool(s.get("alive")),
-                   "fouls": _int(s.get("fouls"))} for s in seats],
-        "nominations": [{"by": _int(n.get("by")), "target": _int(n.get("target"))}
-                        for n in state.get("nominations") or [] if isinstance(n, dict)][:20],
+            "seat": _int(speaker.get("seat"), MAX_SEAT), "name": _text(speaker.get("name")),
+            "turn_text": _text(speaker.get("turn_text")), "seconds": _number(speaker.get("seconds"), MAX_TURN_S),
+            "left": _number(speaker.get("left"), MAX_TURN_S)},
+        "seats": [{"seat": _int(s.get("seat"), MAX_SEAT), "name": _text(s.get("name")), "alive": bool(s.get("alive")),
+                   "fouls": _int(s.get("fouls"), MAX_SEAT)} for s in seats],
+        "nominations": [{"by": _int(n.get("by"), MAX_SEAT), "target": _int(n.get("target"), MAX_SEAT)}
+                        for n in _list(state.get("nominations")) if isinstance(n, dict)][:20],
         "result": _text(state.get("result")) or None,
         "paused": bool(state.get("paused")),
-        "speed": min(1000.0, max(0.1, _number(state.get("speed")) or 1.0)),
+        "speed": min(1000.0, max(0.1, _number(state.get("speed"), 1000.0) or 1.0)),
         "finished": bool(state.get("finished")),
     }
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
-def _number(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+def _int(value: Any, high: int) -> int:
+    """A count or a seat: 0 when it is none; refused out of 0…``high``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return 0
+    return _whole(value, "a seat or a count", 0, high)
+
+
+def _number(value: Any, high: float) -> float:
+    """Seconds (or a speed): 0 when none; held within 0…``high`` (a turn run over shows 0)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    return min(high, max(0.0, float(value)))
 
 
 def _text(value: Any, limit: int = 300) -> str:
@@ -183,8 +258,8 @@ def _text(value: Any, limit: int = 300) -> str:
 
 
 def _table_order(table: LiveTable) -> tuple[str, list[Any]]:
-    """Стол 2 before Стол 10."""
-    return table.tournament, [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", table.table)]
+    """Стол 2 before Стол 10 (ASCII digits only: a table's name is a :data:`TABLE_ID`)."""
+    return table.tournament, [int(p) if p.isascii() and p.isdigit() else p for p in re.split(r"([0-9]+)", table.table)]
 
 
 # ---- the server -----------------------------------------------------------------------------------
@@ -200,6 +275,8 @@ class ClubScreen:
     """The key every table reports with (None: any program that is no browser may report)."""
     drop_s: float = DROP_S
     refresh_s: float = REFRESH_S
+    max_tables: int = MAX_TABLES
+    """The most tables shown when the tournament's count is not known (:attr:`Board.tables`)."""
     book: Phrasebook = field(default_factory=load_phrasebook)
     tables: dict[str, LiveTable] = field(default_factory=dict)
     board: Board = field(default_factory=Board)
@@ -244,13 +321,16 @@ class ClubScreen:
                 if message.type != WSMsgType.TEXT:
                     continue
                 try:
-                    self.heard(read_report(message.data))
+                    self.heard(read_report(message.data), ws)
                 except BadReport as err:
                     if not told:   # one line per connection, not one per message
                         log.warning(_("club: a report from %s is refused: %s"), request.remote or "?", err)
                         told = True
         finally:
             self.reporters.discard(ws)
+            for live in self.tables.values():
+                if live.source is ws:
+                    live.source = None
         return ws
 
     def _has_the_key(self, request: web.Request) -> bool:
@@ -259,21 +339,30 @@ class ClubScreen:
         given = request.headers.get("Authorization", "").encode("utf-8", "replace")
         return hmac.compare_digest(given, f"Bearer {self.club_key}".encode())   # no timing tells how close
 
-    def heard(self, report: dict[str, Any]) -> None:
-        """One report: the table's state now (an older one than shown is ignored)."""
+    def heard(self, report: dict[str, Any], source: object = None) -> None:
+        """One report (from the connection ``source``): the table's state now. An older one than
+        shown is ignored; refused (:class:`BadReport`): a new table over the tournament's count,
+        a report for a table another connection reports for while that one is heard, and a
+        ``seq`` that jumps over :data:`MAX_SEQ_STEP` (it would hide the table's real reports)."""
         if self.tournament is not None and report["tournament"] != self.tournament:
             return
         now = time.monotonic()
         key = f"{report['tournament']}\x1f{report['table']}"
         live = self.tables.get(key)
         if live is None:
+            if len(self.tables) >= (self.board.tables or self.max_tables):
+                raise BadReport(f"the screen shows {len(self.tables)} tables, no more")
             live = self.tables[key] = LiveTable(report["tournament"], report["table"], report["round"],
                                                 report["records_table"], report["state"], report["seq"],
-                                                report["t"], now)
+                                                report["t"], now, source=source)
             self._refresh.set()   # a new table: its games count for the standings
             self._changed(live)
             return
-        live.heard = now
+        if live.source is not None and live.source is not source and now - live.heard < self.drop_s:
+            raise BadReport(f"table {live.table} reports over another connection")
+        if report["seq"] - live.seq > MAX_SEQ_STEP:
+            raise BadReport(f"seq jumps from {live.seq} to {report['seq']}")
+        live.heard, live.source = now, source
         back = live.dropped
         live.dropped = False
         restarted = report["t"] > live.changed_at   # a newer change (also of a table's process started again)
@@ -286,12 +375,16 @@ class ClubScreen:
             self._changed(live)
 
     async def sweep(self) -> None:
-        """Forever: a table silent for :attr:`drop_s` is shown as dropped off."""
+        """Forever: a table silent for :attr:`drop_s` is shown as dropped off, and one silent
+        for :data:`FORGET_S` is taken off the screen."""
         while True:
             await asyncio.sleep(SWEEP_S)
             now = time.monotonic()
-            for live in self.tables.values():
-                if not live.dropped and not live.state["finished"] and now - live.heard > self.drop_s:
+            for key, live in list(self.tables.items()):
+                if now - live.heard > FORGET_S:
+                    del self.tables[key]   # a round over, or a table that never was: its place is free
+                    self._changed(None)
+                elif not live.dropped and not live.state["finished"] and now - live.heard > self.drop_s:
                     live.dropped = True
                     log.warning(_("club: table %s dropped off (no report for %.0f s)"), live.table, self.drop_s)
                     self._changed(None)
