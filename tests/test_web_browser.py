@@ -1017,3 +1017,78 @@ def test_the_judges_page_shows_a_tournament_games_final_points(tmp_path: Path, c
             screenshot(driver, name)
     finally:
         table.close()
+
+
+# navigator.vibrate, recorded: the page's buzzes (headless chromium has no motor to feel them)
+RECORD_BUZZES = "window.buzzes = []; navigator.vibrate = (pattern) => { window.buzzes.push(pattern); return true; };"
+CLOCK_LOOK = """
+const box = document.getElementById('speaker'), clock = document.getElementById('clock');
+const mark = document.getElementById('held-mark');
+return {text: clock.textContent, colour: getComputedStyle(clock).color, border: getComputedStyle(box).borderTopColor,
+        held: box.classList.contains('held'),
+        last10: box.classList.contains('last10'), last5: box.classList.contains('last5'),
+        mark: mark !== null && mark.getBoundingClientRect().height > 0 ? mark.textContent : null,
+        buzzes: window.buzzes || []};
+"""
+AMBER, RED, BLUE, WHITE = "rgb(255, 159, 10)", "rgb(255, 69, 58)", "rgb(100, 210, 255)", "rgb(255, 255, 255)"
+
+
+def test_a_held_clock_stands_still_and_the_last_seconds_change_colour_and_buzz(
+        live: LiveTable, chromium: Any) -> None:
+    """«Стоп-время» (hold): the server holds the clock, and so do the judge's phone and the
+    display — it stands still and says «стоп-время» (the page counted down and jumped back on
+    each update). Released, it runs again; at 10 s it turns amber and at 5 s red, and the
+    judge's phone (not the display) buzzes once as each begins."""
+    driver = chromium
+    display = driver.current_window_handle
+    recorder = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_BUZZES})
+    try:
+        viewport(driver, SIZES["phone 390×844"])
+        driver.get(live.base + "/")
+        WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+        driver.switch_to.new_window("tab")
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_BUZZES})   # this tab's
+        viewport(driver, SIZES["phone 390×844"])
+        judge_logged_in(driver, live.base)
+        phone = driver.current_window_handle
+        WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
+        live.type("hold")
+        WebDriverWait(driver, hang_guard(10)).until(lambda d: d.execute_script(CLOCK_LOOK)["held"])
+        for page in (phone, display):
+            driver.switch_to.window(page)
+            first = driver.execute_script(CLOCK_LOOK)
+            time.sleep(2.5)   # the page's clock ticks every 0.2 s: it would have counted 2 s down
+            then = driver.execute_script(CLOCK_LOOK)
+            assert then["text"] == first["text"] and then["held"], f"a held clock moved: {first} → {then}"
+            assert then["mark"] == "стоп-время" and then["colour"] == then["border"] == BLUE, then
+            screenshot(driver, f"{'judge' if page == phone else 'table'}-held-phone.png")
+        driver.switch_to.window(phone)
+        live.type("release")
+        WebDriverWait(driver, hang_guard(10)).until(lambda d: not d.execute_script(CLOCK_LOOK)["held"])
+        assert driver.execute_script(CLOCK_LOOK)["mark"] is None
+        running = seconds_on(driver)
+        WebDriverWait(driver, hang_guard(10)).until(lambda d: seconds_on(d) <= running - 2)
+        live.type(f"time -{max(1, seconds_on(driver) - 13)}")   # about 13 s left: the last seconds come
+        WebDriverWait(driver, hang_guard(20), poll_frequency=0.1).until(
+            lambda d: d.execute_script(CLOCK_LOOK)["last10"])
+        ten = driver.execute_script(CLOCK_LOOK)
+        # the colour is the box's border (the clock's digits blink with the ruleset's warning, also at 10 s)
+        assert ten["border"] == AMBER and ten["colour"] in (AMBER, WHITE) and ten["buzzes"] == [200], ten
+        WebDriverWait(driver, hang_guard(20), poll_frequency=0.1).until(
+            lambda d: d.execute_script(CLOCK_LOOK)["last5"])
+        five = driver.execute_script(CLOCK_LOOK)
+        assert five["border"] == RED and five["colour"] in (RED, WHITE), five
+        assert five["buzzes"] == [200, [200, 100, 200]], five
+        WebDriverWait(driver, hang_guard(5), poll_frequency=0.05).until(   # the picture: between two blinks
+            lambda d: d.execute_script(CLOCK_LOOK)["colour"] == RED)
+        screenshot(driver, "judge-last-seconds-phone.png")
+        driver.switch_to.window(display)
+        shown = driver.execute_script(CLOCK_LOOK)
+        assert shown["last5"] or not shown["text"].startswith("0:0"), shown
+        assert shown["buzzes"] == [], "the display does not buzz"
+    finally:
+        for window in driver.window_handles[1:]:
+            driver.switch_to.window(window)
+            driver.close()
+        driver.switch_to.window(display)
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": recorder["identifier"]})

@@ -90,8 +90,30 @@ const Table = {
   timeLeft() {
     const s = Table.state;
     if (!s || !s.speaker) return null;
-    const elapsed = s.paused ? 0 : (performance.now() - Table.receivedAt) / 1000 * s.speed;
+    // A paused table and a held clock («стоп-время») stand still: the server's "left" is the time.
+    const still = s.paused || s.speaker.held;
+    const elapsed = still ? 0 : (performance.now() - Table.receivedAt) / 1000 * s.speed;
     return Math.max(0, s.speaker.left - elapsed);
+  },
+
+  // The clock's last seconds: its colour at 10 s and at 5 s (a turn longer than that), and a
+  // buzz on the judge's phone as each begins (navigator.vibrate, where the phone has it).
+  LAST_SECONDS: [5, 10],
+  vibrates: false,   // set by the judge's page: the display on the wall does not buzz
+  buzzed: { turn: null, stages: [] },
+
+  lastSeconds(speaker, left) {
+    return Table.LAST_SECONDS.find((stage) => Math.ceil(left) <= stage && speaker.seconds > stage) || null;
+  },
+
+  buzz(turn, stage) {
+    const buzzed = Table.buzzed;
+    if (buzzed.turn !== turn) { buzzed.turn = turn; buzzed.stages = []; }
+    if (stage === null || buzzed.stages.includes(stage)) return;
+    buzzed.stages.push(stage);
+    if (Table.vibrates && typeof navigator.vibrate === "function") {
+      navigator.vibrate(stage === 5 ? [200, 100, 200] : 200);
+    }
   },
 
   tick() {
@@ -100,9 +122,17 @@ const Table = {
     const left = Table.timeLeft();
     const clock = document.getElementById("clock");
     clock.textContent = Table.mmss(left);
+    const held = Boolean(s.speaker.held);
+    box.classList.toggle("held", held);
+    document.getElementById("held-mark").classList.toggle("hidden", !held);
+    clock.setAttribute("aria-label", held ? "Стоп-время: осталось времени" : "Осталось времени");
     const warning = s.speaker.warning_s !== null && left <= s.speaker.warning_s;
     box.classList.toggle("warning", warning);
+    const stage = Table.lastSeconds(s.speaker, left);
+    box.classList.toggle("last10", stage === 10);
+    box.classList.toggle("last5", stage === 5);
     const speaker = `${s.speaker.seat}/${s.speaker.turn}`;
+    if (!held && !s.paused) Table.buzz(speaker, stage);
     if (warning && Table.spoken.warned !== speaker) {
       Table.spoken.warned = speaker;
       Table.announce(`Игрок ${s.speaker.seat}: осталось ${Table.seconds(Math.ceil(left))}.`);

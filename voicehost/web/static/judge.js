@@ -33,6 +33,7 @@ const Judge = {
   showConsole() {
     document.getElementById("login").classList.add("hidden");
     document.getElementById("console").classList.remove("hidden");
+    Table.vibrates = true;   // the judge's phone buzzes at 10 s and 5 s
     Table.connect("/ws/judge", Judge.draw, () => Judge.showLogin(), Judge.sessionGone);
   },
 
