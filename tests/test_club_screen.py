@@ -267,6 +267,45 @@ def test_no_report_breaks_the_board(name: str, texts: list[str], caplog: pytest.
     assert not [r for r in caplog.records if r.exc_info], "a traceback in the log"
 
 
+def test_the_tournaments_own_table_count_caps_the_screen_and_silent_tables_are_forgotten(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schedule says 2 tables: a third is refused (not the screen's own larger default); a
+    table silent for FORGET_S leaves the screen and frees its place."""
+    from voicehost.web import club
+
+    monkeypatch.setattr(club, "FORGET_S", 1.5)
+
+    async def evening() -> tuple[list[str], list[str], list[str]]:
+        screen = ClubScreen(standings=lambda tournament, tables, /: Board(tables=2), tournament=TOURNAMENT,
+                            refresh_s=0.1)
+        base = await screen.start("127.0.0.1", 0)
+        url = base.replace("http", "ws", 1) + "/ws/table"
+        try:
+            async with aiohttp.ClientSession() as http:
+                await asyncio.sleep(0.3)   # the provider has been asked: the count is known
+                sockets = [await http.ws_connect(url) for _ in range(3)]
+                for number, ws in enumerate(sockets, 1):
+                    await ws.send_str(json.dumps(real_report(str(number), 1, 2), ensure_ascii=False))
+                await asyncio.sleep(0.3)
+                capped = sorted(t.table for t in screen.tables.values())
+                await sockets[0].send_str(json.dumps(real_report("1", 2, 3), ensure_ascii=False))
+                await asyncio.sleep(1.0)
+                await sockets[0].send_str(json.dumps(real_report("1", 3, 3), ensure_ascii=False))
+                await asyncio.sleep(1.0)   # table 2 silent for 2.3 s, table 1 for 1 s
+                forgotten = sorted(t.table for t in screen.tables.values())
+                await sockets[2].send_str(json.dumps(real_report("3", 1, 2), ensure_ascii=False))
+                await asyncio.sleep(0.3)
+                freed = sorted(t.table for t in screen.tables.values())
+                for ws in sockets:
+                    await ws.close()
+            return capped, forgotten, freed
+        finally:
+            await screen.stop()
+
+    capped, forgotten, freed = asyncio.run(evening())
+    assert capped == ["1", "2"] and forgotten == ["1"] and freed == ["1", "3"], (capped, forgotten, freed)
+
+
 # ---- the evening in a browser ----------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
