@@ -40,6 +40,7 @@ from voicehost.web import WebTable
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
 from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -895,7 +896,8 @@ def test_a_timer_change_from_the_judges_tools_shows_on_both_clocks(live: LiveTab
     WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "speaker").is_displayed())
     assert seconds_on(driver) <= 60, "a sport speech has a minute"
     open_tools(driver)
-    tools = {b.get_attribute("data-tool"): b for b in driver.find_elements(By.CSS_SELECTOR, "#judge-tools [data-tool]")}
+    tools = {b.get_attribute("data-tool"): b for b in driver.find_elements(
+        By.CSS_SELECTOR, "#speech-tools [data-tool], #judge-tools [data-tool]")}
     assert {"time +30", "time -10", "restart", "back", "hold", "release", "note", "best", "annul", "stop"} <= set(tools)
     assert not {"bestmove", "bonus", "penalty"} & set(tools), "no tournament scoring where its options are off"
     assert tools["time +30"].text == "+30 с" and tools["time +30"].get_attribute("title")
@@ -1092,3 +1094,141 @@ def test_a_held_clock_stands_still_and_the_last_seconds_change_colour_and_buzz(
             driver.close()
         driver.switch_to.window(display)
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": recorder["identifier"]})
+
+# ---- the judge's phone in one hand: one screen per moment (issue 42) ---------------------------------------
+# During a speech the speaker, his clock and every tool a judge uses on it (+30, −10, restart, back, hold,
+# release, end, foul on the speaker, pause) stand in the first screen of a phone; during a vote the count,
+# the result and every ballot; a seat's actions open on a long press of its tile; a destructive action asks
+# once. Positions are the elements' rectangles inside the viewport (docs/web.md lists them, before and after).
+
+PHONES = {"phone 390×844": (390, 844), "small phone 360×640": (360, 640), "tablet 820×1180": (820, 1180)}
+SPEECH_TOOLS = {"clock": "#clock", "+30": '[data-tool="time +30"]', "-10": '[data-tool="time -10"]',
+                "restart": '[data-tool="restart"]', "back": '[data-tool="back"]', "hold": '[data-tool="hold"]',
+                "release": '[data-tool="release"]', "end": '[data-speech="end"]',
+                "foul on the speaker": '[data-speech="foul"]', "pause": '[data-speech="pause"]'}
+RECTANGLES = """
+const out = {};
+for (const [name, selector] of Object.entries(arguments[0])) {
+  const node = document.querySelector(selector);
+  const r = node ? node.getBoundingClientRect() : null;
+  out[name] = r && r.width > 0 ? [r.left, r.top, r.right, r.bottom] : null;
+}
+return {rects: out, width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth};
+"""
+
+
+def outside_the_first_screen(driver: Any, wanted: dict[str, str]) -> list[str]:
+    """Each wanted element that is missing, hidden, or not wholly inside the viewport as the page
+    opens (scrolled to the top), with its rectangle."""
+    driver.execute_script("window.scrollTo(0, 0)")
+    seen = driver.execute_script(RECTANGLES, wanted)
+    faults = [] if seen["scrollWidth"] <= seen["width"] else [f"the page scrolls sideways ({seen['scrollWidth']} px)"]
+    for name, rect in seen["rects"].items():
+        if rect is None:
+            faults.append(f"{name}: not shown")
+        elif rect[0] < 0 or rect[1] < 0 or rect[2] > seen["width"] + 0.5 or rect[3] > seen["height"] + 0.5:
+            faults.append(f"{name}: at {[round(v) for v in rect]} in {seen['width']}×{seen['height']}")
+    return faults
+
+
+def in_a_speech(driver: Any, base: str) -> None:
+    judge_logged_in(driver, base)
+    WebDriverWait(driver, hang_guard(20)).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, '[data-tool="time +30"]').is_displayed())
+
+
+def test_during_a_speech_the_clock_and_its_tools_are_in_the_first_screen(live: LiveTable, chromium: Any) -> None:
+    """Before: the seat tiles took 520 px, «Пауза» stood at 888 px, the timer buttons at 1,130 px
+    behind a closed section: the clock was never on screen while one of them was tapped."""
+    driver = chromium
+    viewport(driver, PHONES["phone 390×844"])
+    in_a_speech(driver, live.base)
+    faults = {}
+    for size_name, size in PHONES.items():
+        viewport(driver, size)
+        time.sleep(0.2)
+        faults[size_name] = outside_the_first_screen(driver, SPEECH_TOOLS | {"seats": "#seats"})
+        screenshot(driver, f"judge-speech-{size[0]}x{size[1]}.png")
+    assert not any(faults.values()), faults
+    viewport(driver, PHONES["phone 390×844"])
+    foul = driver.find_element(By.CSS_SELECTOR, '[data-speech="foul"]')
+    assert foul.text == "Фол игроку 1", "the foul button names the speaker"
+    foul.click()
+    WebDriverWait(driver, hang_guard(30)).until(lambda d: live.state()["seats"][0]["fouls"] == 1)
+    driver.find_element(By.CSS_SELECTOR, '[data-speech="pause"]').click()
+    WebDriverWait(driver, hang_guard(30)).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, '[data-speech="resume"]').is_displayed())
+    assert not driver.find_element(By.CSS_SELECTOR, '[data-speech="pause"]').is_displayed()
+    assert not outside_the_first_screen(driver, {"resume": '[data-speech="resume"]', "clock": "#clock"})
+
+
+def long_press(driver: Any, seat: int) -> None:
+    tile = driver.find_element(By.CSS_SELECTOR, f'#seats .seat[data-seat="{seat}"]')
+    ActionChains(driver).click_and_hold(tile).pause(0.9).release().perform()
+    WebDriverWait(driver, hang_guard(10)).until(lambda d: d.find_element(By.ID, "seat-menu").is_displayed())
+
+
+def menu_button(driver: Any, command: str) -> Any:
+    return driver.find_element(By.CSS_SELECTOR, f'#seat-menu [data-menu="{command}"]')
+
+
+def test_a_long_press_on_a_seat_opens_its_actions_and_removal_asks_once(live: LiveTable, chromium: Any) -> None:
+    driver = chromium
+    viewport(driver, PHONES["phone 390×844"])
+    in_a_speech(driver, live.base)
+    long_press(driver, 4)
+    offered = [b.get_attribute("data-menu") for b in driver.find_elements(By.CSS_SELECTOR, "#seat-menu [data-menu]")]
+    assert offered[0] == "foul" and "remove" in offered and "nominate" in offered, offered
+    assert "hand" not in offered, "«Рука» is not sport's"
+    assert driver.find_element(By.ID, "seat-menu-title").text == "Место 4 · Игрок4"
+    assert not outside_the_first_screen(driver, {"menu": ".seat-menu-box"})
+    screenshot(driver, "judge-seat-menu-phone.png")
+    assert not any(tile.get_attribute("aria-pressed") == "true"
+                   for tile in driver.find_elements(By.CSS_SELECTOR, "#seats .seat")), \
+        "the click that ends a long press does not also choose the seat"
+    menu_button(driver, "foul").click()
+    WebDriverWait(driver, hang_guard(30)).until(lambda d: live.state()["seats"][3]["fouls"] == 1)
+    assert not driver.find_element(By.ID, "seat-menu").is_displayed()
+
+    long_press(driver, 4)
+    remove = menu_button(driver, "remove")
+    remove.click()
+    assert remove.text.startswith("Точно?"), "the first tap asks"
+    time.sleep(0.5)
+    assert live.state()["seats"][3]["alive"], "one tap removes no one"
+    remove.click()
+    WebDriverWait(driver, hang_guard(30)).until(lambda d: not live.state()["seats"][3]["alive"])
+
+
+def test_removal_from_the_controls_asks_once_and_lets_go(live: LiveTable, chromium: Any) -> None:
+    driver = chromium
+    viewport(driver, PHONES["phone 390×844"])
+    in_a_speech(driver, live.base)
+    driver.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="6"]').click()
+    remove = driver.find_element(By.CSS_SELECTOR, '.controls button[data-command="remove"]')
+    remove.click()
+    assert remove.text == "Точно удалить игрока 6? Нажмите ещё раз"
+    WebDriverWait(driver, hang_guard(10)).until(lambda d: remove.text == "Удалить")   # it lets go by itself
+    assert live.state()["seats"][5]["alive"]
+    driver.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="6"]').click()
+    remove.click()
+    remove.click()
+    WebDriverWait(driver, hang_guard(30)).until(lambda d: not live.state()["seats"][5]["alive"])
+
+
+def test_during_a_vote_the_count_the_result_and_every_ballot_are_in_the_first_screen(
+        live: LiveTable, chromium: Any) -> None:
+    driver = chromium
+    viewport(driver, PHONES["phone 390×844"])
+    judge_logged_in(driver, live.base)
+    live.to_the_vote()
+    WebDriverWait(driver, hang_guard(20)).until(lambda d: d.find_element(By.ID, "ballots").is_displayed())
+    faults = {}
+    for size_name, size in PHONES.items():
+        viewport(driver, size)
+        time.sleep(0.2)
+        faults[size_name] = outside_the_first_screen(driver, {"count": "#counts", "result": "#result",
+                                                              "ballots": "#ballots"})
+        screenshot(driver, f"judge-vote-{size[0]}x{size[1]}.png")
+    assert not any(faults.values()), faults
+    assert not driver.find_element(By.ID, "speech-tools").is_displayed(), "no clock tools without a speaker"

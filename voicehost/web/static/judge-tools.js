@@ -1,14 +1,14 @@
 // The judge's own controls on his phone (issue 31): the speaker's clock (time +30 / -10, restart,
 // back, hold, release), a note on a seat or the game, the tournament's best move and the judge's
 // bonus and penalty points (only where the ruleset's options offer them), the best player, annul
-// or stop with a reason, the final points of a finished game, and logging out.
+// or stop with a reason (each asks once), the final points of a finished game, and logging out.
 //
 // A part of the page through its hook (docs/web.md, «Page hooks»): everything is drawn from the
 // judge's state as each "voicehost:state" event brings it — its `tools` (the controls and every
 // text, from config/phrases [web]), `notes` and `final`. Each control sends the console's own
-// words through Judge.send (judge.js), so the phone and the terminal are one console. The tools
-// sit in a collapsible section below the seats and controls: the count and the result above
-// them stay in view on a phone and at 200 % zoom.
+// words through Judge.send (judge.js), so the phone and the terminal are one console. The clock's
+// tools stand under the clock (#speech-tools, shown during a speech); the rest sit in a
+// collapsible section below the seats and controls, so the count and the result stay in view.
 "use strict";
 
 const JudgeTools = {
@@ -35,16 +35,16 @@ const JudgeTools = {
       (document.getElementById("typed") || document.querySelector("#console .controls")).after(box);
     }
     const summary = Table.el("summary", null, tools.title);
-    const clock = Table.el("div", "controls");
-    clock.setAttribute("role", "group");
-    clock.setAttribute("aria-label", tools.clock);
-    clock.append(...tools.buttons.map((b) => {
+    // The clock's tools stand right under the clock, with the speech's own (judge.html: #speech-tools).
+    const speech = document.getElementById("speech-tools");
+    speech.querySelectorAll("[data-tool]").forEach((old) => old.remove());
+    speech.prepend(...tools.buttons.map((b) => {
       const button = JudgeTools.button(b.label, b.help);
       button.dataset.tool = b.command;
       button.addEventListener("click", () => Judge.send(b.command));
       return button;
     }));
-    box.replaceChildren(summary, clock, ...tools.forms.map((f) => JudgeTools.form(f, tools.send)));
+    box.replaceChildren(summary, ...tools.forms.map((f) => JudgeTools.form(f, tools.send)));
     const notes = Table.el("section", "log");
     notes.setAttribute("aria-labelledby", "judge-notes-title");
     const title = Table.el("h2", null, tools.notes);
@@ -97,8 +97,12 @@ const JudgeTools = {
       const words = [...form.querySelectorAll("input")].map((input) =>
         input.name === "seats" ? input.value.replace(/[,;]/g, " ").trim().split(/\s+/).join(" ") : input.value.trim());
       if (words.some((word) => !word)) return;
-      Judge.send([f.command, ...words].join(" "));
-      form.querySelectorAll("input").forEach((input) => { input.value = ""; });
+      const act = () => {
+        Judge.send([f.command, ...words].join(" "));
+        form.querySelectorAll("input").forEach((input) => { input.value = ""; });
+      };
+      // annul and stop end the game: they ask once (judge.js: Confirm)
+      if (f.danger) Confirm.ask(submit, `Точно? ${f.label}: нажмите ещё раз`, act); else act();
     });
     return form;
   },

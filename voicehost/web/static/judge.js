@@ -76,11 +76,16 @@ const Judge = {
       tile.classList.toggle("selected", selected);
       tile.setAttribute("role", "button"); tile.tabIndex = 0;
       tile.setAttribute("aria-pressed", String(selected));
-      tile.onclick = () => Judge.seatTapped(seat.seat);
+      tile.onclick = () => { if (!SeatMenu.swallow(seat.seat)) Judge.seatTapped(seat.seat); };
       tile.onkeydown = (event) => {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); Judge.seatTapped(seat.seat, true); }
+        if (event.key === "ContextMenu" || (event.shiftKey && event.key === "F10")) {
+          event.preventDefault(); SeatMenu.open(seat.seat, tile);
+        }
       };
+      SeatMenu.attach(tile, seat.seat);
     });
+    Judge.drawMoment(s, idle);
     const offered = new Set(s.commands || []);
     document.querySelectorAll(".controls button[data-command]").forEach((button) => {
       const command = button.dataset.command;
@@ -92,6 +97,29 @@ const Judge = {
     document.getElementById("correction-text").textContent = s.correction ? s.correction.text : "";
     document.getElementById("answers").replaceChildren(
       ...s.answers.slice(-6).reverse().map((a) => Table.el("p", a.ok ? null : "out", `${a.command}: ${a.answer}`)));
+  },
+
+  // What the judge needs now decides what stands at the top (style.css orders the parts by the
+  // console's moment class): the speaker's clock and its tools, the vote, or the night's log.
+  drawMoment(s, idle) {
+    const moment = idle ? "setup" : s.speaker ? "speech" : s.vote ? "vote"
+      : s.phase && s.phase.kind === "night" ? "night" : "other";
+    const console_ = document.getElementById("console");
+    ["setup", "speech", "vote", "night", "other"].forEach((m) => console_.classList.toggle(`moment-${m}`, m === moment));
+    document.getElementById("seats").style.setProperty("--columns", String(Math.ceil((s.seats || []).length / 2) || 5));
+    const tools = document.getElementById("speech-tools");
+    tools.classList.toggle("hidden", moment !== "speech");
+    tools.querySelector('[data-speech="pause"]').classList.toggle("hidden", Boolean(s.paused));
+    tools.querySelector('[data-speech="resume"]').classList.toggle("hidden", !s.paused);
+    const foul = tools.querySelector('[data-speech="foul"]');
+    foul.textContent = s.speaker ? `Фол игроку ${s.speaker.seat}` : "Фол говорящему";
+    foul.dataset.seat = s.speaker ? s.speaker.seat : "";
+  },
+
+  speechTapped(button) {
+    const what = button.dataset.speech;
+    if (what === "foul") { if (button.dataset.seat) Judge.send(`foul ${button.dataset.seat}`); return; }
+    Judge.send(what);
   },
 
   seatTapped(seat, byKey) {
@@ -113,13 +141,23 @@ const Judge = {
     if (arity === 0) return Judge.send(command);
     if (Judge.selected === null) return Judge.hint("Сначала выберите место.");
     const seat = Judge.selected;
-    Judge.selected = null;
+    if (!DESTRUCTIVE[command]) Judge.selected = null;
     if (command === "vote0") return Judge.send(`vote ${seat} 0`);
+    if (arity === 1 && DESTRUCTIVE[command]) {
+      Judge.selected = seat;   // kept while the judge confirms, let go with the question
+      return Confirm.ask(button, DESTRUCTIVE[command](seat), () => { Judge.selected = null; Judge.send(`${command} ${seat}`); }, Judge.unselect);
+    }
     if (arity === 1) return Judge.send(`${command} ${seat}`);
     Judge.armed = [command, seat];
     button.classList.add("armed");
     const asks = { nominate: "кого выставляет", withdraw: "кого отзывает", blood: "кого называет", vote: "за кого голосовал" };
     Judge.hint(`Место ${seat}: ${asks[command]}? Выберите место.`);
+  },
+
+  unselect() {
+    Judge.selected = null;
+    Judge.hint("Выберите место, затем действие.");
+    if (Table.state) Judge.draw(Table.state);
   },
 
   hint(text) { document.getElementById("hint").textContent = text; },
@@ -154,6 +192,130 @@ const Judge = {
     answer.dataset.outcome = body.outcome || "";
     answer.dataset.status = reply.status;
     answer.textContent = `${command}: ${reply.ok ? body.answer : body.error}`;
+  },
+};
+
+// The console's actions that cannot be taken back by a tap: each asks once (Confirm).
+const DESTRUCTIVE = { remove: (seat) => `Точно удалить игрока ${seat}? Нажмите ещё раз` };
+
+// A destructive action asks once: the first tap arms the button (its text says what will happen),
+// a second tap within CONFIRM_MS acts; any other moment lets it go back to what it was.
+const CONFIRM_MS = 4000;
+const Confirm = {
+  armed: null,
+
+  // letGo: what else to undo when the question goes unanswered (or another is asked)
+  ask(button, question, act, letGo) {
+    if (Confirm.armed && Confirm.armed.button === button) {
+      Confirm.armed.letGo = null;
+      Confirm.reset();
+      return act();
+    }
+    Confirm.reset();
+    Confirm.armed = { button, text: button.textContent, letGo, timer: setTimeout(Confirm.reset, CONFIRM_MS) };
+    button.classList.add("confirm");
+    button.textContent = question;
+    Table.announce(question);
+    return undefined;
+  },
+
+  reset() {
+    const armed = Confirm.armed;
+    if (!armed) return;
+    clearTimeout(armed.timer);
+    armed.button.classList.remove("confirm");
+    armed.button.textContent = armed.text;
+    Confirm.armed = null;
+    if (armed.letGo) armed.letGo();
+  },
+};
+
+// A seat's actions on a long press of its tile (or the context-menu key, or a right click): the
+// console's own commands for that seat, offered as the ruleset offers them. Choosing the seat and
+// then the action below the seats does the same without a long press (a screen reader's way).
+const LONG_PRESS_MS = 550;
+const SEAT_ACTIONS = [
+  { command: "foul", label: "Фол" },
+  { command: "unfoul", label: "Снять фол", offered: true },
+  { command: "hand", label: "Рука", offered: true },
+  { command: "nominate", label: "Выставляет…", arm: true, offered: true },
+  { command: "ppk", label: "ППК", offered: true, danger: true },
+  { command: "remove", label: "Удалить", danger: true },
+];
+const SeatMenu = {
+  timer: null, pressed: null, fired: null,
+
+  attach(tile, seat) {
+    const cancel = () => { clearTimeout(SeatMenu.timer); SeatMenu.timer = null; };
+    tile.onpointerdown = (event) => {
+      if (event.button !== 0) return;
+      cancel();
+      SeatMenu.timer = setTimeout(() => { SeatMenu.fired = seat; SeatMenu.open(seat, tile); }, LONG_PRESS_MS);
+    };
+    tile.onpointerup = cancel; tile.onpointerleave = cancel; tile.onpointercancel = cancel;
+    tile.oncontextmenu = (event) => { event.preventDefault(); cancel(); SeatMenu.fired = seat; SeatMenu.open(seat, tile); };
+  },
+
+  // The click that ends a long press is not also a tap on the seat.
+  swallow(seat) {
+    const fired = SeatMenu.fired === seat;
+    SeatMenu.fired = null;
+    return fired;
+  },
+
+  open(seat, tile) {
+    const s = Table.state;
+    if (!s) return;
+    const offered = new Set(s.commands || []);
+    const info = (s.seats || []).find((x) => x.seat === seat) || { seat };
+    const menu = document.getElementById("seat-menu");
+    SeatMenu.returnTo = tile;
+    document.getElementById("seat-menu-title").textContent = `Место ${Table.who(seat, info.name)}`;
+    const actions = SEAT_ACTIONS.filter((a) => !a.offered || offered.has(a.command)).map((a) => {
+      const button = Table.el("button", a.danger ? "danger" : null, a.label);
+      button.type = "button"; button.dataset.menu = a.command;
+      button.setAttribute("aria-label", `${a.label}: игрок ${seat}`);
+      button.onclick = () => SeatMenu.act(a, seat, button);
+      return button;
+    });
+    if (offered.has("note") || (s.tools && s.tools.forms.some((f) => f.command === "note"))) actions.push(SeatMenu.note(seat));
+    menu.querySelector(".seat-menu-actions").replaceChildren(...actions);
+    menu.classList.remove("hidden");
+    (actions[0] || document.getElementById("seat-menu-close")).focus();
+  },
+
+  note(seat) {
+    const form = Table.el("form", "note");
+    const input = Table.el("input");
+    input.autocomplete = "off"; input.placeholder = "заметка"; input.setAttribute("aria-label", `Заметка об игроке ${seat}`);
+    const button = Table.el("button", null, "Записать");
+    button.type = "submit";
+    form.append(input, button);
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      if (!input.value.trim()) return;
+      SeatMenu.close();
+      Judge.send(`note ${seat} ${input.value.trim()}`);
+    };
+    return form;
+  },
+
+  act(action, seat, button) {
+    if (action.arm) {
+      SeatMenu.close();
+      Judge.selected = seat;
+      const control = document.querySelector(`.controls button[data-command="${action.command}"]`);
+      return control ? Judge.actionTapped(control) : undefined;
+    }
+    const run = () => { SeatMenu.close(); Judge.send(`${action.command} ${seat}`); };
+    if (action.danger) return Confirm.ask(button, `Точно? ${action.label}: игрок ${seat}`, run);
+    return run();
+  },
+
+  close() {
+    Confirm.reset();
+    document.getElementById("seat-menu").classList.add("hidden");
+    if (SeatMenu.returnTo && document.body.contains(SeatMenu.returnTo)) SeatMenu.returnTo.focus();
   },
 };
 
@@ -270,4 +432,7 @@ document.getElementById("typed").addEventListener("submit", (event) => {
   input.value = "";
 });
 document.querySelectorAll(".controls button").forEach((b) => b.addEventListener("click", () => Judge.actionTapped(b)));
+document.querySelectorAll("#speech-tools button[data-speech]").forEach((b) => b.addEventListener("click", () => Judge.speechTapped(b)));
+document.getElementById("seat-menu-close").addEventListener("click", () => SeatMenu.close());
+document.getElementById("seat-menu").addEventListener("keydown", (event) => { if (event.key === "Escape") SeatMenu.close(); });
 Judge.start();
