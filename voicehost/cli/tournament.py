@@ -30,7 +30,7 @@ DB_HELP = N_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqli
 # voicehost.records.tournament's EXPORT_FORMATS and DEFAULT_TIE_BREAKS (a test holds them equal), here so
 # that building the parser imports none of the records.
 EXPORT_FORMATS = ("mafiaratings", "polemica", "json", "csv", "games-csv", "html")
-DEFAULT_TIE_BREAKS = "points,bonus,wins,sheriff_games"
+DEFAULT_TIE_BREAKS = "points,extras,wins,special_wins,killed_first"
 
 
 def add_commands(commands: Commands) -> None:
@@ -193,8 +193,9 @@ def add_create_command(sub: Any) -> None:
                         help=_("round → table → seat → player (tournament plan --json writes one)"))
     create.add_argument("--players", default=None, metavar=_("FILE"), help=_("the players, one name a line"))
     create.add_argument("--tie-breaks", default=DEFAULT_TIE_BREAKS, metavar="A,B,…",
-                        help=_("the standings' order: points, bonus, wins, best_player, sheriff_games, sheriff_wins, "
-                             "don_wins, red_wins, black_wins, fouls (fewer first)"))
+                        help=_("the standings' order (default mafiaratings': points, extras, wins, special_wins, "
+                             "killed_first); also bonus, best_move, penalty, ci, best_player, sheriff_games, "
+                             "sheriff_wins, don_wins, red_wins, black_wins, fouls (fewer first)"))
     create.set_defaults(run=_create)
 
 

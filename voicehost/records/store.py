@@ -24,8 +24,8 @@ from sqlalchemy.engine import Connection, Engine
 from voicehost.language.i18n import N_
 from voicehost.records.games import GameRecord, SeatRecord
 from voicehost.records.paths import default_url
+from voicehost.records.places import PlaceTaken, TournamentPlace, place_of
 from voicehost.records.schema import game_seats, games, outbox, players
-from voicehost.records.tournament import PlaceTaken, TournamentPlace, place_of
 from voicehost.rules import InputError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -253,7 +253,7 @@ class Records:
     def seat_rows(self, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
         """Every named player's seat in the games of a season: what the ratings are made of."""
         scoring = games.c.options["scoring"].as_string().label("scoring")  # the scheme played, if the ruleset has one
-        # Tournament scoring (ratings.tournament_extras), for a game scored again under another scheme.
+        # Tournament scoring (ratings.game_facts), for a game scored again under another scheme.
         tournament = (games.c.options["removal_forfeits"].as_boolean().label("removal_forfeits"),
                       games.c.protocol["best_move"].label("best_move"),
                       games.c.protocol["judge_points"].label("judge_points"))
@@ -261,7 +261,7 @@ class Records:
                            scoring, games.c.winner, game_seats.c.seat,
                            game_seats.c.role, game_seats.c.team, game_seats.c.alive, game_seats.c.won,
                            game_seats.c.fouls, game_seats.c.points, game_seats.c.best_player,
-                           game_seats.c.out_cause, *tournament)
+                           game_seats.c.out_cause, game_seats.c.out_night, *tournament)
                  .select_from(game_seats.join(players).join(games))
                  .where(games.c.winner.is_not(None))   # an annulled or stopped game is kept, never rated
                  .order_by(games.c.played_at, games.c.id, game_seats.c.seat))
