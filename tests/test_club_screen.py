@@ -357,7 +357,7 @@ def test_three_tables_at_once_on_the_tournament_page(pg_url: str) -> None:
     assert standings == marks["expected"], "the standings are the stored games' points"
     points = [float(row["points"]) for row in seen[-1]["standings"]]
     assert points == sorted(points, reverse=True) and [row["place"] for row in seen[-1]["standings"]][0] == "1"
-    assert all(int(row["games"]) == 1 for row in seen[-1]["standings"]), "each player one finished game (2's first lost)"
+    assert all(int(row["games"]) == 1 for row in seen[-1]["standings"]), "each player one game (2's first lost)"
     assert set(seen[-1]["standings"][0]) == {"place", "player", "games", "points", "wins"}, "the season's columns"
     text = json.dumps(seen, ensure_ascii=False).lower()
     for role in ROLES:
