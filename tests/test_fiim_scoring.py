@@ -31,9 +31,9 @@ from typing import Any
 import pytest
 from test_club_records import cli
 
-from voicehost.rules.scoring import GameFacts, SeatFacts, Standing, ci_points, rank, score_game
-from voicehost.rules import Role
 from voicehost.records.ratings import scoring_schemes
+from voicehost.rules import Role
+from voicehost.rules.scoring import GameFacts, SeatFacts, Standing, ci_points, rank, score_game
 
 SPORT_DECK = ["don", "mafia", "mafia", "sheriff"] + ["citizen"] * 6
 BLACK = {"don", "mafia"}
