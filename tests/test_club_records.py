@@ -179,7 +179,7 @@ def test_a_season_and_a_player_narrow_the_history(db_url: str, tmp_path: Path,
     history = json.loads(out)
     assert len(history) == played
     for game in history:  # both of sport's schemes, the one played equal to the protocol's scores
-        assert set(game["scores"]) == {"seed001", "showtime", "fiim"}
+        assert set(game["scores"]) == {"seed001", "showtime", "fiim", "championship"}
         assert game["scores"][game["options"]["scoring"]] == {seat: e["points"] for seat, e in game["roster"].items()}
     code, out, _ = cli(capsys, "records", "ratings", "--db", db_url, "--json", "--season", "2026-10-01..2026-10-03")
     assert max(r["games"] for r in json.loads(out)) <= 4
