@@ -369,12 +369,13 @@ def test_three_tables_at_once_on_the_tournament_page(pg_url: str) -> None:
 
 def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
     """The other helper's schedule plugs in as the provider: the page's seating follows it."""
+    from voicehost.records.tournament import column_titles
     from voicehost.rules.scoring import Standing
     from voicehost.web.club import Seating
 
     def provider(tournament: str | None, tables: Any, /) -> Board:
         return Board(standings=(Standing("Анна Орлова", 1, games=1, points=3.5, wins=1, bonus=0.5, ci=0.2),),
-                     games=1, next_round=2,
+                     titles=column_titles(), games=1, next_round=2,
                      seating=(Seating("1", tuple(PLAYERS[:10])), Seating("2", tuple(PLAYERS[10:20]))))
 
     async def look() -> dict[str, Any]:
@@ -397,7 +398,8 @@ def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
         "Анна Орлова", 3.5, 1, 1, 0.5, 0.2)
     assert [column["key"] for column in board["columns"]] == ["place", "player", "games", "points", "wins", "ci",
                                                               "extras"]
-    assert all(board["texts"][column["key"]] for column in board["columns"]), "each column has its Russian title"
+    assert [column["title"] for column in board["columns"]] == ["Место", "Игрок", "Игры", "Баллы", "Победы", "Ci",
+                                                                "Сумма доп."], "each column's Russian title, from the catalog"
     assert board["texts"]["seating"] == "Рассадка тура {round}"
 
 

@@ -139,6 +139,7 @@ def season_standings(db: str | None, since: datetime | None) -> Callable[[str | 
     stored at ``db`` and played from ``since`` on (UTC), best first."""
     from voicehost.records.ratings import ratings
     from voicehost.records.store import open_records
+    from voicehost.records.tournament import column_titles
     from voicehost.rules.scoring import SCREEN_COLUMNS, Standing, rank
     from voicehost.web.club import Board
 
@@ -152,7 +153,7 @@ def season_standings(db: str | None, since: datetime | None) -> Callable[[str | 
         rows = [row for row in records.seat_rows(since=since) if row["game_id"] in games]
         standings = rank([Standing(r.player, games=r.games, points=r.points, wins=r.wins) for r in ratings(rows)],
                          ("points", "wins"))
-        return Board(standings=tuple(standings), columns=columns, games=len(games))
+        return Board(standings=tuple(standings), columns=columns, titles=column_titles(), games=len(games))
     return board
 
 
@@ -182,8 +183,8 @@ def tournament_board(db: str | None, since: datetime | None) -> Callable[[str | 
         if upcoming:
             seating = tuple(Seating(str(table), tuple(seats[s] for s in sorted(seats)))
                             for table, seats in sorted(plan.schedule[upcoming[0]].items()))
-        return Board(standings=tuple(result.rows), games=result.games, next_round=upcoming[0] if upcoming else None,
-                     seating=seating)
+        return Board(standings=tuple(result.rows), titles=kept.column_titles(), games=result.games,
+                     next_round=upcoming[0] if upcoming else None, seating=seating)
     return board
 
 

@@ -27,7 +27,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -69,6 +69,8 @@ class Board:
     """Best first (:class:`voicehost.rules.scoring.Standing`, the records' own rows)."""
     columns: tuple[Column, ...] = SCREEN_COLUMNS
     """What the page draws of each row, in order: the page knows no column of its own."""
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """Each column's heading in the club's language (the records' ``column_titles``)."""
     games: int = 0
     """The finished games the standings count."""
     next_round: int | None = None
@@ -370,7 +372,8 @@ class ClubScreen:
         return {"tournament": self.tournament or next((t.tournament for t in self.tables.values()), None),
                 "tables": [t.shown(now) for t in sorted(self.tables.values(), key=_table_order)],
                 "standings": [s.as_dict() for s in board.standings],
-                "columns": [{"key": c.key, "kind": c.kind} for c in board.columns], "games": board.games,
+                "columns": [{"key": c.key, "kind": c.kind, "title": board.titles.get(c.key, c.key)}
+                            for c in board.columns], "games": board.games,
                 "next_round": board.next_round, "seating": [asdict(s) for s in board.seating],
                 "texts": self._texts()}
 

@@ -118,7 +118,7 @@ const Club = {
     if (!b.standings.length) { box.append(Club.el("div", "empty", Club.say("no_games"))); return; }
     const table = Club.el("table", "standings"), head = Club.el("tr");
     // The columns are the server's (the records' standings row): the page names none of its own.
-    for (const column of b.columns) head.append(Club.el("th", column.key, Club.say(column.key)));
+    for (const column of b.columns) head.append(Club.el("th", column.key, column.title));
     table.append(head);
     for (const row of b.standings) {
       const tr = Club.el("tr");
