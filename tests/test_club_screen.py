@@ -398,8 +398,8 @@ def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
         "Анна Орлова", 3.5, 1, 1, 0.5, 0.2)
     assert [column["key"] for column in board["columns"]] == ["place", "player", "games", "points", "wins", "ci",
                                                               "extras"]
-    assert [column["title"] for column in board["columns"]] == ["Место", "Игрок", "Игры", "Баллы", "Победы", "Ci",
-                                                                "Сумма доп."], "each column's Russian title, from the catalog"
+    titles = [column["title"] for column in board["columns"]]
+    assert titles == ["Место", "Игрок", "Игры", "Баллы", "Победы", "Ci", "Сумма доп."], "the catalog's Russian titles"
     assert board["texts"]["seating"] == "Рассадка тура {round}"
 
 
