@@ -65,7 +65,7 @@ Schedule = dict[int, dict[int, dict[int, str]]]   # round → table → seat →
 
 # ---- the tournament -----------------------------------------------------------------------
 
-DEFAULT_TIE_BREAKS = FIIM_TIE_BREAKS   # mafiaratings' order (docs/tournament.md "Tie-breaks")
+DEFAULT_TIE_BREAKS = FIIM_TIE_BREAKS   # mafiaratings' order (docs/rules.md "Tournament scoring")
 
 
 def parse_tie_breaks(text: str | Sequence[str], place: str = "--tie-breaks") -> tuple[str, ...]:
