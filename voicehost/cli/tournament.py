@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
+from voicehost.cli.tournament_results import add_result_commands
 from voicehost.cli.tournament_screen import add_screen_command
 from voicehost.language.i18n import N_, _, ngettext
 from voicehost.rules import InputError
@@ -177,6 +178,7 @@ def add_record_commands(sub: Any) -> None:
     add_show_command(sub)
     add_standings_command(sub)
     add_export_command(sub)
+    add_result_commands(sub)
 
 
 def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -215,6 +217,8 @@ def add_standings_command(sub: Any) -> None:
     table = _with_db(sub.add_parser("standings", help=_("the standings, from the stored protocols")))
     table.add_argument("name", metavar=_("NAME"))
     table.add_argument("--json", action="store_true")
+    table.add_argument("--round", type=positive, default=None, metavar="N",
+                       help=_("the standings as of round N (its games and the rounds before)"))
     table.add_argument("--html", default=None, metavar=_("OUT.html"), help=_("also write the table as a page to print"))
     table.set_defaults(run=_standings)
 
@@ -301,13 +305,14 @@ def _standings(args: argparse.Namespace) -> int:
     from voicehost.records.tournament import standings_html, standings_lines, tournament_standings
 
     with _open(args.db) as db:
-        result = tournament_standings(db, args.name)
+        result = tournament_standings(db, args.name, args.round)
     if args.html is not None:
         _write(args.html, standings_html(result))
     if args.json:
         print_json(result.as_dict())
         return 0
-    print(result.tournament.name)
+    print(result.tournament.name if args.round is None else _("{name}, as of round {round}").format(
+        name=result.tournament.name, round=args.round))
     for line in standings_lines(result):
         print(line)
     if args.html is not None:

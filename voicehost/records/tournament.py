@@ -91,6 +91,8 @@ class Tournament:
     players: tuple[str, ...] = ()
     schedule: Schedule = field(default_factory=dict)
     created_at: datetime | None = None
+    standings_hidden: bool = False
+    """The organiser keeps the standings off the public screen (``tournament hide``/``open``)."""
 
     def scheduled(self, round_no: int, table: int) -> dict[int, str] | None:
         return self.schedule.get(round_no, {}).get(table)
@@ -238,7 +240,20 @@ def load_tournament(records: Records, name: str) -> Tournament:
                                                        tournament_seats.c.seat)):
             schedule.setdefault(r, {}).setdefault(t, {})[s] = n
     return Tournament(row["name"], row["scoring"], tuple(row["tie_breaks"]), tuple(players), schedule,
-                      row["created_at"])
+                      row["created_at"], bool(row["standings_hidden"]))
+
+
+def show_standings(records: Records, name: str, shown: bool) -> None:
+    """Open the tournament's standings to the public screen, or hide them (only the seating
+    is shown then); the organiser's own ``tournament standings`` always has them."""
+    import sqlalchemy as sa
+
+    from voicehost.records.schema import tournaments
+
+    load_tournament(records, name)   # an unknown name is refused with the known ones
+    with records.engine.begin() as connection:
+        connection.execute(sa.update(tournaments).where(tournaments.c.name == name)
+                           .values(standings_hidden=not shown))
 
 
 def tournament_names(records: Records) -> list[str]:
@@ -394,8 +409,13 @@ def _schedule_warnings(tournament: Tournament, at: TournamentPlace, seats: Seque
         for seat in seats if planned.get(seat.seat) != seat.player]
 
 
-def tournament_standings(records: Records, name: str) -> Standings:
-    return standings(load_tournament(records, name), played_games(records, name))
+def tournament_standings(records: Records, name: str, upto_round: int | None = None) -> Standings:
+    """The standings of the games stored so far, or of the rounds up to ``upto_round`` (the
+    standings "as of round N"): the compensation points too are worked out over those games."""
+    games = played_games(records, name)
+    if upto_round is not None:
+        games = [game for game in games if game.place.round <= upto_round]
+    return standings(load_tournament(records, name), games)
 
 
 # ---- printing and export -------------------------------------------------------------------------

@@ -71,6 +71,8 @@ class Board:
     """What the page draws of each row, in order: the page knows no column of its own."""
     titles: Mapping[str, str] = field(default_factory=dict)
     """Each column's heading in the club's language (the records' ``column_titles``)."""
+    hidden: bool = False
+    """The organiser keeps the standings hidden for now: the page says so and shows the seating."""
     games: int = 0
     """The finished games the standings count."""
     next_round: int | None = None
@@ -373,7 +375,7 @@ class ClubScreen:
                 "tables": [t.shown(now) for t in sorted(self.tables.values(), key=_table_order)],
                 "standings": [s.as_dict() for s in board.standings],
                 "columns": [{"key": c.key, "kind": c.kind, "title": board.titles.get(c.key, c.key)}
-                            for c in board.columns], "games": board.games,
+                            for c in board.columns], "hidden": board.hidden, "games": board.games,
                 "next_round": board.next_round, "seating": [asdict(s) for s in board.seating],
                 "texts": self._texts()}
 

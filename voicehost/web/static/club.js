@@ -115,6 +115,7 @@ const Club = {
     const title = document.getElementById("standings-title"), box = document.getElementById("standings");
     title.textContent = Club.say("standings") + (b.games ? " — " + Club.say("standings_after", {games: b.games}) : "");
     box.replaceChildren();
+    if (b.hidden) { box.append(Club.el("div", "empty", Club.say("standings_hidden"))); return; }
     if (!b.standings.length) { box.append(Club.el("div", "empty", Club.say("no_games"))); return; }
     const table = Club.el("table", "standings"), head = Club.el("tr");
     // The columns are the server's (the records' standings row): the page names none of its own.
