@@ -9,16 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_club_records import cli
+from test_club_records import cli, db_url, pg_cluster  # noqa: F401  (the records on SQLite and PostgreSQL)
 from test_fiim_scoring import NAME, by_hand, tournament_files
 
 from voicehost.cli.tournament_screen import tournament_board
 
 
 @pytest.fixture
-def evening(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, list[Path]]:
-    """A 15-game ФИИМ tournament in the records (5 rounds, 3 tables)."""
-    db = f"sqlite:///{tmp_path / 'club.sqlite'}"
+def evening(db_url: str, tmp_path: Path,  # noqa: F811  (the fixture)
+            capsys: pytest.CaptureFixture[str]) -> tuple[str, list[Path]]:
+    """A 15-game ФИИМ tournament in the records (5 rounds, 3 tables), on SQLite and PostgreSQL."""
+    db = db_url
     paths = tournament_files(tmp_path, 7)
     assert cli(capsys, "tournament", "create", NAME, "--scoring", "fiim", "--db", db)[0] == 0
     assert cli(capsys, "records", "import", *map(str, paths), "--db", db)[0] == 0
@@ -33,7 +34,7 @@ def standings(capsys: pytest.CaptureFixture[str], db: str, *more: str) -> dict[s
 
 def game_at(capsys: pytest.CaptureFixture[str], db: str, round_no: int, table: int) -> str:
     code, out, _err = cli(capsys, "tournament", "show", NAME, "--json", "--db", db)
-    return next(p["game"] for p in json.loads(out)["played"] if (p["round"], p["table"]) == (round_no, table))
+    return str(next(p["game"] for p in json.loads(out)["played"] if (p["round"], p["table"]) == (round_no, table)))
 
 
 def test_a_correction_keeps_every_version_and_the_standings_use_the_latest(
