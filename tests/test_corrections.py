@@ -131,3 +131,41 @@ def test_hidden_standings_leave_the_screen_the_seating_only(evening: tuple[str, 
     assert board(NAME, []).standings
     code, _out, err = cli(capsys, "tournament", "hide", "Нет такого", "--db", db)
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_migration_0004_over_records_at_0003_keeps_the_tournament(db_url: str, tmp_path: Path,  # noqa: F811
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A tournament stored before corrections: its standings unchanged, open, no versions yet."""
+    from alembic import command
+    from alembic.config import Config
+
+    from voicehost.records.store import MIGRATIONS, engine_for
+
+    engine = engine_for(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+    engine.dispose()
+    paths = tournament_files(tmp_path, 19)
+    import sqlalchemy as sa
+
+    with engine.begin() as connection:   # the tournament as 0003 stored it, and its games
+        connection.execute(sa.text("INSERT INTO tournaments (name, scoring, tie_breaks, created_at) VALUES "
+                                   "(:n, 'fiim', :t, '2026-12-01 10:00:00')"),
+                           {"n": NAME, "t": json.dumps(["points", "extras", "wins", "special_wins", "killed_first"])})
+    engine.dispose()
+    from voicehost.records.games import read_record
+    from voicehost.records.store import Records
+
+    old = Records(engine)
+    old.add([read_record(p) for p in paths])
+    old.close()
+    shown = standings(capsys, db_url)   # opens the records: the upgrade to 0004
+    assert [(r["place"], r["player"], r["points"]) for r in shown["standings"]] == [
+        (r["place"], r["player"], round(r["points"], 2)) for r in by_hand(paths)]
+    assert tournament_board(db_url, None)(NAME, []).standings
+    game = game_at(capsys, db_url, 1, 1)
+    versions = json.loads(cli(capsys, "records", "show", game, "--history", "--json", "--db", db_url)[1])
+    assert [v["version"] for v in versions] == [1] and versions[0]["reason"] is None
