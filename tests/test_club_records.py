@@ -233,9 +233,18 @@ def test_malformed_files_are_one_line_and_nothing_is_stored(db_url: str, tmp_pat
 
 
 def test_the_schema_is_alembics_head(db_url: str) -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from voicehost.records.store import MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head == "0004"
     with open_records(db_url) as db:
         with db.engine.connect() as connection:
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == head
     with open_records(db_url) as db:  # opening again migrates nothing and keeps the data
         assert db.count() == 0
 
