@@ -39,7 +39,7 @@ SCHEME_KEYS: Mapping[str, str] = {
     "best_move_red": "1: a best move counts only from a red player",
     "removed": "a player removed by the judge (a penalty, below 0)",
     "fouled_out": "a player removed by his 4th foul (absent: as removed)",
-    "team_removed": "a player whose removal made his team lose (ППК), instead of removed",
+    "team_removed": "a player whose removal made his team lose (a team removal), instead of removed",
     "removal_keeps_win": "1: a removed player keeps his team's win and always gets his penalty (otherwise the "
                          "game's option removal_forfeits decides: under it, no win points and the penalty; "
                          "without it, neither)",
