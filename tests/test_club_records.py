@@ -179,7 +179,7 @@ def test_a_season_and_a_player_narrow_the_history(db_url: str, tmp_path: Path,
     history = json.loads(out)
     assert len(history) == played
     for game in history:  # both of sport's schemes, the one played equal to the protocol's scores
-        assert set(game["scores"]) == {"seed001", "showtime", "fiim"}
+        assert set(game["scores"]) == {"seed001", "showtime", "fiim", "championship"}
         assert game["scores"][game["options"]["scoring"]] == {seat: e["points"] for seat, e in game["roster"].items()}
     code, out, _ = cli(capsys, "records", "ratings", "--db", db_url, "--json", "--season", "2026-10-01..2026-10-03")
     assert max(r["games"] for r in json.loads(out)) <= 4
@@ -233,9 +233,18 @@ def test_malformed_files_are_one_line_and_nothing_is_stored(db_url: str, tmp_pat
 
 
 def test_the_schema_is_alembics_head(db_url: str) -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from voicehost.records.store import MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head == "0004"
     with open_records(db_url) as db:
         with db.engine.connect() as connection:
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == head
     with open_records(db_url) as db:  # opening again migrates nothing and keeps the data
         assert db.count() == 0
 

@@ -332,7 +332,7 @@ const look = () => {
                                   lines: [...card.querySelectorAll(".line")].map((n) => n.textContent).join(" | ")};
   });
   const standings = [...document.querySelectorAll("#standings tr[data-player]")]
-    .map((tr) => [...tr.children].map((td) => td.textContent));
+    .map((tr) => Object.fromEntries([...tr.children].map((td) => [td.className, td.textContent])));
   return {tables: tables, standings: standings, title: document.getElementById("title").textContent};
 };
 window.seen = [];
@@ -485,11 +485,12 @@ def test_three_tables_at_once_on_the_tournament_page(pg_url: str) -> None:
     for table in "13":
         shown = [s["tables"][table] for s in seen if table in s["tables"]]
         assert not any(t["dropped"] for t in shown), f"table {table} was shown dropped (its game over: it is not)"
-    standings = {row[1]: float(row[2]) for row in seen[-1]["standings"]}
+    standings = {row["player"]: float(row["points"]) for row in seen[-1]["standings"]}
     assert standings == marks["expected"], "the standings are the stored games' points"
-    points = [float(row[2]) for row in seen[-1]["standings"]]
-    assert points == sorted(points, reverse=True) and [row[0] for row in seen[-1]["standings"]][:3] == ["1", "2", "3"]
-    assert all(int(row[4]) == 1 for row in seen[-1]["standings"]), "each player one finished game (2's first lost)"
+    points = [float(row["points"]) for row in seen[-1]["standings"]]
+    assert points == sorted(points, reverse=True) and [row["place"] for row in seen[-1]["standings"]][0] == "1"
+    assert all(int(row["games"]) == 1 for row in seen[-1]["standings"]), "each player one game (2's first lost)"
+    assert set(seen[-1]["standings"][0]) == {"place", "player", "games", "points", "wins"}, "the season's columns"
     text = json.dumps(seen, ensure_ascii=False).lower()
     for role in ROLES:
         assert role not in text, f"the page showed {role!r}"
@@ -500,10 +501,13 @@ def test_three_tables_at_once_on_the_tournament_page(pg_url: str) -> None:
 
 def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
     """The other helper's schedule plugs in as the provider: the page's seating follows it."""
-    from voicehost.web.club import Seating, Standing
+    from voicehost.records.tournament import column_titles
+    from voicehost.rules.scoring import Standing
+    from voicehost.web.club import Seating
 
     def provider(tournament: str | None, tables: Any, /) -> Board:
-        return Board(standings=(Standing("Анна Орлова", 3.5, 1, 1, 0.5),), games=1, next_round=2,
+        return Board(standings=(Standing("Анна Орлова", 1, games=1, points=3.5, wins=1, bonus=0.5, ci=0.2),),
+                     titles=column_titles(), games=1, next_round=2,
                      seating=(Seating("1", tuple(PLAYERS[:10])), Seating("2", tuple(PLAYERS[10:20]))))
 
     async def look() -> dict[str, Any]:
@@ -521,7 +525,13 @@ def test_a_board_provider_gives_the_seating_of_the_next_round() -> None:
 
     board = asyncio.run(look())
     assert board["next_round"] == 2 and board["seating"][1] == {"table": "2", "players": PLAYERS[10:20]}
-    assert board["standings"] == [{"player": "Анна Орлова", "points": 3.5, "games": 1, "wins": 1, "extra": 0.5}]
+    row = board["standings"][0]
+    assert (row["player"], row["points"], row["games"], row["wins"], row["extras"], row["ci"]) == (
+        "Анна Орлова", 3.5, 1, 1, 0.5, 0.2)
+    assert [column["key"] for column in board["columns"]] == ["place", "player", "games", "points", "wins", "ci",
+                                                              "extras"]
+    titles = [column["title"] for column in board["columns"]]
+    assert titles == ["Место", "Игрок", "Игры", "Баллы", "Победы", "Ci", "Сумма доп."], "the catalog's Russian titles"
     assert board["texts"]["seating"] == "Рассадка тура {round}"
 
 

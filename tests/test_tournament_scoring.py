@@ -155,7 +155,9 @@ async def tournament_game(table: Table) -> None:
     await table.vote_out_nominee()                                # 9 out: no black left
 
 
-# The hand computation, scheme fiim (won +1, best_move_2 +0.25, best_move_3 +0.5, removed −0.5):
+# The hand computation, scheme fiim (mafiaratings' «ФИИМ», scoring 19: won +1, kept by a removed
+# winner; best move of the red player killed in the first shooting night, 2 black +0.25; removed −0.5;
+# docs/rules.md "Tournament scoring" cites each):
 #   seat 1  red, won +1, best move 3, 5, 2 = two black +0.25              = 1.25
 #   seat 2  red, won +1                                                    = 1.00
 #   seat 3  Don, lost                                                      = 0.00
@@ -165,8 +167,11 @@ async def tournament_game(table: Table) -> None:
 #   seat 7  Sheriff, won +1                                                = 1.00
 #   seat 8  red, won +1 (the +1 bonus was undone)                          = 1.00
 #   seat 9  mafia, lost                                                    = 0.00
-#   seat 10 red, removed: no win point (removal_forfeits), removed −0.5    = −0.50
-FIIM_BY_HAND = {1: 1.25, 2: 1.0, 3: 0.0, 4: 1.3, 5: 0.0, 6: 0.75, 7: 1.0, 8: 1.0, 9: 0.0, 10: -0.5}
+#   seat 10 red, removed: keeps the win +1 (fiim ignores removal_forfeits), removed −0.5 = 0.50
+FIIM_BY_HAND = {1: 1.25, 2: 1.0, 3: 0.0, 4: 1.3, 5: 0.0, 6: 0.75, 7: 1.0, 8: 1.0, 9: 0.0, 10: 0.5}
+# The scheme championship (voicehost's values before fiim) is the same but for seat 10: under the
+# game's option removal_forfeits he loses the win point and gets −0.5.
+CHAMPIONSHIP_BY_HAND = {**FIIM_BY_HAND, 10: -0.5}
 # The same game scored again under seed001 (alive +5, won +6, Don/Sheriff alive +1; no best-move
 # or removal points in that scheme), keeping the table's decisions — seat 10's forfeit (no +6)
 # and the judge's points: alive at the end are 6, 7 and 8.
@@ -208,6 +213,7 @@ def test_a_tournament_scored_game_from_the_console_its_protocol_and_the_ratings(
     assert record.protocol["scores"] == protocol["scores"] and record.protocol["best_move"] == protocol["best_move"]
     assert scores_by_scheme("sport", record.winner, record.seats, record.protocol) == {
         "fiim": {str(s): p for s, p in FIIM_BY_HAND.items()},
+        "championship": {str(s): p for s, p in CHAMPIONSHIP_BY_HAND.items()},
         "seed001": {str(s): p for s, p in SEED001_BY_HAND.items()},
         "showtime": {str(s): p for s, p in showtime_by_hand().items()}}
 
@@ -391,6 +397,14 @@ def test_a_game_scored_again_keeps_the_tables_decisions() -> None:
            "best_move": {"by": 1, "seats": [3, 5, 9], "black": 3},
            "judge_points": [{"seat": 1, "points": 0.5, "reason": "x"}, {"seat": 2, "points": 9, "reason": "y"}]}
     assert points_of(row) == 0.75                      # as played: the protocol's score
-    assert points_of(row, "fiim") == -0.5 + 0.5 + 0.5  # no win, removed, three black, the judge's +0.5
+    # championship: no win (removal_forfeits), removed, three black (any night), the judge's +0.5
+    assert points_of(row, "championship") == -0.5 + 0.5 + 0.5
+    # fiim: the win kept, removed; no best move (he was removed, not killed in the first night)
+    assert points_of(row, "fiim") == 1 - 0.5 + 0.5
     assert points_of(row, "seed001") == 0.5
-    assert points_of({**row, "removal_forfeits": None, "best_move": "junk", "judge_points": [7]}, "fiim") == 1.0
+    junk = {**row, "removal_forfeits": None, "best_move": "junk", "judge_points": [7]}
+    assert points_of(junk, "championship") == 1.0
+    killed = {**row, "out_cause": "killed", "out_night": 2}   # sport's first shooting night
+    assert points_of(killed, "fiim") == 1 + 0.4 + 0.5     # best move 3 black: mafiaratings' 0.4
+    assert points_of({**killed, "out_night": 3}, "fiim") == 1 + 0.5     # a later night: no best move
+    assert points_of({**killed, "role": "don", "winner": "black"}, "fiim") == 1 + 0.5   # black: none

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
+from voicehost.cli.records_history import add_show_command
 from voicehost.language.i18n import _, ngettext
 from voicehost.language.record_words import record_word, result_words
 from voicehost.rules import InputError
@@ -51,6 +52,7 @@ def add_commands(commands: Commands) -> None:
     table.set_defaults(run=_ratings)
 
     add_elo_command(sub)
+    add_show_command(sub)
 
     export = _with_db(sub.add_parser("export", help=_("every game seat by seat (csv) or whole (json)")))
     export.add_argument("--format", choices=["csv", "json"], required=True)

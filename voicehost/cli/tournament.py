@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
+from voicehost.cli.tournament_results import add_result_commands
 from voicehost.cli.tournament_screen import add_screen_command
 from voicehost.language.i18n import N_, _, ngettext
 from voicehost.rules import InputError
@@ -30,7 +31,7 @@ DB_HELP = N_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqli
 # voicehost.records.tournament's EXPORT_FORMATS and DEFAULT_TIE_BREAKS (a test holds them equal), here so
 # that building the parser imports none of the records.
 EXPORT_FORMATS = ("mafiaratings", "polemica", "json", "csv", "games-csv", "html")
-DEFAULT_TIE_BREAKS = "points,bonus,wins,sheriff_games"
+DEFAULT_TIE_BREAKS = "points,extras,wins,special_wins,killed_first"
 
 
 def add_commands(commands: Commands) -> None:
@@ -177,6 +178,7 @@ def add_record_commands(sub: Any) -> None:
     add_show_command(sub)
     add_standings_command(sub)
     add_export_command(sub)
+    add_result_commands(sub)
 
 
 def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -193,8 +195,9 @@ def add_create_command(sub: Any) -> None:
                         help=_("round → table → seat → player (tournament plan --json writes one)"))
     create.add_argument("--players", default=None, metavar=_("FILE"), help=_("the players, one name a line"))
     create.add_argument("--tie-breaks", default=DEFAULT_TIE_BREAKS, metavar="A,B,…",
-                        help=_("the standings' order: points, bonus, wins, best_player, sheriff_games, sheriff_wins, "
-                             "don_wins, red_wins, black_wins, fouls (fewer first)"))
+                        help=_("the standings' order (default mafiaratings': points, extras, wins, special_wins, "
+                             "killed_first); also bonus, best_move, penalty, ci, best_player, sheriff_games, "
+                             "sheriff_wins, don_wins, red_wins, black_wins, fouls (fewer first)"))
     create.set_defaults(run=_create)
 
 
@@ -214,6 +217,8 @@ def add_standings_command(sub: Any) -> None:
     table = _with_db(sub.add_parser("standings", help=_("the standings, from the stored protocols")))
     table.add_argument("name", metavar=_("NAME"))
     table.add_argument("--json", action="store_true")
+    table.add_argument("--round", type=positive, default=None, metavar="N",
+                       help=_("the standings as of round N (its games and the rounds before)"))
     table.add_argument("--html", default=None, metavar=_("OUT.html"), help=_("also write the table as a page to print"))
     table.set_defaults(run=_standings)
 
@@ -300,13 +305,14 @@ def _standings(args: argparse.Namespace) -> int:
     from voicehost.records.tournament import standings_html, standings_lines, tournament_standings
 
     with _open(args.db) as db:
-        result = tournament_standings(db, args.name)
+        result = tournament_standings(db, args.name, args.round)
     if args.html is not None:
         _write(args.html, standings_html(result))
     if args.json:
         print_json(result.as_dict())
         return 0
-    print(result.tournament.name)
+    print(result.tournament.name if args.round is None else _("{name}, as of round {round}").format(
+        name=result.tournament.name, round=args.round))
     for line in standings_lines(result):
         print(line)
     if args.html is not None:

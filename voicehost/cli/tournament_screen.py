@@ -150,34 +150,41 @@ def with_club(args: argparse.Namespace, records_table: str,
 
 # ---- the screen ---------------------------------------------------------------------------------------
 
+SEASON_COLUMNS = ("place", "player", "games", "points", "wins")   # a season has no tournament's extras
+
+
 def season_standings(db: str | None, since: datetime | None) -> Callable[[str | None, Sequence[str]], Board]:
     """The standings until the tournament's own: the season points of the reporting tables' games
     stored at ``db`` and played from ``since`` on (UTC), best first."""
     from voicehost.records.ratings import ratings
     from voicehost.records.store import open_records
-    from voicehost.web.club import Board, Standing
+    from voicehost.records.tournament import column_titles
+    from voicehost.rules.scoring import SCREEN_COLUMNS, Standing, rank
+    from voicehost.web.club import Board
 
     records = open_records(db)
+    columns = tuple(column for column in SCREEN_COLUMNS if column.key in SEASON_COLUMNS)
 
     def board(tournament: str | None, tables: Sequence[str], /) -> Board:
         if not tables:
             return Board()
         games = {game.id for game in records.games(since=since) if game.table in set(tables)}
         rows = [row for row in records.seat_rows(since=since) if row["game_id"] in games]
-        return Board(standings=tuple(Standing(r.player, round(r.points, 2), r.games, r.wins)
-                                     for r in ratings(rows)), games=len(games))
+        standings = rank([Standing(r.player, games=r.games, points=r.points, wins=r.wins) for r in ratings(rows)],
+                         ("points", "wins"))
+        return Board(standings=tuple(standings), columns=columns, titles=column_titles(), games=len(games))
     return board
 
 
 def tournament_board(db: str | None, since: datetime | None) -> Callable[[str | None, Sequence[str]], Board]:
     """The tournament's own standings and schedule (:mod:`voicehost.records.tournament`: its
-    scoring, bonus points and tie-breaks, from the stored protocols), where the records have
+    scoring, its extras, Ci and tie-breaks, from the stored protocols, in the records' own rows), where the records have
     that tournament; else :func:`season_standings`. The next round's seating is the schedule's
     first round after the last one with a stored game."""
     import importlib
 
     from voicehost.records.store import open_records
-    from voicehost.web.club import Board, Seating, Standing
+    from voicehost.web.club import Board, Seating
 
     kept = importlib.import_module("voicehost.records.tournament")
     records = open_records(db)
@@ -195,10 +202,11 @@ def tournament_board(db: str | None, since: datetime | None) -> Callable[[str | 
         if upcoming:
             seating = tuple(Seating(str(table), tuple(seats[s] for s in sorted(seats)))
                             for table, seats in sorted(plan.schedule[upcoming[0]].items()))
-        return Board(standings=tuple(Standing(row.player, round(row.points, 2), row.games, row.wins,
-                                              round(row.bonus, 2)) for row in result.rows),
-                     games=result.games, next_round=upcoming[0] if upcoming else None, seating=seating,
-                     tables=max((len(seats) for seats in plan.schedule.values()), default=None))
+        tables = max((len(seats) for seats in plan.schedule.values()), default=None)
+        if plan.standings_hidden:   # tournament hide: the seating only, until tournament open
+            return Board(hidden=True, next_round=upcoming[0] if upcoming else None, seating=seating, tables=tables)
+        return Board(standings=tuple(result.rows), titles=kept.column_titles(), games=result.games,
+                     next_round=upcoming[0] if upcoming else None, seating=seating, tables=tables)
     return board
 
 

@@ -5,7 +5,9 @@ A protocol cannot be replayed (it holds what happened, not the inputs), so this 
 every fact *could* be true: a ruleset the program knows and a table size it plays, that
 ruleset's deck dealt to every seat 1…N, a winner one of the dealt teams, every elimination a
 seat of the table (once, as its seat entry says), a nickname at one seat only, fouls, scores
-and the best player for seats that exist. The first problem is one :class:`InputError` naming the field (``seats.11``,
+and the best player for seats that exist; a best move only by the first player killed, its
+black seats counted right; the judge's points for a seat of the table, within their range.
+The first problem is one :class:`InputError` naming the field (``seats.11``,
 ``eliminations[2].seat``…); the caller adds the file.
 """
 
@@ -20,6 +22,7 @@ from voicehost.config import load_ruleset
 from voicehost.language.i18n import _
 from voicehost.rules import GAMES, InputError, Role, Ruleset, Team
 from voicehost.rules.game import validate_deal
+from voicehost.rules.sport import JUDGE_POINTS_LIMIT
 
 CAUSES = ("voted", "killed", "removed")
 WHEN = ("day", "night")
@@ -66,6 +69,10 @@ def check_protocol(protocol: Any) -> None:
     best = protocol.get("best_player")
     if best is not None:
         _seat_number(best, count, "best_player")
+    if protocol.get("best_move") is not None:
+        _best_move(protocol, roles, count)
+    if protocol.get("judge_points") is not None:
+        _judge_points(protocol["judge_points"], count)
     for key in ("days", "nights"):
         phases = protocol.get(key, [])
         if not isinstance(phases, list) or not all(isinstance(phase, Mapping) for phase in phases):
@@ -180,6 +187,52 @@ def _eliminations(raw: Any, seats: Mapping[int, Any], count: int) -> None:
         if entry.get("out") and seat not in out:
             raise InputError(f"seats.{seat}.out", _("seat {seat} left the table but is not under eliminations").format(
                                                       seat=seat))
+
+
+def _best_move(protocol: Mapping[str, Any], roles: tuple[Role, ...], count: int) -> None:
+    """«Лучший ход» as the game takes it (voicehost.rules.sport): by the first
+    player to leave the table, killed at night, naming one to three other seats; ``black`` is how
+    many of them are black."""
+    best = protocol["best_move"]
+    if not isinstance(best, Mapping):
+        raise InputError("best_move", _("must be an object (by, seats, black)"))
+    by = _seat_number(best.get("by"), count, "best_move.by")
+    first = next(iter(protocol.get("eliminations") or []), None)
+    if not isinstance(first, Mapping) or first.get("seat") != by or first.get("cause") != "killed":
+        raise InputError("best_move.by", _("seat {by} was not the first to leave the table, killed at night: "
+                                           "only that player names a best move").format(by=by))
+    named = best.get("seats")
+    if not isinstance(named, list) or not 1 <= len(named) <= 3:
+        raise InputError("best_move.seats", _("must be a list of one to three seats"))
+    seats = [_seat_number(seat, count, f"best_move.seats[{k}]") for k, seat in enumerate(named)]
+    if len(set(seats)) != len(seats) or by in seats:
+        raise InputError("best_move.seats", _("names a seat twice, or its own"))
+    black = sum(roles[seat - 1].team is Team.BLACK for seat in seats)
+    claimed = best.get("black")
+    if claimed != black or isinstance(claimed, bool):
+        raise InputError("best_move.black", _("{claimed}, but {black} of the named seats are black").format(
+            claimed=str(claimed)[:24], black=black))
+
+
+def _judge_points(raw: Any, count: int) -> None:
+    """The judge's points as the game takes them: for a seat of the table,
+    within the scheme's range (at most 5 either way, not 0), each with its reason."""
+    if not isinstance(raw, list):
+        raise InputError("judge_points", _("must be a list of objects (seat, points, reason)"))
+    top = JUDGE_POINTS_LIMIT / 100
+    for index, given in enumerate(raw):
+        place = f"judge_points[{index}]"
+        if not isinstance(given, Mapping):
+            raise InputError(place, _("must be an object (seat, points, reason)"))
+        _seat_number(given.get("seat"), count, f"{place}.seat")
+        points = given.get("points")
+        if isinstance(points, bool) or not isinstance(points, (int, float)) or not math.isfinite(points) \
+                or not 0 < abs(points) <= top or round(points, 2) != points:
+            raise InputError(f"{place}.points", _("{points!r} is not a number of points from -{top:g} to {top:g} "
+                                                  "(hundredths, not 0)").format(points=str(points)[:24], top=top))
+        reason = given.get("reason")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            raise InputError(f"{place}.reason", _("must say why (text, at most 200 characters)"))
 
 
 def _scores(raw: Any, count: int) -> None:

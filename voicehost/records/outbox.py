@@ -19,8 +19,8 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 
 from voicehost.language.i18n import _, ngettext
+from voicehost.records.places import PlaceTaken
 from voicehost.records.store import Records, open_records
-from voicehost.records.tournament import PlaceTaken
 from voicehost.rules import InputError
 
 FIRST_RETRY_S = 15.0

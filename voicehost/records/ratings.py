@@ -1,8 +1,8 @@
 """Per-player figures for a season: games, wins, win rate by team and by role, points, fouls
 and best-player votes, sorted by points.
 
-Points are the ruleset's scoring (RULES.md §1 "Scores", one function:
-:func:`voicehost.rules.sport.seat_points`): by default each game under the scheme it was played
+Points are the ruleset's scoring (docs/rules.md "Scores", one function:
+:func:`voicehost.rules.scoring.score_game`): by default each game under the scheme it was played
 with — the protocol's scores plus the table's best-player vote; ``scoring=NAME`` rates every
 game under one scheme instead (a game whose ruleset has no scheme scores nothing).
 
@@ -22,7 +22,8 @@ from typing import Any
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.language.i18n import _
 from voicehost.rules import InputError, Role
-from voicehost.rules.sport import seat_points
+from voicehost.rules.scoring import GameFacts, SeatFacts, check_scheme, score_game
+from voicehost.rules.sport import FIRST_SHOOTING_NIGHT, JUDGE_POINTS_LIMIT
 
 
 @dataclass
@@ -50,14 +51,19 @@ def _rate(wins: int, games: int) -> float:
 @cache
 def _schemes() -> tuple[dict[str, Mapping[str, float]], dict[tuple[str, str], Mapping[str, float]]]:
     """Every scoring scheme the rulesets define: by name, and by (ruleset, name)."""
-    by_ruleset = {(name, scheme): points for name in ruleset_names()
-                  for scheme, points in load_ruleset(name).scoring.items()}
+    by_ruleset = {(name, scheme): check_scheme(points, f"config/rules/{name}.toml: scoring.{scheme}")
+                  for name in ruleset_names() for scheme, points in load_ruleset(name).scoring.items()}
     return {scheme: points for (_, scheme), points in by_ruleset.items()}, by_ruleset
 
 
 def scoring_schemes() -> dict[str, Mapping[str, float]]:
     """Every scoring scheme the rulesets define, by name (seed001, showtime, …)."""
     return _schemes()[0]
+
+
+def schemes_of(ruleset: str) -> dict[str, Mapping[str, float]]:
+    """The scoring schemes one ruleset defines, by name."""
+    return {scheme: points for (name, scheme), points in _schemes()[1].items() if name == ruleset}
 
 
 def check_scoring(scoring: str | None) -> None:
@@ -73,46 +79,72 @@ def points_of(row: Mapping[str, Any], scoring: str | None = None) -> float:
     if scoring is None:
         as_played = _schemes()[1].get((row["ruleset"], row["scoring"]), {})
         return float(row["points"]) + (as_played.get("best_player", 0.0) if row["best_player"] else 0.0)
-    extras = tournament_extras(row.get("seat"), row.get("out_cause"), bool(row.get("removal_forfeits")),
-                               row.get("best_move"), row.get("judge_points"))
-    return seat_points(scoring_schemes()[scoring], Role(row["role"]), bool(row["alive"]), row["winner"],
-                       bool(row["best_player"]), *extras)
+    seat = SeatFacts(int(row["seat"]), Role(row["role"]), str(row.get("team") or Role(row["role"]).team.value),
+                     bool(row["alive"]), row.get("out_cause"), row.get("out_night"), int(row.get("fouls") or 0),
+                     bool(row["best_player"]))
+    game = game_facts(row["winner"], [seat], {"best_move": row.get("best_move"),
+                                              "judge_points": row.get("judge_points"),
+                                              "options": {"removal_forfeits": bool(row.get("removal_forfeits"))},
+                                              "ruleset": row.get("ruleset")})
+    return score_game(scoring_schemes()[scoring], game)[seat.seat].total
+
+
+def seat_facts(seat: Any) -> SeatFacts:
+    """A :class:`~voicehost.records.games.SeatRecord` as the scoring reads it."""
+    return SeatFacts(seat.seat, Role(seat.role), seat.team, seat.alive, seat.out_cause, seat.out_night, seat.fouls,
+                     seat.best_player)
+
+
+def game_facts(winner: str | None, seats: Iterable[SeatFacts], protocol: Mapping[str, Any]) -> GameFacts:
+    """What a stored game decided, from its protocol, for the one scoring function. A protocol
+    from outside may hold anything (the import refuses the impossible; what was stored before
+    is read defensively): what is not as voicehost writes it counts nothing."""
+    best = protocol.get("best_move")
+    by, black = None, 0
+    if isinstance(best, Mapping) and _whole(best.get("by")) and _whole(best.get("black")) and 0 <= best["black"] <= 3:
+        by, black = best["by"], best["black"]
+    options = protocol.get("options")
+    forfeits = isinstance(options, Mapping) and options.get("removal_forfeits") is True
+    team_removed = protocol.get("team_removed")
+    return GameFacts(winner, tuple(seats), by, black, judge_totals(protocol.get("judge_points")),
+                     first_shooting_night(protocol), team_removed if _whole(team_removed) else None, forfeits)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def judge_totals(judge_points: Any) -> dict[int, float]:
+    """The judge's points per seat (``judge_points``: a list of {seat, points, reason})."""
+    totals: dict[int, float] = {}
+    for given in judge_points if isinstance(judge_points, list) else []:
+        if not isinstance(given, Mapping) or not _whole(given.get("seat")):
+            continue
+        points = given.get("points")
+        if isinstance(points, (int, float)) and not isinstance(points, bool) and math.isfinite(points) \
+                and abs(points) <= JUDGE_POINTS_LIMIT / 100:
+            totals[given["seat"]] = totals.get(given["seat"], 0.0) + float(points)
+    return totals
+
+
+def first_shooting_night(protocol: Mapping[str, Any]) -> int:
+    """The game's first night with shots (its protocol's ``nights``); without them, the
+    ruleset's: sport's night 1 is the acquaintance."""
+    nights = protocol.get("nights")
+    for night in nights if isinstance(nights, list) else []:
+        if isinstance(night, Mapping) and "shots" in night and _whole(night.get("night")):
+            return int(night["night"])
+    return FIRST_SHOOTING_NIGHT if protocol.get("ruleset") == "sport" else 1
 
 
 def scores_by_scheme(ruleset: str, winner: str | None, seats: Iterable[Any],
                      protocol: Mapping[str, Any] | None = None) -> dict[str, dict[str, float]]:
     """A game's points under every scheme of its ruleset, seat by seat (``seats``: SeatRecords;
-    ``protocol``: the game's, for its tournament scoring)."""
-    seats = list(seats)
-    played = protocol or {}
-    options = played.get("options")
-    forfeits = isinstance(options, Mapping) and options.get("removal_forfeits") is True
-    extras = {s.seat: tournament_extras(s.seat, s.out_cause, forfeits, played.get("best_move"),
-                                        played.get("judge_points")) for s in seats}
-    return {scheme: {str(s.seat): seat_points(points, Role(s.role), s.alive, winner, s.best_player, *extras[s.seat])
-                     for s in seats}
+    ``protocol``: the game's, for its tournament scoring). Compensation points (Ci) are the
+    tournament's, not one game's: see :func:`voicehost.records.tournament.standings`."""
+    game = game_facts(winner, [seat_facts(s) for s in seats], {"ruleset": ruleset, **(protocol or {})})
+    return {scheme: {str(seat): score.total for seat, score in score_game(points, game).items()}
             for (name, scheme), points in _schemes()[1].items() if name == ruleset}
-
-
-def tournament_extras(seat: Any, out_cause: Any, forfeits: bool, best_move: Any,
-                      judge_points: Any) -> tuple[bool, int, float]:
-    """What a seat's game decided beyond the scheme, from its stored protocol: (forfeited,
-    black seats of his best move, the judge's points). A protocol from outside may hold anything:
-    what is not as voicehost writes it counts nothing."""
-    forfeited = forfeits and out_cause == "removed"
-    black = 0
-    if isinstance(best_move, Mapping) and best_move.get("by") == seat:
-        count = best_move.get("black")
-        black = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 3 else 0
-    judge = 0.0
-    for given in judge_points if isinstance(judge_points, list) else []:
-        if not isinstance(given, Mapping) or given.get("seat") != seat:
-            continue
-        points = given.get("points")
-        if isinstance(points, (int, float)) and not isinstance(points, bool) and math.isfinite(points) \
-                and abs(points) <= 1000:
-            judge += float(points)
-    return forfeited, black, judge
 
 
 def ratings(rows: Iterable[Mapping[str, Any]], scoring: str | None = None) -> list[Rating]:

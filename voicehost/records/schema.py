@@ -69,6 +69,7 @@ tournaments = sa.Table(
     sa.Column("scoring", sa.String(40), nullable=False),
     sa.Column("tie_breaks", JSON, nullable=False),
     sa.Column("created_at", sa.DateTime, nullable=False),
+    sa.Column("standings_hidden", sa.Boolean, nullable=False, server_default=sa.false()),   # migration 0004
 )
 
 tournament_players = sa.Table(
@@ -85,4 +86,15 @@ tournament_seats = sa.Table(   # the schedule: round → table → seat → play
     sa.Column("table_no", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("nickname", sa.String(80), nullable=False),
+)
+
+
+game_versions = sa.Table(   # a corrected game's protocols, version 1 the one stored first (migration 0004)
+    "game_versions", metadata,
+    sa.Column("game_id", sa.Uuid, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("protocol", JSON, nullable=False),
+    sa.Column("reason", sa.Text),
+    sa.Column("corrected_by", sa.String(80)),
+    sa.Column("corrected_at", sa.DateTime, nullable=False),
 )

@@ -24,8 +24,8 @@ from sqlalchemy.engine import Connection, Engine
 from voicehost.language.i18n import N_
 from voicehost.records.games import GameRecord, SeatRecord
 from voicehost.records.paths import default_url
+from voicehost.records.places import PlaceTaken, TournamentPlace, place_of
 from voicehost.records.schema import game_seats, games, outbox, players
-from voicehost.records.tournament import PlaceTaken, TournamentPlace, place_of
 from voicehost.rules import InputError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -142,11 +142,11 @@ class Records:
         fresh = [record for record in unique if record.id not in known]
         new = {record.id for record in fresh}
         if fresh:  # executemany; ON CONFLICT guards against another writer between the SELECT and here
-            rows = [_game_row(record) for record in fresh]
+            rows = [game_row(record) for record in fresh]
             _refuse_taken_places(connection, rows)
             if all(row["tournament"] is None for row in rows):  # the columns of 0001's games only (as before 0003)
                 rows = [{k: v for k, v in row.items() if k not in PLACE_COLUMNS} for row in rows]
-            ids = self._player_ids(connection, {s.player for r in fresh for s in r.seats if s.player})
+            ids = self.player_ids(connection, {s.player for r in fresh for s in r.seats if s.player})
             try:
                 connection.execute(self._insert(games).on_conflict_do_nothing(index_elements=["id"]), rows)
             except sa.exc.IntegrityError:  # another table's game took the place in the meantime
@@ -154,7 +154,7 @@ class Records:
                     _refuse_taken_places(again, rows)
                 raise
             connection.execute(self._insert(game_seats).on_conflict_do_nothing(index_elements=["game_id", "seat"]),
-                               [_seat_row(r.id, s, ids) for r in fresh for s in r.seats])
+                               [seat_row(r.id, s, ids) for r in fresh for s in r.seats])
         for record in unique:
             if record.id not in new and any(s.best_player for s in record.seats):
                 self._take_best(connection, record)
@@ -165,7 +165,7 @@ class Records:
                                 for r in unique])
         return len(new)
 
-    def _player_ids(self, connection: Connection, nicknames: set[str]) -> dict[str, int]:
+    def player_ids(self, connection: Connection, nicknames: set[str]) -> dict[str, int]:
         if not nicknames:
             return {}
         connection.execute(self._insert(players).on_conflict_do_nothing(index_elements=["nickname"]),
@@ -185,7 +185,7 @@ class Records:
         """The table's best-player vote (seed 001): ``who`` is a seat number or a nickname of
         the game whose id starts with ``game``. Returns (game id, seat)."""
         with self.engine.begin() as connection:
-            game_uuid = self._find_game(connection, game)
+            game_uuid = self.find_game(connection, game)
             seats = connection.execute(sa.select(game_seats.c.seat, players.c.nickname)
                                        .select_from(game_seats.outerjoin(players))
                                        .where(game_seats.c.game_id == game_uuid)).all()
@@ -203,7 +203,7 @@ class Records:
         return game_uuid, chosen[0]
 
     @staticmethod
-    def _find_game(connection: Connection, prefix: str) -> uuid.UUID:
+    def find_game(connection: Connection, prefix: str) -> uuid.UUID:
         text = prefix.replace("-", "").lower()
         ids = [i for i in connection.execute(sa.select(games.c.id)).scalars() if i.hex.startswith(text)]
         if len(ids) != 1:
@@ -253,7 +253,7 @@ class Records:
     def seat_rows(self, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
         """Every named player's seat in the games of a season: what the ratings are made of."""
         scoring = games.c.options["scoring"].as_string().label("scoring")  # the scheme played, if the ruleset has one
-        # Tournament scoring (ratings.tournament_extras), for a game scored again under another scheme.
+        # Tournament scoring (ratings.game_facts), for a game scored again under another scheme.
         tournament = (games.c.options["removal_forfeits"].as_boolean().label("removal_forfeits"),
                       games.c.protocol["best_move"].label("best_move"),
                       games.c.protocol["judge_points"].label("judge_points"))
@@ -261,7 +261,7 @@ class Records:
                            scoring, games.c.winner, game_seats.c.seat,
                            game_seats.c.role, game_seats.c.team, game_seats.c.alive, game_seats.c.won,
                            game_seats.c.fouls, game_seats.c.points, game_seats.c.best_player,
-                           game_seats.c.out_cause, *tournament)
+                           game_seats.c.out_cause, game_seats.c.out_night, *tournament)
                  .select_from(game_seats.join(players).join(games))
                  .where(games.c.winner.is_not(None))   # an annulled or stopped game is kept, never rated
                  .order_by(games.c.played_at, games.c.id, game_seats.c.seat))
@@ -313,7 +313,7 @@ def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield batch
 
 
-def _game_row(record: GameRecord) -> dict[str, Any]:
+def game_row(record: GameRecord) -> dict[str, Any]:
     at = place_of(record.protocol, f"game {str(record.id)[:8]}: tournament")
     return {"id": record.id, "played_at": record.played_at, "table_name": record.table, "ruleset": record.ruleset,
             "options": record.options, "seats": len(record.seats), "winner": record.winner,
@@ -336,7 +336,7 @@ def _refuse_taken_places(connection: Connection, rows: list[dict[str, Any]]) -> 
         seen[key] = row["id"]
 
 
-def _seat_row(game_id: uuid.UUID, seat: SeatRecord, ids: dict[str, int]) -> dict[str, Any]:
+def seat_row(game_id: uuid.UUID, seat: SeatRecord, ids: dict[str, int]) -> dict[str, Any]:
     return {"game_id": game_id, "seat": seat.seat, "player_id": ids.get(seat.player) if seat.player else None,
             "role": seat.role, "team": seat.team, "alive": seat.alive, "won": seat.won, "fouls": seat.fouls,
             "out_cause": seat.out_cause, "out_day": seat.out_day, "out_night": seat.out_night,

@@ -33,8 +33,8 @@ def record_finished_game(protocol: Mapping[str, Any], name: str, *, table_file: 
     instead of a line in the log (a live table's game must never fail on its records)."""
     from voicehost.records.games import record_from_protocol
     from voicehost.records.outbox import push
+    from voicehost.records.places import PlaceTaken
     from voicehost.records.store import open_records
-    from voicehost.records.tournament import PlaceTaken
 
     try:
         if where is None:

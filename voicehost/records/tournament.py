@@ -36,86 +36,36 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.language.i18n import _, language, ngettext
-from voicehost.rules import InputError, Role
+from voicehost.records.places import MAX_NUMBER as MAX_NUMBER
+from voicehost.records.places import NAME_LIMIT as NAME_LIMIT
+from voicehost.records.places import PlaceTaken as PlaceTaken
+from voicehost.records.places import TournamentPlace, check_name, check_number
+from voicehost.records.places import place_of as place_of
+from voicehost.rules import InputError
+from voicehost.rules.scoring import (
+    COLUMNS,
+    FIIM_TIE_BREAKS,
+    Column,
+    GameFacts,
+    SeatScore,
+    Standing,
+    ci_eligible,
+    ci_points,
+    rank,
+    score_game,
+)
+from voicehost.rules.scoring import TIE_BREAKS as TIE_BREAKS
 
 if TYPE_CHECKING:
     from voicehost.records.games import GameRecord, SeatRecord
     from voicehost.records.store import Records
 
-NAME_LIMIT = 80
-MAX_NUMBER = 999   # rounds, tables and seats
-
 Schedule = dict[int, dict[int, dict[int, str]]]   # round → table → seat → player
-
-
-# ---- a game's place in a tournament -------------------------------------------------------
-
-@dataclass(frozen=True)
-class TournamentPlace:
-    name: str
-    round: int
-    table: int
-
-    def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "round": self.round, "table": self.table}
-
-    def __str__(self) -> str:
-        return _("tournament {name!r} round {round} table {table}").format(name=self.name, round=self.round,
-                                                                            table=self.table)
-
-
-def check_name(value: object, place: str) -> str:
-    """A tournament's or a player's name: text of 1 to 80 characters."""
-    if not isinstance(value, str) or not value.strip() or len(value.strip()) > NAME_LIMIT:
-        raise InputError(place, _("must be a name (text, 1 to {limit} characters)").format(limit=NAME_LIMIT))
-    return value.strip()
-
-
-def check_number(value: object, place: str) -> int:
-    """A round, table or seat number (1 … 999); digits as text are taken too (a JSON key)."""
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 3:
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NUMBER:
-        raise InputError(place, _("{value!r} is not a number from 1 to {top}").format(value=str(value)[:24],
-                                                                                     top=MAX_NUMBER))
-    return value
-
-
-def place_of(protocol: Mapping[str, Any], where: str = "tournament") -> TournamentPlace | None:
-    """The protocol's ``tournament`` (None: a game outside any tournament); a malformed one is refused."""
-    tag = protocol.get("tournament")
-    if tag is None:
-        return None
-    if not isinstance(tag, Mapping):
-        raise InputError(where, _("must be an object (name, round, table)"))
-    return TournamentPlace(check_name(tag.get("name"), f"{where}.name"), check_number(tag.get("round"),
-                           f"{where}.round"), check_number(tag.get("table"), f"{where}.table"))
-
-
-class PlaceTaken(InputError):
-    """A second game at a tournament's round and table: refused, whatever was stored stays."""
-
-    def __init__(self, at: TournamentPlace, stored: uuid.UUID, refused: uuid.UUID) -> None:
-        super().__init__(str(at), _("already has game {stored}; game {refused} is not stored (one game per "
-                                    "round and table; nothing recorded changed)").format(stored=str(stored)[:8],
-                                                                                        refused=str(refused)[:8]))
-        self.at = at
 
 
 # ---- the tournament -----------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class TieBreak:
-    """One criterion of the standings: a figure of a player's row, bigger first (or smaller)."""
-
-    key: str
-    smaller_first: bool = False
-
-
-TIE_BREAKS: dict[str, TieBreak] = {key: TieBreak(key, key == "fouls") for key in (
-    "points", "bonus", "wins", "best_player", "sheriff_games", "sheriff_wins", "don_wins", "red_wins",
-    "black_wins", "fouls")}
-DEFAULT_TIE_BREAKS = ("points", "bonus", "wins", "sheriff_games")
+DEFAULT_TIE_BREAKS = FIIM_TIE_BREAKS   # mafiaratings' order (docs/rules.md "Tournament scoring")
 
 
 def parse_tie_breaks(text: str | Sequence[str], place: str = "--tie-breaks") -> tuple[str, ...]:
@@ -141,6 +91,8 @@ class Tournament:
     players: tuple[str, ...] = ()
     schedule: Schedule = field(default_factory=dict)
     created_at: datetime | None = None
+    standings_hidden: bool = False
+    """The organiser keeps the standings off the public screen (``tournament hide``/``open``)."""
 
     def scheduled(self, round_no: int, table: int) -> dict[int, str] | None:
         return self.schedule.get(round_no, {}).get(table)
@@ -288,7 +240,20 @@ def load_tournament(records: Records, name: str) -> Tournament:
                                                        tournament_seats.c.seat)):
             schedule.setdefault(r, {}).setdefault(t, {})[s] = n
     return Tournament(row["name"], row["scoring"], tuple(row["tie_breaks"]), tuple(players), schedule,
-                      row["created_at"])
+                      row["created_at"], bool(row["standings_hidden"]))
+
+
+def show_standings(records: Records, name: str, shown: bool) -> None:
+    """Open the tournament's standings to the public screen, or hide them (only the seating
+    is shown then); the organiser's own ``tournament standings`` always has them."""
+    import sqlalchemy as sa
+
+    from voicehost.records.schema import tournaments
+
+    load_tournament(records, name)   # an unknown name is refused with the known ones
+    with records.engine.begin() as connection:
+        connection.execute(sa.update(tournaments).where(tournaments.c.name == name)
+                           .values(standings_hidden=not shown))
 
 
 def tournament_names(records: Records) -> list[str]:
@@ -335,44 +300,17 @@ def played_games(records: Records, name: str) -> list[PlayedGame]:
 # ---- the standings -----------------------------------------------------------------------------
 
 @dataclass
-class Standing:
-    player: str
-    place: int = 0
-    games: int = 0
-    points: float = 0.0
-    bonus: float = 0.0
-    wins: int = 0
-    best_player: int = 0
-    sheriff_games: int = 0
-    sheriff_wins: int = 0
-    don_wins: int = 0
-    red_wins: int = 0
-    black_wins: int = 0
-    fouls: int = 0
-    by_round: dict[int, float] = field(default_factory=dict)
-
-    def figure(self, key: str) -> float:
-        value = float(getattr(self, key))
-        return value if TIE_BREAKS[key].smaller_first else -value
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"place": self.place, "player": self.player, "games": self.games, "points": round(self.points, 2),
-                "bonus": round(self.bonus, 2), "wins": self.wins, "best_player": self.best_player,
-                "sheriff_games": self.sheriff_games, "sheriff_wins": self.sheriff_wins, "don_wins": self.don_wins,
-                "red_wins": self.red_wins, "black_wins": self.black_wins, "fouls": self.fouls,
-                "by_round": {str(r): round(p, 2) for r, p in sorted(self.by_round.items())}}
-
-
-@dataclass
 class Standings:
     tournament: Tournament
     rows: list[Standing]
     games: int
     warnings: list[str] = field(default_factory=list)
+    columns: tuple[Column, ...] = COLUMNS
 
     def as_dict(self) -> dict[str, Any]:
         return {"tournament": self.tournament.name, "scoring": self.tournament.scoring,
                 "tie_breaks": list(self.tournament.tie_breaks), "games": self.games,
+                "columns": [column.key for column in self.columns],
                 "standings": [row.as_dict() for row in self.rows], "warnings": self.warnings}
 
 
@@ -390,63 +328,74 @@ def game_seats(game: PlayedGame) -> list[SeatRecord]:
     return [seat if seat.player else dataclasses.replace(seat, player=f"#{seat.seat}") for seat in record.seats]
 
 
+@dataclass(frozen=True)
+class ScoredGame:
+    """A tournament game scored under the tournament's scheme: its seats (as the records keep
+    them), what it decided, and each seat's points."""
+
+    game: PlayedGame
+    seats: list[SeatRecord]
+    facts: GameFacts
+    scores: dict[int, SeatScore]
+
+
+def scored_games(tournament: Tournament, games: Iterable[PlayedGame]) -> tuple[list[ScoredGame], list[str]]:
+    """Each game's points per seat under the tournament's scheme (one function:
+    :func:`voicehost.rules.scoring.score_game`), and the warnings of games it cannot score."""
+    from voicehost.records.ratings import game_facts, scoring_schemes, seat_facts
+
+    points = scoring_schemes().get(tournament.scoring, {})
+    scored, warnings = [], []
+    for game in games:
+        seats = game_seats(game)
+        ruleset = str(game.protocol.get("ruleset"))
+        if not _has_scheme(ruleset, tournament.scoring):
+            warnings.append(_("{at}: the {ruleset} ruleset has no scheme {scheme}: no points").format(
+                at=game.place, ruleset=ruleset, scheme=tournament.scoring))
+        facts = game_facts(game.protocol.get("winner") if game.protocol.get("result") is None else None,
+                           [seat_facts(seat) for seat in seats], game.protocol)
+        scheme = points if _has_scheme(ruleset, tournament.scoring) else {}
+        scored.append(ScoredGame(game, seats, facts, score_game(scheme, facts)))
+        warnings.extend(_schedule_warnings(tournament, game.place, seats))
+    return scored, warnings
+
+
+def _has_scheme(ruleset: str, scheme: str) -> bool:
+    from voicehost.records.ratings import schemes_of
+
+    return scheme in schemes_of(ruleset)
+
+
 def bonus_points(protocol: Mapping[str, Any], seat: int) -> float:
     """The judge's bonus (or, negative, penalty) points of a seat: the protocol's
-    ``judge_points`` (``bonus N P`` / ``penalty N P`` at the console), where the game has them.
-    Its total points already hold them (and the best move's, and a forfeit's), under the
-    tournament's scheme; this is the ``bonus`` tie-break and what the rating sites list apart."""
-    from voicehost.records.ratings import tournament_extras
+    ``judge_points`` (``bonus N P`` / ``penalty N P`` at the console), where the game has them:
+    the ``bonus`` column, and what the rating sites list apart."""
+    from voicehost.records.ratings import judge_totals
 
-    return tournament_extras(seat, None, False, None, protocol.get("judge_points"))[2]
+    return round(judge_totals(protocol.get("judge_points")).get(seat, 0.0), 2)
 
 
 def standings(tournament: Tournament, games: Iterable[PlayedGame]) -> Standings:
     """The standings from the games' protocols alone: each seat's points under the tournament's
-    scheme, summed per player, ordered by the tie-breaks; players tied on all share a place.
-    A game whose seats differ from the schedule counts as played, with a warning."""
-    from voicehost.records.ratings import scores_by_scheme
+    scheme, summed per player, then each player's compensation points (Ci: over all his games
+    of the tournament so far, so they change as games arrive), ordered by the tie-breaks;
+    players tied on all share a place. A game whose seats differ from the schedule counts as
+    played, with a warning."""
+    from voicehost.records.ratings import scoring_schemes
 
+    scored, warnings = scored_games(tournament, games)
     rows = {name: Standing(name) for name in tournament.players}
-    warnings: list[str] = []
-    count = 0
-    for game in games:
-        count += 1
-        seats = game_seats(game)
-        winner = game.protocol.get("winner")
-        ruleset = str(game.protocol.get("ruleset"))
-        scheme = scores_by_scheme(ruleset, winner, seats, game.protocol).get(tournament.scoring)
-        if scheme is None:
-            warnings.append(_("{at}: the {ruleset} ruleset has no scheme {scheme}: no points").format(
-                at=game.place, ruleset=ruleset, scheme=tournament.scoring))
-        warnings.extend(_schedule_warnings(tournament, game.place, seats))
-        for seat in seats:
-            row = rows.setdefault(str(seat.player), Standing(str(seat.player)))
-            points = (scheme or {}).get(str(seat.seat), 0.0)
-            _add(row, seat, points, bonus_points(game.protocol, seat.seat), game.place.round)
-    ordered = sorted(rows.values(), key=lambda r: (_key(r, tournament.tie_breaks), r.player.casefold()))
-    for k, row in enumerate(ordered):
-        tied = k > 0 and _key(ordered[k - 1], tournament.tie_breaks) == _key(row, tournament.tie_breaks)
-        row.place = ordered[k - 1].place if tied else k + 1
-    return Standings(tournament, ordered, count, warnings)
-
-
-def _key(row: Standing, tie_breaks: Sequence[str]) -> tuple[float, ...]:
-    return tuple(round(row.figure(key), 6) for key in tie_breaks)
-
-
-def _add(row: Standing, seat: SeatRecord, points: float, bonus: float, round_no: int) -> None:
-    row.games += 1
-    row.points += points
-    row.bonus += bonus
-    row.wins += seat.won
-    row.best_player += seat.best_player
-    row.fouls += seat.fouls
-    row.sheriff_games += seat.role == Role.SHERIFF.value
-    row.sheriff_wins += seat.role == Role.SHERIFF.value and seat.won
-    row.don_wins += seat.role == Role.DON.value and seat.won
-    row.red_wins += seat.team == "red" and seat.won
-    row.black_wins += seat.team == "black" and seat.won
-    row.by_round[round_no] = row.by_round.get(round_no, 0.0) + points
+    for game in scored:
+        for seat in game.seats:
+            rows.setdefault(str(seat.player), Standing(str(seat.player))).add(
+                game.facts.seats[seat.seat - 1], game.scores[seat.seat], game.game.place.round)
+    points = scoring_schemes().get(tournament.scoring, {})
+    for game in scored:
+        for seat in game.seats:
+            row = rows[str(seat.player)]
+            if ci_eligible(game.facts, game.facts.seats[seat.seat - 1]):
+                row.add_ci(ci_points(points, row.games, row.killed_first), game.game.place.round)
+    return Standings(tournament, rank(list(rows.values()), tournament.tie_breaks), len(scored), warnings)
 
 
 def _schedule_warnings(tournament: Tournament, at: TournamentPlace, seats: Sequence[SeatRecord]) -> list[str]:
@@ -460,19 +409,22 @@ def _schedule_warnings(tournament: Tournament, at: TournamentPlace, seats: Seque
         for seat in seats if planned.get(seat.seat) != seat.player]
 
 
-def tournament_standings(records: Records, name: str) -> Standings:
-    return standings(load_tournament(records, name), played_games(records, name))
+def tournament_standings(records: Records, name: str, upto_round: int | None = None) -> Standings:
+    """The standings of the games stored so far, or of the rounds up to ``upto_round`` (the
+    standings "as of round N"): the compensation points too are worked out over those games."""
+    games = played_games(records, name)
+    if upto_round is not None:
+        games = [game for game in games if game.place.round <= upto_round]
+    return standings(load_tournament(records, name), games)
 
 
 # ---- printing and export -------------------------------------------------------------------------
 
-COLUMNS = ("place", "player", "games", "points", "bonus", "wins", "best_player", "sheriff_games", "fouls")
-
-
 def column_titles() -> dict[str, str]:
-    """The standings' headings (Russian by default, through the catalog)."""
+    """The standings' headings (Russian by default, through the catalog), by column key."""
     return {"place": _("Place"), "player": _("Player"), "games": _("Games"), "points": _("Points"),
-            "bonus": _("Bonus"), "wins": _("Wins"), "best_player": _("Best player"),
+            "wins": _("Wins"), "best_move": _("Best move"), "bonus": _("Bonus"), "penalty": _("Penalty"),
+            "ci": _("Ci"), "extras": _("Extras"), "best_player": _("Best player"),
             "sheriff_games": _("As sheriff"), "fouls": _("Fouls")}
 
 
@@ -480,31 +432,28 @@ def standings_lines(result: Standings) -> list[str]:
     """The standings as a terminal table."""
     titles = column_titles()
     width = max([len(titles["player"]), *(len(row.player) for row in result.rows)])
-    widths = {key: max(5, len(titles[key])) for key in COLUMNS}
-    head = (f"{titles['place']:>{widths['place']}}  {titles['player']:<{width}}  " + "  ".join(
-        f"{titles[key]:>{widths[key]}}" for key in COLUMNS[2:]))
-    lines = [head]
+    widths = {c.key: width if c.key == "player" else max(5, len(titles[c.key])) for c in result.columns}
+    lines = ["  ".join(_cell(c, titles[c.key], widths[c.key]) for c in result.columns)]
     for row in result.rows:
         data = row.as_dict()
-        lines.append(f"{row.place:>{widths['place']}}  {row.player:<{width}}  " + "  ".join(
-            f"{_shown(data[key]):>{widths[key]}}" for key in COLUMNS[2:]))
+        lines.append("  ".join(_cell(c, c.shown(data[c.key]), widths[c.key]) for c in result.columns))
     lines.append(ngettext("{games} game; tie-breaks: {order}", "{games} games; tie-breaks: {order}",
                           result.games).format(games=result.games, order=", ".join(result.tournament.tie_breaks)))
     lines.extend(_("warning: {line}").format(line=line) for line in result.warnings)
     return lines
 
 
-def _shown(value: Any) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+def _cell(column: Column, text: str, width: int) -> str:
+    return f"{text:<{width}}" if column.kind == "text" else f"{text:>{width}}"
 
 
 def standings_csv(result: Standings) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(COLUMNS)
+    writer.writerow([column.key for column in result.columns])
     for row in result.rows:
         data = row.as_dict()
-        writer.writerow([data[key] for key in COLUMNS])
+        writer.writerow([data[column.key] for column in result.columns])
     return buffer.getvalue()
 
 
@@ -532,9 +481,9 @@ def standings_html(result: Standings) -> str:
     """A page to print: the standings table with its headings in the club's language."""
     titles = column_titles()
     esc = html.escape
-    head = "".join(f'<th class="{key}">{esc(titles[key])}</th>' for key in COLUMNS)
-    body = "\n".join("<tr>" + "".join(f'<td class="{key}">{esc(_shown(row.as_dict()[key]))}</td>' for key in COLUMNS)
-                     + "</tr>" for row in result.rows)
+    head = "".join(f'<th class="{c.key}">{esc(titles[c.key])}</th>' for c in result.columns)
+    body = "\n".join("<tr>" + "".join(f'<td class="{c.key}">{esc(c.shown(row.as_dict()[c.key]))}</td>'
+                                      for c in result.columns) + "</tr>" for row in result.rows)
     t = result.tournament
     meta = ngettext("{games} game; scoring {scheme}; tie-breaks: {order}",
                     "{games} games; scoring {scheme}; tie-breaks: {order}", result.games).format(

@@ -7,8 +7,6 @@ speeches with nominations, voting) → night (shooting count, Don check, Sheriff
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from .catalog import REQUIRED_TIMERS
 from .errors import (
     BestMoveSeats,
@@ -55,7 +53,9 @@ from .requests import (
 )
 from .roles import Role, Team
 from .ruleset import HostLines, Options, Ruleset
+from .scoring import GameFacts, SeatFacts, score_game
 
+FIRST_SHOOTING_NIGHT = 2      # night 1 is the acquaintance (no shots)
 BEST_MOVE_SEATS = 3          # «лучший ход»: at most three seats named
 JUDGE_POINTS_LIMIT = 500     # the judge's bonus or penalty, in hundredths: at most 5 points either way
 
@@ -86,6 +86,7 @@ class SportGame(TableGame):
         self.misses = 0
         self.split_days = 0
         self.first_killed = 0  # the first player to leave, killed at night: his best move (0: none yet)
+        self.first_killed_night = 0
         self.best_move: tuple[int, ...] = ()
         self.judge_points: list[tuple[int, int, str]] = []  # (seat, hundredths, reason), in the order given
         self.removed: set[int] = set()  # seats the judge (or a 4th foul) removed
@@ -138,7 +139,7 @@ class SportGame(TableGame):
         if self.night > 1:
             self.misses = 0 if self.night_target is not None else self.misses + 1
         if killed and len(self.alive) == self.seats:
-            self.first_killed = killed[0]
+            self.first_killed, self.first_killed_night = killed[0], self.night
         self._eliminate_group(killed, "killed")
         self._apply_held()  # the night's fouls and removals, after its victims
         if self.is_over:
@@ -440,39 +441,28 @@ class SportGame(TableGame):
 
     def scores(self) -> dict[int, float]:
         """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive), «SHOWTIME» or the
-        tournament's; the best move, the judge's points and a removal's forfeit (their options)
-        count under any scheme. The table's best-player vote (seed 001, +2) comes after the
-        game: the club records add it."""
-        points = self.ruleset.scoring[self.options.text("scoring")]
+        tournament's, through the one scoring function (:func:`voicehost.rules.scoring.score_game`);
+        the best move, the judge's points and a removal count under any scheme. The table's
+        best-player vote (seed 001, +2) comes after the game: the club records add it."""
         outcome = self._outcome
-        winner = outcome.winner if outcome is not None else None
-        forfeits = self._flag_option("removal_forfeits")
-        black = self.best_move_black()
-        return {seat: seat_points(points, self.roles.get(seat, Role.CITIZEN), seat in self.alive, winner,
-                                  forfeited=forfeits and seat in self.removed,
-                                  best_move_black=black if seat == self.first_killed else 0,
-                                  judge=self.judge_total(seat) / 100)
-                for seat in range(1, self.seats + 1)}
+        scored = score_game(self.ruleset.scoring[self.options.text("scoring")], self.scoring_facts(
+            outcome.winner if outcome is not None else None))
+        return {seat: scored[seat].total for seat in range(1, self.seats + 1)}
 
+    def scoring_facts(self, winner: str | None) -> GameFacts:
+        """What this game decided, as the scoring reads it (night 1 is the acquaintance: the
+        first shooting night is night 2)."""
+        return GameFacts(winner, tuple(self._seat_facts(seat) for seat in range(1, self.seats + 1)),
+                         self.first_killed or None, self.best_move_black(),
+                         {seat: self.judge_total(seat) / 100 for seat, _h, _r in self.judge_points},
+                         FIRST_SHOOTING_NIGHT, forfeits_option=self._flag_option("removal_forfeits"))
 
-def seat_points(points: Mapping[str, float], role: Role, alive: bool, winner: str | None,
-                best_player: bool = False, forfeited: bool = False, best_move_black: int = 0,
-                judge: float = 0.0) -> float:
-    """One seat's points under a scoring scheme (RULES.md §1 "Scores", docs/rules.md "Tournament
-    scoring"): ``alive``, ``won``, ``won_<team>``, ``<role>_alive``, ``best_player`` (the table's
-    vote); ``forfeited`` (removed, under ``removal_forfeits``): no win points but ``removed``;
-    ``best_move_<n>`` for a best move that named n black seats; ``judge``: the judge's points.
-    Nothing before the end; rounded to hundredths (0.1 + 0.2 is 0.3)."""
-    if winner is None:
-        return 0.0
-    won = role.team.value == winner and not forfeited
-    total = points.get("alive", 0.0) if alive else 0.0
-    total += points.get("won", 0.0) + points.get(f"won_{role.team.value}", 0.0) if won else 0.0
-    total += points.get(f"{role.value}_alive", 0.0) if alive else 0.0
-    total += points.get("best_player", 0.0) if best_player else 0.0
-    total += points.get("removed", 0.0) if forfeited else 0.0
-    total += points.get(f"best_move_{best_move_black}", 0.0) if best_move_black else 0.0
-    return round(total + judge, 2)
+    def _seat_facts(self, seat: int) -> SeatFacts:
+        role = self.roles.get(seat, Role.CITIZEN)
+        killed = seat == self.first_killed
+        return SeatFacts(seat, role, self.team(seat).value if seat in self.roles else role.team.value,
+                         seat in self.alive, "removed" if seat in self.removed else "killed" if killed else None,
+                         self.first_killed_night if killed else None, self.fouls.get(seat, 0))
 
 
 def shown_points(hundredths: int) -> str:

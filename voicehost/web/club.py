@@ -28,7 +28,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -37,6 +37,7 @@ from aiohttp import WSMsgType, web
 
 from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.rules.scoring import SCREEN_COLUMNS, Column, Standing
 from voicehost.web.door import MAX_BODY, add_security_headers, dumps, listen, no_content
 from voicehost.web.fanout import Fanout
 
@@ -56,18 +57,6 @@ log = logging.getLogger("voicehost.web.club")
 # ---- what the standings provider gives ----------------------------------------------------------
 
 @dataclass(frozen=True)
-class Standing:
-    """One line of the standings, best first."""
-
-    player: str
-    points: float
-    games: int
-    wins: int
-    extra: float = 0.0
-    """Points besides the game's own (best move, bonus, penalties), where the scoring has them."""
-
-
-@dataclass(frozen=True)
 class Seating:
     """The players of one table in a round, seat 1 first."""
 
@@ -80,6 +69,13 @@ class Board:
     """What the page shows under the tables."""
 
     standings: tuple[Standing, ...] = ()
+    """Best first (:class:`voicehost.rules.scoring.Standing`, the records' own rows)."""
+    columns: tuple[Column, ...] = SCREEN_COLUMNS
+    """What the page draws of each row, in order: the page knows no column of its own."""
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """Each column's heading in the club's language (the records' ``column_titles``)."""
+    hidden: bool = False
+    """The organiser keeps the standings hidden for now: the page says so and shows the seating."""
     games: int = 0
     """The finished games the standings count."""
     next_round: int | None = None
@@ -434,7 +430,9 @@ class ClubScreen:
         board = self.board
         return {"tournament": self.tournament or next((t.tournament for t in self.tables.values()), None),
                 "tables": [t.shown(now) for t in sorted(self.tables.values(), key=_table_order)],
-                "standings": [asdict(s) for s in board.standings], "games": board.games,
+                "standings": [s.as_dict() for s in board.standings],
+                "columns": [{"key": c.key, "kind": c.kind, "title": board.titles.get(c.key, c.key)}
+                            for c in board.columns], "hidden": board.hidden, "games": board.games,
                 "next_round": board.next_round, "seating": [asdict(s) for s in board.seating],
                 "texts": self._texts()}
 

@@ -115,18 +115,21 @@ const Club = {
     const title = document.getElementById("standings-title"), box = document.getElementById("standings");
     title.textContent = Club.say("standings") + (b.games ? " — " + Club.say("standings_after", {games: b.games}) : "");
     box.replaceChildren();
+    if (b.hidden) { box.append(Club.el("div", "empty", Club.say("standings_hidden"))); return; }
     if (!b.standings.length) { box.append(Club.el("div", "empty", Club.say("no_games"))); return; }
     const table = Club.el("table", "standings"), head = Club.el("tr");
-    for (const key of ["place", "player", "points", "extra", "games", "wins"]) head.append(Club.el("th", null, Club.say(key)));
+    // The columns are the server's (the records' standings row): the page names none of its own.
+    for (const column of b.columns) head.append(Club.el("th", column.key, column.title));
     table.append(head);
-    b.standings.forEach((row, index) => {
+    for (const row of b.standings) {
       const tr = Club.el("tr");
       tr.dataset.player = row.player;
-      for (const value of [index + 1, row.player, row.points.toFixed(2), row.extra.toFixed(2), row.games, row.wins]) {
-        tr.append(Club.el("td", null, value));
+      for (const column of b.columns) {
+        const value = row[column.key];
+        tr.append(Club.el("td", column.key, column.kind === "points" ? Number(value).toFixed(2) : value));
       }
       table.append(tr);
-    });
+    }
     box.append(table);
   },
 
