@@ -202,11 +202,11 @@ def tournament_board(db: str | None, since: datetime | None) -> Callable[[str | 
         if upcoming:
             seating = tuple(Seating(str(table), tuple(seats[s] for s in sorted(seats)))
                             for table, seats in sorted(plan.schedule[upcoming[0]].items()))
-        tables = max((len(seats) for seats in plan.schedule.values()), default=None)
+        most = max((len(round_tables) for round_tables in plan.schedule.values()), default=None)
         if plan.standings_hidden:   # tournament hide: the seating only, until tournament open
-            return Board(hidden=True, next_round=upcoming[0] if upcoming else None, seating=seating, tables=tables)
+            return Board(hidden=True, next_round=upcoming[0] if upcoming else None, seating=seating, tables=most)
         return Board(standings=tuple(result.rows), titles=kept.column_titles(), games=result.games,
-                     next_round=upcoming[0] if upcoming else None, seating=seating, tables=tables)
+                     next_round=upcoming[0] if upcoming else None, seating=seating, tables=most)
     return board
 
 
