@@ -235,7 +235,8 @@ def test_malformed_files_are_one_line_and_nothing_is_stored(db_url: str, tmp_pat
 def test_the_schema_is_alembics_head(db_url: str) -> None:
     with open_records(db_url) as db:
         with db.engine.connect() as connection:
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
+            head = connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one()
+            assert head == "0004_rating_sites"
     with open_records(db_url) as db:  # opening again migrates nothing and keeps the data
         assert db.count() == 0
 

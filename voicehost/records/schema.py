@@ -86,3 +86,18 @@ tournament_seats = sa.Table(   # the schedule: round → table → seat → play
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("nickname", sa.String(80), nullable=False),
 )
+
+tournament_sites = sa.Table(   # a tournament's ids on a rating site (voicehost.records.sites.settings)
+    "tournament_sites", metadata,
+    sa.Column("tournament_id", sa.Integer, sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("site", sa.String(20), primary_key=True),
+    sa.Column("settings", JSON, nullable=False),
+)
+
+site_uploads = sa.Table(   # the games a rating site has accepted (voicehost.records.sites.upload)
+    "site_uploads", metadata,
+    sa.Column("site", sa.String(20), primary_key=True),
+    sa.Column("game_id", sa.Uuid, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("accepted_at", sa.DateTime, nullable=False),
+    sa.Column("remote_id", sa.String(40)),
+)

@@ -693,7 +693,8 @@ class IdleTable:
 
     def _write_protocol(self, game: Game, journal: Path) -> None:
         log = list(narrate(game.events, self.book, game.names))
-        protocol = {**build_protocol(game, None, game.names), **judged_results(journal)}
+        protocol = {**build_protocol(game, None, game.names), **judged_results(journal),
+                    "ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}   # the rating sites' endTime
         try:
             path = write_results(journal, protocol, log)
         except OSError as err:
