@@ -214,3 +214,125 @@ def test_upload_without_a_connection_is_one_line(records: Records, capsys: pytes
                          f"http://127.0.0.1:{port}/api/ops/game.php", "--db", str(records.url))
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
 
+
+
+# ---- imports and the round trip ------------------------------------------------------------------
+
+# What each site does not carry: the round trip gives back the protocol without these.
+NOT_CARRIED = {
+    "both": {
+        "reason": "why the game ended (the sites keep the winner only)",
+        "options": "the ruleset's options (best_move and judge_points come back as flags when used)",
+        "days, nights": "the day-by-day detail: nominations, votes, shots and checks as voicehost keeps them",
+        "revealed, ignored, ballots": "cards shown, inputs ignored, the buttons' ballots",
+        "scores": "the points: worked out again from the game under the sport ruleset's scheme",
+        "judge_points[].reason": "the judge's reason for bonus or penalty points (the points come back, "
+                                 "summed per seat)",
+        "tournament": "the game's place (the sites file it under their event, table and game number)",
+    },
+    "mafiaratings": {
+        "each foul's phase": "warnings travel as a count",
+        "best_move (killed after round 1)": "the site keeps a legacy of a player killed in round 0 or 1 only",
+        "ended (a protocol without one)": "endTime is required: the start time is sent, and comes back as the end",
+    },
+    "polemica": {
+        "ended": "Polemica's game has no end time",
+        "seats.N.out and eliminations by vote": "Polemica works them out from each voter's vote; a protocol "
+                                                "keeps the counts, so the export carries no votes",
+    },
+}
+
+
+def carried(protocol: dict[str, Any], site: str) -> dict[str, Any]:
+    """The protocol's facts a site carries (see :data:`NOT_CARRIED`)."""
+    def kept(out: dict[str, Any] | None) -> bool:
+        return out is not None and not (site == "polemica" and out["cause"] == "voted")
+
+    seats = {seat: {"role": e["role"], "name": e.get("name"), "fouls": e["fouls"],
+                    "out": e.get("out") if kept(e.get("out")) else None} for seat, e in protocol["seats"].items()}
+    facts = {"started": protocol["started"], "winner": protocol["winner"], "seats": seats,
+             "eliminations": sorted((e["seat"], e["cause"], e.get("day"), e.get("night"))
+                                    for e in protocol["eliminations"] if kept(e)),
+             "best_player": protocol.get("best_player"),
+             "judge_points": judge_points(protocol),
+             "best_move": protocol.get("best_move")}
+    if site == "mafiaratings":
+        facts["ended"] = protocol.get("ended") or protocol["started"]
+        move, by_out = facts["best_move"], None
+        if move is not None:
+            by_out = protocol["seats"][str(move["by"])].get("out") or {}
+            if by_out.get("night", 99) > 2:
+                facts["best_move"] = None
+    else:
+        facts["fouls by phase"] = sorted((kind, phase[kind], f["seat"], f["count"]) for kind in ("day", "night")
+                                         for phase in protocol[kind + "s"] for f in phase.get("fouls", []))
+    return facts
+
+
+def judge_points(protocol: dict[str, Any]) -> list[tuple[int, float]]:
+    """Each seat's bonus and penalty points summed (what both sites list per player)."""
+    sums: dict[int, float] = {}
+    for given in protocol.get("judge_points", []):
+        sums[given["seat"]] = sums.get(given["seat"], 0.0) + given["points"]
+    return sorted((seat, round(points, 2)) for seat, points in sums.items() if round(points, 2))
+
+
+def first_out_killed(protocol: dict[str, Any]) -> bool:
+    return bool(protocol["eliminations"]) and protocol["eliminations"][0]["cause"] == "killed"
+
+
+@pytest.mark.parametrize("site, form", [("mafiaratings", "mafiaratings"), ("polemica", "polemica")])
+def test_round_trip_gives_back_the_protocol_minus_what_the_site_does_not_carry(
+        records: Records, tmp_path: Path, capsys: pytest.CaptureFixture[str], site: str, form: str) -> None:
+    from voicehost.records.tournament import played_games
+
+    path = tmp_path / f"{site}.json"
+    path.write_text(export_text(records, NAME, form), encoding="utf-8")
+    fresh = f"sqlite:///{tmp_path / 'fresh.sqlite'}"
+    code, out, err = cli(capsys, "records", "import", "--from", site, str(path), "--db", fresh)
+    assert code == 0, err
+    with open_records(fresh) as db:
+        back = sorted((g.protocol for g in db.games()), key=lambda p: p["started"])
+    original = sorted((g.protocol for g in played_games(records, NAME) if not g.protocol.get("result")),
+                      key=lambda p: p["started"])
+    assert len(back) == len(original) == 11
+    for before, after in zip(original, back, strict=True):
+        expected = carried(before, site)
+        if site == "polemica" and not (expected["best_move"] and first_out_killed(after)):
+            expected["best_move"] = None   # the first to leave, killed: votes that came first are not carried
+        assert carried(after, site) == expected
+
+
+def test_an_imported_game_is_recognised_from_either_side(records: Records, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    mr, pol = tmp_path / "mr.jsonl", tmp_path / "pol.json"
+    mr.write_text(export_text(records, NAME, "mafiaratings"), encoding="utf-8")
+    pol.write_text(export_text(records, NAME, "polemica"), encoding="utf-8")
+    before = records.count()
+    for site, path in (("mafiaratings", mr), ("polemica", pol)):   # the games are voicehost's own already
+        code, out, err = cli(capsys, "records", "import", "--from", site, str(path), "--db", str(records.url))
+        assert code == 0 and "11 already stored" in out
+    assert records.count() == before
+    fresh = f"sqlite:///{tmp_path / 'other.sqlite'}"
+    cli(capsys, "records", "import", "--from", "polemica", str(pol), "--db", fresh)
+    code, out, err = cli(capsys, "records", "import", "--from", "mafiaratings", str(mr), "--db", fresh)
+    assert code == 0 and "imported 0 new games of 11" in out and "11 already stored" in out
+    with open_records(fresh) as db:
+        assert db.count() == 11
+
+
+def test_a_bad_site_record_is_one_line_and_stores_nothing(records: Records, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    games = [json.loads(line) for line in export_text(records, NAME, "mafiaratings").splitlines()]
+    broken = [games[0], {**games[1], "winner": "aliens"}]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    fresh = f"sqlite:///{tmp_path / 'b.sqlite'}"
+    code, out, err = cli(capsys, "records", "import", "--from", "mafiaratings", str(path), "--db", fresh)
+    assert code == 2 and err.count("\n") == 1 and "game 2" in err and "Traceback" not in err
+    all_sheriffs = {**games[0], "players": [{**p, "role": "sheriff"} for p in games[0]["players"]]}
+    path.write_text(json.dumps(all_sheriffs), encoding="utf-8")
+    code, out, err = cli(capsys, "records", "import", "--from", "mafiaratings", str(path), "--db", fresh)
+    assert code == 2 and err.count("\n") == 1   # the deal check a native protocol gets
+    with open_records(fresh) as db:
+        assert db.count() == 0

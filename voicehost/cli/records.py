@@ -37,6 +37,8 @@ def add_commands(commands: Commands) -> None:
     imp = _with_db(sub.add_parser("import", help=_("protocols (*.json) and journals (*.jsonl) into the records")))
     imp.add_argument("files", nargs="+", metavar=_("FILE"), help=_("the protocols and journals to import"))
     imp.add_argument("--table", default=None, help=_("the table name the games carry"))
+    imp.add_argument("--from", dest="site", choices=["mafiaratings", "polemica"], default=None,
+                     help=_("the files are a rating site's game records (JSON, a list, or one game a line)"))
     imp.set_defaults(run=_import)
 
     history = _with_db(sub.add_parser("games", help=_("the game history, oldest first")))
@@ -152,12 +154,27 @@ def season(text: str) -> tuple[datetime | None, datetime | None]:
 def _import(args: argparse.Namespace) -> int:
     from voicehost.records.games import read_record
 
+    if args.site is not None:
+        return _import_site(args)
+
     records = [read_record(Path(name), args.table) for name in args.files]  # all parsed before anything is written
     with open_records(args.db) as db:
         added = db.add(records)
         print(ngettext("imported {added} new game of {count} into {url}",
                        "imported {added} new games of {count} into {url}",
                        added).format(added=added, count=len(records), url=db.url))
+    return 0
+
+
+def _import_site(args: argparse.Namespace) -> int:
+    from voicehost.records.sites.imports import import_site
+
+    with open_records(args.db) as db:
+        report = import_site(db, args.site, [Path(name) for name in args.files])
+        print(ngettext("{site}: imported {stored} new game of {read} into {url}; {known} already stored",
+                       "{site}: imported {stored} new games of {read} into {url}; {known} already stored",
+                       report.stored).format(site=args.site, stored=report.stored, read=report.read, url=db.url,
+                                             known=report.known))
     return 0
 
 

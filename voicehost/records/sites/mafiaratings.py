@@ -26,7 +26,10 @@ ROLES = {"citizen": "civ", "mafia": "maf", "sheriff": "sheriff", "don": "don"}
 WINNERS = {"red": "civ", "black": "maf", "nobody": "tie"}
 DEATH_TYPES = ("day", "night", "warnings", "techFouls", "kickOut", "teamKickOut", "giveUp")
 BONUS_WORDS = ("bestPlayer", "bestMove", "worstMove")
-FEATURES = "dutwl"   # death, its round, its type, warnings (a count), legacy
+GAME_TIMES = ("start", "arrangement", "day start", "night kill speaking", "speaking", "voting", "day kill speaking",
+              "shooting", "don", "sheriff", "end")   # Game::add_time_help
+FEATURES = "dutcwl"   # death: whether, its round, its type, its time (a removal's); warnings (a count); legacy
+NIGHT_TIMES = ("start", "arrangement", "night start", "shooting", "don", "sheriff", "night end")
 LEGACY_LAST_ROUND = 1   # include/game.php check_game_result: "killed in round N can not leave legacy" past 1
 
 _ID = Spec("int", required=True, minimum=1)
@@ -36,7 +39,10 @@ PLAYER = Spec("object", fields={
     "name": Spec("str", required=True),
     "role": Spec("str", enum=tuple(ROLES.values())),
     "death": Spec("object", fields={"round": Spec("int", required=True, minimum=0),
-                                    "type": Spec("str", required=True, enum=DEATH_TYPES)}),
+                                    "type": Spec("str", required=True, enum=DEATH_TYPES),
+                                    "time": Spec("object", fields={"round": Spec("int", required=True, minimum=0),
+                                                                   "time": Spec("str", required=True,
+                                                                                enum=GAME_TIMES)})}),
     "warnings": Spec(("int", "list"), minimum=0, maximum=4),
     "bonus": Spec(("number", "str", "list"), items=_BONUS_ITEM),
     "legacy": Spec("list", items=Spec("int", minimum=1, maximum=SEATS)),
@@ -111,9 +117,13 @@ def _player(game: SiteGame, seat: Any) -> dict[str, Any]:
 def _death(seat: Any) -> dict[str, Any] | None:
     if seat.out_cause is None:
         return None
-    moment = seat.out_day if seat.out_day is not None else seat.out_night
+    moment = int(seat.out_day if seat.out_day is not None else seat.out_night) - 1
     kind = {"voted": "day", "killed": "night"}.get(seat.out_cause, "warnings" if seat.fouls >= 4 else "kickOut")
-    return {"round": int(moment) - 1, "type": kind}
+    if kind in ("day", "night"):
+        return {"round": moment, "type": kind}
+    # a removal's time (feature c): at night the shooting, by day the day's start (a speech would need its speaker)
+    time = "day start" if seat.out_day is not None else "arrangement" if moment == 0 else "shooting"
+    return {"round": moment, "type": kind, "time": {"round": moment, "time": time}}
 
 
 # ---- a game of the site's records → a voicehost protocol ----------------------------------------
@@ -193,7 +203,7 @@ def _out(death: Any) -> tuple[dict[str, Any], tuple[int, int]]:
         return {"cause": "voted", "day": round_no + 1}, (round_no + 1, 1)
     if kind not in DEATH_TYPES:
         raise ValueError(f"death.type: {str(kind)[:24]!r} is not one of {', '.join(DEATH_TYPES)}")
-    if time in ("shooting", "don", "sheriff", "night start", "night end", "arrangement", "start"):
+    if time in NIGHT_TIMES:
         return {"cause": "removed", "night": round_no + 1}, (round_no + 1, 0)
     return {"cause": "removed", "day": round_no + 1}, (round_no + 1, 1)
 

@@ -47,6 +47,12 @@ PLAYER = Spec("object", fields={
     "disqual": Spec("object", nullable=True, fields=STAGE.fields),
     "award": Spec("number", nullable=True),
 })
+CHECK = Spec("object", fields={"night": Spec("int", required=True), "role": Spec("int", required=True,
+                                                                                enum=tuple(ROLES.values())),
+                               "player": _POSITION})
+SHOT = Spec("object", fields={"night": Spec("int", required=True), "shooter": _POSITION, "victim": _POSITION})
+VOTE = Spec("object", fields={"day": Spec("int", required=True), "num": Spec("int", nullable=True),
+                              "voter": _POSITION, "candidate": Spec("int", nullable=True, minimum=0, maximum=SEATS)})
 BONUS = Spec("object", fields={"position": _POSITION, "text": Spec("str", required=True),
                                "scores": Spec("number", required=True), "basic": Spec("bool", required=True)})
 GAME = Spec("object", fields={
@@ -54,7 +60,8 @@ GAME = Spec("object", fields={
     "master": Spec("int", required=True), "scoringType": Spec("int", required=True),
     "version": Spec("int", required=True), "scoringVersion": Spec("str", nullable=True),
     "players": Spec("list", nullable=True, length=SEATS, items=PLAYER),
-    "bonuses": Spec("list", nullable=True, items=BONUS),
+    "bonuses": Spec("list", nullable=True, items=BONUS), "checks": Spec("list", nullable=True, items=CHECK),
+    "shots": Spec("list", nullable=True, items=SHOT), "votes": Spec("list", nullable=True, items=VOTE),
     "stage": Spec("object", nullable=True, fields=STAGE.fields),
     "started": Spec("datetime", required=True), "isLive": Spec("bool", nullable=True),
     "result": Spec("int", nullable=True, enum=tuple(RESULTS.values())),
@@ -88,9 +95,39 @@ def export_game(game: SiteGame, settings: Mapping[str, Any], name: str) -> dict[
     bonuses += [{"position": seat, "text": "judge", "scores": points, "basic": False}
                 for seat, points in sorted(game.judge_points.items()) if points]
     return {"name": name, "master": settings["master"], "scoringType": settings["scoring_type"],
-            "version": settings["version"], "players": players, "bonuses": bonuses,
+            "version": settings["version"], "players": players, "checks": checks(game), "shots": shots(game),
+            "bonuses": bonuses,
             "stage": {"type": "gameOver", "day": last_day}, "started": started, "isLive": False,
             "result": RESULTS.get(str(game.protocol["winner"])), "num": game.number, "table": game.game.place.table}
+
+
+def shots(game: SiteGame) -> list[dict[str, int]]:
+    """Each night's kill as every black seat still at the table shooting the victim (voicehost
+    keeps the team's shot, not each tap); a miss is no shots (GameUtils.kt ``getKilled``: a kill
+    is every shooter on one victim)."""
+    found = []
+    for night in game.protocol.get("nights", []):
+        target = (night.get("shots") or {}).get("black")
+        number = int(night["night"])
+        if target is None or number < 2:
+            continue
+        for seat in game.seats:
+            if seat.team == "black" and _at_table(seat, number):
+                found.append({"night": number - 1, "shooter": seat.seat, "victim": int(target)})
+    return found
+
+
+def _at_table(seat: Any, night: int) -> bool:
+    """At the table at night ``night``: gone neither before that night's day nor at an earlier night."""
+    return (seat.out_day is None or seat.out_day >= night) and (seat.out_night is None or seat.out_night >= night)
+
+
+def checks(game: SiteGame) -> list[dict[str, int]]:
+    """The Don's and the Sheriff's checks (``PolemicaCheck``: night, the checker's role, the seat)."""
+    roles = {s.seat: s.role for s in game.seats}
+    return [{"night": int(night["night"]) - 1, "role": ROLES[roles[int(check["by"])]], "player": int(check["target"])}
+            for night in game.protocol.get("nights", []) for check in night.get("checks", [])
+            if roles.get(int(check["by"])) in ("don", "sheriff") and int(night["night"]) >= 2]
 
 
 def stage(moment: Moment | None, last_day: int) -> dict[str, Any]:
