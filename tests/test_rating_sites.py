@@ -79,7 +79,8 @@ def test_polemica_every_game_in_its_shape(records: Records) -> None:
     assert stages == {"briefing", "speech", "shooting"}                     # fouls at every stage
     assert any("disqual" in p for p in players) and any("guess" in p for p in players)
     assert any(g["result"] is None for g in games)                            # the draw
-    old_foul, old_disqual = {}, {"type": "removed"}
+    old_foul: dict[str, Any] = {}
+    old_disqual = {"type": "removed"}
     assert polemica.game_problems({**games[0], "players": [{**players[0], "fouls": [old_foul],
                                                             "disqual": old_disqual}] * 10})
 

@@ -108,7 +108,7 @@ def _voted_out(data: Mapping[str, Any]) -> list[tuple[int, int]]:
     days: dict[int, list[Mapping[str, Any]]] = {}
     for vote in data.get("votes") or []:
         days.setdefault(int(vote["day"]), []).append(vote)
-    found = []
+    found: list[tuple[int, int]] = []
     for day, votes in sorted(days.items()):
         rounds = [int(v["num"]) for v in votes if v.get("num") is not None]
         if not rounds or max(rounds) == 0:
