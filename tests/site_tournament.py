@@ -23,8 +23,9 @@ from voicehost.simulation.random_games import random_input
 
 NAME = "Кубок рейтингов"
 PLAYERS = [f"Игрок {k:02d}" for k in range(1, 21)]
-SETTINGS: dict[str, dict[str, int | str]] = {"mafiaratings": {"club": 41, "event": 9001, "moderator": 25, "rules": "0000000000000"},
-            "polemica": {"master": 54070, "scoring_type": 1, "version": 4}}
+SETTINGS: dict[str, dict[str, int | str]] = {
+    "mafiaratings": {"club": 41, "event": 9001, "moderator": 25, "rules": "0000000000000"},
+    "polemica": {"master": 54070, "scoring_type": 1, "version": 4}}
 
 
 def sport_protocol(seed: int, names: dict[int, str]) -> dict[str, Any]:

@@ -392,7 +392,7 @@ def test_the_exports_have_the_rating_sites_shapes(db_url: str, tmp_path: Path,
                           "--polemica-scoring-type", "1", "--polemica-version", "4", "--db", db_url)
     assert code == 0, err
     places = sorted(protocols)   # the sites' game numbers: by round, then table
-    rated = json.loads(export("mafiaratings-bundle"))
+    rated = json.loads(export("mafiaratings-json"))
     assert rated["format"] == "mafiaratings-games" and len(rated["games"]) == 4
     for game in rated["games"]:
         protocol = protocols[places[game["gameNum"] - 1]]

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 DB_HELP = N_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)")
 # voicehost.records.tournament's EXPORT_FORMATS and DEFAULT_TIE_BREAKS (a test holds them equal), here so
 # that building the parser imports none of the records.
-EXPORT_FORMATS = ("mafiaratings", "mafiaratings-bundle", "polemica", "json", "csv", "games-csv", "html")
+EXPORT_FORMATS = ("mafiaratings", "mafiaratings-json", "polemica", "json", "csv", "games-csv", "html")
 DEFAULT_TIE_BREAKS = "points,bonus,wins,sheriff_games"
 
 

@@ -562,7 +562,7 @@ def games_csv(games: Sequence[PlayedGame]) -> str:
     return buffer.getvalue()
 
 
-EXPORT_FORMATS = ("mafiaratings", "mafiaratings-bundle", "polemica", "json", "csv", "games-csv", "html")
+EXPORT_FORMATS = ("mafiaratings", "mafiaratings-json", "polemica", "json", "csv", "games-csv", "html")
 
 
 def export_text(records: Records, name: str, form: str) -> str:
@@ -570,7 +570,7 @@ def export_text(records: Records, name: str, form: str) -> str:
     tournament = load_tournament(records, name)
     games = played_games(records, name)
     result = standings(tournament, games)
-    if form in ("mafiaratings", "mafiaratings-bundle", "polemica"):
+    if form in ("mafiaratings", "mafiaratings-json", "polemica"):
         from voicehost.records.sites.export import export_site
 
         return export_site(records, result, games, form)

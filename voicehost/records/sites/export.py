@@ -2,7 +2,7 @@
 
 - ``mafiaratings``: one JSON line per game, each exactly what mafiaratings' ``create`` takes
   (the file ``tournament upload`` sends line by line);
-- ``mafiaratings-bundle``: the same games with the standings, for people
+- ``mafiaratings-json``: the same games with the standings, for people
   (``{"format", "tournament", "games", "standings", "left_out"}``);
 - ``polemica``: ``{"format", "tournament", "games", "left_out"}``, each game in Polemica's shape.
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from voicehost.records.store import Records
     from voicehost.records.tournament import PlayedGame, Standings
 
-FORMATS = ("mafiaratings", "mafiaratings-bundle", "polemica")
+FORMATS = ("mafiaratings", "mafiaratings-json", "polemica")
 
 
 def site_games(games: Sequence[PlayedGame]) -> list[SiteGame]:
@@ -52,7 +52,7 @@ def export_site(records: Records, result: Standings, games: Sequence[PlayedGame]
     name = result.tournament.name
     if form == "mafiaratings":
         return "".join(json.dumps(game, ensure_ascii=False) + "\n" for game in mafiaratings_games(records, name, games))
-    if form == "mafiaratings-bundle":
+    if form == "mafiaratings-json":
         bundle = {"format": "mafiaratings-games", "tournament": name,
                   "games": mafiaratings_games(records, name, games),
                   "standings": [row.as_dict() for row in result.rows], "left_out": left_out(games)}

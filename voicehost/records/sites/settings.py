@@ -40,15 +40,15 @@ class Key:
 
 
 KEYS = (
-    Key("mafiaratings", "club", N_("the club's id on mafiaratings (clubId)")),
-    Key("mafiaratings", "event", N_("the event's id on mafiaratings (eventId)")),
-    Key("mafiaratings", "moderator", N_("the judge's user id on mafiaratings (moderator.id)")),
-    Key("mafiaratings", "rules", N_("the rules code on mafiaratings: 13 digits (rules)"), kind="rules"),
-    Key("mafiaratings", "tournament", N_("the tournament's id on mafiaratings (tournamentId), if it has one"),
+    Key("mafiaratings", "club", N_("the club's id on mafiaratings")),
+    Key("mafiaratings", "event", N_("the event's id on mafiaratings")),
+    Key("mafiaratings", "moderator", N_("the judge's user id on mafiaratings")),
+    Key("mafiaratings", "rules", N_("the rules code on mafiaratings: 13 digits"), kind="rules"),
+    Key("mafiaratings", "tournament", N_("the tournament's id on mafiaratings, if it has one"),
         required=False),
-    Key("polemica", "master", N_("the judge's user id on Polemica (master)")),
-    Key("polemica", "scoring_type", N_("Polemica's scoring type (scoringType), e.g. 1"), kind="count"),
-    Key("polemica", "version", N_("Polemica's game format version (version), e.g. 4"), kind="count"),
+    Key("polemica", "master", N_("the judge's user id on Polemica")),
+    Key("polemica", "scoring_type", N_("Polemica's scoring type, e.g. 1"), kind="count"),
+    Key("polemica", "version", N_("Polemica's game format version, e.g. 4"), kind="count"),
 )
 
 
