@@ -6,7 +6,7 @@ records with the tournament and its site ids."""
 from __future__ import annotations
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from voicehost.config import load_ruleset
@@ -90,6 +90,16 @@ def removal_protocol(seed: int, names: dict[int, str]) -> dict[str, Any]:
     return build_protocol(game, None, names)
 
 
+def foul_times(protocol: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each foul dated 90 seconds after the one before, in the order of the phases."""
+    start = datetime.strptime(protocol["started"], "%Y-%m-%dT%H:%M:%SZ")
+    phases = sorted([(n["night"], 0, n) for n in protocol["nights"]] + [(d["day"], 1, d) for d in protocol["days"]],
+                    key=lambda item: item[:2])
+    fouls = [entry["seat"] for _n, _k, phase in phases for entry in phase.get("fouls", [])]
+    return [{"seat": seat, "at": (start + timedelta(seconds=90 * (k + 1))).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            for k, seat in enumerate(fouls)]
+
+
 def draw_protocol(seed: int, names: dict[int, str]) -> dict[str, Any]:
     """A draw (two quiet rounds in a row): the first seed from ``seed`` on that plays one."""
     while True:
@@ -118,6 +128,8 @@ def stored_tournament(records: Records, rounds: int = 4, tables: int = 2, seed: 
             protocol["ended"] = f"2026-12-05T{10 + r:02d}:{10 * t + 45:02d}:00Z" if t < 2 else None
             if protocol["ended"] is None:
                 del protocol["ended"]
+            else:   # as a table's journal dates them (voicehost.host.journal_clock); table 2 has none
+                protocol["foul_times"] = foul_times(protocol)
             if t == 1:
                 protocol["best_player"] = 1 + (r + seed) % 10
             if r == rounds and t == tables:

@@ -238,6 +238,7 @@ NOT_CARRIED = {
     },
     "polemica": {
         "ended": "Polemica's game has no end time",
+        "foul_times of a protocol without them": "each foul is dated at the game's start and comes back so",
         "seats.N.out and eliminations by vote": "Polemica works them out from each voter's vote; a protocol "
                                                 "keeps the counts, so the export carries no votes",
     },
@@ -265,6 +266,7 @@ def carried(protocol: dict[str, Any], site: str) -> dict[str, Any]:
             if by_out.get("night", 99) > 2:
                 facts["best_move"] = None
     else:
+        facts["foul times"] = sorted((f["seat"], f["at"]) for f in protocol.get("foul_times") or [])
         facts["fouls by phase"] = sorted((kind, phase[kind], f["seat"], f["count"]) for kind in ("day", "night")
                                          for phase in protocol[kind + "s"] for f in phase.get("fouls", []))
     return facts
@@ -301,6 +303,9 @@ def test_round_trip_gives_back_the_protocol_minus_what_the_site_does_not_carry(
         expected = carried(before, site)
         if site == "polemica" and not (expected["best_move"] and first_out_killed(after)):
             expected["best_move"] = None   # the first to leave, killed: votes that came first are not carried
+        if site == "polemica" and not before.get("foul_times"):   # undated fouls go at the game's start
+            expected["foul times"] = sorted((int(seat), before["started"]) for seat, e in before["seats"].items()
+                                            for _k in range(e["fouls"]))
         assert carried(after, site) == expected
 
 
@@ -337,3 +342,29 @@ def test_a_bad_site_record_is_one_line_and_stores_nothing(records: Records, tmp_
     assert code == 2 and err.count("\n") == 1   # the deal check a native protocol gets
     with open_records(fresh) as db:
         assert db.count() == 0
+
+
+def test_a_journal_dates_each_foul_and_the_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game played at the table level (its virtual clock) and imported from its journal: the
+    protocol's ``foul_times`` and ``ended`` are the header's start plus each input's clock, read
+    here straight from the journal's lines."""
+    from datetime import datetime, timedelta
+
+    from voicehost.records.games import read_record
+
+    journal = tmp_path / "game.jsonl"
+    sample = Path(__file__).resolve().parent.parent / "examples" / "sport-sample.json"
+    code, _out, err = cli(capsys, "simulate", str(sample), "--level", "table", "--journal", str(journal), "--json")
+    assert code == 0, err
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    start = datetime.strptime(lines[0]["started"], "%Y-%m-%dT%H:%M:%SZ")
+    inputs = [line for line in lines if line["type"] == "input"]
+
+    def at(t: float) -> str:
+        return (start + timedelta(seconds=t - inputs[0]["t"])).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    fouls = [{"seat": line["input"]["seat"], "at": at(line["t"])} for line in inputs if line["input"]["type"] == "foul"]
+    protocol = read_record(journal).protocol
+    assert fouls and protocol["foul_times"] == fouls
+    assert protocol["ended"] == at(inputs[-1]["t"]) > protocol["started"]
+    assert sum(e["fouls"] for e in protocol["seats"].values()) == len(fouls)

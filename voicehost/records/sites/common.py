@@ -40,6 +40,7 @@ class SiteGame:
     number: int
     seats: list[SeatRecord]
     fouls: dict[int, list[Moment | None]]   # seat → each foul's moment (None: the protocol does not say)
+    foul_times: dict[int, list[str]]        # seat → each foul's wall-clock time, as far as the journal knew
     best_move: tuple[int, tuple[int, ...]] | None
     best_player: int | None
     judge_points: dict[int, float]
@@ -69,8 +70,26 @@ def site_game(game: PlayedGame, number: int) -> SiteGame:
     for given in protocol.get("judge_points", []) or []:
         points[int(given["seat"])] = points.get(int(given["seat"]), 0.0) + float(given["points"])
     voted = next((s.seat for s in seats if s.best_player), None)
-    return SiteGame(game, number, seats, foul_moments(protocol), move, voted, points,
-                    str(protocol.get("started") or ""), protocol.get("ended"))
+    return SiteGame(game, number, seats, foul_moments(protocol), foul_times(protocol), move, voted, points,
+                    str(protocol.get("started") or ""), _stamp(protocol.get("ended")))
+
+
+def foul_times(protocol: Mapping[str, Any]) -> dict[int, list[str]]:
+    """The protocol's ``foul_times`` (from the game's journal: :mod:`voicehost.host.journal_clock`)
+    by seat, in order; an entry that is not a seat and a time is left out."""
+    found: dict[int, list[str]] = {}
+    entries = protocol.get("foul_times")
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, Mapping) and isinstance(entry.get("seat"), int) and _stamp(entry.get("at")):
+            found.setdefault(int(entry["seat"]), []).append(str(entry["at"]))
+    return found
+
+
+def _stamp(value: Any) -> str | None:
+    """A time as voicehost writes one (``2026-12-05T18:10:00Z``), or None."""
+    from voicehost.records.checks import parse_started
+
+    return str(value) if parse_started(value) is not None else None
 
 
 def foul_moments(protocol: Mapping[str, Any]) -> dict[int, list[Moment | None]]:

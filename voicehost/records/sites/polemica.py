@@ -79,10 +79,12 @@ def export_game(game: SiteGame, settings: Mapping[str, Any], name: str) -> dict[
     last_day = max([int(d.get("day", 0)) for d in game.protocol.get("days", [])] or [0])
     players = []
     for seat in game.seats:
+        times = game.foul_times.get(seat.seat, [])
         entry: dict[str, Any] = {
             "position": seat.seat, "username": seat.player,
             "role": ROLES.get(seat.role, 1 if seat.team == "black" else 2), "techs": [],
-            "fouls": [{"time": started, "stage": stage(moment, last_day)} for moment in game.fouls.get(seat.seat, [])]}
+            "fouls": [{"time": _local(times[k]) if k < len(times) else started, "stage": stage(moment, last_day)}
+                      for k, moment in enumerate(game.fouls.get(seat.seat, []))]}
         if game.best_move is not None and game.best_move[0] == seat.seat:
             entry["guess"] = {"mafs": list(game.best_move[1])}
         if seat.out_cause == "removed":

@@ -47,6 +47,8 @@ def protocol_from_game(data: Mapping[str, Any]) -> dict[str, Any]:
         "eliminations": [{"seat": seat, **when} for seat, (_order, when) in sorted(out.items(), key=lambda i: i[1][0])],
         "days": [], "nights": [], "revealed": [], "ignored": []}
     _fouls_by_phase(protocol, players)
+    protocol["foul_times"] = [{"seat": int(p["position"]), "at": _voicehost_time(str(foul["time"]))}
+                              for p in players for foul in p.get("fouls") or []]
     _bonuses(protocol, data)
     _best_move(protocol, players, out)
     return protocol
