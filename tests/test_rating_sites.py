@@ -118,7 +118,7 @@ def test_create_takes_the_site_ids(tmp_path: Path, capsys: pytest.CaptureFixture
                           "0", "--db", db)
     assert code == 2 and err.count("\n") == 1
     code, _out, _err = cli(capsys, "tournament", "list", "--db", db)
-    assert "0 " in _out or "С сайтом" not in _out   # refused whole: no tournament stored
+    assert "С сайтом" not in _out   # refused whole: no tournament stored
     code, _out, err = cli(capsys, "tournament", "create", "С сайтом", "--scoring", "seed001", "--polemica-master",
                           "7", "--polemica-scoring-type", "1", "--polemica-version", "4", "--db", db)
     assert code == 0
@@ -336,6 +336,10 @@ def test_a_bad_site_record_is_one_line_and_stores_nothing(records: Records, tmp_
     fresh = f"sqlite:///{tmp_path / 'b.sqlite'}"
     code, out, err = cli(capsys, "records", "import", "--from", "mafiaratings", str(path), "--db", fresh)
     assert code == 2 and err.count("\n") == 1 and "game 2" in err and "Traceback" not in err
+    bare_death = {**games[0], "players": [{**p, "death": 2} if "death" in p else p for p in games[0]["players"]]}
+    path.write_text(json.dumps(bare_death), encoding="utf-8")
+    code, out, err = cli(capsys, "records", "import", "--from", "mafiaratings", str(path), "--db", fresh)
+    assert code == 2 and err.count("\n") == 1 and "death" in err   # a round without its type is not guessed
     all_sheriffs = {**games[0], "players": [{**p, "role": "sheriff"} for p in games[0]["players"]]}
     path.write_text(json.dumps(all_sheriffs), encoding="utf-8")
     code, out, err = cli(capsys, "records", "import", "--from", "mafiaratings", str(path), "--db", fresh)

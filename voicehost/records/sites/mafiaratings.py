@@ -188,13 +188,12 @@ def _warnings(value: Any) -> int:
 
 
 def _out(death: Any) -> tuple[dict[str, Any], tuple[int, int]]:
-    """``death`` (an object with round and type; feature letters may make it a bare round or
-    type) → voicehost's ``out`` and its order in the game (night N comes before day N)."""
-    if isinstance(death, Mapping):
-        round_no, kind = death.get("round"), death.get("type", "day")
-        time = (death.get("time") or {}).get("time") if isinstance(death.get("time"), Mapping) else None
-    else:
-        round_no, kind, time = (death, "day", None) if isinstance(death, int) else (None, death, None)
+    """``death`` (an object with its round and type) → voicehost's ``out`` and its order in the
+    game (night N comes before day N). A removal's ``time`` says whether it fell by night."""
+    if not isinstance(death, Mapping):   # a bare round or type (features without t or u): not enough
+        raise ValueError("death: the round and the type each player left are needed (features d, u, t)")
+    round_no, kind = death.get("round"), death.get("type")
+    time = death["time"].get("time") if isinstance(death.get("time"), Mapping) else None
     if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 0:
         raise ValueError("death.round: the round each player left is needed")
     if kind == "night":
