@@ -115,8 +115,9 @@ def _rating(args: argparse.Namespace) -> int:
     if args.json:
         print_json([rating.as_dict() for rating in table])
     else:
+        titles = {"red": _("as red"), "black": _("as black")}   # outside the f-string: Babel extracts no call there
         print(_("  #  player               games  rating   mu ± sigma") + "  " + "  ".join(
-            f"{_('as red') if side == 'red' else _('as black'):>22}" for side in SIDES))
+            f"{titles[side]:>22}" for side in SIDES))
         for place, rating in enumerate(table, start=1):
             s = rating.overall
             cells = [f"{k.mu:>6.2f} ± {k.sigma:>5.2f} ({k.games:>3})" if (k := rating.sides.get(side)) else f"{'-':>22}"
