@@ -145,9 +145,9 @@ def protocol_from_game(data: Mapping[str, Any]) -> dict[str, Any]:
     seats: dict[str, Any] = {}
     eliminations: list[tuple[tuple[int, int], dict[str, Any]]] = []
     protocol: dict[str, Any] = {"ruleset": "sport", "options": {}, "winner": winner, "reason": REASONS[winner],
-                                "started": _voicehost_time(str(data["startTime"]))}
+                                "started": voicehost_time(str(data["startTime"]))}
     if data.get("endTime"):
-        protocol["ended"] = _voicehost_time(str(data["endTime"]))
+        protocol["ended"] = voicehost_time(str(data["endTime"]))
     judge_points, best_player = [], None
     for k, player in enumerate(players, start=1):
         entry: dict[str, Any] = {"role": ROLES_BACK[str(player.get("role", "civ"))],
@@ -207,7 +207,7 @@ def _out(death: Any) -> tuple[dict[str, Any], tuple[int, int]]:
     return {"cause": "removed", "day": round_no + 1}, (round_no + 1, 1)
 
 
-def _voicehost_time(text: str) -> str:
+def voicehost_time(text: str) -> str:
     """An ISO 8601 time (a zone, or none: UTC) as voicehost writes one: UTC, to the second."""
     moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if moment.tzinfo is not None:

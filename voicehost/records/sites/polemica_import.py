@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from voicehost.records.sites.common import SEATS
-from voicehost.records.sites.mafiaratings import REASONS, _voicehost_time
+from voicehost.records.sites.mafiaratings import REASONS, voicehost_time
 from voicehost.records.sites.polemica import BEST_PLAYER, RESULTS, ROLES
 
 ROLES_BACK = {number: role for role, number in ROLES.items()}
@@ -43,11 +43,11 @@ def protocol_from_game(data: Mapping[str, Any]) -> dict[str, Any]:
         seats[str(seat)] = entry
     protocol: dict[str, Any] = {
         "ruleset": "sport", "options": {}, "winner": winner, "reason": REASONS.get(str(winner)),
-        "started": _voicehost_time(str(data["started"])), "seats": seats,
+        "started": voicehost_time(str(data["started"])), "seats": seats,
         "eliminations": [{"seat": seat, **when} for seat, (_order, when) in sorted(out.items(), key=lambda i: i[1][0])],
         "days": [], "nights": [], "revealed": [], "ignored": []}
     _fouls_by_phase(protocol, players)
-    protocol["foul_times"] = [{"seat": int(p["position"]), "at": _voicehost_time(str(foul["time"]))}
+    protocol["foul_times"] = [{"seat": int(p["position"]), "at": voicehost_time(str(foul["time"]))}
                               for p in players for foul in p.get("fouls") or []]
     _bonuses(protocol, data)
     _best_move(protocol, players, out)
