@@ -241,7 +241,7 @@ def test_the_schema_is_alembics_head(db_url: str) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     head = ScriptDirectory.from_config(config).get_current_head()
-    assert head == "0004"
+    assert head == "0005"
     with open_records(db_url) as db:
         with db.engine.connect() as connection:
             assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == head

@@ -488,7 +488,8 @@ def test_the_help_stays_english_when_asked_for(russian: None, capsys: pytest.Cap
     code, out, _err = run_main(capsys, "--lang", "en", "--help")
     assert code == 0 and "host a game at the real table (seat panel, speaker, microphone)" in out, out
     code, out, _err = run_main(capsys, "--lang", "en", "records", "import", "--help")
-    assert code == 0 and "usage: voicehost records import [-h] [--db URL] [--table TABLE] FILE [FILE ...]" in out
+    usage = "usage: voicehost records import [-h] [--db URL] [--table TABLE] [--from {mafiaratings,polemica}] FILE"
+    assert code == 0 and usage + " [FILE ...]" in out
     assert "the table name the games carry" in out
     code, out, _err = run_main(capsys, "--lang", "en", "simulate")
     assert "the following arguments are required: script" in _err

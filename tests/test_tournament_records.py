@@ -387,12 +387,17 @@ def test_the_exports_have_the_rating_sites_shapes(db_url: str, tmp_path: Path,
         assert code == 0, err
         return out
 
-    rated = json.loads(export("mafiaratings"))
+    code, _out, err = cli(capsys, "tournament", "set", NAME, "--mafiaratings-club", "1", "--mafiaratings-event", "2",
+                          "--mafiaratings-moderator", "3", "--mafiaratings-rules", "0" * 13, "--polemica-master", "4",
+                          "--polemica-scoring-type", "1", "--polemica-version", "4", "--db", db_url)
+    assert code == 0, err
+    places = sorted(protocols)   # the sites' game numbers: by round, then table
+    rated = json.loads(export("mafiaratings-json"))
     assert rated["format"] == "mafiaratings-games" and len(rated["games"]) == 4
     for game in rated["games"]:
-        protocol = protocols[(game["round"], game["table"])]
+        protocol = protocols[places[game["gameNum"] - 1]]
         assert game["winner"] == {"red": "civ", "black": "maf"}[protocol["winner"]]
-        assert len(game["players"]) == 10 and game["startTime"] == protocol["started"]
+        assert len(game["players"]) == 10 and game["startTime"] == protocol["started"].replace("Z", "+00:00")
         for seat, player in enumerate(game["players"], start=1):
             entry = protocol["seats"][str(seat)]
             assert player["name"] == entry["name"]
@@ -409,7 +414,7 @@ def test_the_exports_have_the_rating_sites_shapes(db_url: str, tmp_path: Path,
                 assert "bestPlayer" in (player["bonus"] if isinstance(player["bonus"], list) else [player["bonus"]])
     polemica = json.loads(export("polemica"))
     for game in polemica["games"]:
-        protocol = protocols[(game["phase"], game["table"])]
+        protocol = protocols[places[game["num"] - 1]]
         assert game["result"] == {"red": 0, "black": 1}[protocol["winner"]]
         roles = {p["position"]: p["role"] for p in game["players"]}
         assert roles == {int(s): {"don": 0, "mafia": 1, "citizen": 2, "sheriff": 3}[e["role"]]

@@ -38,6 +38,8 @@ def add_commands(commands: Commands) -> None:
     imp = _with_db(sub.add_parser("import", help=_("protocols (*.json) and journals (*.jsonl) into the records")))
     imp.add_argument("files", nargs="+", metavar=_("FILE"), help=_("the protocols and journals to import"))
     imp.add_argument("--table", default=None, help=_("the table name the games carry"))
+    imp.add_argument("--from", dest="site", choices=["mafiaratings", "polemica"], default=None,
+                     help=_("the files are a rating site's game records (JSON, a list, or one game a line)"))
     imp.set_defaults(run=_import)
 
     history = _with_db(sub.add_parser("games", help=_("the game history, oldest first")))
@@ -53,6 +55,7 @@ def add_commands(commands: Commands) -> None:
 
     add_elo_command(sub)
     add_show_command(sub)
+    add_rating_command(sub)
 
     export = _with_db(sub.add_parser("export", help=_("every game seat by seat (csv) or whole (json)")))
     export.add_argument("--format", choices=["csv", "json"], required=True)
@@ -90,6 +93,44 @@ def add_elo_command(sub: Any) -> None:
     elo.add_argument("--top", type=positive, default=8, help=_("how many players the chart draws (default 8)"))
     elo.add_argument("--json", action="store_true")
     elo.set_defaults(run=_elo)
+
+
+def add_rating_command(sub: Any) -> None:
+    rating = _with_db(sub.add_parser("rating", help=_("a rating system: openskill (a team-aware rating with its "
+                                                      "uncertainty) or elo")))
+    rating.add_argument("--system", choices=["openskill", "elo"], default="openskill")
+    _season(rating, scoring=False)
+    rating.add_argument("--chart", default=None, metavar=_("OUT.png"), help=_("also draw the top players' ratings"))
+    rating.add_argument("--top", type=positive, default=8, help=_("how many players the chart draws (default 8)"))
+    rating.add_argument("--json", action="store_true")
+    rating.set_defaults(run=_rating)
+
+
+def _rating(args: argparse.Namespace) -> int:
+    if args.system == "elo":
+        return _elo(args)
+    from voicehost.records.openskill_rating import SIDES, draw_openskill, openskill_ratings
+
+    with open_records(args.db) as db:
+        rows = db.seat_rows(*args.season)
+    table = openskill_ratings(rows)
+    if args.json:
+        print_json([rating.as_dict() for rating in table])
+    else:
+        titles = {"red": _("as red"), "black": _("as black")}   # outside the f-string: Babel extracts no call there
+        print(_("  #  player               games  rating   mu ± sigma") + "  " + "  ".join(
+            f"{titles[side]:>22}" for side in SIDES))
+        for place, rating in enumerate(table, start=1):
+            s = rating.overall
+            cells = [f"{k.mu:>6.2f} ± {k.sigma:>5.2f} ({k.games:>3})" if (k := rating.sides.get(side)) else f"{'-':>22}"
+                     for side in SIDES]
+            print(f"{place:>3}  {rating.player:<20} {s.games:>5} {s.ordinal:>7.2f} {s.mu:>6.2f} ± {s.sigma:>5.2f}  "
+                  + "  ".join(cells))
+    if args.chart is not None:
+        leaders = draw_openskill(rows, Path(args.chart), args.top)
+        print(_("{out}: the OpenSkill rating of {count} player(s): {names}").format(
+            out=args.chart, count=len(leaders), names=", ".join(leaders)), file=sys.stderr if args.json else sys.stdout)
+    return 0
 
 
 def _elo(args: argparse.Namespace) -> int:
@@ -154,12 +195,27 @@ def season(text: str) -> tuple[datetime | None, datetime | None]:
 def _import(args: argparse.Namespace) -> int:
     from voicehost.records.games import read_record
 
+    if args.site is not None:
+        return _import_site(args)
+
     records = [read_record(Path(name), args.table) for name in args.files]  # all parsed before anything is written
     with open_records(args.db) as db:
         added = db.add(records)
         print(ngettext("imported {added} new game of {count} into {url}",
                        "imported {added} new games of {count} into {url}",
                        added).format(added=added, count=len(records), url=db.url))
+    return 0
+
+
+def _import_site(args: argparse.Namespace) -> int:
+    from voicehost.records.sites.imports import import_site
+
+    with open_records(args.db) as db:
+        report = import_site(db, args.site, [Path(name) for name in args.files])
+        print(ngettext("{site}: imported {stored} new game of {read} into {url}; {known} already stored",
+                       "{site}: imported {stored} new games of {read} into {url}; {known} already stored",
+                       report.stored).format(site=args.site, stored=report.stored, read=report.read, url=db.url,
+                                             known=report.known))
     return 0
 
 
@@ -198,22 +254,27 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
 
 
 def _ratings(args: argparse.Namespace) -> int:
+    from voicehost.records.openskill_rating import openskill_ratings
     from voicehost.records.ratings import check_scoring, ratings
 
     check_scoring(args.scoring)
     with open_records(args.db) as db:
-        table = ratings(db.seat_rows(*args.season), args.scoring)
+        rows = db.seat_rows(*args.season)
+    table = ratings(rows, args.scoring)
+    skills = {rating.player: rating.overall for rating in openskill_ratings(rows)}   # beside the points
     if args.json:
-        print_json([rating.as_dict() for rating in table])
+        print_json([{**rating.as_dict(), "openskill": skills[rating.player].as_dict()} for rating in table])
         return 0
     player, games, wins, rate, points = _("player"), _("games"), _("wins"), _("win%"), _("points")
-    fouls, best, by_role = _("fouls"), _("best"), _("by role (wins/games)")
-    print(f"{'#':>3}  {player:<20} {games:>5} {wins:>5} {rate:>5} {points:>7} {fouls:>5} {best:>4}  {by_role}")
+    fouls, best, by_role, skill = _("fouls"), _("best"), _("by role (wins/games)"), _("skill ± sigma")
+    print(f"{'#':>3}  {player:<20} {games:>5} {wins:>5} {rate:>5} {points:>7} {fouls:>5} {best:>4} {skill:>13}  "
+          f"{by_role}")
     for place, rating in enumerate(table, start=1):
         roles = " ".join(f"{record_word(key)} {w}/{g}" for key, (g, w) in sorted(rating.by_role.items()))
+        known = skills[rating.player]
         print(f"{place:>3}  {rating.player:<20} {rating.games:>5} {rating.wins:>5} "
               f"{100 * rating.wins / rating.games:>5.1f} {rating.points:>7.1f} {rating.fouls:>5} "
-              f"{rating.best_player:>4}  {roles}")
+              f"{rating.best_player:>4} {known.mu:>6.1f} ± {known.sigma:>4.1f}  {roles}")
     return 0
 
 

@@ -16,6 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
+from voicehost.cli.sites import (
+    add_set_command,
+    add_site_options,
+    add_upload_command,
+    check_site_options,
+    store_site_options,
+)
 from voicehost.cli.tournament_results import add_result_commands
 from voicehost.cli.tournament_screen import add_screen_command
 from voicehost.language.i18n import N_, _, ngettext
@@ -30,7 +37,7 @@ if TYPE_CHECKING:
 DB_HELP = N_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)")
 # voicehost.records.tournament's EXPORT_FORMATS and DEFAULT_TIE_BREAKS (a test holds them equal), here so
 # that building the parser imports none of the records.
-EXPORT_FORMATS = ("mafiaratings", "polemica", "json", "csv", "games-csv", "html")
+EXPORT_FORMATS = ("mafiaratings", "mafiaratings-json", "polemica", "json", "csv", "games-csv", "html")
 DEFAULT_TIE_BREAKS = "points,extras,wins,special_wins,killed_first"
 
 
@@ -179,6 +186,8 @@ def add_record_commands(sub: Any) -> None:
     add_standings_command(sub)
     add_export_command(sub)
     add_result_commands(sub)
+    add_set_command(sub, _with_db)      # the rating sites (voicehost.cli.sites)
+    add_upload_command(sub, _with_db)
 
 
 def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -198,6 +207,7 @@ def add_create_command(sub: Any) -> None:
                         help=_("the standings' order (default mafiaratings': points, extras, wins, special_wins, "
                              "killed_first); also bonus, best_move, penalty, ci, best_player, sheriff_games, "
                              "sheriff_wins, don_wins, red_wins, black_wins, fouls (fewer first)"))
+    add_site_options(create)
     create.set_defaults(run=_create)
 
 
@@ -252,8 +262,10 @@ def _create(args: argparse.Namespace) -> int:
     if args.players:
         players = [*read_players(args.players), *players]
     tournament = new_tournament(args.name, args.scoring, args.tie_breaks, schedule, players)
+    check_site_options(args)   # a bad id refuses the whole tournament: nothing is stored
     with _open(args.db) as db:
         create_tournament(db, tournament)
+        store_site_options(db, tournament.name, args)
         seated, rounds = len(tournament.players), len(tournament.schedule)
         line = _("tournament {name!r} created in {url}: {players}, {rounds}, scoring {scheme}, tie-breaks {order}")
         print(line.format(

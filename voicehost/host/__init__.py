@@ -21,6 +21,7 @@ from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import load_ears
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry, load_journal, read_journal, write_results
+from voicehost.host.journal_clock import clock_facts, journal_clock
 from voicehost.host.judging import judge_protocol, judged_results
 from voicehost.host.live import resume_game
 from voicehost.host.notices import (
@@ -60,7 +61,8 @@ __all__ = [
     "Paused", "Ports",
     "Refused", "SetupRefused", "SetupRequest", "TableClock", "TableWatcher", "Voice", "VoteCorrected",
     "WindowChanged", "check_setup", "BallotsCast", "ballot_changed", "ballots_view", "option_label",
-    "option_value_label", "events_to", "fixed_lines", "judge_protocol", "judged_results",
+    "option_value_label", "events_to", "fixed_lines", "judge_protocol", "judged_results", "clock_facts",
+    "journal_clock",
     "load_audio", "load_journal", "load_ears", "mock_factory", "open_pinmap", "read_command",
     "read_journal", "resume_game", "run_virtual", "russian_refusal", "seeded_deal", "show_roles", "table_game",
     "table_path", "typed_deal", "write_results",

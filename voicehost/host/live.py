@@ -19,6 +19,7 @@ from voicehost.host.cards import learn_roles, roles_from_console, show_roles
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import grammar, load_ears, model_path
 from voicehost.host.journal import Journal, JournalFile, Source, load_journal, write_results
+from voicehost.host.journal_clock import journal_clock
 from voicehost.host.judging import best_points, judged_results
 from voicehost.host.notices import events_to
 from voicehost.host.seats import mock_factory, open_pinmap
@@ -242,7 +243,7 @@ def _write_results(game: Game, names: dict[int, str], journal: Path,
                    on_results: Callable[[Path, dict[str, Any]], None] | None = None,
                    judged: list[dict[str, Any]] | None = None) -> None:
     log = list(narrate(game.events, load_phrasebook(), names))
-    protocol = {**build_protocol(game, None, names), **judged_results(journal, judged)}
+    protocol = {**build_protocol(game, None, names), **judged_results(journal, judged), **journal_clock(journal)}
     path = write_results(journal, protocol, log)
     outcome = game.outcome()
     verdict = protocol.get("verdict")

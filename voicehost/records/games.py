@@ -22,7 +22,7 @@ from typing import Any
 
 from voicehost.config import load_ruleset
 from voicehost.files import read_json
-from voicehost.host import judge_protocol, load_journal
+from voicehost.host import clock_facts, judge_protocol, load_journal
 from voicehost.language.i18n import _, ngettext
 from voicehost.records.checks import check_protocol, parse_started
 from voicehost.rules import IllegalInput, InputError, Role, new_game
@@ -183,7 +183,7 @@ def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
         raise InputError(str(path), _("the game is not over ({dealt}): only finished games are recorded; an "
                                       "unfinished game is resumed, then recorded").format(dealt=dealt))
     names = _journal_names(header)
-    protocol = {**build_protocol(game, None, names), **judged}
+    protocol = {**build_protocol(game, None, names), **judged, **clock_facts(read)}   # foul times, end: the sites
     if "best_player" in header:   # the table's vote, journaled after the game
         protocol["best_player"] = header["best_player"]
     if "started" in header:

@@ -98,3 +98,18 @@ game_versions = sa.Table(   # a corrected game's protocols, version 1 the one st
     sa.Column("corrected_by", sa.String(80)),
     sa.Column("corrected_at", sa.DateTime, nullable=False),
 )
+
+tournament_sites = sa.Table(   # a tournament's ids on a rating site (voicehost.records.sites.settings)
+    "tournament_sites", metadata,
+    sa.Column("tournament_id", sa.Integer, sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("site", sa.String(20), primary_key=True),
+    sa.Column("settings", JSON, nullable=False),
+)
+
+site_uploads = sa.Table(   # the games a rating site has accepted (voicehost.records.sites.upload)
+    "site_uploads", metadata,
+    sa.Column("site", sa.String(20), primary_key=True),
+    sa.Column("game_id", sa.Uuid, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("accepted_at", sa.DateTime, nullable=False),
+    sa.Column("remote_id", sa.String(40)),
+)

@@ -9,8 +9,8 @@ the standings, worked out from the stored protocols alone.
 - Points are the ratings' (:func:`voicehost.records.ratings.scores_by_scheme`) under the
   tournament's scheme, so whatever that function adds (best move, bonus and penalty points)
   reaches the standings by itself. The tie-breaks are an ordered list of :data:`TIE_BREAKS`.
-- Exports: the standings as CSV, a printable HTML page, and the games as mafiaratings'
-  game JSON or Polemica's (see docs/records.md for the sources and how each field is filled).
+- Exports: the standings as CSV and a printable HTML page; the rating sites' formats are
+  :mod:`voicehost.records.sites`' (see docs/records.md for the sources and each field).
 
 The schedule file (``voicehost tournament create --schedule FILE``) is JSON::
 
@@ -497,82 +497,6 @@ def standings_html(result: Standings) -> str:
             + (f'<ul class="warnings">{warnings}</ul>\n' if warnings else "") + "</body>\n</html>\n")
 
 
-MAFIARATINGS_ROLES = {"citizen": "civ", "mafia": "maf", "sheriff": "sheriff", "don": "don"}
-MAFIARATINGS_WINNERS = {"red": "civ", "black": "maf", "nobody": "tie"}
-POLEMICA_ROLES = {"don": 0, "mafia": 1, "citizen": 2, "sheriff": 3}
-POLEMICA_RESULTS = {"red": 0, "black": 1}
-
-
-def export_mafiaratings(result: Standings, games: Sequence[PlayedGame]) -> dict[str, Any]:
-    """The games in the shape of mafiaratings' game records (``/api/get/games.php``): rounds
-    counted from 0 (night 0 is the mafia's arrangement, day 0 the first day), roles
-    civ/maf/sheriff/don, winner civ/maf/tie; plus the tournament's standings."""
-    exported: list[dict[str, Any]] = []
-    for number, game in enumerate(games, start=1):
-        protocol = game.protocol
-        seats = game_seats(game)
-        players = []
-        for seat in seats:
-            entry: dict[str, Any] = {"name": seat.player, "role": _mr_role(seat)}
-            death = _mr_death(seat)
-            if death is not None:
-                entry["death"] = death
-            if seat.fouls:
-                entry["warnings"] = seat.fouls
-            bonus: list[Any] = (["bestPlayer"] if seat.best_player else [])
-            extra = bonus_points(protocol, seat.seat)
-            if extra:
-                bonus.append(extra)
-            if bonus:
-                entry["bonus"] = bonus[0] if len(bonus) == 1 else bonus
-            players.append(entry)
-        exported.append({"id": number, "voicehostId": str(game.id), "tournament": result.tournament.name,
-                         "round": game.place.round, "table": game.place.table,
-                         "startTime": protocol.get("started"), "language": "ru",
-                         "winner": MAFIARATINGS_WINNERS.get(str(protocol.get("winner")), "tie"),
-                         "features": "dutw", "players": players})
-    return {"format": "mafiaratings-games", "tournament": result.tournament.name, "games": exported,
-            "standings": [row.as_dict() for row in result.rows]}
-
-
-def _mr_role(seat: SeatRecord) -> str:
-    return MAFIARATINGS_ROLES.get(seat.role, "maf" if seat.team == "black" else "civ")
-
-
-def _mr_death(seat: SeatRecord) -> dict[str, Any] | None:
-    """voicehost's night 1 and day 1 are mafiaratings' round 0."""
-    if seat.out_cause is None:
-        return None
-    moment = seat.out_day if seat.out_day is not None else seat.out_night
-    kind = {"voted": "day", "killed": "night"}.get(seat.out_cause, "warnings" if seat.fouls >= 4 else "kickOut")
-    return {"round": (moment or 1) - 1, "type": kind}
-
-
-def export_polemica(result: Standings, games: Sequence[PlayedGame]) -> dict[str, Any]:
-    """The games in the shape Polemica's game JSON has (as its API gives it, read by the
-    third-party polemica-library): ``num``, ``table``, ``started``, ``players`` with
-    ``position``, ``username``, ``role`` (0 don, 1 mafia, 2 citizen, 3 sheriff) and one
-    ``fouls`` entry per foul, ``result`` (0 red, 1 black), ``bonuses``."""
-    exported: list[dict[str, Any]] = []
-    for number, game in enumerate(games, start=1):
-        protocol = game.protocol
-        seats = game_seats(game)
-        bonuses = [{"position": s.seat, "text": "best_player", "scores": 0.0, "basic": False}
-                   for s in seats if s.best_player]
-        bonuses += [{"position": s.seat, "text": "bonus", "scores": bonus_points(protocol, s.seat), "basic": False}
-                    for s in seats if bonus_points(protocol, s.seat)]
-        exported.append({
-            "num": number, "table": game.place.table, "phase": game.place.round,
-            "started": (protocol.get("started") or "").removesuffix("Z") or None,
-            "players": [{"position": s.seat, "username": s.player,
-                         "role": POLEMICA_ROLES.get(s.role, 1 if s.team == "black" else 2),
-                         "fouls": [{} for _k in range(s.fouls)], "techs": [],
-                         **({"disqual": {"type": "removed"}} if s.out_cause == "removed" else {})} for s in seats],
-            "result": POLEMICA_RESULTS.get(str(protocol.get("winner"))), "bonuses": bonuses,
-            "voicehostId": str(game.id)})
-    return {"format": "polemica-games", "tournament": result.tournament.name, "games": exported}
-
-
 def games_csv(games: Sequence[PlayedGame]) -> str:
     """Every seat of every game, one row each: round, table, seat, player, role, result."""
     buffer = io.StringIO()
@@ -587,7 +511,7 @@ def games_csv(games: Sequence[PlayedGame]) -> str:
     return buffer.getvalue()
 
 
-EXPORT_FORMATS = ("mafiaratings", "polemica", "json", "csv", "games-csv", "html")
+EXPORT_FORMATS = ("mafiaratings", "mafiaratings-json", "polemica", "json", "csv", "games-csv", "html")
 
 
 def export_text(records: Records, name: str, form: str) -> str:
@@ -595,10 +519,10 @@ def export_text(records: Records, name: str, form: str) -> str:
     tournament = load_tournament(records, name)
     games = played_games(records, name)
     result = standings(tournament, games)
-    if form == "mafiaratings":
-        return json.dumps(export_mafiaratings(result, games), ensure_ascii=False, indent=2) + "\n"
-    if form == "polemica":
-        return json.dumps(export_polemica(result, games), ensure_ascii=False, indent=2) + "\n"
+    if form in ("mafiaratings", "mafiaratings-json", "polemica"):
+        from voicehost.records.sites.export import export_site
+
+        return export_site(records, result, games, form)
     if form == "json":
         data = {**result.as_dict(), "players": list(tournament.players), **schedule_json(tournament.schedule),
                 "games": [{"id": str(g.id), **g.place.as_json(), "protocol": g.protocol} for g in games]}

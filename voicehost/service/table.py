@@ -56,6 +56,7 @@ from voicehost.host import (
     Journal,
     Ports,
     events_to,
+    journal_clock,
     judged_results,
     read_journal,
     resume_game,
@@ -693,7 +694,7 @@ class IdleTable:
 
     def _write_protocol(self, game: Game, journal: Path) -> None:
         log = list(narrate(game.events, self.book, game.names))
-        protocol = {**build_protocol(game, None, game.names), **judged_results(journal)}
+        protocol = {**build_protocol(game, None, game.names), **judged_results(journal), **journal_clock(journal)}
         try:
             path = write_results(journal, protocol, log)
         except OSError as err:

@@ -1,0 +1,157 @@
+"""A team-aware rating with its uncertainty: the Weng-Lin Plackett-Luce model of the ``openskill``
+package (made for multiplayer team games), beside Elo (:mod:`voicehost.records.elo`).
+
+Each player is a normal distribution of skill: ``mu`` (the estimate) and ``sigma`` (how unsure
+it is; 25 and 25/3 before the first game). A game is the red team against the black team (each
+team's skill the sum of its players'); the winners are ranked first, a draw ranks both teams
+equal; the model moves each player by his share of his team's variance, so a newcomer (a wide
+``sigma``) moves a lot and a regular little, and every game narrows ``sigma``. The table is
+ordered by the conservative rating ``mu − 3·sigma`` (the model's ``ordinal``): a newcomer with two
+wins does not rank above a regular with two hundred games until the records are sure of him.
+
+Why openskill and not Glicko-2: Glicko-2 rates one player against one opponent; seven reds
+against three blacks would need an invented "team opponent". Plackett-Luce rates teams of any
+size directly, and the package is a maintained implementation with a published worked example.
+
+As with Elo, each player also has one rating **per side**: in a game the red players' red
+ratings meet the black players' black ratings. Games are taken in the order played; an annulled
+or stopped game, and a guest's seat (no name), are not rated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from voicehost.rules import InputError
+
+MU = 25.0
+SIGMA = 25.0 / 3.0
+SIDES = ("red", "black")
+
+
+@dataclass
+class Skill:
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating: the skill the records are 99.7 % sure of."""
+        return self.mu - 3.0 * self.sigma
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"mu": round(self.mu, 3), "sigma": round(self.sigma, 3), "rating": round(self.ordinal, 3),
+                "games": self.games, "wins": self.wins}
+
+
+@dataclass
+class SkillRating:
+    """One player: overall, per side, and ``history`` (game number, mu, sigma after it)."""
+
+    player: str
+    overall: Skill = field(default_factory=Skill)
+    sides: dict[str, Skill] = field(default_factory=dict)
+    history: list[tuple[int, float, float]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"player": self.player, **self.overall.as_dict(),
+                "sides": {side: skill.as_dict() for side, skill in sorted(self.sides.items())}}
+
+
+def model() -> Any:
+    """The package's Plackett-Luce model with its defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def openskill_ratings(rows: Iterable[Mapping[str, Any]]) -> list[SkillRating]:
+    """The season's table from :meth:`Records.seat_rows` (``nickname``, ``game_id``, ``team``,
+    ``won``, ``winner``), games in the order played; the conservative rating first."""
+    rater = model()
+    table: dict[str, SkillRating] = {}
+    for number, game in enumerate(_games(rows), start=1):
+        seats = [(str(row["nickname"]), str(row["team"]), bool(row["won"])) for row in game]
+        for player, _team, _won in seats:
+            table.setdefault(player, SkillRating(player))
+        draw = str(game[0].get("winner")) == "nobody"
+        _rate(rater, [(table[p].overall, team, won) for p, team, won in seats], draw)
+        _rate(rater, [(table[p].sides.setdefault(team, Skill()), team, won) for p, team, won in seats], draw)
+        for player, _team, _won in seats:
+            skill = table[player].overall
+            table[player].history.append((number, skill.mu, skill.sigma))
+    return sorted(table.values(), key=lambda r: (-r.overall.ordinal, r.player))
+
+
+def _games(rows: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    games: dict[Any, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        games.setdefault(row.get("game_id", row.get("played_at")), []).append(row)
+    return list(games.values())
+
+
+def _rate(rater: Any, seats: Sequence[tuple[Skill, str, bool]], draw: bool) -> None:
+    """One game: the teams (by team name) ranked winners first, or equal in a draw. A game with
+    one team only (its opponents all guests) counts as played and moves nobody."""
+    teams: dict[str, list[tuple[Skill, bool]]] = {}
+    for skill, team, won in seats:
+        teams.setdefault(team, []).append((skill, won))
+    for members in teams.values():
+        for skill, won in members:
+            skill.games += 1
+            skill.wins += won
+    if len(teams) < 2:
+        return
+    order = list(teams.values())
+    ratings = [[rater.rating(mu=skill.mu, sigma=skill.sigma) for skill, _won in members] for members in order]
+    ranks = [0 if draw or any(won for _s, won in members) else 1 for members in order]
+    for members, rated in zip(order, rater.rate(ratings, ranks=ranks), strict=True):
+        for (skill, _won), new in zip(members, rated, strict=True):
+            skill.mu, skill.sigma = float(new.mu), float(new.sigma)
+
+
+def draw_openskill(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -> list[str]:
+    """``records rating --system openskill --chart``: the ``top`` players' mu after each game they
+    played with a band of ±sigma, to ``out`` (PNG); returns their names."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    from voicehost.language.i18n import _
+
+    leaders = openskill_ratings(rows)[:top]
+    if not leaders:
+        raise InputError("records rating", _("no rated games in the season: no chart to draw"))
+    games = len(_games(rows))
+    figure, axes = plt.subplots(figsize=(10, 6), dpi=100)
+    try:
+        for rating in leaders:
+            numbers, mus, sigmas = zip(*[(0, MU, SIGMA), *rating.history], strict=True)
+            line = axes.step(numbers, mus, where="post", label=f"{rating.player} ({rating.overall.mu:.1f} ± "
+                                                               f"{rating.overall.sigma:.1f})")[0]
+            axes.fill_between(numbers, [m - s for m, s in zip(mus, sigmas, strict=True)],
+                              [m + s for m, s in zip(mus, sigmas, strict=True)], step="post", alpha=0.12,
+                              color=line.get_color())
+        axes.axhline(MU, color="grey", linewidth=0.8, linestyle="--")
+        axes.set_title(_("OpenSkill rating over the season (mu ± sigma)"))
+        axes.set_ylabel(_("skill mu (start {mu:.0f} ± {sigma:.1f})").format(mu=MU, sigma=SIGMA))
+        axes.set_xlabel(_("games of the season, in the order played ({count})").format(count=games))
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes.set_xlim(0, games + 0.5)
+        axes.grid(alpha=0.3)
+        axes.legend(loc="upper left", fontsize="small")
+        try:
+            figure.savefig(out, format="png")
+        except OSError as err:
+            raise InputError(str(out), _("cannot write the chart ({error})").format(
+                error=err.strerror or err)) from None
+    finally:
+        plt.close(figure)
+    return [r.player for r in leaders]
