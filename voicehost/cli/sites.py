@@ -13,15 +13,9 @@ from voicehost.rules import InputError
 if TYPE_CHECKING:
     from voicehost.records.store import Records
 
-# voicehost.records.sites.settings.KEYS as options, here so that building the parser imports no records.
-SITE_OPTIONS = (("mafiaratings", "club"), ("mafiaratings", "event"), ("mafiaratings", "moderator"),
-                ("mafiaratings", "rules"), ("mafiaratings", "tournament"), ("polemica", "master"),
-                ("polemica", "scoring_type"), ("polemica", "version"))
-
-
 def add_site_options(parser: argparse.ArgumentParser) -> None:
-    """``--mafiaratings-club N`` … (each key's help is :data:`voicehost.records.sites.settings.KEYS`')."""
-    from voicehost.records.sites.settings import KEYS
+    """``--mafiaratings-club N`` … (each key's help is :data:`voicehost.tournament.site_ids.KEYS`')."""
+    from voicehost.tournament.site_ids import KEYS
 
     group = parser.add_argument_group(_("the tournament's ids on the rating sites"))
     for key in KEYS:
@@ -30,13 +24,14 @@ def add_site_options(parser: argparse.ArgumentParser) -> None:
 
 
 def check_site_options(args: argparse.Namespace) -> None:
-    from voicehost.records.sites.settings import given
+    from voicehost.tournament.site_ids import given
 
     given(vars(args))
 
 
 def store_site_options(records: Records, name: str, args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    from voicehost.records.sites.settings import given, store_settings
+    from voicehost.records.sites.settings import store_settings
+    from voicehost.tournament.site_ids import given
 
     settings = given(vars(args))
     if settings:
@@ -52,8 +47,9 @@ def add_set_command(sub: Any, with_db: Any) -> None:
 
 
 def _set(args: argparse.Namespace) -> int:
-    from voicehost.records.sites.settings import given, load_settings
+    from voicehost.records.sites.settings import load_settings
     from voicehost.records.store import open_records
+    from voicehost.tournament.site_ids import given
 
     if not given(vars(args)):
         raise InputError("tournament set", _("name at least one setting (--mafiaratings-club N, …)"))
