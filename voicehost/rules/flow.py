@@ -32,6 +32,7 @@ from .events import (
 )
 from .game import Game, Handler
 from .inputs import Dawn, EndSpeech, Foul, Input, Proceed, Remove, Shots, Vote
+from .options import Options
 from .requests import (
     AwaitAction,
     AwaitDawn,
@@ -50,7 +51,7 @@ from .requests import (
     await_speech,
 )
 from .roles import Role, Team
-from .ruleset import Options, Ruleset
+from .ruleset import Ruleset
 
 # A night step's role or team name → the enum member (calling Role(name) or Team(name) is slow).
 _ROLES = {role.value: role for role in Role}
@@ -301,10 +302,14 @@ class TableGame(Game):
         self._emit(speech_ended(item.seat))
         self._next_turn()
 
+    def rotation(self) -> str:
+        """How the opener moves from day to day, where an option says (``rotation``): ``first`` elsewhere."""
+        return "first"
+
     def _speaking_order(self, first_opener: int) -> tuple[int, ...]:
         """The first discussion opens at ``first_opener``; option ``rotation`` (``first`` when a
         ruleset has no such option) moves the opener on by one seat a day, ``last`` the closer."""
-        rotation = self.options.get("rotation", "first")
+        rotation = self.rotation()
         if self.opener == 0:
             opener = self._next_alive(first_opener)
         elif rotation == "first":
