@@ -7,6 +7,12 @@ alone. :mod:`~voicehost.host.voting` makes them from the presses (:func:`hw.capt
 inputs (:mod:`~voicehost.host.journal`), the protocol lists them under each day's ``ballots``
 (:func:`voicehost.rules.protocol.add_ballots`), and the judge's ``vote V C`` changes one of them.
 
+A vote the rules give rather than a press (``sport``: a non-voter's vote goes to the last
+candidate; ``classic``: to the last accused under ``etiquette``, a name written in blood) is a
+ballot too, with no time and its rule as its mark (:data:`GIVEN`), and a mayor's ballot weighs
+two: the counted ballots always add up to the count, because both are the game's
+:meth:`~voicehost.rules.flow.TableGame.counted_votes`.
+
 Times are on the journal's clock (each record's ``t``: the loop's clock, where presses and
 onsets are stamped), to the millisecond; the pages show them as table seconds since the vote's
 first window opened.
@@ -23,11 +29,15 @@ from hw.capture import Ballot, Mark, Window
 from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook
 from voicehost.rules import InputError
+from voicehost.rules.flow import CountedVote, Given
 
-MARKS: tuple[str, ...] = (*get_args(Mark), "typed")
-"""A press's mark (:data:`hw.capture.Mark`), or ``typed``: a ballot the judge gave (``vote V C``)
-for a voter who pressed for nobody."""
-COUNTING = frozenset({"vote", "early_release", "typed"})
+GIVEN: tuple[str, ...] = tuple(given for given in get_args(Given) if given)
+"""The marks of the ballots the rules give (:class:`~voicehost.rules.flow.CountedVote`)."""
+MARKS: tuple[str, ...] = (*get_args(Mark), "typed", *GIVEN)
+"""A press's mark (:data:`hw.capture.Mark`), ``typed``: a ballot the judge gave (``vote V C``)
+for a voter who pressed for nobody, or the rule that gave the vote (:data:`GIVEN`)."""
+COUNTING = frozenset({"vote", "early_release", "typed", *GIVEN})
+MAX_WEIGHT = 2   # the most votes one ballot counts for (classic's mayor)
 ROUNDS = ("main", "revote", "acquittal", "mayor", "prevote", "final", "lift")
 
 
@@ -64,6 +74,8 @@ class CastBallot:
     """When it came up (None: still held when the vote was read, or typed)."""
     mark: str
     corrections: tuple[Correction, ...] = ()
+    weight: int = 1
+    """How many votes it counts for (``classic``'s mayor: two)."""
 
     @property
     def counted(self) -> bool:
@@ -75,6 +87,8 @@ class CastBallot:
                                  "mark": self.mark, "counted": self.counted}
         if self.corrections:
             entry["corrected"] = [c.to_dict() for c in self.corrections]
+        if self.weight != 1:
+            entry["weight"] = self.weight
         return entry
 
 
@@ -102,14 +116,29 @@ class VoteBallots:
                    tuple(CastBallot(b.voter, b.candidate, b.candidate, _ms(b.down),
                                     None if b.up is None else _ms(b.up), b.mark) for b in presses))
 
+    def given(self, counted: Sequence[CountedVote]) -> VoteBallots:
+        """With the votes the rules give as ballots of their own, and each voter's ballot
+        weighed as the count weighs his vote (``counted``: the game's
+        :meth:`~voicehost.rules.flow.TableGame.counted_votes` as the vote closes)."""
+        weights = {vote.voter: vote.weight for vote in counted if not vote.given}
+        pressed = tuple(replace(b, weight=weights[b.voter]) if b.counted and weights.get(b.voter, 1) != 1 else b
+                        for b in self.ballots)
+        given = tuple(CastBallot(vote.voter, None, vote.candidate, None, None, vote.given, (), vote.weight)
+                      for vote in counted if vote.given)
+        return replace(self, ballots=(*pressed, *given))
+
     def corrected(self, voter: int, before: int, after: int, by: str, t: float) -> VoteBallots:
         """The judge's ``vote V C``: the voter's counted ballot now counts for ``after`` (0:
-        taken off); a voter who pressed for nobody gets a typed ballot."""
+        taken off); a voter who pressed for nobody gets a typed ballot (in place of a vote the
+        rules gave him: the judge's word is his now). A name written in blood is no voter's ballot."""
         change = Correction(before, after, by, _ms(t))
         ballots = list(self.ballots)
-        k = next((k for k, b in enumerate(ballots) if b.voter == voter and (b.counted or b.corrections)), None)
+        k = next((k for k, b in enumerate(ballots) if b.voter == voter and b.mark != "blood_name"
+                  and (b.counted or b.corrections)), None)
         if k is None:
             ballots.append(CastBallot(voter, None, after, None, None, "typed", (change,)))
+        elif ballots[k].mark in GIVEN:
+            ballots[k] = replace(ballots[k], candidate=after, mark="typed", corrections=(change,))
         else:
             ballots[k] = replace(ballots[k], candidate=after, corrections=(*ballots[k].corrections, change))
         return replace(self, ballots=tuple(ballots))
@@ -174,8 +203,12 @@ def _ballot(data: Any, bad: Any) -> CastBallot:
             isinstance(c, dict) and _whole(c.get("before")) and _whole(c.get("after"))
             and isinstance(c.get("by"), str) and _time(c.get("t")) for c in changes):
         raise bad("a ballot's corrections are {before, after, by, t}")
+    weight = data.get("weight", 1)
+    if not _whole(weight) or not 1 <= weight <= MAX_WEIGHT:
+        raise bad(f"a ballot's weight must be a whole number from 1 to {MAX_WEIGHT}")
     return CastBallot(data["voter"], data.get("pressed"), data.get("candidate"), data.get("t"), data.get("up"),
-                      data["mark"], tuple(Correction(c["before"], c["after"], c["by"], float(c["t"])) for c in changes))
+                      data["mark"], tuple(Correction(c["before"], c["after"], c["by"], float(c["t"])) for c in changes),
+                      weight)
 
 
 # ---- on the pages ----------------------------------------------------------------------------------
@@ -213,23 +246,35 @@ def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: flo
         when = book.line("web", "ballot_when", seconds=f"{at:.3f}".replace(".", ",")) if at is not None else ""
         whom = candidate_text(book, ballot.candidate, vote.round) if ballot.candidate is not None \
             else book.line("web", "ballot_no_window")
+        if ballot.weight != 1:
+            mark = book.line("web", "ballot_weighted", mark=mark, weight=ballot.weight)
         text = book.line("web", "ballot_row", voter=ballot.voter, whom=whom, when=when, mark=mark).replace("  ", " ")
         if ballot.corrections:
             text += " " + book.line("web", "ballot_was", whom=candidate_text(book, ballot.pressed, vote.round))
         rows.append({"voter": ballot.voter, "candidate": ballot.candidate, "pressed": ballot.pressed, "at": at,
                      "inside": ballot.pressed is not None, "mark": ballot.mark, "counted": ballot.counted,
+                     "given": ballot.mark in GIVEN, "weight": ballot.weight,
                      "corrected": bool(ballot.corrections), "text": text})
     groups = []
     opened = {w.candidate: w for w in vote.windows}
     typed = [b.candidate for b in vote.ballots if b.counted and b.candidate is not None and b.candidate not in opened]
-    for candidate in [*opened, *dict.fromkeys(typed)]:   # a typed ballot may be for a candidate with no window
+    for candidate in [*opened, *dict.fromkeys(typed)]:   # a typed or given ballot may be for one with no window
         window = opened.get(candidate)
-        voters = [b.voter for b in vote.ballots if b.counted and b.candidate == candidate]
-        groups.append({"candidate": candidate, "voters": voters,
+        counted = [b for b in vote.ballots if b.counted and b.candidate == candidate]
+        groups.append({"candidate": candidate, "voters": [b.voter for b in counted],
+                       "given": [b.voter for b in counted if b.mark in GIVEN],
+                       "votes": sum(b.weight for b in counted),
                        "opens": since(window.opens) if window else None,
                        "closes": since(window.closes) if window else None,
                        "text": book.line("web", "ballot_group", whom=candidate_text(book, candidate, vote.round),
-                                         voters=", ".join(map(str, voters)) or "—")})
+                                         voters=", ".join(_voter_text(book, b) for b in counted) or "—")})
     title = book.line("web", "ballots_title", day=vote.day, round=book.line("web", f"ballots_round_{vote.round}"))
     return {"day": vote.day, "vote": vote.vote, "round": vote.round, "complete": complete, "title": title,
             "groups": groups, "rows": rows}
+
+
+def _voter_text(book: Phrasebook, ballot: CastBallot) -> str:
+    """A voter in a candidate's list: «3», «3 (по правилам)», «4 (кровью)», «5 (×2)»."""
+    text = book.line("web", f"ballot_voter_{ballot.mark}", voter=ballot.voter) if ballot.mark in GIVEN \
+        else str(ballot.voter)
+    return text if ballot.weight == 1 else book.line("web", "ballot_voter_weighted", voter=text, weight=ballot.weight)

@@ -138,9 +138,7 @@ class CanonicalGame(TableGame):
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Simple majority; a tie between 2–3 goes to a second round, a tie again (or between
         more) executes nobody. Decision: a ballot of one needs more than half of the voters."""
-        counts = {c: 0 for c in ballot.candidates}
-        for candidate in self.votes.values():
-            counts[candidate] += 1
+        counts = self._counts(ballot)
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))
         leaders = self.leaders(counts)
         voters = len([v for v in ballot.voters if v in self.alive])

@@ -26,7 +26,7 @@ from .events import (
     check_answered,
     morning_came,
 )
-from .flow import Queued, Step, TableGame, with_pauses
+from .flow import CountedVote, Given, Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .input_error import N_
 from .inputs import BloodName, Check, CloseVoting, Dawn, EndSpeech, Heal, Shots, Visit, Vote
@@ -218,28 +218,26 @@ class ClassicGame(TableGame):
         self._open_round("prevote", self.alive_seats(), self._voters())
 
 
-    def _tally(self, ballot: AwaitVotes) -> dict[int, int]:
-        """The mayor's vote counts twice; in the final vote each blood name adds one, and with
-        ``etiquette`` a non-voter's vote goes to the last accused (seed 000 «Тонкости») still on
-        the ballot: one removed during the defence speeches can take no vote."""
-        counts = {c: 0 for c in ballot.candidates}
-        votes = dict(self.votes)
-        standing = [seat for seat in self.accused if seat in counts]
+    def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
+        """The mayor's vote counts twice; with ``etiquette`` a non-voter's vote goes to the last
+        accused (seed 000 «Тонкости») still on the ballot in the final vote (one removed during
+        the defence speeches can take no vote); each blood name adds one in the final vote."""
+        standing = [seat for seat in self.accused if seat in ballot.candidates]
+        votes: list[tuple[int, int, Given]] = [(voter, candidate, "") for voter, candidate in self.votes.items()]
         if ballot.round == "final" and self.options.etiquette and standing:
-            for voter in ballot.voters:
-                if voter in self.alive:
-                    votes.setdefault(voter, standing[-1])
-        for voter, candidate in votes.items():
-            counts[candidate] += 2 if voter == self.mayor and ballot.round != "mayor" else 1
+            votes += [(voter, standing[-1], "last_accused") for voter in ballot.voters
+                      if voter in self.alive and voter not in self.votes]
+        counted = [CountedVote(voter, candidate, 2 if voter == self.mayor and ballot.round != "mayor" else 1, given)
+                   for voter, candidate, given in votes]
         if ballot.round == "final":
-            for named in self.blood.values():
-                if named in counts:
-                    counts[named] += 1
-        return counts
+            counted += [CountedVote(by, named, 1, "blood_name") for by, named in self.blood.items()
+                        if named in ballot.candidates]
+        return tuple(counted)
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
-        counts = self._tally(ballot)
-        self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))
+        counts = self._counts(ballot)
+        defaulted = tuple([vote.voter for vote in self.counted_votes(ballot) if vote.given == "last_accused"])
+        self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), defaulted))
         leaders = self.leaders(counts)
         single = leaders[0] if len(leaders) == 1 and counts[leaders[0]] > 0 else None
         if ballot.round == "mayor":

@@ -218,9 +218,7 @@ class ClubGame(TableGame):
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Option ``non_voter_foul``: a player who did not vote loses his vote (and gets a foul)."""
-        counts = {c: 0 for c in ballot.candidates}
-        for candidate in self.votes.values():
-            counts[candidate] += 1
+        counts = self._counts(ballot)
         missing = tuple([v for v in ballot.voters if v in self.alive and v not in self.votes])
         must_vote = ballot.round != "acquittal"
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))

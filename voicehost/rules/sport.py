@@ -39,7 +39,7 @@ from .events import (
     nomination_refused,
     vote_ignored,
 )
-from .flow import Queued, Step, TableGame, with_pauses
+from .flow import CountedVote, Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import BestMove, Check, CloseVoting, Dawn, EndSpeech, JudgePoints, Lift, Nominate, Shots, Vote, Withdraw
 from .options import Options, SportOptions
@@ -286,13 +286,16 @@ class SportGame(TableGame):
         """Non-voters' votes go to the last candidate, so the host never opens his window."""
         return ballot.candidates[:-1]
 
+    def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
+        """Non-voters' votes go to the last candidate."""
+        voters = [v for v in ballot.voters if v in self.alive]
+        return (*[CountedVote(v, self.votes[v]) for v in voters if v in self.votes],
+                *[CountedVote(v, ballot.candidates[-1], 1, "last_candidate") for v in voters if v not in self.votes])
+
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
-        voters = [v for v in ballot.voters if v in self.alive]
-        defaulted = tuple([v for v in voters if v not in self.votes])
-        counts = {c: 0 for c in ballot.candidates}
-        for voter in voters:
-            counts[self.votes.get(voter, ballot.candidates[-1])] += 1
+        counts = self._counts(ballot)
+        defaulted = tuple([vote.voter for vote in self.counted_votes(ballot) if vote.given])
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), defaulted))
         top = max(counts.values())
         leaders = tuple([c for c in ballot.candidates if counts[c] == top])
