@@ -267,14 +267,28 @@ def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: flo
                        "opens": since(window.opens) if window else None,
                        "closes": since(window.closes) if window else None,
                        "text": book.line("web", "ballot_group", whom=candidate_text(book, candidate, vote.round),
-                                         voters=", ".join(_voter_text(book, b) for b in counted) or "—")})
+                                         voters=_voters_text(book, counted))})
     title = book.line("web", "ballots_title", day=vote.day, round=book.line("web", f"ballots_round_{vote.round}"))
     return {"day": vote.day, "vote": vote.vote, "round": vote.round, "complete": complete, "title": title,
             "groups": groups, "rows": rows}
 
 
+def _voters_text(book: Phrasebook, counted: Sequence[CastBallot]) -> str:
+    """A candidate's voters: the presses' first, then each rule's given votes under its own mark
+    («4, 7 (×2); не голосовали, по правилам: 1, 3»); «—» for none."""
+    parts = [", ".join(_voter_text(book, b) for b in counted if b.mark not in GIVEN)]
+    for mark in GIVEN:
+        given = [_voter_text(book, b) for b in counted if b.mark == mark]
+        if given:
+            parts.append(book.line("web", f"ballot_voters_{mark}", voters=", ".join(given)))
+    shown = [part for part in parts if part]
+    text = shown[0] if shown else "—"
+    for part in shown[1:]:
+        text = book.line("web", "ballot_group_part", part=text, next=part)
+    return text
+
+
 def _voter_text(book: Phrasebook, ballot: CastBallot) -> str:
-    """A voter in a candidate's list: «3», «3 (по правилам)», «4 (кровью)», «5 (×2)»."""
-    text = book.line("web", f"ballot_voter_{ballot.mark}", voter=ballot.voter) if ballot.mark in GIVEN \
-        else str(ballot.voter)
-    return text if ballot.weight == 1 else book.line("web", "ballot_voter_weighted", voter=text, weight=ballot.weight)
+    """A voter in a candidate's list: «3», or «5 (×2)» for a ballot that counts twice."""
+    voter = str(ballot.voter)
+    return voter if ballot.weight == 1 else book.line("web", "ballot_voter_weighted", voter=voter, weight=ballot.weight)
