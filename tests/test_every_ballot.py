@@ -7,11 +7,13 @@ and the protocol."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_ballots import PRESSES, counted_for, run_vote, voted  # noqa: F401 - voted: the fixture
 from test_table_level import adversarial_script
 
 from voicehost.config import ruleset_names
@@ -143,3 +145,23 @@ def test_a_journals_given_ballots_read_back_with_their_marks_and_weights() -> No
     record["ballots"] = [{**record["ballots"][0], "weight": 3}]
     with pytest.raises(Exception, match="weight"):
         VoteBallots.from_record(record, "game.jsonl:2")
+
+
+def test_a_vote_the_judge_takes_off_becomes_the_rules_vote_and_taking_it_back_restores_it(
+        tmp_path: Path, voted: Callable[[], Game]) -> None:  # noqa: F811 - the fixture imported above
+    """Sport's ``vote V 0`` («for nobody») makes V a non-voter, whose vote the rules give the last
+    candidate: his ballot says so, in the journal and on the pages, and ``vote V 5`` undoes it."""
+    director, path = run_vote(tmp_path, voted(), PRESSES)
+
+    def count() -> dict[int, int]:
+        last = [e for e in director.game.events if isinstance(e, VotesCounted)][-1]
+        return {c: n for c, n in last.counts if n}
+
+    for typed, expected in (("vote 1 0", {5: 2, 9: 8}), ("vote 1 5", {5: 3, 9: 7})):
+        director.ports.type(typed)
+        run_virtual(director.console.run())
+        (vote,) = load_journal(path).ballots
+        assert count() == expected == counted_for(vote.entry()), typed
+        assert director.voting.last_vote is not None and director.voting.last_vote.ballots == vote.ballots, typed
+    marks = [(b.mark, b.candidate, b.counted) for b in vote.ballots if b.voter == 1]
+    assert marks == [("vote", 5, True)]

@@ -37,6 +37,8 @@ MARKS: tuple[str, ...] = (*get_args(Mark), "typed", *GIVEN)
 """A press's mark (:data:`hw.capture.Mark`), ``typed``: a ballot the judge gave (``vote V C``)
 for a voter who pressed for nobody, or the rule that gave the vote (:data:`GIVEN`)."""
 COUNTING = frozenset({"vote", "early_release", "typed", *GIVEN})
+NON_VOTERS = ("last_candidate", "last_accused")
+"""The marks of a vote the rules give a voter who gave none (:meth:`TableGame.non_voters_go_to`)."""
 MAX_WEIGHT = 2   # the most votes one ballot counts for (classic's mayor)
 ROUNDS = ("main", "revote", "acquittal", "mayor", "prevote", "final", "lift")
 
@@ -106,6 +108,9 @@ class VoteBallots:
     close: int
     windows: tuple[Window, ...]
     ballots: tuple[CastBallot, ...]
+    non_voters: tuple[int, str] | None = None
+    """Whom the rules give a non-voter's vote, and that rule's mark (None: it is lost); what a
+    judge's ``vote V 0`` makes of V's ballot."""
 
     @classmethod
     def of(cls, day: int, vote: int, round_: str, at: int, close: int, windows: Sequence[Window],
@@ -116,31 +121,40 @@ class VoteBallots:
                    tuple(CastBallot(b.voter, b.candidate, b.candidate, _ms(b.down),
                                     None if b.up is None else _ms(b.up), b.mark) for b in presses))
 
-    def given(self, counted: Sequence[CountedVote]) -> VoteBallots:
+    def given(self, counted: Sequence[CountedVote], non_voters: tuple[int, str] | None = None) -> VoteBallots:
         """With the votes the rules give as ballots of their own, and each voter's ballot
         weighed as the count weighs his vote (``counted``: the game's
-        :meth:`~voicehost.rules.flow.TableGame.counted_votes` as the vote closes)."""
+        :meth:`~voicehost.rules.flow.TableGame.counted_votes` as the vote closes;
+        ``non_voters``: its :meth:`~voicehost.rules.flow.TableGame.non_voters_go_to`)."""
         weights = {vote.voter: vote.weight for vote in counted if not vote.given}
         pressed = tuple(replace(b, weight=weights[b.voter]) if b.counted and weights.get(b.voter, 1) != 1 else b
                         for b in self.ballots)
         given = tuple(CastBallot(vote.voter, None, vote.candidate, None, None, vote.given, (), vote.weight)
                       for vote in counted if vote.given)
-        return replace(self, ballots=(*pressed, *given))
+        return replace(self, ballots=(*pressed, *given), non_voters=non_voters)
 
     def corrected(self, voter: int, before: int, after: int, by: str, t: float) -> VoteBallots:
         """The judge's ``vote V C``: the voter's counted ballot now counts for ``after`` (0:
-        taken off); a voter who pressed for nobody gets a typed ballot (in place of a vote the
-        rules gave him: the judge's word is his now). A name written in blood is no voter's ballot."""
+        taken off); a voter who pressed for nobody gets a typed ballot, in place of a vote the
+        rules gave him. A voter left with no vote gets the one the rules give a non-voter
+        (sport: the last candidate's), one with a vote loses it. A name written in blood is no
+        voter's ballot."""
         change = Correction(before, after, by, _ms(t))
         ballots = list(self.ballots)
-        k = next((k for k, b in enumerate(ballots) if b.voter == voter and b.mark != "blood_name"
-                  and (b.counted or b.corrections)), None)
-        if k is None:
-            ballots.append(CastBallot(voter, None, after, None, None, "typed", (change,)))
-        elif ballots[k].mark in GIVEN:
-            ballots[k] = replace(ballots[k], candidate=after, mark="typed", corrections=(change,))
+        own = next((k for k, b in enumerate(ballots) if b.voter == voter and b.mark not in GIVEN
+                    and (b.counted or b.corrections)), None)
+        given = next((k for k, b in enumerate(ballots) if b.voter == voter and b.mark in NON_VOTERS), None)
+        weight = ballots[own].weight if own is not None else ballots[given].weight if given is not None else 1
+        if own is not None:
+            ballots[own] = replace(ballots[own], candidate=after, corrections=(*ballots[own].corrections, change))
+        elif given is not None and after:
+            ballots[given] = replace(ballots[given], candidate=after, mark="typed", corrections=(change,))
         else:
-            ballots[k] = replace(ballots[k], candidate=after, corrections=(*ballots[k].corrections, change))
+            ballots.append(CastBallot(voter, None, after, None, None, "typed", (change,), weight))
+        ballots = [b for b in ballots if not (b.voter == voter and b.mark in NON_VOTERS)]
+        if not after and self.non_voters is not None:
+            candidate, mark = self.non_voters
+            ballots.append(CastBallot(voter, None, candidate, None, None, mark, (), weight))
         return replace(self, ballots=tuple(ballots))
 
     def shifted(self, by: int) -> VoteBallots:
@@ -154,7 +168,10 @@ class VoteBallots:
 
     def record(self) -> dict[str, Any]:
         """As the journal keeps it (beside ``type``, ``t`` and ``source``)."""
-        return {"day": self.day, "at": self.at, "close": self.close, **self.entry()}
+        kept = {"day": self.day, "at": self.at, "close": self.close, **self.entry()}
+        if self.non_voters is not None:
+            kept["non_voters"] = {"candidate": self.non_voters[0], "mark": self.non_voters[1]}
+        return kept
 
     @classmethod
     def from_record(cls, data: dict[str, Any], place: str) -> VoteBallots:
@@ -169,8 +186,13 @@ class VoteBallots:
         windows, ballots = data.get("windows"), data.get("ballots")
         if not isinstance(windows, list) or not isinstance(ballots, list):
             raise bad("windows and ballots must be lists")
+        non_voters = data.get("non_voters")
+        if non_voters is not None and not (isinstance(non_voters, dict) and _whole(non_voters.get("candidate"))
+                                           and non_voters.get("mark") in NON_VOTERS):
+            raise bad("non_voters is {candidate, mark}")
         return cls(data["day"], data["vote"], data["round"], data["at"], data["close"],
-                   tuple(_window(w, bad) for w in windows), tuple(_ballot(b, bad) for b in ballots))
+                   tuple(_window(w, bad) for w in windows), tuple(_ballot(b, bad) for b in ballots),
+                   None if non_voters is None else (non_voters["candidate"], non_voters["mark"]))
 
 
 def _whole(value: Any) -> bool:

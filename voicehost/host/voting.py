@@ -70,11 +70,11 @@ class Voting:
         return counted + 1
 
     def _ballots(self, round_: str, at: int, windows: list[Window], presses: list[Ballot],
-                 counted: Sequence[CountedVote] = ()) -> VoteBallots:
+                 counted: Sequence[CountedVote] = (), non_voters: tuple[int, str] | None = None) -> VoteBallots:
         """The vote's ballots, journaled before its count (``CloseVoting``) is taken; ``counted``
         adds the votes the rules give and weighs each ballot as the count will."""
         vote = VoteBallots.of(self.game.day, self._which_vote(), round_, at, len(self.game.inputs), windows,
-                              presses).given(counted)
+                              presses).given(counted, non_voters)
         if self.stage.journal is not None:
             self.stage.journal.ballots(self.ports.clock(), vote)
         return vote
@@ -120,8 +120,9 @@ class Voting:
         if self.game.request == request:
             # Every vote the count will count, the rules' own among them: a round with no window
             # (sport's single candidate) has ballots too, every one given by the rules.
-            vote = self._ballots(request.round, at, windows, presses,
-                                 cast(TableGame, self.game).counted_votes(request))
+            game = cast(TableGame, self.game)
+            vote = self._ballots(request.round, at, windows, presses, game.counted_votes(request),
+                                 game.non_voters_go_to(request))
         self.last_vote = vote
         if self.game.request == request:
             await self.stage.push(CloseVoting(), "host")

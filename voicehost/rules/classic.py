@@ -218,14 +218,20 @@ class ClassicGame(TableGame):
         self._open_round("prevote", self.alive_seats(), self._voters())
 
 
+    def non_voters_go_to(self, ballot: AwaitVotes) -> tuple[int, Given] | None:
+        """With ``etiquette``, in the final vote: the last accused still on the ballot."""
+        standing = [seat for seat in self.accused if seat in ballot.candidates]
+        return (standing[-1], "last_accused") if ballot.round == "final" and self.options.etiquette and standing \
+            else None
+
     def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
         """The mayor's vote counts twice; with ``etiquette`` a non-voter's vote goes to the last
         accused (seed 000 «Тонкости») still on the ballot in the final vote (one removed during
         the defence speeches can take no vote); each blood name adds one in the final vote."""
-        standing = [seat for seat in self.accused if seat in ballot.candidates]
         votes: list[tuple[int, int, Given]] = [(voter, candidate, "") for voter, candidate in self.votes.items()]
-        if ballot.round == "final" and self.options.etiquette and standing:
-            votes += [(voter, standing[-1], "last_accused") for voter in ballot.voters
+        to = self.non_voters_go_to(ballot)
+        if to is not None:
+            votes += [(voter, to[0], to[1]) for voter in ballot.voters
                       if voter in self.alive and voter not in self.votes]
         counted = [CountedVote(voter, candidate, 2 if voter == self.mayor and ballot.round != "mayor" else 1, given)
                    for voter, candidate, given in votes]

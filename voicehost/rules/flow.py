@@ -398,6 +398,11 @@ class TableGame(Game):
             return
         self.votes[item.voter] = item.candidate
 
+    def non_voters_go_to(self, ballot: AwaitVotes) -> tuple[int, Given] | None:
+        """Whom the rules give the vote of a voter who gives none, and that rule's mark (None:
+        his vote is lost)."""
+        return None
+
     def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
         """Every vote the count of ``ballot`` counts as the game stands now: each voter's own, in
         the order taken, then those the rules give (see :class:`CountedVote`)."""

@@ -39,7 +39,7 @@ from .events import (
     nomination_refused,
     vote_ignored,
 )
-from .flow import CountedVote, Queued, Step, TableGame, with_pauses
+from .flow import CountedVote, Given, Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import BestMove, Check, CloseVoting, Dawn, EndSpeech, JudgePoints, Lift, Nominate, Shots, Vote, Withdraw
 from .options import Options, SportOptions
@@ -286,11 +286,17 @@ class SportGame(TableGame):
         """Non-voters' votes go to the last candidate, so the host never opens his window."""
         return ballot.candidates[:-1]
 
-    def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
+    def non_voters_go_to(self, ballot: AwaitVotes) -> tuple[int, Given] | None:
         """Non-voters' votes go to the last candidate."""
+        return ballot.candidates[-1], "last_candidate"
+
+    def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
+        """Every alive voter counts: his own vote, or the last candidate's (:meth:`non_voters_go_to`)."""
         voters = [v for v in ballot.voters if v in self.alive]
+        to = self.non_voters_go_to(ballot)
+        assert to is not None
         return (*[CountedVote(v, self.votes[v]) for v in voters if v in self.votes],
-                *[CountedVote(v, ballot.candidates[-1], 1, "last_candidate") for v in voters if v not in self.votes])
+                *[CountedVote(v, to[0], 1, to[1]) for v in voters if v not in self.votes])
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
