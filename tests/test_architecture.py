@@ -30,7 +30,7 @@ LAYERS = {
     "simulation": {"rules", "config", "language", "host", "files"},
     "web": {"rules", "config", "language", "host", "files"},
     "tournament": {"rules", "language"},
-    "native": set(),  # loaded by ``import voicehost`` before anything else: it imports none of it
+    "native": {"rules"},  # loaded by ``import voicehost`` before anything else: only the rules catalog (plain data)
 }
 # Modules any layer may import, whatever its place: gettext's switch (``_``, ``N_``) imports only the
 # standard library, so the file gate and the config below the language layer can mark their messages

@@ -24,6 +24,7 @@ from voicehost.host.notices import BallotsCast, Notice
 from voicehost.host.vclock import run_virtual
 from voicehost.records.games import record_from_protocol
 from voicehost.rules import Game, InputError
+from voicehost.rules.events import VotesCounted
 from voicehost.rules.inputs import EndSpeech, Nominate
 from voicehost.rules.protocol import add_ballots, build_protocol
 from voicehost.web.view import TableView
@@ -63,9 +64,13 @@ def test_a_simulated_day_with_a_revote_and_a_lift_keeps_every_ballot_in_journal_
         assert [v["vote"] for v in day["ballots"]] == [1, 2, 3]
         main_vote, revote, lift = day["ballots"]
         for vote, counts in ((main_vote, day["votes"]), (revote, day["revotes"][0])):
-            windowed = {w["candidate"] for w in vote["windows"]}   # sport: the last candidate has no window
-            assert counted_for(vote) == {int(c): n for c, n in counts.items() if int(c) in windowed and n}
-            for ballot in vote["ballots"]:   # each press lies inside the window of the candidate it counts for
+            # every vote counted is a ballot: sport's last candidate, who has no window, gets the non-voters'
+            assert counted_for(vote) == {int(c): n for c, n in counts.items() if n}
+            windowed = {w["candidate"] for w in vote["windows"]}
+            assert {b["candidate"] for b in vote["ballots"] if b["mark"] == "last_candidate"} <= set(map(int, counts))
+            assert not windowed & {b["candidate"] for b in vote["ballots"] if b["mark"] == "last_candidate"}
+            for ballot in (b for b in vote["ballots"] if b["mark"] != "last_candidate"):
+                # each press lies inside the window of the candidate it counts for
                 window = next(w for w in vote["windows"] if w["candidate"] == ballot["pressed"])
                 assert window["opens"] <= ballot["t"] < window["closes"] and ballot["inside"]
                 assert ballot["t"] == round(ballot["t"], 3)   # to the millisecond
@@ -156,9 +161,10 @@ def test_presses_outside_the_window_and_fouls_are_ballots_marked_as_such(
     director, path = run_vote(tmp_path, voted(), PRESSES)
     (vote,) = load_journal(path).ballots
     entry = vote.entry()
+    given = [(seat, 9, "last_candidate", False) for seat in (3, 5, 6, 7, 8, 9, 10)]   # no press: the rules' vote
     assert marks(entry) == [(6, None, "outside_windows", False), (4, 5, "early_release", True),
-                            (2, 5, "early_release", True), (1, 5, "vote", True), (4, 5, "second_vote", True)]
-    assert [b["counted"] for b in entry["ballots"]] == [False, True, True, True, False]
+                            (2, 5, "early_release", True), (1, 5, "vote", True), (4, 5, "second_vote", True), *given]
+    assert [b["counted"] for b in entry["ballots"]] == [False, True, True, True, False] + [True] * len(given)
     window = entry["windows"][0]
     assert window["candidate"] == 5 and window["closes"] - window["opens"] == pytest.approx(WINDOW)
     outside = entry["ballots"][0]
@@ -196,7 +202,7 @@ def test_a_correction_changes_one_ballot_says_which_and_is_undone_by_another(
     (vote,) = load_journal(path).ballots
     ballot = next(b for b in vote.entry()["ballots"] if b["voter"] == 1)
     assert ballot["candidate"] == 5 and [(c["before"], c["after"]) for c in ballot["corrected"]] == [(5, 9), (9, 5)]
-    assert counted_for(vote.entry()) == {5: 3}
+    assert counted_for(vote.entry()) == {5: 3, 9: 7}
     protocol = json.loads(write_results(path, build_protocol(director.game), []).read_text())
     assert protocol["days"][0]["ballots"][0]["ballots"] == vote.entry()["ballots"]
 
@@ -206,10 +212,12 @@ def test_a_vote_for_a_voter_who_pressed_nothing_is_a_typed_ballot(tmp_path: Path
     director.ports.type("vote 3 5")
     run_virtual(director.console.run())
     (vote,) = load_journal(path).ballots
-    typed = vote.entry()["ballots"][-1]
+    (typed,) = [b for b in vote.entry()["ballots"] if b["voter"] == 3]   # in place of the rules' vote for 9
     assert (typed["voter"], typed["candidate"], typed["t"], typed["mark"], typed["counted"]) == (3, 5, None, "typed",
                                                                                                True)
     assert typed["corrected"][0]["before"] == 0
+    counted = [e for e in director.game.events if isinstance(e, VotesCounted)][-1]
+    assert counted_for(vote.entry()) == {5: 4, 9: 6} == {c: n for c, n in counted.counts if n}
 
 
 def test_the_judge_sees_the_ballots_during_the_count_and_the_table_once_it_is_said(
@@ -231,7 +239,7 @@ def test_the_judge_sees_the_ballots_during_the_count_and_the_table_once_it_is_sa
     assert during_judge is not None and not during_judge["complete"]
     assert after_complete and after_public == after_judge and after_public["complete"]
     groups = {g["candidate"]: g["voters"] for g in after_public["groups"]}
-    assert groups == {5: [4, 2, 1]}
+    assert groups == {5: [4, 2, 1], 9: [3, 5, 6, 7, 8, 9, 10]}   # 9, the last, has no window: the rules' votes
     row = next(r for r in after_public["rows"] if r["voter"] == 6)
     assert not row["inside"] and row["at"] == pytest.approx(-0.5) and "мимо окна" in row["text"]
     assert json.dumps(after_public, ensure_ascii=False)   # what the socket sends

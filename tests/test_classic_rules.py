@@ -166,7 +166,8 @@ def test_classic_extra_card_needs_at_least_two_mafia() -> None:
     from voicehost.rules.classic import ClassicGame
     from voicehost.rules.ruleset import Ruleset
     ruleset = load_ruleset("classic")
-    thin = Ruleset(ruleset.name, ruleset.title, ruleset.seats, {10: {Role.MAFIA: 1}}, ruleset.timers, ruleset.options)
+    thin = Ruleset(ruleset.name, ruleset.title, ruleset.seats, {10: {Role.MAFIA: 1}}, ruleset.timers, ruleset.options,
+                   ruleset.options_class)
     with pytest.raises(InputError, match="options.extra_card: needs at least 2 mafia"):
         ClassicGame.deck(thin, thin.resolve({"extra_card": True}), 10)
 

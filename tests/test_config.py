@@ -46,7 +46,10 @@ def broken(**changes: Any) -> dict[str, Any]:
     ({"timers__speech_s": None}, "sport.toml: timers.speech_s: is required"),
     ({"timers__speech_s": "long"}, "sport.toml: timers.speech_s: must be a whole number of seconds >= 0"),
     ({"options__nomination__default": "middle"}, "sport.toml: options.nomination.default: 'middle' is not one of"),
-    ({"options__nomination__kind": "colour"}, "sport.toml: options.nomination.kind: must be choice, bool or int"),
+    ({"options__nomination__kind": "colour"}, "sport.toml: options.nomination.kind: must be choice, as the game"),
+    ({"options__nomination__kind": "bool"}, "sport.toml: options.nomination.kind: must be choice, as the game"),
+    ({"options__colour": {"kind": "bool", "default": True, "source": "x"}},
+     "sport.toml: options.colour: the game has no such option (known: nomination, self_nomination,"),
     ({"options__nomination__values": []}, "sport.toml: options.nomination.values: a choice needs a list"),
     ({"options__nomination__default": None}, "sport.toml: options.nomination.default: is required"),
     ({"name": "club"}, "sport.toml: name: the file says 'club' but is named 'sport'"),
@@ -54,7 +57,7 @@ def broken(**changes: Any) -> dict[str, Any]:
 ])
 def test_ruleset_file_errors_name_the_key(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError) as caught:
-        ruleset_from_mapping("sport", broken(**changes), GAMES["sport"].required_timers, "sport.toml")
+        ruleset_from_mapping("sport", broken(**changes), "sport.toml")
     assert str(caught.value).startswith(message)
 
 

@@ -87,10 +87,11 @@ def test_records_are_quick_whoever_imports_their_module_first() -> None:
 
 def test_the_catalog_names_each_rulesets_own_game() -> None:
     from voicehost.rules import GAMES
-    from voicehost.rules.catalog import GAME_CLASSES, REQUIRED_TIMERS
+    from voicehost.rules.catalog import VARIANTS, find_variant
 
-    assert {name: game.__name__ for name, game in GAMES.items()} == GAME_CLASSES
-    assert all(game.name == name and game.required_timers == REQUIRED_TIMERS[name] for name, game in GAMES.items())
+    assert {name: game.__name__ for name, game in GAMES.items()} == {v.name: v.game for v in VARIANTS}
+    assert all(game.name == name and game.required_timers == find_variant(name).timers for name, game in GAMES.items())
+    assert all(game.__module__ == f"voicehost.rules.{find_variant(name).module}" for name, game in GAMES.items())
 
 
 def test_the_command_lines_audio_words_are_the_voices() -> None:

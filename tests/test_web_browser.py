@@ -865,7 +865,12 @@ def test_the_ballots_show_on_the_judges_page_and_on_the_display_only_after_the_c
     judge_saw = driver.execute_script("return window.ballotsSeen")
     assert all(seen["shown"] == seen["has"] for seen in judge_saw), "the console draws each state's ballots"
     assert judge_saw[-1]["shown"] and judge_saw[-1]["rows"] > 0
-    assert "Кто за кого: день 1, голосование" in driver.find_element(By.ID, "ballots").get_attribute("textContent")
+    shown_text = driver.find_element(By.ID, "ballots").get_attribute("textContent")
+    assert "Кто за кого: день 1, голосование" in shown_text
+    # nobody pressed: every vote is the one sport's rules give the last candidate, listed and marked (issue 42)
+    assert "за 9: не голосовали, по правилам: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10" in shown_text
+    given = driver.find_elements(By.CSS_SELECTOR, "#ballots .ballot.last_candidate")
+    assert len(given) == 10 and all("голос последнему кандидату" in row.get_attribute("textContent") for row in given)
     # the count and the result stay above the fold with the ballots and the judge's tools on the page
     for size_name, size in SIZES.items():
         viewport(driver, size)

@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.files import read_toml as read_checked_toml
 from voicehost.language.i18n import N_
-from voicehost.rules import InputError
-from voicehost.rules.catalog import GAME_CLASSES
+from voicehost.rules import InputError, catalog
 
 if TYPE_CHECKING:  # a command that reads no ruleset does not pay for the rules core (issue 30)
     from voicehost.rules import Ruleset
@@ -132,31 +131,24 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 def ruleset_names() -> list[str]:
     """The rulesets there are, without importing their games (a command's choices, --help)."""
-    return sorted(GAME_CLASSES)
+    return catalog.names()
 
 
 @lru_cache(maxsize=None)
 def load_ruleset(name: str) -> Ruleset:
     """The named ruleset from ``rules/NAME.toml`` of the first layer that has it, validated."""
-    if name not in GAME_CLASSES:
+    if name not in catalog.names():
         raise InputError("ruleset", N_("unknown ruleset {name} (known: {known})"),
                          {"name": repr(name), "known": ", ".join(ruleset_names())})
     return ruleset_from_file(name, config_file(f"rules/{name}.toml"))
 
 
-def _required_timers(name: str) -> tuple[str, ...]:
-    """The timers the game of ruleset ``name`` runs (from the catalog: no game is imported)."""
-    from voicehost.rules.catalog import REQUIRED_TIMERS
-
-    return REQUIRED_TIMERS[name]
-
-
 def ruleset_from_file(name: str, path: Path) -> Ruleset:
     from voicehost.rules import ruleset_from_mapping
 
-    ruleset = ruleset_from_mapping(name, read_toml(path), _required_timers(name), str(path))
+    ruleset = ruleset_from_mapping(name, read_toml(path), str(path))
     _same_options_as_bundled(ruleset, path)
-    scoring = ruleset.options.get("scoring")
+    scoring = ruleset.options.get("scoring")  # the file's spec: the schemes its club offers
     for scheme in scoring.values if scoring else ():
         if scheme not in ruleset.scoring:
             raise InputError(f"{path}: scoring.{scheme}", N_("the scoring option names a scheme that is not defined"))
@@ -172,8 +164,7 @@ def _same_options_as_bundled(ruleset: Ruleset, path: Path) -> None:
     bundled = packaged_config() / "rules" / path.name
     if not bundled.is_file() or bundled.resolve() == path.resolve():
         return
-    reference = ruleset_from_mapping(ruleset.name, read_toml(bundled), _required_timers(ruleset.name),
-                                     str(bundled))
+    reference = ruleset_from_mapping(ruleset.name, read_toml(bundled), str(bundled))
     for name in reference.options:
         if name not in ruleset.options:
             raise InputError(f"{path}: options.{name}", N_("the option is missing ({ruleset} needs it)"),

@@ -20,7 +20,7 @@ from voicehost.config import (
 )
 from voicehost.language.i18n import _, ngettext
 from voicehost.rules import InputError
-from voicehost.rules.catalog import GAME_CLASSES
+from voicehost.rules.catalog import names as ruleset_names
 
 
 def add_commands(commands: Commands) -> None:
@@ -117,10 +117,10 @@ def check_folder(folder: Path) -> int:
 
     checked = 0
     for path in sorted((folder / "rules").glob("*.toml")):
-        if path.stem not in GAME_CLASSES:
+        if path.stem not in ruleset_names():
             raise InputError(str(path),
                              _("no ruleset is called {name!r} (known: {known})").format(
-                                 name=path.stem, known=", ".join(sorted(GAME_CLASSES))))
+                                 name=path.stem, known=", ".join(ruleset_names())))
         ruleset_from_file(path.stem, path)
         checked += 1
     for path in sorted((folder / "phrases").glob("*.toml")):

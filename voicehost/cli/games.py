@@ -202,7 +202,10 @@ def _resume(args: argparse.Namespace) -> int:
 
 def _same_setup(script: Any, header: dict[str, Any], place: str) -> None:
     """The script must still set up the game the journal recorded: ruleset, seats and options."""
-    recorded = {"ruleset": header.get("ruleset"), "seats": header.get("seats"), "options": header.get("options")}
+    options = header.get("options")   # an option added since the journal was written takes its default
+    recorded = {"ruleset": header.get("ruleset"), "seats": header.get("seats"),
+                "options": dict(script.ruleset.resolve(options, f"{place}:1: options"))
+                if isinstance(options, dict) and header.get("ruleset") == script.ruleset.name else options}
     now = {"ruleset": script.ruleset.name, "seats": script.seats, "options": dict(script.options)}
     for key, value in recorded.items():
         if value != now[key]:

@@ -7,6 +7,12 @@ alone. :mod:`~voicehost.host.voting` makes them from the presses (:func:`hw.capt
 inputs (:mod:`~voicehost.host.journal`), the protocol lists them under each day's ``ballots``
 (:func:`voicehost.rules.protocol.add_ballots`), and the judge's ``vote V C`` changes one of them.
 
+A vote the rules give rather than a press (``sport``: a non-voter's vote goes to the last
+candidate; ``classic``: to the last accused under ``etiquette``, a name written in blood) is a
+ballot too, with no time and its rule as its mark (:data:`GIVEN`), and a mayor's ballot weighs
+two: the counted ballots always add up to the count, because both are the game's
+:meth:`~voicehost.rules.flow.TableGame.counted_votes`.
+
 Times are on the journal's clock (each record's ``t``: the loop's clock, where presses and
 onsets are stamped), to the millisecond; the pages show them as table seconds since the vote's
 first window opened.
@@ -23,11 +29,17 @@ from hw.capture import Ballot, Mark, Window
 from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook
 from voicehost.rules import InputError
+from voicehost.rules.flow import CountedVote, Given
 
-MARKS: tuple[str, ...] = (*get_args(Mark), "typed")
-"""A press's mark (:data:`hw.capture.Mark`), or ``typed``: a ballot the judge gave (``vote V C``)
-for a voter who pressed for nobody."""
-COUNTING = frozenset({"vote", "early_release", "typed"})
+GIVEN: tuple[str, ...] = tuple(given for given in get_args(Given) if given)
+"""The marks of the ballots the rules give (:class:`~voicehost.rules.flow.CountedVote`)."""
+MARKS: tuple[str, ...] = (*get_args(Mark), "typed", *GIVEN)
+"""A press's mark (:data:`hw.capture.Mark`), ``typed``: a ballot the judge gave (``vote V C``)
+for a voter who pressed for nobody, or the rule that gave the vote (:data:`GIVEN`)."""
+COUNTING = frozenset({"vote", "early_release", "typed", *GIVEN})
+NON_VOTERS = ("last_candidate", "last_accused")
+"""The marks of a vote the rules give a voter who gave none (:meth:`TableGame.non_voters_go_to`)."""
+MAX_WEIGHT = 2   # the most votes one ballot counts for (classic's mayor)
 ROUNDS = ("main", "revote", "acquittal", "mayor", "prevote", "final", "lift")
 
 
@@ -64,6 +76,8 @@ class CastBallot:
     """When it came up (None: still held when the vote was read, or typed)."""
     mark: str
     corrections: tuple[Correction, ...] = ()
+    weight: int = 1
+    """How many votes it counts for (``classic``'s mayor: two)."""
 
     @property
     def counted(self) -> bool:
@@ -75,6 +89,8 @@ class CastBallot:
                                  "mark": self.mark, "counted": self.counted}
         if self.corrections:
             entry["corrected"] = [c.to_dict() for c in self.corrections]
+        if self.weight != 1:
+            entry["weight"] = self.weight
         return entry
 
 
@@ -92,6 +108,9 @@ class VoteBallots:
     close: int
     windows: tuple[Window, ...]
     ballots: tuple[CastBallot, ...]
+    non_voters: tuple[int, str] | None = None
+    """Whom the rules give a non-voter's vote, and that rule's mark (None: it is lost); what a
+    judge's ``vote V 0`` makes of V's ballot."""
 
     @classmethod
     def of(cls, day: int, vote: int, round_: str, at: int, close: int, windows: Sequence[Window],
@@ -102,16 +121,40 @@ class VoteBallots:
                    tuple(CastBallot(b.voter, b.candidate, b.candidate, _ms(b.down),
                                     None if b.up is None else _ms(b.up), b.mark) for b in presses))
 
+    def given(self, counted: Sequence[CountedVote], non_voters: tuple[int, str] | None = None) -> VoteBallots:
+        """With the votes the rules give as ballots of their own, and each voter's ballot
+        weighed as the count weighs his vote (``counted``: the game's
+        :meth:`~voicehost.rules.flow.TableGame.counted_votes` as the vote closes;
+        ``non_voters``: its :meth:`~voicehost.rules.flow.TableGame.non_voters_go_to`)."""
+        weights = {vote.voter: vote.weight for vote in counted if not vote.given}
+        pressed = tuple(replace(b, weight=weights[b.voter]) if b.counted and weights.get(b.voter, 1) != 1 else b
+                        for b in self.ballots)
+        given = tuple(CastBallot(vote.voter, None, vote.candidate, None, None, vote.given, (), vote.weight)
+                      for vote in counted if vote.given)
+        return replace(self, ballots=(*pressed, *given), non_voters=non_voters)
+
     def corrected(self, voter: int, before: int, after: int, by: str, t: float) -> VoteBallots:
         """The judge's ``vote V C``: the voter's counted ballot now counts for ``after`` (0:
-        taken off); a voter who pressed for nobody gets a typed ballot."""
+        taken off); a voter who pressed for nobody gets a typed ballot, in place of a vote the
+        rules gave him. A voter left with no vote gets the one the rules give a non-voter
+        (sport: the last candidate's), one with a vote loses it. A name written in blood is no
+        voter's ballot."""
         change = Correction(before, after, by, _ms(t))
         ballots = list(self.ballots)
-        k = next((k for k, b in enumerate(ballots) if b.voter == voter and (b.counted or b.corrections)), None)
-        if k is None:
-            ballots.append(CastBallot(voter, None, after, None, None, "typed", (change,)))
+        own = next((k for k, b in enumerate(ballots) if b.voter == voter and b.mark not in GIVEN
+                    and (b.counted or b.corrections)), None)
+        given = next((k for k, b in enumerate(ballots) if b.voter == voter and b.mark in NON_VOTERS), None)
+        weight = ballots[own].weight if own is not None else ballots[given].weight if given is not None else 1
+        if own is not None:
+            ballots[own] = replace(ballots[own], candidate=after, corrections=(*ballots[own].corrections, change))
+        elif given is not None and after:
+            ballots[given] = replace(ballots[given], candidate=after, mark="typed", corrections=(change,))
         else:
-            ballots[k] = replace(ballots[k], candidate=after, corrections=(*ballots[k].corrections, change))
+            ballots.append(CastBallot(voter, None, after, None, None, "typed", (change,), weight))
+        ballots = [b for b in ballots if not (b.voter == voter and b.mark in NON_VOTERS)]
+        if not after and self.non_voters is not None:
+            candidate, mark = self.non_voters
+            ballots.append(CastBallot(voter, None, candidate, None, None, mark, (), weight))
         return replace(self, ballots=tuple(ballots))
 
     def shifted(self, by: int) -> VoteBallots:
@@ -125,7 +168,10 @@ class VoteBallots:
 
     def record(self) -> dict[str, Any]:
         """As the journal keeps it (beside ``type``, ``t`` and ``source``)."""
-        return {"day": self.day, "at": self.at, "close": self.close, **self.entry()}
+        kept = {"day": self.day, "at": self.at, "close": self.close, **self.entry()}
+        if self.non_voters is not None:
+            kept["non_voters"] = {"candidate": self.non_voters[0], "mark": self.non_voters[1]}
+        return kept
 
     @classmethod
     def from_record(cls, data: dict[str, Any], place: str) -> VoteBallots:
@@ -140,8 +186,13 @@ class VoteBallots:
         windows, ballots = data.get("windows"), data.get("ballots")
         if not isinstance(windows, list) or not isinstance(ballots, list):
             raise bad("windows and ballots must be lists")
+        non_voters = data.get("non_voters")
+        if non_voters is not None and not (isinstance(non_voters, dict) and _whole(non_voters.get("candidate"))
+                                           and non_voters.get("mark") in NON_VOTERS):
+            raise bad("non_voters is {candidate, mark}")
         return cls(data["day"], data["vote"], data["round"], data["at"], data["close"],
-                   tuple(_window(w, bad) for w in windows), tuple(_ballot(b, bad) for b in ballots))
+                   tuple(_window(w, bad) for w in windows), tuple(_ballot(b, bad) for b in ballots),
+                   None if non_voters is None else (non_voters["candidate"], non_voters["mark"]))
 
 
 def _whole(value: Any) -> bool:
@@ -174,8 +225,12 @@ def _ballot(data: Any, bad: Any) -> CastBallot:
             isinstance(c, dict) and _whole(c.get("before")) and _whole(c.get("after"))
             and isinstance(c.get("by"), str) and _time(c.get("t")) for c in changes):
         raise bad("a ballot's corrections are {before, after, by, t}")
+    weight = data.get("weight", 1)
+    if not _whole(weight) or not 1 <= weight <= MAX_WEIGHT:
+        raise bad(f"a ballot's weight must be a whole number from 1 to {MAX_WEIGHT}")
     return CastBallot(data["voter"], data.get("pressed"), data.get("candidate"), data.get("t"), data.get("up"),
-                      data["mark"], tuple(Correction(c["before"], c["after"], c["by"], float(c["t"])) for c in changes))
+                      data["mark"], tuple(Correction(c["before"], c["after"], c["by"], float(c["t"])) for c in changes),
+                      weight)
 
 
 # ---- on the pages ----------------------------------------------------------------------------------
@@ -213,23 +268,49 @@ def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: flo
         when = book.line("web", "ballot_when", seconds=f"{at:.3f}".replace(".", ",")) if at is not None else ""
         whom = candidate_text(book, ballot.candidate, vote.round) if ballot.candidate is not None \
             else book.line("web", "ballot_no_window")
+        if ballot.weight != 1:
+            mark = book.line("web", "ballot_weighted", mark=mark, weight=ballot.weight)
         text = book.line("web", "ballot_row", voter=ballot.voter, whom=whom, when=when, mark=mark).replace("  ", " ")
         if ballot.corrections:
             text += " " + book.line("web", "ballot_was", whom=candidate_text(book, ballot.pressed, vote.round))
         rows.append({"voter": ballot.voter, "candidate": ballot.candidate, "pressed": ballot.pressed, "at": at,
                      "inside": ballot.pressed is not None, "mark": ballot.mark, "counted": ballot.counted,
+                     "given": ballot.mark in GIVEN, "weight": ballot.weight,
                      "corrected": bool(ballot.corrections), "text": text})
     groups = []
     opened = {w.candidate: w for w in vote.windows}
     typed = [b.candidate for b in vote.ballots if b.counted and b.candidate is not None and b.candidate not in opened]
-    for candidate in [*opened, *dict.fromkeys(typed)]:   # a typed ballot may be for a candidate with no window
+    for candidate in [*opened, *dict.fromkeys(typed)]:   # a typed or given ballot may be for one with no window
         window = opened.get(candidate)
-        voters = [b.voter for b in vote.ballots if b.counted and b.candidate == candidate]
-        groups.append({"candidate": candidate, "voters": voters,
+        counted = [b for b in vote.ballots if b.counted and b.candidate == candidate]
+        groups.append({"candidate": candidate, "voters": [b.voter for b in counted],
+                       "given": [b.voter for b in counted if b.mark in GIVEN],
+                       "votes": sum(b.weight for b in counted),
                        "opens": since(window.opens) if window else None,
                        "closes": since(window.closes) if window else None,
                        "text": book.line("web", "ballot_group", whom=candidate_text(book, candidate, vote.round),
-                                         voters=", ".join(map(str, voters)) or "—")})
+                                         voters=_voters_text(book, counted))})
     title = book.line("web", "ballots_title", day=vote.day, round=book.line("web", f"ballots_round_{vote.round}"))
     return {"day": vote.day, "vote": vote.vote, "round": vote.round, "complete": complete, "title": title,
             "groups": groups, "rows": rows}
+
+
+def _voters_text(book: Phrasebook, counted: Sequence[CastBallot]) -> str:
+    """A candidate's voters: the presses' first, then each rule's given votes under its own mark
+    («4, 7 (×2); не голосовали, по правилам: 1, 3»); «—» for none."""
+    parts = [", ".join(_voter_text(book, b) for b in counted if b.mark not in GIVEN)]
+    for mark in GIVEN:
+        given = [_voter_text(book, b) for b in counted if b.mark == mark]
+        if given:
+            parts.append(book.line("web", f"ballot_voters_{mark}", voters=", ".join(given)))
+    shown = [part for part in parts if part]
+    text = shown[0] if shown else "—"
+    for part in shown[1:]:
+        text = book.line("web", "ballot_group_part", part=text, next=part)
+    return text
+
+
+def _voter_text(book: Phrasebook, ballot: CastBallot) -> str:
+    """A voter in a candidate's list: «3», or «5 (×2)» for a ballot that counts twice."""
+    voter = str(ballot.voter)
+    return voter if ballot.weight == 1 else book.line("web", "ballot_voter_weighted", voter=voter, weight=ballot.weight)

@@ -358,7 +358,7 @@ def _ballots(record: dict[str, Any], ballots: list[VoteBallots], inputs: int, pl
             or not isinstance(source, str) or not _known_source(source):
         raise InputError(place, _("not a journal record (its time or source is missing or wrong)"))
     fields = {key: value for key, value in record.items() if key not in ("type", "t", "source")}
-    _only(fields, {"day", "vote", "round", "at", "close", "windows", "ballots"}, place)
+    _only(fields, {"day", "vote", "round", "at", "close", "windows", "ballots", "non_voters"}, place)
     vote = VoteBallots.from_record(fields, place)
     if not vote.at <= vote.close <= inputs:
         raise InputError(place, _("ballots beside inputs {at}–{close} of the {inputs} so far").format(

@@ -5,6 +5,7 @@ to the judge as the windows close and to the table once the count is said."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from hw.capture import Ballot, Press, Window, count_votes, read_lift
@@ -13,7 +14,7 @@ from voicehost.host.notices import BallotsCast, LineSaid, Notice, VoteCorrected,
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import question_key
 from voicehost.rules.events import LiftCounted, MorningCame, VotesCounted
-from voicehost.rules.flow import TableGame
+from voicehost.rules.flow import CountedVote, TableGame
 from voicehost.rules.inputs import CloseVoting, Foul, Lift, Vote
 from voicehost.rules.requests import AwaitLift, AwaitVotes
 
@@ -68,9 +69,12 @@ class Voting:
             counted += isinstance(event, (VotesCounted, LiftCounted))
         return counted + 1
 
-    def _ballots(self, round_: str, at: int, windows: list[Window], presses: list[Ballot]) -> VoteBallots:
-        """The vote's ballots, journaled before its count (``CloseVoting``) is taken."""
-        vote = VoteBallots.of(self.game.day, self._which_vote(), round_, at, len(self.game.inputs), windows, presses)
+    def _ballots(self, round_: str, at: int, windows: list[Window], presses: list[Ballot],
+                 counted: Sequence[CountedVote] = (), non_voters: tuple[int, str] | None = None) -> VoteBallots:
+        """The vote's ballots, journaled before its count (``CloseVoting``) is taken; ``counted``
+        adds the votes the rules give and weighs each ballot as the count will."""
+        vote = VoteBallots.of(self.game.day, self._which_vote(), round_, at, len(self.game.inputs), windows,
+                              presses).given(counted, non_voters)
         if self.stage.journal is not None:
             self.stage.journal.ballots(self.ports.clock(), vote)
         return vote
@@ -102,8 +106,9 @@ class Voting:
                                  request.voters)
             self.stage.notify(BallotsCast(VoteBallots.of(self.game.day, self._which_vote(), request.round,
                                                          len(self.game.inputs), 0, windows, result.ballots), False))
+        at = len(self.game.inputs)
+        presses: list[Ballot] = []
         if windows:
-            at = len(self.game.inputs)
             result = count_votes(windows, self._presses(windows[0].opens), request.voters)
             window_of = {w.candidate: k for k, w in enumerate(windows)}
             for voter, candidate in sorted(result.votes.items(), key=lambda vote: (window_of[vote[1]], vote[0])):
@@ -111,9 +116,14 @@ class Voting:
             for seat, reason in result.fouls:
                 if self.game.is_alive(seat) and self.game.request is not None:
                     await self.stage.push(Foul(seat, reason), "seats")
-            if self.game.request == request:
-                vote = self._ballots(request.round, at, windows, result.ballots)
-        self.last_vote = vote   # a round with no window has no ballots: a correction of it changes none
+            presses = result.ballots
+        if self.game.request == request:
+            # Every vote the count will count, the rules' own among them: a round with no window
+            # (sport's single candidate) has ballots too, every one given by the rules.
+            game = cast(TableGame, self.game)
+            vote = self._ballots(request.round, at, windows, presses, game.counted_votes(request),
+                                 game.non_voters_go_to(request))
+        self.last_vote = vote
         if self.game.request == request:
             await self.stage.push(CloseVoting(), "host")
         if vote is not None:

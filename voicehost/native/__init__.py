@@ -34,13 +34,15 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-# The hot path of every game, compiled together (one shared library, the GROUP): the rules,
-# the script player with its reader (script → protocol), and the script inventor built on the player.
+from voicehost.rules.catalog import VARIANTS
+
+# The hot path of every game, compiled together (one shared library, the GROUP): the rules with
+# every ruleset's game (its module from the rules catalog), the script player with its reader
+# (script → protocol), and the script inventor built on the player.
 MODULES = (
     "voicehost.rules.game", "voicehost.rules.flow", "voicehost.rules.ruleset", "voicehost.rules.roster",
-    "voicehost.rules.sport", "voicehost.rules.club", "voicehost.rules.classic", "voicehost.rules.canonical",
-    "voicehost.rules.protocol", "voicehost.simulation.script", "voicehost.simulation.engine_level",
-    "voicehost.simulation.scriptgen",
+    *(f"voicehost.rules.{variant.module}" for variant in VARIANTS), "voicehost.rules.protocol",
+    "voicehost.simulation.script", "voicehost.simulation.engine_level", "voicehost.simulation.scriptgen",
 )
 # The modules' shared library, a top-level module (mypyc gives the modules in it file names
 # as if it sat at the top of the tree): <build>/voicehost_engine__mypyc.<suffix>.

@@ -39,7 +39,7 @@ def check_protocol(protocol: Any) -> None:
     options = protocol.get("options", {})
     if not isinstance(options, Mapping):
         raise InputError("options", _("must be an object"))
-    chosen = ruleset.resolve(options, "options")
+    chosen = ruleset.played(options, "options")
     raw_seats = protocol.get("seats")
     if not isinstance(raw_seats, Mapping) or not raw_seats:
         raise InputError("seats", _("not a voicehost protocol (no seats)"))

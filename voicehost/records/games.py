@@ -122,9 +122,15 @@ def record_from_protocol(protocol: Any, name: str, played_at: datetime, table: s
         winner, reason = (None, str(protocol["result"])) if voided else (str(protocol["winner"]),
                                                                           protocol.get("reason"))
         return GameRecord(game_id(protocol, played_at), played_at, table, str(protocol["ruleset"]),
-                          dict(protocol.get("options", {})), winner, reason, seats, protocol)
+                          played_options(protocol), winner, reason, seats, protocol)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise InputError(place, _("not a valid protocol ({err})").format(err=err)) from None
+
+
+def played_options(protocol: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option the game was played with (a protocol lists those that differed from the
+    declared defaults, an older one all): the records keep them all, so a query reads any."""
+    return dict(load_ruleset(str(protocol["ruleset"])).played(protocol.get("options", {})))
 
 
 def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any], voided: bool = False) -> SeatRecord:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .catalog import GAME_CLASSES
+from .catalog import VARIANTS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -29,26 +29,28 @@ if TYPE_CHECKING:
     from .game import Game, Outcome
     from .input_error import InputError
     from .inputs import Input as Input
+    from .options import Options
     from .requests import Request as Request
     from .roles import Role, Team
-    from .ruleset import Options, Ruleset, ruleset_from_mapping
+    from .ruleset import Ruleset, ruleset_from_mapping
     from .sport import SportGame
 
     GAMES: Mapping[str, type[TableGame]]
 
-# Where each name lives (the module under voicehost.rules), loaded when first asked for.
+# Where each name lives (the module under voicehost.rules), loaded when first asked for: each
+# ruleset's game and options classes where its catalog line (catalog.VARIANTS) says.
 HOMES = {
-    "CanonicalGame": "canonical", "ClassicGame": "classic", "ClubGame": "club", "SportGame": "sport",
+    **{variant.game: variant.module for variant in VARIANTS}, **{variant.options: "options" for variant in VARIANTS},
     "IllegalInput": "errors", "InputError": "input_error", "Refusal": "errors", "Event": "events", "TableGame": "flow",
     "Game": "game", "Outcome": "game", "Input": "inputs", "Request": "requests", "Role": "roles", "Team": "roles",
-    "Options": "ruleset", "Ruleset": "ruleset", "ruleset_from_mapping": "ruleset",
+    "Options": "options", "Ruleset": "ruleset", "ruleset_from_mapping": "ruleset",
 }
 
 
 def __getattr__(name: str) -> Any:
     """Load ``name`` from its module the first time it is asked for, then keep it here."""
     if name == "GAMES":
-        value: Any = {ruleset: __getattr__(cls) for ruleset, cls in GAME_CLASSES.items()}
+        value: Any = {variant.name: __getattr__(variant.game) for variant in VARIANTS}
     elif name in HOMES:
         value = getattr(importlib.import_module(f"{__name__}.{HOMES[name]}"), name)
     else:

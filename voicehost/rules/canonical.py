@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .catalog import REQUIRED_TIMERS
+from .catalog import find_variant
 from .events import (
     AllStay,
     DayBegan,
@@ -22,9 +22,10 @@ from .events import (
 from .flow import Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import CloseVoting, Dawn, EndSpeech, Nominate, Shots, Vote
+from .options import CanonicalOptions, Options
 from .requests import AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
-from .ruleset import HostLines, Options, Ruleset
+from .ruleset import HostLines, Ruleset
 
 LEAD = 2  # RULES.md §4 decision: a clear leader has at least 2 points more than anyone outside
 
@@ -36,7 +37,8 @@ class CanonicalGame(TableGame):
     nominating_turns = frozenset({"nominate"})
     night_actions = {"shots": frozenset({Role.MAFIA})}
     day_keys = frozenset({"nominate", "votes", "revote", "fouls", "removals"})
-    required_timers = REQUIRED_TIMERS["canonical"]
+    required_timers = find_variant("canonical").timers
+    options: CanonicalOptions
     # Called by name: the count, the nominations, the runoff and the sentence; a card shown says only its side.
     lines = HostLines(count="name_call", nomination="nominated", revote="runoff", voted_out="sentence",
                       card_by_team=True)
@@ -44,8 +46,9 @@ class CanonicalGame(TableGame):
     @classmethod
     def deck(cls, ruleset: Ruleset, options: Options, seats: int) -> tuple[Mapping[Role, int], int]:
         """Option ``ratio`` (mafia : town = 1:5, 1:4, 1:3): the nearest whole number of mafia, at least one."""
+        assert isinstance(options, CanonicalOptions)
         ruleset.cast_for(seats)  # the table size check
-        town_per_mafia = int(options.text("ratio").split(":")[1])
+        town_per_mafia = int(options.ratio.split(":")[1])
         return {Role.MAFIA: max(1, round(seats / (town_per_mafia + 1)))}, 0
 
     def _reset(self) -> None:
@@ -135,9 +138,7 @@ class CanonicalGame(TableGame):
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Simple majority; a tie between 2–3 goes to a second round, a tie again (or between
         more) executes nobody. Decision: a ballot of one needs more than half of the voters."""
-        counts = {c: 0 for c in ballot.candidates}
-        for candidate in self.votes.values():
-            counts[candidate] += 1
+        counts = self._counts(ballot)
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))
         leaders = self.leaders(counts)
         voters = len([v for v in ballot.voters if v in self.alive])

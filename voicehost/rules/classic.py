@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .catalog import REQUIRED_TIMERS
+from .catalog import find_variant
 from .errors import IllegalInput, InputError, NotBloodNameTurn
 from .events import (
     ActionTaken,
@@ -26,13 +26,14 @@ from .events import (
     check_answered,
     morning_came,
 )
-from .flow import Queued, Step, TableGame, with_pauses
+from .flow import CountedVote, Given, Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .input_error import N_
 from .inputs import BloodName, Check, CloseVoting, Dawn, EndSpeech, Heal, Shots, Visit, Vote
+from .options import ClassicOptions, Options
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes, Turn
 from .roles import Role, Team
-from .ruleset import HostLines, Options, Ruleset
+from .ruleset import HostLines, Ruleset
 
 # Team id → the winner id in protocols and the reason when it is the last team standing.
 WINNERS: dict[Team, tuple[Winner, Ending]] = {Team.RED: ("red", "no_black_left"),
@@ -48,17 +49,19 @@ class ClassicGame(TableGame):
         "heal": frozenset({Role.DOCTOR}), "visit": frozenset({Role.PUTANA}),
     }
     day_keys = frozenset({"speeches", "prevote", "votes", "mayor", "blood_name", "fouls", "removals"})
-    required_timers = REQUIRED_TIMERS["classic"]
+    required_timers = find_variant("classic").timers
+    options: ClassicOptions
     lines = HostLines(voted_out="jailed")
 
     @classmethod
     def deck(cls, ruleset: Ruleset, options: Options, seats: int) -> tuple[Mapping[Role, int], int]:
         """``three_sides`` adds the yakuza (counts in the ruleset file); ``extra_card`` deals one
         card more than players, face down, and needs at least 2 mafia."""
+        assert isinstance(options, ClassicOptions)
         cast = dict(ruleset.cast_for(seats))
-        if options.flag("three_sides"):
+        if options.three_sides:
             cast.update(ruleset.variant_cast("three_sides", seats))
-        spare = 1 if options.flag("extra_card") else 0
+        spare = 1 if options.extra_card else 0
         if spare and cast.get(Role.MAFIA, 0) < 2:
             raise InputError("options.extra_card", N_("needs at least 2 mafia at the table"))
         if sum(cast.values()) > seats + spare:
@@ -87,7 +90,7 @@ class ClassicGame(TableGame):
     def _night_order(self) -> list[Step]:
         """Mafia → (yakuza) → Doctor → Putana → Commissar, every night."""
         teams: list[Step] = [("shots", "black")]
-        if self.options.flag("three_sides"):
+        if self.options.three_sides:
             teams.append(("shots", "yakuza"))
         return [*teams, ("action", "doctor", "heal"), ("action", "putana", "visit"),
                 ("action", "commissar", "check"), ("dawn",)]
@@ -159,7 +162,7 @@ class ClassicGame(TableGame):
         self._apply_held()  # the night's fouls and removals, after its victims
         if self.is_over:
             return
-        words: list[tuple[int, Queued]] = ([(seat, "blood_name") for seat in killed] if self.options.flag("blood_name")
+        words: list[tuple[int, Queued]] = ([(seat, "blood_name") for seat in killed] if self.options.blood_name
                                            else [])
         self._morning(words, then="mayor")
 
@@ -177,7 +180,7 @@ class ClassicGame(TableGame):
 
     def _then_mayor(self) -> None:
         """``mayor``: elected on the first morning, again after he leaves; a tie waits a morning."""
-        if self.options.flag("mayor") and (self.mayor is None or self.mayor not in self.alive):
+        if self.options.mayor and (self.mayor is None or self.mayor not in self.alive):
             self.mayor = None
             self._open_round("mayor", self.alive_seats(), self._voters())
         else:
@@ -185,7 +188,7 @@ class ClassicGame(TableGame):
 
     def _start_discussion(self) -> None:
         """Option ``discussion``: free (the whole table, one timer) or in turns."""
-        if self.options.text("discussion") == "free":
+        if self.options.discussion == "free":
             self._emit(DayBegan(self.day, 0, self.alive_seats()))
             self._queue([(0, "free")], then="prevote")
         else:
@@ -206,7 +209,7 @@ class ClassicGame(TableGame):
         return super()._turn_length(seat, kind)
 
     def _after_foul(self, seat: int, count: int) -> None:
-        if count == 3 and self.options.flag("etiquette"):
+        if count == 3 and self.options.etiquette:
             self.silenced.add(seat)
 
     # ---- voting ---------------------------------------------------------------------------------
@@ -215,28 +218,32 @@ class ClassicGame(TableGame):
         self._open_round("prevote", self.alive_seats(), self._voters())
 
 
-    def _tally(self, ballot: AwaitVotes) -> dict[int, int]:
-        """The mayor's vote counts twice; in the final vote each blood name adds one, and with
-        ``etiquette`` a non-voter's vote goes to the last accused (seed 000 «Тонкости») still on
-        the ballot: one removed during the defence speeches can take no vote."""
-        counts = {c: 0 for c in ballot.candidates}
-        votes = dict(self.votes)
-        standing = [seat for seat in self.accused if seat in counts]
-        if ballot.round == "final" and self.options.flag("etiquette") and standing:
-            for voter in ballot.voters:
-                if voter in self.alive:
-                    votes.setdefault(voter, standing[-1])
-        for voter, candidate in votes.items():
-            counts[candidate] += 2 if voter == self.mayor and ballot.round != "mayor" else 1
+    def non_voters_go_to(self, ballot: AwaitVotes) -> tuple[int, Given] | None:
+        """With ``etiquette``, in the final vote: the last accused still on the ballot."""
+        standing = [seat for seat in self.accused if seat in ballot.candidates]
+        return (standing[-1], "last_accused") if ballot.round == "final" and self.options.etiquette and standing \
+            else None
+
+    def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
+        """The mayor's vote counts twice; with ``etiquette`` a non-voter's vote goes to the last
+        accused (seed 000 «Тонкости») still on the ballot in the final vote (one removed during
+        the defence speeches can take no vote); each blood name adds one in the final vote."""
+        votes: list[tuple[int, int, Given]] = [(voter, candidate, "") for voter, candidate in self.votes.items()]
+        to = self.non_voters_go_to(ballot)
+        if to is not None:
+            votes += [(voter, to[0], to[1]) for voter in ballot.voters
+                      if voter in self.alive and voter not in self.votes]
+        counted = [CountedVote(voter, candidate, 2 if voter == self.mayor and ballot.round != "mayor" else 1, given)
+                   for voter, candidate, given in votes]
         if ballot.round == "final":
-            for named in self.blood.values():
-                if named in counts:
-                    counts[named] += 1
-        return counts
+            counted += [CountedVote(by, named, 1, "blood_name") for by, named in self.blood.items()
+                        if named in ballot.candidates]
+        return tuple(counted)
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
-        counts = self._tally(ballot)
-        self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))
+        counts = self._counts(ballot)
+        defaulted = tuple([vote.voter for vote in self.counted_votes(ballot) if vote.given == "last_accused"])
+        self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), defaulted))
         leaders = self.leaders(counts)
         single = leaders[0] if len(leaders) == 1 and counts[leaders[0]] > 0 else None
         if ballot.round == "mayor":
@@ -264,7 +271,7 @@ class ClassicGame(TableGame):
 
     def _on_eliminated(self, seat: int) -> None:
         """``open``: the eliminated show their card."""
-        if self.options.text("open") != "no":
+        if self.options.open != "no":
             self._emit(RoleRevealed(seat, self.roles[seat]))
 
     def _winner(self) -> Outcome | None:

@@ -8,7 +8,7 @@ acquittal) → night … until :meth:`ClubGame._winner`.
 
 from __future__ import annotations
 
-from .catalog import REQUIRED_TIMERS
+from .catalog import find_variant
 from .errors import IllegalInput, NoHandsNow, NoSuchSide
 from .events import (
     Acquitted,
@@ -27,9 +27,10 @@ from .events import (
 from .flow import Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import Check, CloseVoting, Dawn, EndSpeech, Heal, Join, Kill, RaiseHand, Shots, Vote
+from .options import ClubOptions, Options
 from .requests import AwaitAction, AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
-from .ruleset import HostLines, Options, Ruleset
+from .ruleset import HostLines, Ruleset
 
 MAFIA_ROLES = frozenset({Role.DON, Role.MAFIA})
 
@@ -42,7 +43,8 @@ class ClubGame(TableGame):
         "join": frozenset({Role.MANIAC}),
     }
     day_keys = frozenset({"speeches", "votes", "revote", "extra_word", "fouls", "removals"})
-    required_timers = REQUIRED_TIMERS["club"]
+    required_timers = find_variant("club").timers
+    options: ClubOptions
     lines = HostLines(first_night="night_one", first_dawn=("maniac_sleeps",), doctor_hears_victims=True,
                       first_morning="introduction", opener_on_day_one=False)
 
@@ -183,8 +185,15 @@ class ClubGame(TableGame):
     @classmethod
     def _turn_seconds(cls, ruleset: Ruleset, options: Options) -> dict[str, int]:
         """A killed player's last word is his testament; a voted-out player's is an option."""
+        assert isinstance(options, ClubOptions)
         return {**super()._turn_seconds(ruleset, options), "last_word": ruleset.timers["testament_s"],
-                "voted_word": options.number("last_word_s")}
+                "voted_word": options.last_word_s}
+
+    def rotation(self) -> str:
+        return self.options.rotation
+
+    def full_last_word(self) -> int:
+        return self.options.last_word_s
 
     def _then_speeches(self) -> None:
         """Day 2 (the first discussion) opens with seat 2, then the opener moves on as in sport."""
@@ -209,13 +218,11 @@ class ClubGame(TableGame):
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Option ``non_voter_foul``: a player who did not vote loses his vote (and gets a foul)."""
-        counts = {c: 0 for c in ballot.candidates}
-        for candidate in self.votes.values():
-            counts[candidate] += 1
+        counts = self._counts(ballot)
         missing = tuple([v for v in ballot.voters if v in self.alive and v not in self.votes])
         must_vote = ballot.round != "acquittal"
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), ()))
-        if must_vote and self.options.flag("non_voter_foul"):
+        if must_vote and self.options.non_voter_foul:
             for voter in missing:
                 if voter in self.alive and not self.is_over:
                     self._foul(voter, "did_not_vote")
@@ -272,7 +279,7 @@ class ClubGame(TableGame):
         self._eliminate(seat, "voted")
         if self.is_over:
             return
-        words: list[tuple[int, Queued]] = [(seat, "voted_word")] if self.options.number("last_word_s") else []
+        words: list[tuple[int, Queued]] = [(seat, "voted_word")] if self.options.last_word_s else []
         self._queue(words, then="night")
 
     def _then_night(self) -> None:

@@ -6,6 +6,7 @@ rounds they have; the bookkeeping of getting from one to the next lives here onc
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from .errors import (
@@ -32,6 +33,7 @@ from .events import (
 )
 from .game import Game, Handler
 from .inputs import Dawn, EndSpeech, Foul, Input, Proceed, Remove, Shots, Vote
+from .options import Options
 from .requests import (
     AwaitAction,
     AwaitDawn,
@@ -50,7 +52,7 @@ from .requests import (
     await_speech,
 )
 from .roles import Role, Team
-from .ruleset import Options, Ruleset
+from .ruleset import Ruleset
 
 # A night step's role or team name → the enum member (calling Role(name) or Team(name) is slow).
 _ROLES = {role.value: role for role in Role}
@@ -61,6 +63,24 @@ Queued = Turn | Literal["voted_word"]
 AFTER_DEATH: frozenset[Queued] = frozenset({"last_word", "voted_word", "blood_name"})  # turns of players who just left
 Phase = Literal["night", "day"]  # the game's half: the night's fouls and removals wait for the morning
 Step = tuple[str, ...]  # ("shots", team) | ("action", role, action, ...) | ("dawn",)
+
+
+Given = Literal["", "last_candidate", "last_accused", "blood_name"]
+
+
+@dataclass(frozen=True)
+class CountedVote:
+    """One vote a count counts: whose, for whom, how many votes it is worth (``classic``'s mayor:
+    two) and, for a vote the voter did not give himself, the rule that gave it: ``last_candidate``
+    (``sport``: a non-voter's vote goes to the last candidate), ``last_accused`` (``classic``
+    with ``etiquette``: to the last accused still on the ballot), ``blood_name`` (``classic``:
+    a name written in blood adds one in the final vote). The count is these summed, and the
+    ballots list every one of them (voicehost.host.ballots), so the two always agree."""
+
+    voter: int
+    candidate: int
+    weight: int = 1
+    given: Given = ""
 
 
 class TableGame(Game):
@@ -301,10 +321,14 @@ class TableGame(Game):
         self._emit(speech_ended(item.seat))
         self._next_turn()
 
+    def rotation(self) -> str:
+        """How the opener moves from day to day, where an option says (``rotation``): ``first`` elsewhere."""
+        return "first"
+
     def _speaking_order(self, first_opener: int) -> tuple[int, ...]:
         """The first discussion opens at ``first_opener``; option ``rotation`` (``first`` when a
         ruleset has no such option) moves the opener on by one seat a day, ``last`` the closer."""
-        rotation = self.options.get("rotation", "first")
+        rotation = self.rotation()
         if self.opener == 0:
             opener = self._next_alive(first_opener)
         elif rotation == "first":
@@ -373,6 +397,23 @@ class TableGame(Game):
                 self._foul(item.voter, "second_vote")
             return
         self.votes[item.voter] = item.candidate
+
+    def non_voters_go_to(self, ballot: AwaitVotes) -> tuple[int, Given] | None:
+        """Whom the rules give the vote of a voter who gives none, and that rule's mark (None:
+        his vote is lost)."""
+        return None
+
+    def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
+        """Every vote the count of ``ballot`` counts as the game stands now: each voter's own, in
+        the order taken, then those the rules give (see :class:`CountedVote`)."""
+        return tuple([CountedVote(voter, candidate) for voter, candidate in self.votes.items()])
+
+    def _counts(self, ballot: AwaitVotes) -> dict[int, int]:
+        """Each candidate's votes, in ballot order: :meth:`counted_votes` summed."""
+        counts = {c: 0 for c in ballot.candidates}
+        for vote in self.counted_votes(ballot):
+            counts[vote.candidate] += vote.weight
+        return counts
 
     def windowed(self, ballot: AwaitVotes) -> tuple[int, ...]:
         """The candidates the host opens a vote window for (all, unless the ruleset says otherwise)."""

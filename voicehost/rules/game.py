@@ -31,10 +31,11 @@ from .errors import (
 from .events import Cause, Ending, Event, GameOver, RolesDealt, Winner, eliminated, foul_given
 from .input_error import N_, Phrase
 from .inputs import CloseVoting, Deal, Foul, Input, Remove, Vote
+from .options import Options
 from .records import quicken
 from .requests import AwaitDeal, AwaitLift, AwaitSpeech, AwaitVotes, Request
 from .roles import Role, Team
-from .ruleset import WARNING_LINES, HostLines, Options, Ruleset
+from .ruleset import WARNING_LINES, HostLines, Ruleset
 
 Handler = Any  # an unbound method (self, request, input) -> None
 
@@ -105,8 +106,11 @@ class Game:
 
     def last_word_line(self, seat: int, seconds: int) -> str:
         """The line that gives ``seat`` his last word: a shortened one (option ``last_word_s``) says so."""
-        full = self.options.number("last_word_s") if "last_word_s" in self.options else 60
-        return "last_word_short" if seconds < full else "last_word"
+        return "last_word_short" if seconds < self.full_last_word() else "last_word"
+
+    def full_last_word(self) -> int:
+        """A last word's full length, where an option sets it (``last_word_s``; 60 s elsewhere)."""
+        return 60
 
     # ---- the public interface -------------------------------------------------
 

@@ -60,7 +60,7 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
         seats[str(seat)] = entry
     protocol = {
         "ruleset": game.ruleset.name,
-        "options": dict(game.options),
+        "options": game.options.changed(),  # the rest are the declared defaults (Ruleset.played)
         "winner": outcome.winner if outcome else None,
         "reason": outcome.reason if outcome else None,
         "seats": seats,

@@ -7,16 +7,16 @@ is the dotted key inside the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
 
+from .catalog import find_variant, options_class
 from .input_error import N_, InputError, Phrase
+from .options import INT_OPTION_MAX as INT_OPTION_MAX
+from .options import OptionKind, OptionValue
+from .options import Options as Options
 from .roles import Role, parse_role
-
-OptionValue = str | int | bool
-OptionKind = Literal["choice", "bool", "int"]
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -64,12 +64,6 @@ def _parse_bool(value: object, place: str) -> bool:
     raise InputError(place, N_("{value} is not true or false"), {"value": repr(value)})
 
 
-# A whole-number option is seconds or a count: a day's worth is more than any game needs, and far
-# below the 18 digits a journal may hold (voicehost.files.MAX_DIGITS), so every value taken is one
-# a resume reads back.
-INT_OPTION_MAX = 86_400
-
-
 def _parse_int(value: object, minimum: int, place: str) -> int:
     if isinstance(value, bool):
         raise InputError(place, N_("{value} is not a whole number"), {"value": repr(value)})
@@ -94,40 +88,6 @@ def _ascii_digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 18
 
 
-class Options(Mapping[str, OptionValue]):
-    """The options a game runs with: every option of its ruleset, defaults filled in."""
-
-    def __init__(self, values: Mapping[str, OptionValue]) -> None:
-        self._values = dict(values)
-
-    def __getitem__(self, key: str) -> OptionValue:
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def text(self, key: str) -> str:
-        value = self._values[key]
-        assert isinstance(value, str), key
-        return value
-
-    def number(self, key: str) -> int:
-        value = self._values[key]
-        assert isinstance(value, int) and not isinstance(value, bool), key
-        return value
-
-    def flag(self, key: str) -> bool:
-        value = self._values[key]
-        assert isinstance(value, bool), key
-        return value
-
-    def __repr__(self) -> str:
-        return f"Options({self._values!r})"
-
-
 @dataclass(frozen=True)
 class Ruleset:
     """Everything about a ruleset that a club may want different, as data."""
@@ -137,7 +97,8 @@ class Ruleset:
     seats: tuple[int, ...]
     cast: Mapping[int, Mapping[Role, int]]
     timers: Mapping[str, int]
-    options: Mapping[str, OptionSpec]
+    options: Mapping[str, OptionSpec]     # as the file has them: its defaults, docs and sources
+    options_class: type[Options]          # as the code declares them (voicehost.rules.options)
     scoring: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     variants: Mapping[str, Mapping[int, Mapping[Role, int]]] = field(default_factory=dict)
 
@@ -146,16 +107,27 @@ class Ruleset:
         return self.variants.get(variant, {}).get(seats, {})
 
     def resolve(self, overrides: Mapping[str, object], place: str = "options") -> Options:
-        """The full option set: defaults, then ``overrides`` checked one by one."""
+        """The options of a new game: the file's defaults (a club may change them), then
+        ``overrides`` checked one by one."""
         values: dict[str, OptionValue] = {name: spec.default for name, spec in self.options.items()}
-        for key, raw in overrides.items():
+        return self.options_class(**{**values, **self._checked(overrides, place)})
+
+    def played(self, recorded: Mapping[str, object], place: str = "options") -> Options:
+        """The options a recorded game (a protocol) was played with: ``recorded``, checked, over
+        the code's declared defaults — a protocol lists only what differed from them
+        (:meth:`Options.changed`), whatever the club's file says now."""
+        return self.options_class(**self._checked(recorded, place))
+
+    def _checked(self, given: Mapping[str, object], place: str) -> dict[str, OptionValue]:
+        values: dict[str, OptionValue] = {}
+        for key, raw in given.items():
             spec = self.options.get(key)
             if spec is None:
                 known = ", ".join(self.options)
                 raise InputError(f"{place}.{key}", N_("{ruleset} has no option {key} (known: {known})"),
                                  {"ruleset": self.name, "key": repr(key), "known": known})
             values[key] = spec.parse(raw, f"{place}.{key}")
-        return Options(values)
+        return values
 
     def cast_for(self, seats: int, place: str = "seats") -> Mapping[Role, int]:
         """Role counts at a table of ``seats``; citizens fill the rest."""
@@ -173,10 +145,9 @@ class Ruleset:
         return self.timers[key]
 
 
-def ruleset_from_mapping(
-    name: str, data: Mapping[str, object], required_timers: tuple[str, ...], place: str
-) -> Ruleset:
-    """Validate a parsed ruleset file. ``place`` prefixes every error (usually the file path)."""
+def ruleset_from_mapping(name: str, data: Mapping[str, object], place: str) -> Ruleset:
+    """Validate a parsed ruleset file against the ruleset's catalog line (its timers and options
+    class, voicehost.rules.catalog). ``place`` prefixes every error (usually the file path)."""
     _only_keys(data, {"name", "title", "seats", "cast", "variants", "timers", "options", "scoring"}, place)
     declared = data.get("name", name)
     if declared != name:
@@ -191,8 +162,9 @@ def ruleset_from_mapping(
         raise InputError(f"{place}: cast", N_("lists no table size"))
     variants = {name: _cast(table, f"{place}: variants.{name}") for name, table
                 in _mapping_of(data.get("variants", {}), f"{place}: variants").items()}
-    timers = _timers(_table(data, "timers", place), required_timers, place)
-    options = _options(_table(data, "options", place), place)
+    timers = _timers(_table(data, "timers", place), find_variant(name).timers, place)
+    declared = options_class(name)
+    options = _options(_table(data, "options", place), declared, place)
     scoring = _scoring(data.get("scoring", {}), place)
     return Ruleset(
         name=name,
@@ -201,6 +173,7 @@ def ruleset_from_mapping(
         cast=MappingProxyType(cast),
         timers=MappingProxyType(timers),
         options=MappingProxyType(options),
+        options_class=declared,
         scoring=MappingProxyType(scoring),
         variants=MappingProxyType(variants),
     )
@@ -276,16 +249,22 @@ def _timers(data: Mapping[str, object], required: tuple[str, ...], place: str) -
 _OPTION_KEYS = {"kind", "values", "default", "source", "doc", "min"}
 
 
-def _options(data: Mapping[str, object], place: str) -> dict[str, OptionSpec]:
+def _options(data: Mapping[str, object], declared: type[Options], place: str) -> dict[str, OptionSpec]:
+    """The file's options: each one the code declares (a club may change its default, a
+    choice's words or a bound, not its kind), none it does not."""
     options: dict[str, OptionSpec] = {}
     for name, raw in data.items():
         where = f"{place}: options.{name}"
         if not isinstance(raw, Mapping):
             raise InputError(where, N_("must be a table with kind, default and source"))
         _only_keys(raw, _OPTION_KEYS, where)
+        if name not in declared.declared():
+            raise InputError(where, N_("the game has no such option (known: {known})"),
+                             {"known": ", ".join(declared.declared())})
         kind = raw.get("kind")
-        if kind not in ("choice", "bool", "int"):
-            raise InputError(f"{where}.kind", N_("must be choice, bool or int"))
+        if kind != declared.declared()[name].kind:
+            raise InputError(f"{where}.kind", N_("must be {kind}, as the game reads it"),
+                             {"kind": declared.declared()[name].kind})
         values = raw.get("values", [])
         if kind == "choice" and (
             not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values)

@@ -7,7 +7,7 @@ speeches with nominations, voting) → night (shooting count, Don check, Sheriff
 
 from __future__ import annotations
 
-from .catalog import REQUIRED_TIMERS
+from .catalog import find_variant
 from .errors import (
     BestMoveSeats,
     IllegalInput,
@@ -37,9 +37,10 @@ from .events import (
     nomination_refused,
     vote_ignored,
 )
-from .flow import Queued, Step, TableGame, with_pauses
+from .flow import CountedVote, Given, Queued, Step, TableGame, with_pauses
 from .game import Outcome
 from .inputs import BestMove, Check, CloseVoting, Dawn, EndSpeech, JudgePoints, Lift, Nominate, Shots, Vote, Withdraw
+from .options import Options, SportOptions
 from .requests import (
     AwaitAction,
     AwaitDawn,
@@ -52,7 +53,7 @@ from .requests import (
     Turn,
 )
 from .roles import Role, Team
-from .ruleset import HostLines, Options, Ruleset
+from .ruleset import HostLines, Ruleset
 from .scoring import GameFacts, SeatFacts, score_game
 
 FIRST_SHOOTING_NIGHT = 2      # night 1 is the acquaintance (no shots)
@@ -64,7 +65,8 @@ class SportGame(TableGame):
     name = "sport"
     night_actions = {"shots": frozenset({Role.DON, Role.MAFIA}), "check": frozenset({Role.DON, Role.SHERIFF})}
     day_keys = frozenset({"speeches", "votes", "revote", "lift", "fouls", "removals"})
-    required_timers = REQUIRED_TIMERS["sport"]
+    required_timers = find_variant("sport").timers
+    options: SportOptions
 
     nominating_turns = frozenset({"speech", "silent", "short"})
     # Night 1 is the acquaintance, said step by step; a quiet later morning means the mafia missed.
@@ -109,7 +111,7 @@ class SportGame(TableGame):
 
     def _called(self) -> tuple[int, ...]:
         """Option ``call_dead_seats``: the shooting count calls every seat, or only the alive."""
-        return tuple(range(1, self.seats + 1)) if self.options.flag("call_dead_seats") else self.alive_seats()
+        return tuple(range(1, self.seats + 1)) if self.options.call_dead_seats else self.alive_seats()
 
     def _shoot(self, request: AwaitShots, shots: Shots) -> None:
         """Consensus: every alive black player tapped exactly once, all on the same alive seat."""
@@ -144,7 +146,7 @@ class SportGame(TableGame):
         self._apply_held()  # the night's fouls and removals, after its victims
         if self.is_over:
             return
-        limit = self.options.number("misses_to_lose")
+        limit = self.options.misses_to_lose
         if limit and self.misses >= limit:
             self._finish(Outcome("red", "three_misses", self.misses))
             return
@@ -160,7 +162,7 @@ class SportGame(TableGame):
         if self.day > 1:
             self.quiet_rounds = self.quiet_rounds + 1 if alive == self.alive_at_morning else 0
         self.alive_at_morning = alive
-        limit = self._count_option("quiet_rounds_to_draw")
+        limit = self.options.quiet_rounds_to_draw
         if limit and self.quiet_rounds >= limit:
             self._finish(Outcome("nobody", "quiet_draw", self.quiet_rounds))
             return True
@@ -175,9 +177,16 @@ class SportGame(TableGame):
     def _turn_seconds(cls, ruleset: Ruleset, options: Options) -> dict[str, int]:
         """A tie speech and a penalized speech have timers of their own; the last word's length
         is an option."""
+        assert isinstance(options, SportOptions)
         timers = ruleset.timers
         return {"speech": timers["speech_s"], "tie": timers["tie_speech_s"], "short": timers["short_speech_s"],
-                "silent": timers["silent_turn_s"], "last_word": options.number("last_word_s")}
+                "silent": timers["silent_turn_s"], "last_word": options.last_word_s}
+
+    def rotation(self) -> str:
+        return self.options.rotation
+
+    def full_last_word(self) -> int:
+        return self.options.last_word_s
 
     def _turn_length(self, seat: int, kind: Queued) -> tuple[Turn, int]:
         """The 3rd foul (option ``three_fouls``): the next speech is silent (only nominations),
@@ -185,7 +194,7 @@ class SportGame(TableGame):
         turn, seconds = super()._turn_length(seat, kind)
         if turn == "tie" or seat not in self.penalized:
             return turn, seconds
-        penalty = self.options.text("three_fouls")
+        penalty = self.options.three_fouls
         if penalty == "none":
             return turn, seconds
         self.penalized.discard(seat)
@@ -207,7 +216,7 @@ class SportGame(TableGame):
         reason = self._nomination_refusal(turn, by, target)
         own = self._standing_nomination(by)
         if reason is None and own is not None:
-            if self.options.text("nomination") == "first":
+            if self.options.nomination == "first":
                 reason = "one_per_speech"
             else:
                 self.nominations.remove((by, own))
@@ -227,7 +236,7 @@ class SportGame(TableGame):
             return "not_a_seat"
         if target not in self.alive:
             return "seat_out"
-        if target == by and not self.options.flag("self_nomination"):
+        if target == by and not self.options.self_nomination:
             return "self_nomination"
         for _, nominee in self.nominations:
             if nominee == target:
@@ -278,13 +287,22 @@ class SportGame(TableGame):
         """Non-voters' votes go to the last candidate, so the host never opens his window."""
         return ballot.candidates[:-1]
 
+    def non_voters_go_to(self, ballot: AwaitVotes) -> tuple[int, Given] | None:
+        """Non-voters' votes go to the last candidate."""
+        return ballot.candidates[-1], "last_candidate"
+
+    def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
+        """Every alive voter counts: his own vote, or the last candidate's (:meth:`non_voters_go_to`)."""
+        voters = [v for v in ballot.voters if v in self.alive]
+        to = self.non_voters_go_to(ballot)
+        assert to is not None
+        return (*[CountedVote(v, self.votes[v]) for v in voters if v in self.votes],
+                *[CountedVote(v, to[0], 1, to[1]) for v in voters if v not in self.votes])
+
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
-        voters = [v for v in ballot.voters if v in self.alive]
-        defaulted = tuple([v for v in voters if v not in self.votes])
-        counts = {c: 0 for c in ballot.candidates}
-        for voter in voters:
-            counts[self.votes.get(voter, ballot.candidates[-1])] += 1
+        counts = self._counts(ballot)
+        defaulted = tuple([vote.voter for vote in self.counted_votes(ballot) if vote.given])
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), defaulted))
         top = max(counts.values())
         leaders = tuple([c for c in ballot.candidates if counts[c] == top])
@@ -300,13 +318,13 @@ class SportGame(TableGame):
     def _then_revote(self) -> None:
         """Option ``tied_vote_in_revote``: whether the tied players vote in the revote."""
         voters = self.alive_seats()
-        if not self.options.flag("tied_vote_in_revote"):
+        if not self.options.tied_vote_in_revote:
             voters = tuple([v for v in voters if v not in self.tied])
         self._open_round("revote", self.tied, voters)
 
     def _repeat_tie(self, leaders: tuple[int, ...]) -> None:
         """At four players (option ``split_at_four = stay``) all stay; else «все покидают?»."""
-        if len(self.alive) == 4 and self.options.text("split_at_four") == "stay":
+        if len(self.alive) == 4 and self.options.split_at_four == "stay":
             self._all_stay("four_players")
             return
         self.lifts = set()
@@ -371,7 +389,7 @@ class SportGame(TableGame):
     def _removed_by_day(self, seat: int) -> None:
         """A removal during a day, before its vote is over, cancels that day's vote (option
         ``removal_cancels_vote``; otherwise the vote restarts without him)."""
-        if not self.vote_over and self.options.flag("removal_cancels_vote"):
+        if not self.vote_over and self.options.removal_cancels_vote:
             self.vote_cancelled = True
 
     def _voting_now(self, request: object) -> bool:
@@ -395,7 +413,7 @@ class SportGame(TableGame):
         """Option ``best_move`` («лучший ход»): the first player to leave the game, if the night
         killed him, names one to three other seats (at his last word). Named again, the new
         seats stand; also after the game is over. Scored by :meth:`best_move_black`."""
-        if not self._flag_option("best_move"):
+        if not self.options.best_move:
             raise IllegalInput(TournamentOptionOff("best_move"))
         if self.first_killed == 0:
             raise IllegalInput(NoBestMoveYet())
@@ -416,7 +434,7 @@ class SportGame(TableGame):
         """Option ``judge_points``: the judge's bonus (above 0) or penalty (below 0) for any seat,
         in or out of the game, with a reason, also after the game is over (never changing its
         outcome); each counts in the seat's points at the end."""
-        if not self._flag_option("judge_points"):
+        if not self.options.judge_points:
             raise IllegalInput(TournamentOptionOff("judge_points"))
         if not 1 <= item.seat <= self.seats:
             raise IllegalInput(NoSuchSeat(item.seat))
@@ -431,21 +449,13 @@ class SportGame(TableGame):
         """The judge's points for ``seat``, in hundredths."""
         return sum([hundredths for given, hundredths, _ in self.judge_points if given == seat])
 
-    def _flag_option(self, name: str) -> bool:
-        """A tournament option that a ruleset file from before it may lack: off then."""
-        return self.options.get(name) is True
-
-    def _count_option(self, name: str) -> int:
-        value = self.options.get(name, 0)
-        return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
     def scores(self) -> dict[int, float]:
         """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive), «SHOWTIME» or the
         tournament's, through the one scoring function (:func:`voicehost.rules.scoring.score_game`);
         the best move, the judge's points and a removal count under any scheme. The table's
         best-player vote (seed 001, +2) comes after the game: the club records add it."""
         outcome = self._outcome
-        scored = score_game(self.ruleset.scoring[self.options.text("scoring")], self.scoring_facts(
+        scored = score_game(self.ruleset.scoring[self.options.scoring], self.scoring_facts(
             outcome.winner if outcome is not None else None))
         return {seat: scored[seat].total for seat in range(1, self.seats + 1)}
 
@@ -455,7 +465,7 @@ class SportGame(TableGame):
         return GameFacts(winner, tuple(self._seat_facts(seat) for seat in range(1, self.seats + 1)),
                          self.first_killed or None, self.best_move_black(),
                          {seat: self.judge_total(seat) / 100 for seat, _h, _r in self.judge_points},
-                         FIRST_SHOOTING_NIGHT, forfeits_option=self._flag_option("removal_forfeits"))
+                         FIRST_SHOOTING_NIGHT, forfeits_option=self.options.removal_forfeits)
 
     def _seat_facts(self, seat: int) -> SeatFacts:
         role = self.roles.get(seat, Role.CITIZEN)
