@@ -32,6 +32,7 @@ import pytest
 from browsers import start_chrome
 
 from voicehost.cli.tournament_screen import season_standings
+from voicehost.language.i18n import _ as translated
 from voicehost.records.pgcluster import Cluster, postgres_bin
 from voicehost.records.table import record_finished_game
 from voicehost.rules.protocol import build_protocol
@@ -261,7 +262,10 @@ def test_no_report_breaks_the_board(name: str, texts: list[str], caplog: pytest.
         assert cards["1"]["speaker"]["seat"] == 4 and cards["1"]["result"] is None, cards["1"]
         assert cards["2"]["speaker"]["seat"] == 5 and cards["1"]["speaker"]["left"] == 41.5
     assert shown <= 4
-    refused = [r for r in caplog.records if r.name == "voicehost.web.club"]
+    # A table of the hostile burst that goes silent while a busy machine reads the rest is dropped
+    # off in a line of its own: that is the sweep's doing, not a second refusal.
+    dropped = translated("club: table %s dropped off (no report for %.0f s)")
+    refused = [r for r in caplog.records if r.name == "voicehost.web.club" and r.msg != dropped]
     taken = name == "seats not a list"   # read as no seats: a card with nothing wrong to show
     assert len(refused) == (0 if taken else 1), [r.getMessage() for r in refused]
     assert not [r for r in caplog.records if r.exc_info], "a traceback in the log"

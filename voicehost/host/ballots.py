@@ -292,7 +292,7 @@ def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: flo
                                          voters=_voters_text(book, counted))})
     title = book.line("web", "ballots_title", day=vote.day, round=book.line("web", f"ballots_round_{vote.round}"))
     return {"day": vote.day, "vote": vote.vote, "round": vote.round, "complete": complete, "title": title,
-            "groups": groups, "rows": rows}
+            "groups": groups, "rows": rows, "details": book.line("web", "ballots_details")}
 
 
 def _voters_text(book: Phrasebook, counted: Sequence[CastBallot]) -> str:

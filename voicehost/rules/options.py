@@ -140,7 +140,7 @@ class SportOptions(Options):
     three_fouls: Literal["lose_speech", "short_speech", "none"] = "lose_speech"
     misses_to_lose: int = at_least(0, 3)
     call_dead_seats: bool = True
-    scoring: Literal["seed001", "showtime", "fiim"] = "seed001"
+    scoring: Literal["seed001", "showtime", "fiim", "championship"] = "seed001"
     best_move: bool = False
     judge_points: bool = False
     removal_forfeits: bool = False

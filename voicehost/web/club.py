@@ -129,7 +129,8 @@ class BadReport(ValueError):
 # A report is read like any hostile input: a program on the club's Wi-Fi (with the key, or on an
 # open screen) may send anything, and one report must not break the board for every viewer.
 MAX_DEPTH = 8                 # nesting of a report: report → state → seats → seat is 4
-TABLE_ID = re.compile(r"[0-9A-Za-zА-Яа-яЁё][0-9A-Za-zА-Яа-яЁё _.\-]{0,39}")
+_LETTER = r"0-9A-Za-z\u0410-\u044f\u0401\u0451"   # ASCII digits, Latin and Russian letters (Ё, ё too)
+TABLE_ID = re.compile(f"[{_LETTER}][{_LETTER} _.\\-]{{0,39}}")
 """A table's name (and its records name): ASCII digits, Latin or Russian letters, space, ``_.-``."""
 MAX_NAME = 80                 # characters of a tournament's name
 MAX_ROUND = 999

@@ -15,7 +15,13 @@ const Ballots = {
     box.setAttribute("aria-labelledby", "ballots-title");
     const title = Table.el("h2");
     title.id = "ballots-title";
-    box.append(title, Table.el("div", "ballot-groups"), Table.el("div", "ballot-rows"), Table.el("p", "ballot-fix"));
+    // Each voter's own line (with why a vote was given by the rules) under a summary that a phone
+    // keeps closed: the groups above already name every voter, and the count, the result and
+    // every ballot then stay in the judge's first screen (docs/web.md).
+    const details = Table.el("details", "ballot-details");
+    details.open = window.innerWidth >= 700;
+    details.append(Table.el("summary"), Table.el("div", "ballot-rows"));
+    box.append(title, Table.el("div", "ballot-groups"), details, Table.el("p", "ballot-fix"));
     const result = document.getElementById("result");
     const after = document.getElementById("final") || (result && result.closest("section"));
     if (after) after.after(box); else document.querySelector("main").append(box);
@@ -29,6 +35,7 @@ const Ballots = {
     if (!ballots) return;
     box.classList.toggle("counting", !ballots.complete);
     box.querySelector("#ballots-title").textContent = ballots.title;
+    box.querySelector(".ballot-details summary").textContent = ballots.details;
     box.querySelector(".ballot-groups").replaceChildren(...ballots.groups.map((group) => {
       const line = Table.el("p", "ballot-group", group.text);
       line.dataset.candidate = group.candidate;
