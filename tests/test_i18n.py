@@ -433,7 +433,7 @@ def test_records_tables_say_the_record_words(russian: None, capsys: pytest.Captu
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
     run_main(capsys, "records", "import", *map(str, protocol_files(tmp_path / "games", 2)), "--db", db)
     code, out, _err = run_main(capsys, "records", "games", "--db", db)
-    assert code == 0 and ("красные" in out or "чёрные" in out) and "(мирный)" in out, out
+    assert code == 0 and ("красные" in out or "чёрные" in out) and "(мирный житель)" in out, out
     assert not re.search(r"\((citizen|sheriff|don|mafia)\)|\b(red|black) \(", out), out
     code, out, _err = run_main(capsys, "records", "games", "--json", "--db", db)
     assert json.loads(out)[0]["winner"] in ("red", "black")
