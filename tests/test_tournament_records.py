@@ -83,7 +83,7 @@ def tournament_protocols(folder: Path, plan: dict[str, Any]) -> list[Path]:
 
 def hand_standings(paths: list[Path], order: tuple[str, ...]) -> list[dict[str, Any]]:
     """The standings as an organiser's spreadsheet works them out from the protocol files:
-    seed 001's points from config/rules/sport.toml, summed, sorted by the tie-breaks."""
+    ``seed001``'s points from config/rules/sport.toml, summed, sorted by the tie-breaks."""
     rows: dict[str, dict[str, Any]] = {}
     for path in paths:
         protocol = json.loads(path.read_text(encoding="utf-8"))

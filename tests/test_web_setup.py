@@ -289,7 +289,7 @@ def test_serve_web_in_a_real_browser(tmp_path: Path) -> None:
 
 def test_the_best_player_vote_after_the_game_reaches_the_journal_and_the_records(
         mock_factory: MockFactory, tmp_path: Path) -> None:
-    """A sport game (seed 001 scoring: +2 for the table's best player) ends; the judge gives the
+    """A sport game (``seed001`` scoring: +2 for the table's best player) ends; the judge gives the
     award from the web, changes it from the console, and it is journaled, written into the
     protocol and stored in the records; the next game closes the vote."""
     import time

@@ -1,4 +1,4 @@
-"""``classic``: the party game with Doctor, Putana and Commissar (RULES.md §3, seed 000)
+"""``classic``: the party game with Doctor, Putana and Commissar (docs/rules.md, `classic`)
 and its six modifications as options: ``open``, ``no_host``, ``extra_card``,
 ``blood_name``, ``mayor``, ``three_sides``.
 
@@ -217,7 +217,7 @@ class ClassicGame(TableGame):
 
     def _tally(self, ballot: AwaitVotes) -> dict[int, int]:
         """The mayor's vote counts twice; in the final vote each blood name adds one, and with
-        ``etiquette`` a non-voter's vote goes to the last accused (seed 000 «Тонкости») still on
+        ``etiquette`` a non-voter's vote goes to the last accused (docs/rules.md, `classic` options) still on
         the ballot: one removed during the defence speeches can take no vote."""
         counts = {c: 0 for c in ballot.candidates}
         votes = dict(self.votes)

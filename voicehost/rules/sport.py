@@ -1,4 +1,4 @@
-"""``sport``: the tournament ruleset (RULES.md §1). Every rule of §1 lives in one method here.
+"""``sport``: the tournament ruleset (docs/rules.md, `sport`). Every rule of that section lives in one method here.
 
 Flow: night 1 (acquaintance, no actions) → day (morning, last word of the killed,
 speeches with nominations, voting) → night (shooting count, Don check, Sheriff check)
@@ -439,9 +439,9 @@ class SportGame(TableGame):
         return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
     def scores(self) -> dict[int, float]:
-        """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive), «SHOWTIME» or the
+        """Option ``scoring``: ``seed001`` (alive, team won, Don/Sheriff alive), «SHOWTIME» or the
         tournament's; the best move, the judge's points and a removal's forfeit (their options)
-        count under any scheme. The table's best-player vote (seed 001, +2) comes after the
+        count under any scheme. The table's best-player vote (``seed001``: +2) comes after the
         game: the club records add it."""
         points = self.ruleset.scoring[self.options.text("scoring")]
         outcome = self._outcome
@@ -458,8 +458,8 @@ class SportGame(TableGame):
 def seat_points(points: Mapping[str, float], role: Role, alive: bool, winner: str | None,
                 best_player: bool = False, forfeited: bool = False, best_move_black: int = 0,
                 judge: float = 0.0) -> float:
-    """One seat's points under a scoring scheme (RULES.md §1 "Scores", docs/rules.md "Tournament
-    scoring"): ``alive``, ``won``, ``won_<team>``, ``<role>_alive``, ``best_player`` (the table's
+    """One seat's points under a scoring scheme (docs/rules.md, `sport` «Scores» and «Tournament
+    scoring»): ``alive``, ``won``, ``won_<team>``, ``<role>_alive``, ``best_player`` (the table's
     vote); ``forfeited`` (removed, under ``removal_forfeits``): no win points but ``removed``;
     ``best_move_<n>`` for a best move that named n black seats; ``judge``: the judge's points.
     Nothing before the end; rounded to hundredths (0.1 + 0.2 is 0.3)."""

@@ -1,4 +1,4 @@
-"""Table scripts (TABLE-SCRIPT.md): loading, validation with the place of every error.
+"""Table scripts (docs/scripts.md): loading, validation with the place of every error.
 
 A script says what the people at a table would do if asked. This module only checks that
 each entry *could* be valid (seats exist, keys are known, the seat's role has that action);
