@@ -64,9 +64,10 @@ def _refused(place: str, template: str, **values: object) -> SetupRefused:
     return SetupRefused(place, template, values)
 
 
-def _said(err: InputError) -> Message:
-    """A lower check's message as a value of a refusal's, said in the language in use with it."""
-    return Message(err.template, err.values) if err.filled else Message(err.message)
+def _said(err: InputError) -> Message | str:
+    """A lower check's message as a value of a refusal's, said in the language in use with it (a
+    message given whole, not from a template, is said as it is: braces in it are no placeholders)."""
+    return Message(err.template, err.values) if err.filled else err.message
 
 
 def setup_refusal_text(refusal: SetupRefused) -> str:
