@@ -199,3 +199,13 @@ def test_an_unusable_table_file_is_refused_with_its_place(tmp_path: Path) -> Non
     path.write_text(path.read_text().replace("\nrate = ", "\nrate = 9000 #", 1))
     with pytest.raises(SetupRefused, match="audio.rate"):
         check_setup(SetupRequest(ruleset="sport", table=path))
+
+
+def test_a_lower_checks_whole_message_is_said_as_it_is_inside_a_refusal() -> None:
+    """A message given whole (a table file's, a TOML reason quoting a brace) is no template: its
+    braces are text, not placeholders to fill, when a setup refusal says it."""
+    from voicehost.host.setup import _refused, _said, setup_refusal_text
+
+    refusal = _refused("journal", "{message} (a resume could not read it back)",
+                       message=_said(InputError("x", "bad {brace}")))
+    assert setup_refusal_text(refusal).startswith("Bad {brace} (")

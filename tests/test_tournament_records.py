@@ -330,7 +330,7 @@ def test_run_puts_the_place_in_the_journal_header_and_a_resume_keeps_it(tmp_path
 
 @pytest.mark.parametrize("argv, place, says", [
     (["--tournament", NAME, "--round", "1"], "--tournament", "--tournament-table вместе"),
-    (["--tournament", " ", "--round", "1", "--tournament-table", "1"], "--tournament", "название турнира (до 80 знаков)"),
+    (["--tournament", " ", "--round", "1", "--tournament-table", "1"], "--tournament", "турнира (до 80 знаков)"),
     (["--resume", "old.jsonl", "--tournament", NAME, "--round", "1", "--tournament-table", "1"], "--tournament",
      "продолженная игра остаётся на том месте турнира"),
 ])
