@@ -12,3 +12,8 @@ def _(message: str) -> str:
     """``message`` in the language in use, or as it is when audio runs on its own."""
     i18n = sys.modules.get("voicehost.language.i18n")
     return message if i18n is None else str(i18n._(message))
+
+
+def N_(message: str) -> str:
+    """Marks a module-level message for extraction; it is translated where it is used, with ``_``."""
+    return message

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from .messages import _
+from .messages import N_, _
 from .mixer import Mixer
 
 Log = Callable[[str], None]
@@ -210,8 +210,22 @@ class AudioOut:
         self.output.close()
 
 
+# What PortAudio (through sounddevice) says when no device opens, in the program's words: its own
+# text is English, so a reason it gives here is said by our line alone; another keeps its words.
+DEVICE_FAILURES = (
+    ("Error querying device -1", N_("no sound card is connected or set as the default")),
+    ("PortAudio library not found", N_("the PortAudio library is missing (apt-get install libportaudio2)")),
+    ("No output device matching", N_("no output device has that name")),
+)
+
+
 def _short(err: Exception) -> str:
-    return str(err).splitlines()[0] if str(err) else type(err).__name__
+    """Why no device opened, in one line, in the language in use where the reason is a known one."""
+    text = str(err).splitlines()[0] if str(err) else type(err).__name__
+    for found, words in DEVICE_FAILURES:
+        if found in text:
+            return _(words)
+    return text
 
 
 def _clock(seconds: float) -> str:

@@ -1,5 +1,5 @@
-"""Turning button presses into votes and night taps, exactly as RULES.md «How gestures
-become inputs» says. Pure code over timestamps: the seat panel feeds it edges, tests feed
+"""Turning button presses into votes and night taps, exactly as docs/rules.md «How the
+table talks to the host» says. Pure code over timestamps: the seat panel feeds it edges, tests feed
 it edges they make up, and the result keeps every press for the protocol and protests.
 
 Times are monotonic seconds. A window is half-open, [opens, closes): ``closes`` is the

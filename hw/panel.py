@@ -16,7 +16,7 @@ from typing import Any
 
 from .edges import Debouncer, Edge
 from .leds import OFF, SPEAKER, Pattern, show
-from .messages import _
+from .messages import N_, _
 from .pinmap import PinMap
 
 Deliver = Callable[..., Any]
@@ -29,6 +29,26 @@ HOLD_WAKE_S = 0.05
 
 class GpioUnavailable(RuntimeError):
     """No pin factory works on this machine (not a Pi, or no permission)."""
+
+
+# Why gpiozero would not open the pins, by the kind it raised, in the program's words: its own
+# message is English (``Unable to load any default pin factory!``), so a kind it names here is
+# said by our line alone; another kind keeps gpiozero's words after ours.
+PIN_FAILURES = {
+    "BadPinFactory": N_("this machine has no GPIO pins gpiozero can use (not a Raspberry Pi, or its pin "
+                        "library is missing)"),
+    "GPIOPinInUse": N_("a seat pin is already in use by another program or device"),
+    "PinInvalidPin": N_("a pin of the pin map is not a GPIO pin of this board"),
+    "PermissionError": N_("no permission to use the GPIO pins (add the user to the gpio group)"),
+}
+
+
+def pins_refused(err: Exception) -> str:
+    """One line for a failure to open the seat pins, in the language in use."""
+    known = PIN_FAILURES.get(type(err).__name__)
+    if known is not None:
+        return _("cannot open the seat pins: {why}").format(why=_(known))
+    return _("cannot open the seat pins ({kind}: {error})").format(kind=type(err).__name__, error=err)
 
 
 class SeatPanel:
@@ -55,8 +75,7 @@ class SeatPanel:
                 self._open(pinmap, pin_factory, Button, PWMLED)
         except Exception as err:  # gpiozero raises many kinds: BadPinFactory, PinInvalidPin, OSError…
             self.close()
-            raise GpioUnavailable(_("cannot open the seat pins ({kind}: {error})").format(
-                kind=type(err).__name__, error=err)) from None
+            raise GpioUnavailable(pins_refused(err)) from None
 
     def _open(self, pinmap: PinMap, pin_factory: Any, Button: Any, PWMLED: Any) -> None:  # noqa: N803
         for pins in pinmap.seats:

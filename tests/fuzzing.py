@@ -33,7 +33,7 @@ HANG_S = 30
 
 
 @dataclass
-class Outcome:
+class FuzzOutcome:
     kind: str
     seed: int
     code: int | None
@@ -46,9 +46,9 @@ class Tally:
     cases: int = 0
     exit0: int = 0
     exit2: int = 0
-    failures: list[Outcome] = field(default_factory=list)
+    failures: list[FuzzOutcome] = field(default_factory=list)
 
-    def add(self, outcome: Outcome) -> None:
+    def add(self, outcome: FuzzOutcome) -> None:
         self.cases += 1
         if outcome.problem:
             self.failures.append(outcome)
@@ -117,9 +117,9 @@ def _stdin_closed() -> Any:
         sys.stdin = saved
 
 
-def judge(kind: str, seed: int, code: int | None, err: str) -> Outcome:
+def judge(kind: str, seed: int, code: int | None, err: str) -> FuzzOutcome:
     """The promise: exit 0, or exit 2 with one line naming a place."""
-    outcome = Outcome(kind, seed, code, err)
+    outcome = FuzzOutcome(kind, seed, code, err)
     if code is None:
         outcome.problem = "hang" if err == "HANG" else "traceback"
     elif code not in (0, 2):
@@ -358,7 +358,7 @@ def journal_case(rng: random.Random, tmp: Path, bases: list[JournalBase]) -> tup
     return ["resume", str(path), "--json"], path
 
 
-def judge_journal(outcome: Outcome, out: str, path: Path, bases: list[JournalBase]) -> Outcome:
+def judge_journal(outcome: FuzzOutcome, out: str, path: Path, bases: list[JournalBase]) -> FuzzOutcome:
     """Exit 0 must be the game the journal's header names, exactly as if never interrupted."""
     if outcome.problem or outcome.code != 0:
         return outcome
@@ -410,7 +410,7 @@ def argv_case(rng: random.Random, tmp: Path) -> list[str]:
 KINDS = ("scripts", "configs", "tables", "journals", "arguments")
 
 
-def one_case(kind: str, seed: int, tmp: Path, bases: list[JournalBase] | None = None) -> Outcome:
+def one_case(kind: str, seed: int, tmp: Path, bases: list[JournalBase] | None = None) -> FuzzOutcome:
     rng = random.Random(seed)
     case = tmp / f"case-{kind}-{seed}"
     case.mkdir(parents=True)

@@ -126,7 +126,7 @@ class Line:
 
 
 @dataclass
-class Session:
+class PlayedSession:
     recorder: Recorder
     loudness_lufs: float
     day_lines: list[Line] = field(default_factory=list)
@@ -150,16 +150,16 @@ class Sessions:
         self.plays = 0
         self.current = self.play()
 
-    def check(self, check: Callable[[Session], None]) -> None:
+    def check(self, check: Callable[[PlayedSession], None]) -> None:
         fresh = iter([False] + [True] * (ATTEMPTS - 1))
 
-        def measure() -> tuple[Session, str]:
+        def measure() -> tuple[PlayedSession, str]:
             if next(fresh):
                 self.current = self.play()
             return self.current, self.current.disturbed
         measured(measure, check)
 
-    def play(self) -> Session:
+    def play(self) -> PlayedSession:
         self.plays += 1
         bed = MusicFeed(RATE)   # no folder: the generated ambient bed
         music = Switch(Tone())
@@ -173,7 +173,7 @@ class Sessions:
             settle(out.output)
             disturbance = Disturbance(self.daemon, [out.output, recorder], gaps=lambda: recorder.gaps)
             time.sleep(BEFORE_THE_FIRST_LINE_S)
-            played = _play_the_session(Session(recorder, self.loudness_lufs), mixer, music, bed, self.clips)
+            played = _play_the_session(PlayedSession(recorder, self.loudness_lufs), mixer, music, bed, self.clips)
             played.bed_underruns = bed.underruns
             played.disturbed = disturbance.since_start()
             return played
@@ -202,8 +202,8 @@ def sessions(
         renderer.close()
 
 
-def _play_the_session(played: Session, mixer: Mixer, music: Switch, bed: MusicFeed,
-                      clips: dict[str, np.ndarray]) -> Session:
+def _play_the_session(played: PlayedSession, mixer: Mixer, music: Switch, bed: MusicFeed,
+                      clips: dict[str, np.ndarray]) -> PlayedSession:
     """The day's lines go out together (the mixer leaves its pause between them); the night
     is timed here: the fade, the duck's release, the bed on its own before its line."""
     def line_of(text: str, onset: Future[float]) -> Line:
@@ -238,7 +238,7 @@ def _play_the_session(played: Session, mixer: Mixer, music: Switch, bed: MusicFe
 
 
 def test_speech_is_heard_where_the_host_said_it(sessions: Sessions) -> None:
-    def check(session: Session) -> None:
+    def check(session: PlayedSession) -> None:
         for line in session.day_lines:
             voiced = session.recorder.between(line.onset + 0.05, line.onset + line.duration - 0.05)
             silence = session.recorder.between(line.onset - 0.5, line.onset - 0.1)
@@ -247,7 +247,7 @@ def test_speech_is_heard_where_the_host_said_it(sessions: Sessions) -> None:
 
 
 def test_reported_onsets_match_the_recording_within_30_ms(sessions: Sessions) -> None:
-    def check(session: Session) -> None:
+    def check(session: PlayedSession) -> None:
         errors = []
         for line in session.day_lines:
             heard = session.recorder.first_sound_after(line.onset - 0.25, LOUD)
@@ -258,7 +258,7 @@ def test_reported_onsets_match_the_recording_within_30_ms(sessions: Sessions) ->
 
 
 def test_music_is_at_least_12_db_lower_during_speech_than_just_before(sessions: Sessions) -> None:
-    def check(session: Session) -> None:
+    def check(session: PlayedSession) -> None:
         line = session.night_lines[0]
         before = tone_db(session.recorder.between(line.onset - 0.6, line.onset - 0.1))
         during = tone_db(session.recorder.between(line.onset + 0.1, line.onset + line.duration - 0.1))
@@ -267,7 +267,7 @@ def test_music_is_at_least_12_db_lower_during_speech_than_just_before(sessions: 
 
 
 def test_night_music_is_audible_through_the_night_and_absent_by_day(sessions: Sessions) -> None:
-    def check(session: Session) -> None:
+    def check(session: PlayedSession) -> None:
         line = session.night_lines[0]
         night = session.recorder.between(session.night_on + FADE_S + 0.2, line.onset - 0.1)
         after_line = session.recorder.between(line.onset + line.duration + 0.7, session.tone_off)
@@ -280,7 +280,7 @@ def test_night_music_is_audible_through_the_night_and_absent_by_day(sessions: Se
 
 
 def test_the_generated_ambient_music_plays_when_no_folder_is_set(sessions: Sessions) -> None:
-    def check(session: Session) -> None:
+    def check(session: PlayedSession) -> None:
         alone = session.recorder.between(session.tone_off + 0.3, session.night_lines[1].onset - 0.1)
         assert level_db(alone) > -40 and session.bed_underruns == 0
     sessions.check(check)
@@ -289,7 +289,7 @@ def test_the_generated_ambient_music_plays_when_no_folder_is_set(sessions: Sessi
 def test_the_recorded_mix_never_reaches_full_scale_and_every_line_is_at_one_loudness(sessions: Sessions) -> None:
     """Every line measured (BS.1770) where it was recorded: by day, and at night over the ducked
     generated bed (not the line over the test tone: a steady 5 kHz sine would add to it)."""
-    def check(session: Session) -> None:
+    def check(session: PlayedSession) -> None:
         from audio.level import loudness
         recorder = session.recorder
         everything = recorder.between(session.day_lines[0].onset - 1.0, session.night_off + FADE_S + 1.0)

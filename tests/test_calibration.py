@@ -19,9 +19,9 @@ from voicehost.host.calibration import (
     QUIET_DBFS,
     READ_SETTLE_S,
     Attempt,
+    CalibrationRun,
     LevelMeter,
     NoiseFloor,
-    Session,
     Word,
     assign,
     build_report,
@@ -257,9 +257,9 @@ class Table:
 def test_a_reader_gets_time_for_the_second_half_of_a_split_phrase() -> None:
     table = Table((0.2, "выставляю игрока"), (1.0, "номер семь"))
     shown: list[str] = []
-    # (Table is no queue.Queue, the type Session asks for: it has the one method Session calls, get(timeout=))
-    session = Session(table, say=lambda text: (0.0, 0.0), show=shown.append, clock=table.clock,  # type: ignore[arg-type]
-                      sleep=table.sleep)
+    # (Table is no queue.Queue, the type CalibrationRun asks for: it has the one method the run calls, get(timeout=))
+    session = CalibrationRun(table, say=lambda text: (0.0, 0.0), show=shown.append, clock=table.clock,  # type: ignore[arg-type]
+                             sleep=table.sleep)
     attempt = session.player_reads("выставляю игрока номер семь", timeout=5.0, number="[1/1] ")
     assert [h.text for h in session.results] == ["выставляю игрока", "номер семь"]
     assert shown == ["[1/1] say: «выставляю игрока номер семь»"]
@@ -268,9 +268,9 @@ def test_a_reader_gets_time_for_the_second_half_of_a_split_phrase() -> None:
 
 def test_a_reader_who_says_nothing_is_waited_for_until_the_timeout() -> None:
     table = Table((9.0, "пас"))
-    # (Table is no queue.Queue, the type Session asks for: it has the one method Session calls, get(timeout=))
-    session = Session(table, say=lambda text: (0.0, 0.0), show=lambda line: None, clock=table.clock,  # type: ignore[arg-type]
-                      sleep=table.sleep)
+    # (Table is no queue.Queue, the type CalibrationRun asks for: it has the one method the run calls, get(timeout=))
+    session = CalibrationRun(table, say=lambda text: (0.0, 0.0), show=lambda line: None, clock=table.clock,  # type: ignore[arg-type]
+                             sleep=table.sleep)
     attempt = session.player_reads("пас", timeout=5.0)
     assert session.results == [] and attempt.end == pytest.approx(5.0)
 

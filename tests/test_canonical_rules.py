@@ -1,4 +1,4 @@
-"""RULES.md §4 (`canonical`), a test per paragraph. Ten players named by the roster;
+"""docs/rules.md, `canonical`: a test per paragraph. Ten players named by the roster;
 mafia 3 and 7 (1:4) unless a test says otherwise."""
 
 from __future__ import annotations

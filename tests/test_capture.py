@@ -1,4 +1,4 @@
-"""Vote capture and night taps, exactly as RULES.md «How gestures become inputs» says."""
+"""Vote capture and night taps, exactly as docs/rules.md «How the table talks to the host» says."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §3 (`classic`) and its six modifications. Seating at 10 unless a test says
+"""docs/rules.md, `classic`, and its six modifications. Seating at 10 unless a test says
 otherwise: mafia 3 and 5, Commissar 7, Doctor 2, Putana 8; the rest citizens."""
 
 from __future__ import annotations

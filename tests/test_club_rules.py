@@ -1,4 +1,4 @@
-"""RULES.md §2 (`club`), a test per paragraph. Seating unless a test says otherwise:
+"""docs/rules.md, `club`: a test per paragraph. Seating unless a test says otherwise:
 Don 3, mafia 5 and 9, Sheriff 7, Doctor 2, Maniac 8; the rest citizens."""
 
 from __future__ import annotations

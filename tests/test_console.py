@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -360,3 +361,13 @@ def test_a_late_nomination_from_the_judge_is_refused_on_the_console_not_aloud() 
     assert director.console.refused == [("nominate 1 5", str(NominationNotTaken(1, 5, "not_your_turn")))]
     assert printed == ["пульт: «nominate 1 5» отклонено: Игрок 1 выставляет игрока 5: не принято, "
                        "сейчас не речь игрока 1."]
+
+
+@pytest.mark.usefixtures("english")
+def test_under_english_a_console_refusal_is_english_from_frame_to_reason() -> None:
+    """``--lang en`` printed «console: «foul 99» refused: Места 99 нет…»: the frame English, the reason Russian."""
+    game = day_one()
+    director, said, printed = console_at(game, ["foul 99"])
+    assert said == [] and len(printed) == 1, printed
+    assert printed[0].startswith("console: «foul 99» refused: there is no seat 99"), printed
+    assert not re.search("[А-Яа-яЁё]", printed[0]), printed

@@ -433,7 +433,7 @@ def test_records_tables_say_the_record_words(russian: None, capsys: pytest.Captu
     db = f"sqlite:///{tmp_path / 'records.sqlite'}"
     run_main(capsys, "records", "import", *map(str, protocol_files(tmp_path / "games", 2)), "--db", db)
     code, out, _err = run_main(capsys, "records", "games", "--db", db)
-    assert code == 0 and ("красные" in out or "чёрные" in out) and "(мирный)" in out, out
+    assert code == 0 and ("красные" in out or "чёрные" in out) and "(мирный житель)" in out, out
     assert not re.search(r"\((citizen|sheriff|don|mafia)\)|\b(red|black) \(", out), out
     code, out, _err = run_main(capsys, "records", "games", "--json", "--db", db)
     assert json.loads(out)[0]["winner"] in ("red", "black")
@@ -587,7 +587,7 @@ def test_the_language_of_one_call_does_not_leak_into_the_next(russian: None,
 
 def test_the_russian_usage_and_help_headings(russian: None, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(capsys)
-    assert err == "voicehost: ошибка: не хватает обязательных аргументов: command (см. --help)\n"
+    assert err == "voicehost: ошибка: не хватает обязательных аргументов: команда (см. --help)\n"
     code, out, err = run_main(capsys, "--help")
     assert code == 0 and out.startswith("использование: voicehost") and "параметры:" in out
     assert "показать эту справку и выйти" in out
@@ -778,8 +778,20 @@ def test_no_audio_device_is_said_in_russian(russian: None, no_audio_device: None
     out = AudioOut(mixer, "default", log=logged.append)
     out.close()
     mixer.close()
-    assert logged and logged[0].startswith("voicehost: нет звукового устройства (Error querying device -1)"), logged
-    assert_no_english(logged[0].replace("Error querying device", " "), "no audio device")
+    assert logged and logged[0].startswith("voicehost: нет звукового устройства (звуковая карта не подключена или не "
+                                           "выбрана по умолчанию)"), logged
+    assert_no_english(logged[0], "no audio device")   # PortAudio's «Error querying device -1» said in our words
+
+
+def test_gpio_off_a_pi_is_said_in_russian(russian: None) -> None:
+    """``hw test`` off a Pi ended in gpiozero's «BadPinFactory: Unable to load any default pin factory!»."""
+    from gpiozero.exc import BadPinFactory
+
+    from hw.panel import pins_refused
+
+    line = pins_refused(BadPinFactory("Unable to load any default pin factory!"))
+    assert line.startswith("не открыть выводы мест: на этой машине нет выводов GPIO") and "Unable" not in line, line
+    assert_no_english(line, "a seat panel off a Pi", {"gpio", "gpiozero", "raspberry", "pi"})
 
 
 def test_lang_is_taken_after_the_command_too(russian: None, capsys: pytest.CaptureFixture[str]) -> None:
@@ -801,3 +813,52 @@ def test_rules_show_counts_the_cards_as_a_refused_deal_does(russian: None, capsy
     assert code == 0 and "  состав при 11: мафия — 3, комиссар — 1, доктор — 1, путана — 1\n" in out, out + err
     code, out, err = run_main(capsys, "--lang", "en", "rules", "show", "classic")
     assert "  cast at 11: 3 mafia, 1 commissar, 1 doctor, 1 putana\n" in out, out + err
+
+
+# ---- one text per refusal: the Russian default says no English, --lang en no Russian (issue 40) ---------------
+
+def test_the_russian_default_says_no_english_fragment_in_the_command_lines_refusals(
+        russian: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """«не хватает обязательных аргументов: records_command» and «--option.nomination: 'sometimes' is not
+    one of first, last» (the option checker's English inside the setup refusal) under the Russian default."""
+    from voicehost.config import load_ruleset
+
+    code, out, err = run_main(capsys, "records")
+    assert code == 2 and err == "voicehost records: ошибка: не хватает обязательных аргументов: команда (см. --help)\n"
+    code, out, err = run_main(capsys, "run", "--mock", "--no-ears", "--option", "nomination=sometimes")
+    assert code == 2 and err == ("voicehost: ошибка: --option.nomination: параметр «nomination» не принят: "
+                                 "нужно одно из: first, last\n"), err
+    for argv in (["--option", "last_word_s=x"], ["--option", "colour=red"], ["--rules", "poker"],
+                 ["--names", "11=Лев"], ["--roles", "3=don"], ["--deal", "1" * 25]):
+        code, out, err = run_main(capsys, "run", "--mock", "--no-ears", *argv)
+        assert code == 2 and err.count("\n") == 1, err
+        assert_no_english(err, f"run {' '.join(argv)}", set(load_ruleset("sport").options))
+
+
+ENGLISH_RUNS = [["--option", "nomination=sometimes"], ["--option", "last_word_s=x"], ["--option", "colour=red"],
+                ["--rules", "poker"], ["--names", "11=Лев"], ["--names", "1=Лев,2=лев"], ["--roles", "3=don"],
+                ["--table", str(TABLE), "--roles", "3=don"], ["--deal", "1" * 25], ["--journal", "/dev/null"]]
+
+
+@pytest.mark.parametrize("argv", ENGLISH_RUNS, ids=lambda argv: " ".join(argv)[:40])
+@pytest.mark.usefixtures("english")
+def test_under_english_a_setup_refusal_carries_no_russian_outside_names(
+        capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run_main(capsys, "run", "--mock", "--no-ears", *argv)
+    assert code == 2 and err.startswith("voicehost: error: ") and err.count("\n") == 1, err
+    assert not re.search("[А-Яа-яЁё]", re.sub("[Лл]ев", "", err)), err
+
+
+@pytest.mark.usefixtures("english")
+def test_under_english_rules_show_and_the_groups_refusals_carry_no_russian(capsys: pytest.CaptureFixture[str]) -> None:
+    from voicehost.config import load_ruleset, ruleset_names
+
+    for name in ruleset_names():
+        code, out, err = run_main(capsys, "rules", "show", name)
+        title = load_ruleset(name).title   # the club's own name for its rules, as it wrote it
+        quoted = re.sub(r"«[^»]*»", "", out.replace(title, ""))   # a source's section, by its own title
+        assert code == 0 and not re.search("[А-Яа-яЁё]", quoted + err), out
+    for group in ("records", "config", "hw", "ears", "tournament"):
+        code, out, err = run_main(capsys, group)
+        assert code == 2 and err == f"voicehost {group}: error: the following arguments are required: command " \
+                                    "(see --help)\n", err

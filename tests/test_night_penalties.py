@@ -1,4 +1,4 @@
-"""RULES.md "Things every ruleset shares": night fouls and removals take effect at the morning,
+"""docs/rules.md «What every ruleset shares»: night fouls and removals take effect at the morning,
 after the night's actions — after its victims have left and the win check has run (issue 28,
 "In the engine"). Every ruleset shares this, so every test runs on all four."""
 

@@ -57,7 +57,8 @@ def test_no_audio_device_falls_back_to_silence_with_one_line(no_audio_device: No
     logged: list[str] = []
     mixer = Mixer()
     out = AudioOut(mixer, "default", log=logged.append)
-    assert out.kind == "null" and logged == ["voicehost: no audio device (Error querying device -1); "
+    assert out.kind == "null" and logged == ["voicehost: no audio device (no sound card is connected or set as the "
+                                             "default); "
                                              "the game goes on silently (--audio file:OUT.wav records the voice "
                                              "instead)"]
     assert mixer.say(np.zeros(10, dtype=np.float32)).result(60) > 0  # lines still get their onsets

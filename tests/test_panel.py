@@ -215,6 +215,6 @@ def test_walk_seats_reports_a_silent_seat_and_swapped_wires(ten_seats: PinMap, m
 def test_pins_that_cannot_be_opened_are_one_clear_error(ten_seats: PinMap, mock_factory: MockFactory) -> None:
     from gpiozero import Button
     holder = Button(ten_seats.pins_of(5).button, pin_factory=mock_factory)
-    with pytest.raises(GpioUnavailable, match="cannot open the seat pins"):
+    with pytest.raises(GpioUnavailable, match="cannot open the seat pins: a seat pin is already in use"):
         SeatPanel(ten_seats, lambda e: None, pin_factory=mock_factory)
     holder.close()

@@ -4,6 +4,7 @@ config/phrases/ru.toml [refusals] whose placeholders are its fields, and renders
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from typing import Any, get_args, get_origin, get_type_hints
@@ -15,10 +16,11 @@ import voicehost.service.refusals  # noqa: F401  (the idle table's)
 import voicehost.web.commands  # noqa: F401  (the web's)
 import voicehost.web.refusals  # noqa: F401  (the web door's and the setup page's)
 from voicehost.config import load_ruleset
+from voicehost.language.i18n import set_language
 from voicehost.language.phrasebook import load_phrasebook, phrasebook_from_mapping, placeholders
 from voicehost.language.refusals import WORDED, refusal_text
 from voicehost.rules import IllegalInput, Refusal, Role, new_game
-from voicehost.rules.errors import CardsNotDealt, SeatNotAtTable
+from voicehost.rules.errors import CardsNotDealt, NotTheRolesAction, SeatNotAtTable
 from voicehost.rules.inputs import Dawn
 
 # Fields the packaged Russian leaves out on purpose (a club may still use them).
@@ -105,6 +107,25 @@ def test_a_club_rewords_a_refusal_in_one_place_and_only_with_its_fields() -> Non
     reference = load_phrasebook().lines
     book = phrasebook_from_mapping({"refusals": {"seat_not_at_table": "Номер {seat} уже вышел."}}, "club.toml",
                                    reference)
-    assert refusal_text(SeatNotAtTable(4), book) == "Номер 4 уже вышел."
+    set_language("ru")
+    try:
+        assert refusal_text(SeatNotAtTable(4), book) == "Номер 4 уже вышел."
+    finally:
+        set_language(None)
     with pytest.raises(Exception, match="unknown placeholder"):
         phrasebook_from_mapping({"refusals": {"seat_not_at_table": "Номер {by}."}}, "club.toml", reference)
+
+
+@pytest.mark.usefixtures("english")
+def test_under_english_a_refusal_is_its_english_sentence_with_no_russian_in_it() -> None:
+    """``--lang en`` printed «console: «foul 99» refused: Места 99 нет…»: the frame English, the reason Russian."""
+    for refusal in (SeatNotAtTable(4), NotTheRolesAction(Role.DON, "heal")):
+        text = refusal_text(refusal, load_phrasebook())
+        assert text == str(refusal) and not re.search("[А-Яа-яЁё]", text), text
+
+
+def test_a_role_in_a_refusal_is_its_record_word() -> None:
+    """The role words were written twice: ru.toml's ``[log] role_X`` and the catalog's record words."""
+    assert not {f"log.role_{role.value}" for role in Role} & set(load_phrasebook().lines)
+    assert refusal_text(NotTheRolesAction(Role.CITIZEN, "heal"), load_phrasebook()) == \
+        "Роль «мирный житель» этого не делает (heal)."

@@ -107,7 +107,7 @@ def _canonical_at_the_table(warning: WarningStyle = "voice") -> tuple[list[tuple
 
 def test_canonical_says_the_minute_line_a_minute_before_the_discussion_ends_and_never_ten_seconds() -> None:
     """Today's main said «Десять секунд.» at one minute left and ~2 s into every 15-second
-    «кого вы выдвигаете?» turn (CODE-REVIEW.md, hard place 5)."""
+    «кого вы выдвигаете?» turn."""
     lines, _ = _canonical_at_the_table()
     texts = [text for _, text in lines]
     assert "Десять секунд." not in texts

@@ -66,7 +66,8 @@ def test_config_check_exits_2_in_one_line(tmp_path: Path, capsys: pytest.Capture
     table_file(tmp_path, BOOT_REFUSES["nomination middle"][0])
     assert main(["config", "check", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "game.options.nomination: 'middle' is not one of first, last" in err
+    assert err.count("\n") == 1
+    assert "game.options.nomination: параметр «nomination» не принят: нужно одно из: first, last" in err
 
 
 def test_the_packaged_tables_pass_both() -> None:
@@ -85,9 +86,9 @@ BAD_RUNS = [
     (["--journal", "{tmp}/no/such/folder/game.jsonl"], "there is no folder"),
     (["--journal", "{tmp}/full.jsonl"], "the journal already exists"),
     (["--option", "last_word_s=99999999999999999999"], "--option.last_word_s"),
-    (["--option", f"last_word_s={INT_OPTION_MAX + 1}"], "is above the maximum"),
+    (["--option", f"last_word_s={INT_OPTION_MAX + 1}"], "it takes a whole number from 0 to 86400"),
     (["--option", "nomination=middle"], "--option.nomination"),
-    (["--rules", "poker"], "unknown ruleset 'poker'"),
+    (["--rules", "poker"], "there are no rules «poker»"),
     (["--names", "11=Лев"], "--names 11"),
     (["--roles", "3=don"], "--roles"),
     (["--audio", "speakers"], "--audio"),
@@ -173,11 +174,11 @@ def test_a_web_game_at_the_largest_option_resumes_after_a_power_cut(tmp_path: Pa
     assert game.options["last_word_s"] == INT_OPTION_MAX and game.names == {1: "Анна"} and game.inputs == [deal]
 
 
-def test_a_refusal_names_its_kind_and_place() -> None:
+def test_a_refusal_names_its_place_and_what_would_be_taken() -> None:
     with pytest.raises(SetupRefused) as caught:
         check_setup(SetupRequest(ruleset="sport", options={"last_word_s": 10 ** 30}, seats=10))
-    assert caught.value.kind == "option_value" and caught.value.place == "options.last_word_s"
-    assert "is above the maximum 86400" in str(caught.value)
+    assert caught.value.place == "options.last_word_s"
+    assert "not taken: it takes a whole number from 0 to 86400" in str(caught.value)
 
 
 def test_the_journal_header_is_the_setup(tmp_path: Path) -> None:
@@ -198,3 +199,13 @@ def test_an_unusable_table_file_is_refused_with_its_place(tmp_path: Path) -> Non
     path.write_text(path.read_text().replace("\nrate = ", "\nrate = 9000 #", 1))
     with pytest.raises(SetupRefused, match="audio.rate"):
         check_setup(SetupRequest(ruleset="sport", table=path))
+
+
+def test_a_lower_checks_whole_message_is_said_as_it_is_inside_a_refusal() -> None:
+    """A message given whole (a table file's, a TOML reason quoting a brace) is no template: its
+    braces are text, not placeholders to fill, when a setup refusal says it."""
+    from voicehost.host.setup import _refused, _said, setup_refusal_text
+
+    refusal = _refused("journal", "{message} (a resume could not read it back)",
+                       message=_said(InputError("x", "bad {brace}")))
+    assert setup_refusal_text(refusal).startswith("Bad {brace} (")

@@ -1,4 +1,4 @@
-"""RULES.md "Things every ruleset shares" and §2 End: the moments a judge's foul or removal
+"""docs/rules.md «What every ruleset shares» and `club` «End»: the moments a judge's foul or removal
 lands, groups that leave together, where a script runs out. One test per behaviour (issue 11,
 items 1–9), named after it.
 

@@ -1,4 +1,4 @@
-"""RULES.md §1 (`sport`), one test per rule and per option, named after it.
+"""docs/rules.md, `sport`: one test per rule and per option, named after it.
 
 Seating in every test unless it says otherwise: Don 3, mafia 5 and 9, Sheriff 7.
 """

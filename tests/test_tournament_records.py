@@ -83,7 +83,7 @@ def tournament_protocols(folder: Path, plan: dict[str, Any]) -> list[Path]:
 
 def hand_standings(paths: list[Path], order: tuple[str, ...]) -> list[dict[str, Any]]:
     """The standings as an organiser's spreadsheet works them out from the protocol files:
-    seed 001's points from config/rules/sport.toml, summed, sorted by the tie-breaks."""
+    ``seed001``'s points from config/rules/sport.toml, summed, sorted by the tie-breaks."""
     rows: dict[str, dict[str, Any]] = {}
     for path in paths:
         protocol = json.loads(path.read_text(encoding="utf-8"))
@@ -330,7 +330,7 @@ def test_run_puts_the_place_in_the_journal_header_and_a_resume_keeps_it(tmp_path
 
 @pytest.mark.parametrize("argv, place, says", [
     (["--tournament", NAME, "--round", "1"], "--tournament", "--tournament-table вместе"),
-    (["--tournament", " ", "--round", "1", "--tournament-table", "1"], "--tournament", "1 to 80 characters"),
+    (["--tournament", " ", "--round", "1", "--tournament-table", "1"], "--tournament", "турнира (до 80 знаков)"),
     (["--resume", "old.jsonl", "--tournament", NAME, "--round", "1", "--tournament-table", "1"], "--tournament",
      "продолженная игра остаётся на том месте турнира"),
 ])

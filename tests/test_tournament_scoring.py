@@ -302,7 +302,7 @@ def test_a_player_leaving_starts_the_quiet_count_again_and_misses_come_first() -
     outcome = game.outcome()
     assert outcome is not None
     assert (outcome.winner, outcome.reason, game.day) == ("nobody", "quiet_draw", 5)
-    # With both at 3, three misses in a row end it for red first (seed 001).
+    # With both at 3, three misses in a row end it for red first (docs/rules.md, `sport`).
     misses = play_misses(quiet_rounds_to_draw=3).outcome()
     assert misses is not None and misses.reason == "three_misses"
     assert play_misses(quiet_rounds_to_draw=0, misses_to_lose=0).is_over is False

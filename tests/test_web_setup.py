@@ -109,15 +109,15 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
 
 
 @pytest.mark.parametrize("body, says", [
-    ({"ruleset": "poker"}, "Правил «poker» нет."),
-    ({"ruleset": 7}, "Правил «» нет."),
+    ({"ruleset": "poker"}, "Правил «poker» нет (есть: canonical, classic, club, sport)."),
+    ({"ruleset": 7}, "Правил «» нет"),
     ({"ruleset": "sport", "options": {"nomination": "middle"}},
      "Параметр «Какое выставление засчитывается, если за речь их несколько» не принят: "
      "нужно одно из: «первое», «последнее»."),
     ({"ruleset": "sport", "options": {"colour": "red"}}, "нет параметра «colour»"),
     ({"ruleset": "sport", "options": ["x"]}, "Параметры и имена должны быть объектами JSON"),
-    ({"ruleset": "sport", "names": {"11": "Лев"}}, "Имена не приняты (поле «11»): номер места — от 1 до 10"),
-    ({"ruleset": "sport", "names": {"1": "Лев", "2": "лев"}}, "имена не повторяются"),
+    ({"ruleset": "sport", "names": {"11": "Лев"}}, "Имя в поле «11» не принято: за столом на 10 мест нет места 11."),
+    ({"ruleset": "sport", "names": {"1": "Лев", "2": "лев"}}, "уже имя игрока на месте 1"),
     ({"ruleset": "sport", "deal": "dice"}, "Выберите, кто раздаёт карты"),
     ({"ruleset": "sport", "deal": "typed"}, "Впишите карты"),
     ({"ruleset": "sport", "deal": "typed", "cards": "3=don"}, "Карты не приняты"),
@@ -129,7 +129,8 @@ ENGLISH = re.compile(r"\b(the|is|not|must|of|no|seat|seats|table|option|ruleset|
     ({"ruleset": "sport", "options": {"last_word_s": 86401}},
      "Параметр «Последнее слово, секунд (0 — без него)» не принят"),
     ({"ruleset": "sport", "options": {"split_at_four": "sometimes"}}, "одно из: «все остаются», «голосование"),
-    ({"ruleset": "sport", "names": {"3": "А" * 41}}, "Имя в поле «3» слишком длинное: не больше 40 знаков."),
+    ({"ruleset": "sport", "names": {"3": "А" * 41}},
+     "Имя в поле «3» не принято: '" + "А" * 20 + "'… — длиннее 40 символов."),
 ])
 def test_a_malformed_setup_is_one_line_and_starts_no_game(
         mock_factory: MockFactory, tmp_path: Path, body: dict[str, Any], says: str) -> None:
@@ -288,7 +289,7 @@ def test_serve_web_in_a_real_browser(tmp_path: Path) -> None:
 
 def test_the_best_player_vote_after_the_game_reaches_the_journal_and_the_records(
         mock_factory: MockFactory, tmp_path: Path) -> None:
-    """A sport game (seed 001 scoring: +2 for the table's best player) ends; the judge gives the
+    """A sport game (``seed001`` scoring: +2 for the table's best player) ends; the judge gives the
     award from the web, changes it from the console, and it is journaled, written into the
     protocol and stored in the records; the next game closes the vote."""
     import time
@@ -395,17 +396,19 @@ def test_a_name_over_the_limit_is_refused_on_every_path(tmp_path: Path, capsys: 
     with pytest.raises(SetupError) as web:
         read_choice({"ruleset": "sport", "names": {"2": LONG_NAME}}, 10)
     assert isinstance(web.value.refusal, SetupNotTaken)
-    assert web.value.refusal.problem == "Имя в поле «2» слишком длинное: не больше 40 знаков."
-    with pytest.raises(SetupRefused, match="names.2: 'Александра.*is longer than 40 characters") as header:
+    assert web.value.refusal.problem == "Имя в поле «2» не принято: 'АлександраАлександра'… — длиннее 40 символов."
+    with pytest.raises(SetupRefused, match="names.2: the name in field «2» is not taken: .Александра.*is longer than "
+                                           "40 characters") as header:
         setup_from_header({"ruleset": "sport", "options": {}, "seats": 10, "names": {"2": LONG_NAME}}, "g.jsonl:1")
-    assert header.value.kind == "name_too_long"
+    assert header.value.place == "g.jsonl:1: names.2"
     with pytest.raises(InputError, match="is longer than 40 characters"):
         check_setup(SetupRequest(ruleset="sport", names=[("2", LONG_NAME)], seats=10))
     with pytest.raises(InputError, match="names.2: .*is longer than 40 characters"):
         script_from_data({**SAMPLE, "names": {"2": LONG_NAME}})
     assert main(["run", "--mock", "--no-ears", "--rules", "sport", "--names", f"2={LONG_NAME}"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--names 2: 'Александра" in err and "longer than 40 characters" in err, err
+    assert err.count("\n") == 1 and "--names 2: имя в поле «2» не принято: 'Александра" in err, err
+    assert "длиннее 40 символов" in err and "longer" not in err, err   # the Russian default: no English fragment
     assert read_choice({"ruleset": "sport", "names": {"2": LONG_NAME[:-1]}}, 10).names == {2: LONG_NAME[:-1]}
 
 

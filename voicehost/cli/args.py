@@ -42,6 +42,13 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, _("{prog}: error: {message} (see --help)").format(prog=self.prog, message=message) + "\n")
 
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """A group's commands are named «command» in the language in use (its usage line and its
+        refusals: «не хватает обязательных аргументов: команда»), not by the attribute that stores
+        the choice (``records_command``, a code); ``--help`` lists them one by one."""
+        kwargs.setdefault("metavar", _("command"))
+        return super().add_subparsers(**kwargs)
+
 
 Commands = Any  # the subparsers action every command module adds its commands to
 

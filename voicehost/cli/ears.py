@@ -218,7 +218,7 @@ def _session(voice: Voice, model: SpeechModel, listened_for: list[str], config: 
     import queue
 
     from audio.listener import Gate, MicListener, MicrophoneUnavailable, read_endpoint
-    from voicehost.host.calibration import Attempt, LevelMeter, Session, build_report, rounds
+    from voicehost.host.calibration import Attempt, CalibrationRun, LevelMeter, build_report, rounds
 
     meter = LevelMeter()
     found: queue.Queue[Heard] = queue.Queue()
@@ -233,7 +233,7 @@ def _session(voice: Voice, model: SpeechModel, listened_for: list[str], config: 
         onset = voice.say(text)
         return onset, time.monotonic()
 
-    session = Session(found, say, _progress)
+    session = CalibrationRun(found, say, _progress)
     mic.start()
     notes = []
     try:

@@ -77,7 +77,7 @@ def add_commands(commands: Commands) -> None:
     send.add_argument("--watch", action="store_true", help=_("keep retrying with backoff until the outbox is empty"))
     send.set_defaults(run=_push)
 
-    best = _with_db(sub.add_parser("best", help=_("the table's best-player vote of a game (seed 001: +2)")))
+    best = _with_db(sub.add_parser("best", help=_("the table's best-player vote of a game (+2 under seed001)")))
     best.add_argument("game", metavar=_("game"), help=_("the game id (its first characters are enough)"))
     best.add_argument("who", metavar=_("who"), help=_("the seat number or the nickname"))
     best.add_argument("--table", default=None, help=_("queue the change for this table file's club server"))

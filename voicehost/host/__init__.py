@@ -48,7 +48,7 @@ from voicehost.host.setup import (
     check_setup,
     option_label,
     option_value_label,
-    russian_refusal,
+    setup_refusal_text,
     table_game,
 )
 from voicehost.host.table_file import load_audio, table_path
@@ -64,6 +64,6 @@ __all__ = [
     "option_value_label", "events_to", "fixed_lines", "judge_protocol", "judged_results", "clock_facts",
     "journal_clock",
     "load_audio", "load_journal", "load_ears", "mock_factory", "open_pinmap", "read_command",
-    "read_journal", "resume_game", "run_virtual", "russian_refusal", "seeded_deal", "show_roles", "table_game",
+    "read_journal", "resume_game", "run_virtual", "setup_refusal_text", "seeded_deal", "show_roles", "table_game",
     "table_path", "typed_deal", "write_results",
 ]

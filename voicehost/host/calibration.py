@@ -8,7 +8,7 @@ confidence). Everything the report says is computed from those by the pure funct
 the room's noise floor, what was understood and how often, and the ``[ears]`` settings that
 fit this room — the gate's ``hold_off_s`` from how long the host's echo lingers, the endpoint
 rules from the pauses inside a phrase, and ``min_confidence`` from how sure vosk was of the
-phrases it got right. The :class:`Session` at the bottom only plays, prompts and waits.
+phrases it got right. The :class:`CalibrationRun` at the bottom only plays, prompts and waits.
 """
 
 from __future__ import annotations
@@ -255,7 +255,7 @@ class Attempt:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class PhraseResult:
     phrase: str
     heard: str                   # every result's text, joined ("" when nothing was heard)
     right: bool                  # the host understood it: the same intents (or the same words)
@@ -268,7 +268,7 @@ class Outcome:
     speech_dbfs: float | None
 
 
-def measure(attempt: Attempt, meter: LevelMeter, floor: NoiseFloor) -> Outcome:
+def measure(attempt: Attempt, meter: LevelMeter, floor: NoiseFloor) -> PhraseResult:
     words = [w for h in attempt.heard for w in words_of(h, meter.clock)]
     text = " ".join(h.text for h in attempt.heard)
     endpoints = []
@@ -280,7 +280,7 @@ def measure(attempt: Attempt, meter: LevelMeter, floor: NoiseFloor) -> Outcome:
     if attempt.line_end is not None:
         tail = echo_tail(meter.windows(attempt.start, attempt.end), attempt.line_end, floor.quiet_below)
     voiced_until = attempt.line_end if attempt.line_end is not None else attempt.end
-    return Outcome(attempt.phrase, text, same_meaning(attempt.phrase, text), same_words(attempt.phrase, text),
+    return PhraseResult(attempt.phrase, text, same_meaning(attempt.phrase, text), same_words(attempt.phrase, text),
                    len(attempt.heard), lowest_confidence(words), longest_pause(words) if len(words) > 1 else None,
                    tuple(endpoints), tail, speech_level(meter.span(attempt.start, voiced_until), floor.quiet_below))
 
@@ -300,9 +300,9 @@ class PhraseRate:
         return self.right / self.tries if self.tries else 0.0
 
 
-def rates(outcomes: Sequence[Outcome]) -> list[PhraseRate]:
+def rates(outcomes: Sequence[PhraseResult]) -> list[PhraseRate]:
     """The recognition rate of each phrase, in the order they were first played."""
-    by_phrase: dict[str, list[Outcome]] = {}
+    by_phrase: dict[str, list[PhraseResult]] = {}
     for outcome in outcomes:
         by_phrase.setdefault(outcome.phrase, []).append(outcome)
     return [PhraseRate(phrase, len(tries), sum(o.right for o in tries), sum(o.words_right for o in tries),
@@ -310,7 +310,7 @@ def rates(outcomes: Sequence[Outcome]) -> list[PhraseRate]:
             for phrase, tries in by_phrase.items()]
 
 
-def overall_rate(outcomes: Sequence[Outcome]) -> float:
+def overall_rate(outcomes: Sequence[PhraseResult]) -> float:
     return sum(o.right for o in outcomes) / len(outcomes) if outcomes else 0.0
 
 
@@ -405,8 +405,8 @@ class Report:
     model: str
     microphone: str
     floor: NoiseFloor
-    outcomes: list[Outcome]
-    probes: list[Outcome]        # read mode: the host's own lines that measured its echo
+    outcomes: list[PhraseResult]
+    probes: list[PhraseResult]        # read mode: the host's own lines that measured its echo
     suggestions: list[Suggestion]
     missing_words: list[str]
     notes: list[str]
@@ -519,7 +519,7 @@ def build_report(mode: str, model: str, microphone: str, meter: LevelMeter, quie
                   [*notes, *_notes(mode, outcomes, endpoint["rule2_s"], floor)])
 
 
-def _notes(mode: str, outcomes: Sequence[Outcome], rule2: float, floor: NoiseFloor) -> list[str]:
+def _notes(mode: str, outcomes: Sequence[PhraseResult], rule2: float, floor: NoiseFloor) -> list[str]:
     notes = []
     endpoints = [e for o in outcomes for e in o.endpoint_s]
     if endpoints and float(np.median(endpoints)) > rule2 + LATE_ENDPOINT_S:
@@ -544,7 +544,7 @@ ECHO_WATCH_S = 1.5      # listened after each of the host's lines, to see its ec
 READ_SETTLE_S = 2.0     # after a player's result, the second half of a phrase cut by a long pause
 
 
-class Session:
+class CalibrationRun:
     """Plays or prompts the phrases one at a time and waits for the ears; collects every result."""
 
     def __init__(self, heard: queue.Queue[Heard], say: Say, show: Show, clock: Callable[[], float] = time.monotonic,

@@ -27,6 +27,7 @@ from voicehost.host.notices import ConsoleAnswered, Paused, VoteCorrected
 from voicehost.host.ports import Typed
 from voicehost.host.refusals import (
     AlreadyPaused,
+    AnswerOutcome,
     CardsDoNotFit,
     ConsoleAnswer,
     DealCannotBeUndone,
@@ -39,7 +40,6 @@ from voicehost.host.refusals import (
     NotNow,
     NotPaused,
     NotText,
-    Outcome,
     Refused,
     TakesNothing,
     UnknownCommand,
@@ -295,7 +295,7 @@ class Console:
             await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
-    def answer_line(self, typed: Typed, outcome: Outcome, refusal: Refusal | None = None,
+    def answer_line(self, typed: Typed, outcome: AnswerOutcome, refusal: Refusal | None = None,
                     illegal: IllegalInput | None = None) -> None:
         """The answer to one typed line, for whoever typed it (the web matches it by id)."""
         self.stage.notify(ConsoleAnswered(ConsoleAnswer(typed.id, typed.line, outcome, refusal), illegal))

@@ -28,7 +28,7 @@ DEFAULT_MODEL_URL = "https://alphacephei.com/vosk/models/vosk-model-small-ru-0.2
 DOWNLOAD_TIMEOUT_S = 60   # no answer this long (a network that drops packets): the install says how to do it offline
 MODELS = data_dir() / "models"   # ~/.local/share/voicehost/models, or $VOICEHOST_DATA/models (the service)
 
-# The wordings a player uses (RULES.md §1, seeds 000/001), with {n} a seat as a cardinal
+# The wordings a player uses (docs/rules.md «How the table talks to the host»), with {n} a seat as a cardinal
 # («номер семь») and {o} as an ordinal in the genitive («седьмого»).
 NOMINATE = ("я выставляю игрока номер {n}", "выставляю игрока номер {n}", "выставляю {o}", "выставляю {o} игрока",
             "я выставляю на голосование игрока номер {n}", "выставляю кандидатуру игрока номер {n}",

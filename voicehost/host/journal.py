@@ -16,7 +16,7 @@ cut (or a full disk). It was never acted on, so reading ignores it, and a resume
 — keeping a copy next to the journal — before it appends anything. Any other damage (a line
 that is not a record, inputs out of order, a version this program does not know) refuses
 the whole journal with the line number: a journal either rebuilds the same game or none. After the game, an
-``award`` line keeps the table's best-player vote (seed 001), which is no input of the game:
+``award`` line keeps the table's best-player vote (``seed001``: +2), which is no input of the game:
 :func:`read_journal` gives the last one as the header's ``best_player``. A ``judge`` line keeps
 what the judge did that is no input of the game either (:data:`JUDGE_FIELDS`: a speech's time
 changed, restarted, given back or held; a note; the game annulled or stopped; and ``undo``, which

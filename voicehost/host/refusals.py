@@ -28,7 +28,7 @@ WAITING_ENGLISH: dict[str, str] = {
 # Why the game did not take a nomination (the reasons of rules.events.NominationRefused).
 NominationReason = Literal["seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
                            "self_nomination", "no_nominations_now"]
-Outcome = Literal["done", "refused", "held"]
+AnswerOutcome = Literal["done", "refused", "held"]
 
 
 class Refused(Exception):
@@ -46,7 +46,7 @@ class ConsoleAnswer:
 
     id: int
     line: str
-    outcome: Outcome
+    outcome: AnswerOutcome
     refusal: Refusal | None = None
 
 

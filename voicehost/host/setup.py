@@ -9,9 +9,11 @@ back through the journal reader's own check before it is accepted, so nothing is
 that a resume after a power cut would refuse. Everything is checked before any audio work
 (the voice warm-up takes minutes on a cold cache) and before the journal is created.
 
-A refusal is a :class:`SetupRefused`: an :class:`~voicehost.rules.InputError` (the English
-line of the command line, with its place) that also carries its kind and values, so the web
-page says it in Russian from ``config/phrases`` (:func:`russian_refusal`) without translating English.
+A refusal is a :class:`SetupRefused`: an :class:`~voicehost.rules.InputError` whose message is
+one gettext template and its values, the same text for every front end: the command line puts
+its place before it, the web page says it as a sentence of its own (:func:`setup_refusal_text`).
+A front end only chooses how a value is shown (:attr:`Places.labels`): the command line names
+options and values as they are typed (``nomination``, ``first``), the web page by their labels.
 """
 
 from __future__ import annotations
@@ -33,26 +35,45 @@ from voicehost.host.ears import load_ears
 from voicehost.host.journal import FORMAT, check_header
 from voicehost.host.seats import open_pinmap
 from voicehost.host.table_file import load_audio, load_web_pin, table_path
-from voicehost.language.i18n import _
+from voicehost.language.i18n import N_, Message, language, said
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import GAMES, Game, InputError, new_game
 from voicehost.rules.inputs import Deal
-from voicehost.rules.roster import NAME_MAX_CHARS, NameTooLong, roster
+from voicehost.rules.roster import roster
 from voicehost.rules.ruleset import INT_OPTION_MAX, Options, OptionSpec, Ruleset
 
 DealMode = Literal["host", "typed", "taps"]
 DEAL_MODES: tuple[DealMode, ...] = ("host", "typed", "taps")
 NO_AUDIO = "off"   # ``voicehost run --audio off``: the lines on the terminal, no sound card
+OPTIONS_FORM = N_("must be a table of the ruleset's options")
+TOURNAMENT_PLACE = N_("the game's place in a tournament is not taken: the tournament's name (1 to 80 characters), "
+                      "the round and the table (numbers from 1 to 999)")
 
 
 class SetupRefused(InputError):
-    """A setup no table can play: ``place: message`` in English for the command line, and
-    ``kind`` with its ``values`` for the Russian line (``setup.KIND`` in the phrasebook)."""
+    """A setup no table can play: its place, and its message as a template (marked with ``N_``)
+    and values, which :func:`~voicehost.language.i18n.said` says in the language in use."""
 
-    def __init__(self, place: str, message: str, kind: str, **values: object) -> None:
-        super().__init__(place, message)
-        self.kind = kind
-        self.values = values
+    @classmethod
+    def of(cls, err: InputError) -> SetupRefused:
+        """The refusal that says a lower check's error (a roster's, a table file's) as it is."""
+        return cls(err.place, err.template, err.values if err.filled else None)
+
+
+def _refused(place: str, template: str, **values: object) -> SetupRefused:
+    return SetupRefused(place, template, values)
+
+
+def _said(err: InputError) -> Message | str:
+    """A lower check's message as a value of a refusal's, said in the language in use with it (a
+    message given whole, not from a template, is said as it is: braces in it are no placeholders)."""
+    return Message(err.template, err.values) if err.filled else err.message
+
+
+def setup_refusal_text(refusal: SetupRefused) -> str:
+    """The refusal as a sentence of its own (the web page's), in the language in use."""
+    text = said(refusal.template, refusal.values if refusal.filled else None)
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 @dataclass(frozen=True)
@@ -70,10 +91,12 @@ class Places:
     journal: str = "journal"
     audio: str = "--audio"
     tournament: str = "tournament"
+    labels: bool = True   # options, values and rulesets by their labels (a page), not as typed (a command line)
 
 
 CLI_PLACES = Places(ruleset="--rules", options="--option", names="--names ", seats="--table", deal="--roles",
-                    cards="--roles", seed="--deal", journal="--journal", audio="--audio", tournament="--tournament")
+                    cards="--roles", seed="--deal", journal="--journal", audio="--audio", tournament="--tournament",
+                    labels=False)
 
 
 @dataclass(frozen=True)
@@ -140,12 +163,9 @@ def check_setup(request: SetupRequest) -> GameSetup:
     where = request.places
     ruleset = _ruleset(request.ruleset, where.ruleset)
     table, seats = _table_and_seats(request, ruleset)
-    try:
-        ruleset.cast_for(seats, where.seats)
-    except InputError as err:
-        raise SetupRefused(err.place, err.message, "seats", title=ruleset.title, sizes=ruleset.describe_sizes(),
-                           seats=seats) from None
-    options = _options(ruleset, request.options, where.options)
+    if seats not in ruleset.seats:
+        raise _seats_refused(where, ruleset, seats)
+    options = _options(ruleset, request.options, where)
     names = _names(ruleset, list(request.names), seats, where.names)
     deal, cards, seed = _deal(request, ruleset, options, seats)
     setup = GameSetup(ruleset, options, seats, MappingProxyType(names), deal, cards, seed, table,
@@ -174,36 +194,41 @@ def table_game(table: str | Path | None) -> GameSetup:
     data = read_toml(path).get("game", {})
     place = f"{path}: game"
     if not isinstance(data, Mapping):
-        raise SetupRefused(place, _("must be a table"), "table", where=place)
+        raise _refused(place, N_("must be a table"))
     unknown = sorted(set(data) - {"ruleset", "options"})
     if unknown:
-        raise SetupRefused(f"{place}.{unknown[0]}", _("unknown setting (known: options, ruleset)"), "table",
-                           where=f"{place}.{unknown[0]}")
+        raise _refused(f"{place}.{unknown[0]}", N_("unknown setting (known: options, ruleset)"))
     options = data.get("options", {})
     if not isinstance(options, Mapping):
-        raise SetupRefused(f"{place}.options", _("must be a table of the ruleset's options"), "table",
-                           where=f"{place}.options")
+        raise _refused(f"{place}.options", OPTIONS_FORM)
     return check_setup(SetupRequest(ruleset=data.get("ruleset", "sport"), options=options, table=path,
                                     places=Places(ruleset=f"{place}.ruleset", options=f"{place}.options",
-                                                  seats=str(path))))
-
-
-def russian_refusal(refusal: SetupRefused) -> str:
-    """The refusal in Russian, from the phrasebook's ``[setup]`` lines."""
-    return load_phrasebook().line("setup", refusal.kind, **refusal.values)
+                                                  seats=str(path), labels=False)))
 
 
 # ---- the checks, one per piece ------------------------------------------------------------------
 
 
 def _ruleset(name: object, place: str) -> Ruleset:
-    known = ", ".join(ruleset_names())
     if not isinstance(name, str) or name not in GAMES:
-        shown = name if isinstance(name, str) else ""
-        raise SetupRefused(place, _("unknown ruleset {name!r} (known: {known})").format(
-                                      name=name, known=known), "ruleset", name=shown[:40],
-                           known=known)
+        raise _refused(place, N_("there are no rules «{name}» (known: {known})"),
+                       name=name[:40] if isinstance(name, str) else "", known=", ".join(ruleset_names()))
     return load_ruleset(name)
+
+
+def _seats_refused(where: Places, ruleset: Ruleset, seats: object) -> SetupRefused:
+    return _refused(where.seats, N_("the rules «{title}» are played at {sizes} seats, not {seats}"),
+                    title=_title(ruleset, where), sizes=ruleset.describe_sizes(), seats=str(seats)[:12])
+
+
+def _title(ruleset: Ruleset, where: Places) -> str:
+    """The ruleset as a page calls it (its title, the club's own words) or as it is typed (its name)."""
+    return ruleset.title if _labelled(where) else ruleset.name
+
+
+def _labelled(where: Places) -> bool:
+    """Labels only where the front end shows them and in Russian, the one language they are written in."""
+    return where.labels and language() == "ru"
 
 
 def _table_and_seats(request: SetupRequest, ruleset: Ruleset) -> tuple[Path | None, int]:
@@ -211,9 +236,7 @@ def _table_and_seats(request: SetupRequest, ruleset: Ruleset) -> tuple[Path | No
     the table's, or fewer when a header says so; without a table, the seats given."""
     seats = request.seats
     if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 99):
-        raise SetupRefused(request.places.seats, _("{seats!r} is not a number of seats").format(
-                                                     seats=seats), "seats",
-                           title=ruleset.title, sizes=ruleset.describe_sizes(), seats=str(seats)[:12])
+        raise _seats_refused(request.places, ruleset, seats)
     if request.table is None:
         return None, seats if seats is not None else ruleset.seats[0]
     path = table_path(str(request.table))
@@ -225,41 +248,40 @@ def _table_and_seats(request: SetupRequest, ruleset: Ruleset) -> tuple[Path | No
     except SetupRefused:
         raise
     except InputError as err:
-        raise SetupRefused(err.place, err.message, "table", where=err.place) from None
+        raise SetupRefused.of(err) from None
     if seats is not None and seats > pinmap.size:
-        raise SetupRefused(request.places.seats, _("the game has {seats} seats; the table has {size}").format(
-                                                     seats=seats, size=pinmap.size),
-                           "seats", title=ruleset.title, sizes=ruleset.describe_sizes(), seats=pinmap.size)
+        raise _refused(request.places.seats, N_("the game has {seats} seats; the table has {size}"),
+                       seats=seats, size=pinmap.size)
     return path, seats if seats is not None else pinmap.size
 
 
-def _options(ruleset: Ruleset, given: Mapping[str, object], place: str) -> Options:
+def _options(ruleset: Ruleset, given: Mapping[str, object], where: Places) -> Options:
+    place = where.options
     if not isinstance(given, Mapping):
-        raise SetupRefused(place, _("must be a table of the ruleset's options"), "options_form")
+        raise _refused(place, OPTIONS_FORM)
+    labelled = _labelled(where)
     for key in given:
         if key not in ruleset.options:
-            known = ", ".join(ruleset.options)
-            raise SetupRefused(f"{place}.{key}", _("{name} has no option {key!r} (known: {known})").format(
-                                                     name=ruleset.name, key=key, known=known),
-                               "option_unknown", option=str(key)[:40], title=ruleset.title,
-                               known=", ".join(f"«{option_label(name)}»" for name in ruleset.options))
+            known = (f"«{option_label(name)}»" if labelled else name for name in ruleset.options)
+            raise _refused(f"{place}.{key}", N_("the rules «{title}» have no option «{option}» (known: {known})"),
+                           title=_title(ruleset, where), option=str(key)[:40], known=", ".join(known))
     try:
         return ruleset.resolve(given, place)
     except InputError as err:
         key = err.place.removeprefix(f"{place}.")
-        raise SetupRefused(err.place, err.message, "option_value", option=option_label(key),
-                           allowed=_allowed(ruleset.options[key])) from None
+        raise _refused(err.place, N_("option «{option}» not taken: it takes {allowed}"),
+                       option=option_label(key) if labelled else key,
+                       allowed=_allowed(ruleset.options[key], labelled)) from None
 
 
-def _allowed(spec: OptionSpec) -> str:
-    """An option's values, said in Russian (``[setup]``'s ``allowed_*`` and the values' labels)."""
-    book = load_phrasebook()
+def _allowed(spec: OptionSpec, labelled: bool) -> Message:
+    """An option's values, by their labels or as they are typed."""
     if spec.kind == "bool":
-        return book.line("setup", "allowed_bool")
+        return Message(N_("yes or no")) if labelled else Message(N_("true or false"))
     if spec.kind == "int":
-        return book.line("setup", "allowed_int", min=spec.minimum, max=INT_OPTION_MAX)
-    values = ", ".join(f"«{option_value_label(spec.name, value)}»" for value in spec.values)
-    return book.line("setup", "allowed_choice", values=values)
+        return Message(N_("a whole number from {min} to {max}"), {"min": spec.minimum, "max": INT_OPTION_MAX})
+    values = (f"«{option_value_label(spec.name, value)}»" if labelled else value for value in spec.values)
+    return Message(N_("one of: {values}"), {"values": ", ".join(values)})
 
 
 def option_label(option: str) -> str:
@@ -283,17 +305,12 @@ def _names(ruleset: Ruleset, entries: list[tuple[object, object]], seats: int, p
     by_name = ruleset.name if entries and GAMES[ruleset.name].requires_names else None
     try:
         return roster(entries, seats, by_name, place)
-    except NameTooLong as err:
-        raise SetupRefused(err.place, err.message, "name_too_long", entry=err.place.removeprefix(place)[:12],
-                           limit=NAME_MAX_CHARS) from None
     except InputError as err:
-        if err.place == place.rstrip(". "):
-            given = {str(key).strip() for key, _ in entries}
-            missing = ", ".join(str(s) for s in range(1, seats + 1) if str(s) not in given)
-            raise SetupRefused(err.place, err.message, "names_missing", title=ruleset.title, missing=missing) \
-                from None
-        raise SetupRefused(err.place, err.message, "names", entry=err.place.removeprefix(place)[:12],
-                           seats=seats) from None
+        if err.place == place.rstrip(". "):   # the whole roster: a name missing where every seat needs one
+            raise SetupRefused.of(err) from None
+        raise _refused(err.place, N_("the name in field «{entry}» is not taken: {why}"),
+                       entry=err.place.removeprefix(place)[:12],
+                       why=_said(err)) from None
 
 
 def _deal(request: SetupRequest, ruleset: Ruleset, options: Options,
@@ -301,27 +318,22 @@ def _deal(request: SetupRequest, ruleset: Ruleset, options: Options,
     where = request.places
     mode = request.deal
     if mode not in DEAL_MODES:
-        raise SetupRefused(where.deal, _("must be one of {deal_modes}").format(
-                                           deal_modes=', '.join(DEAL_MODES)), "deal")
+        raise _refused(where.deal, N_("choose who deals the cards: one of {deal_modes}"),
+                       deal_modes=", ".join(DEAL_MODES))
     seed = request.seed
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or len(str(abs(seed))) > 18):
-        raise SetupRefused(where.seed, _("{seed!r} is not a seed (a whole number of at most 18 digits)").format(
-                                           seed=str(seed)[:20]),
-                           "seed")
+        raise _refused(where.seed, N_("{seed!r} is not a seed (a whole number of at most 18 digits)"),
+                       seed=str(seed)[:20])
     if mode != "typed":
         return ("taps" if mode == "taps" else "host"), None, seed
     text = request.cards
     if not isinstance(text, str) or not text.strip():
-        raise SetupRefused(where.cards, _("the typed cards are missing (e.g. 3=don,5=mafia,9=mafia,7=sheriff)"),
-                           "cards_missing")
+        raise _refused(where.cards, N_("type the cards, e.g. 3=don,5=mafia,9=mafia,7=sheriff"))
     game = new_game(ruleset, options, seats)
     try:
         return "typed", typed_deal(text.strip(), game, where.cards), None
     except InputError as err:
-        book = load_phrasebook()
-        cast = ", ".join(f"{book.line('log', f'role_{role.value}')} — {count}"
-                         for role, count in game.cast.items() if count and role.value != "citizen")
-        raise SetupRefused(err.place, err.message, "cards", seats=seats, cast=cast) from None
+        raise _refused(err.place, N_("the cards are not taken: {why}"), why=_said(err)) from None
 
 
 def _new_journal(path: str | Path, place: str) -> Path:
@@ -330,24 +342,19 @@ def _new_journal(path: str | Path, place: str) -> Path:
     try:
         journal = file_name(path, "journal")
     except InputError as err:
-        raise SetupRefused(err.place, err.message, "journal", path=err.place) from None
+        raise SetupRefused.of(err) from None
     try:
         info = os.stat(journal)
     except FileNotFoundError:
         info = None
     except OSError as err:
-        raise SetupRefused(str(journal), _("cannot look at it ({value})").format(
-                                             value=err.strerror or err), "journal",
-                           path=str(journal)) from None
+        raise _refused(str(journal), N_("cannot look at it ({value})"), value=err.strerror or str(err)) from None
     if info is not None and not stat.S_ISREG(info.st_mode):
-        raise SetupRefused(str(journal), _("is not a regular file; a journal is a file of its own"), "journal",
-                           path=str(journal))
+        raise _refused(str(journal), N_("is not a regular file; a journal is a file of its own"))
     if info is not None and info.st_size:
-        raise SetupRefused(str(journal), _("the journal already exists: continue it with --resume"), "journal_exists",
-                           path=str(journal))
+        raise _refused(str(journal), N_("the journal already exists: continue it with --resume"))
     if not journal.parent.is_dir():
-        raise SetupRefused(str(journal), _("there is no folder {parent}").format(
-                                             parent=journal.parent), "journal", path=str(journal))
+        raise _refused(str(journal), N_("there is no folder {parent}"), parent=str(journal.parent))
     return journal
 
 
@@ -357,17 +364,15 @@ def tournament_place(value: object, place: str = "tournament") -> Mapping[str, A
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        raise SetupRefused(place, "must be an object (name, round, table)", "tournament")
+        raise _refused(place, TOURNAMENT_PLACE)
     name = value.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 80:
-        raise SetupRefused(place if place.startswith("--") else f"{place}.name",
-                           "the tournament's name must be text of 1 to 80 characters", "tournament")
+        raise _refused(place if place.startswith("--") else f"{place}.name", TOURNAMENT_PLACE)
     found: dict[str, Any] = {"name": name.strip()}
     for key in ("round", "table"):
         number = value.get(key)
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 999:
-            raise SetupRefused(f"{place}.{key}", f"{str(number)[:12]!r} is not a {key} number from 1 to 999",
-                               "tournament")
+            raise _refused(f"{place}.{key}", TOURNAMENT_PLACE)
         found[key] = number
     return MappingProxyType(found)
 
@@ -379,8 +384,7 @@ def audio_choice(spec: str | None, place: str = "--audio") -> str | None:
     try:
         parse_spec(spec)
     except AudioSpecError:
-        raise SetupRefused(place, _("{spec!r}: use default, device:NAME, file:OUT.wav, null or off").format(
-                                      spec=spec), "audio") \
+        raise _refused(place, N_("{spec!r}: use default, device:NAME, file:OUT.wav, null or off"), spec=spec) \
             from None
     return spec
 
@@ -395,7 +399,7 @@ def _readable(setup: GameSetup) -> None:
         again = setup.ruleset.resolve(header["options"], f"{place}: options")
         names = roster(header.get("names", {}).items(), setup.seats, None, f"{place}: names.")
     except InputError as err:
-        raise SetupRefused(err.place, _("{message} (a resume could not read it back)").format(
-                                          message=err.message), "unreadable") from None
+        raise _refused(err.place, N_("{message} (a resume could not read it back)"),
+                       message=_said(err)) from None
     if dict(again) != dict(setup.options) or names != dict(setup.names):
-        raise SetupRefused(place, _("does not read back as the game set up"), "unreadable")
+        raise _refused(place, N_("does not read back as the game set up"))

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from voicehost.language.phrasebook import Phrasebook
+from voicehost.language.record_words import record_word
 from voicehost.rules.events import (
     PRIVATE_EVENTS,
     Acquitted,
@@ -171,11 +172,11 @@ def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:
             text += " " + book.line("log", key, **label.fill({"list": event.defaulted}))
         return text
     if isinstance(event, ActionTaken):
-        role = book.line("log", f"role_{event.role.value}").capitalize()
+        role = record_word(event.role.value).capitalize()
         text = book.line("log", f"action_{event.action}", role=role, by=label(event.by), target=label(event.target))
         return text if event.effective else text + book.line("log", "action_blocked")
     if isinstance(event, RoleRevealed):
-        role = book.line("log", f"role_{event.role.value}")
+        role = record_word(event.role.value)
         return book.line("log", "role_revealed", seat=label(event.seat), role=role)
     if isinstance(event, NominationsTallied):
         points = ", ".join(f"№{label(seat)} — {n}" for seat, n in event.points) or book.line("log", "nominations_none")

@@ -2,28 +2,34 @@
 
 Each :class:`~voicehost.rules.Refusal` kind has its sentence in ``config/phrases/ru.toml``
 ``[refusals]`` under its kind (``seat_not_at_table = "Игрок {seat} уже не за столом."``), with the
-kind's fields as placeholders, so a club rewords it in one place. A few fields are codes, not
-words; they are worded by a line of their own before they are filled in (:data:`WORDED`).
+kind's fields as placeholders, so a club rewords it in one place; its English sentence is the
+kind's ``english`` (``str(refusal)``), said under ``--lang en``. A few fields are codes, not
+words; they are worded by a line of their own before they are filled in (:data:`WORDED`; a
+role by its record word, :func:`~voicehost.language.record_words.record_word`).
 Numbers stay digits: this is read, not said.
 """
 
 from __future__ import annotations
 
+from voicehost.language.i18n import language
 from voicehost.language.phrasebook import Phrasebook
+from voicehost.language.record_words import record_word
 from voicehost.rules import Refusal
 
 # A field whose value is a code → (section, key prefix) of the line that words it.
 WORDED: dict[str, tuple[str, str]] = {
-    "role": ("log", "role_"),                  # Role.DON → «дон»
     "waiting": ("refusals", "waiting_"),       # NotNow: what the game waits for
     "reason": ("refusals", "nomination_"),     # NominationNotTaken: why the game would not take it
 }
 
 
 def refusal_text(refusal: Refusal, book: Phrasebook) -> str:
-    """The refusal's Russian sentence, its fields filled in."""
+    """The refusal's sentence in the language in use, its fields filled in."""
+    if language() == "en":
+        return str(refusal)
     fields = refusal.fields()
-    plain = {name: _plain(value) for name, value in fields.items() if name not in WORDED}
+    plain = {name: record_word(value) if name == "role" else _plain(value)
+             for name, value in fields.items() if name not in WORDED}
     values = dict(plain)
     for name, value in fields.items():
         if name in WORDED:

@@ -147,7 +147,7 @@ def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any], void
 
 
 def _team(role: Role, protocol: Mapping[str, Any]) -> str:
-    """The card's team; the club maniac who chose a side at night plays for it (RULES.md §2)."""
+    """The card's team; the club maniac who chose a side at night plays for it (docs/rules.md, `club` «End»)."""
     if role is Role.MANIAC:
         for night in protocol.get("nights", []):
             if night.get("maniac_side"):

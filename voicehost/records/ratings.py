@@ -1,7 +1,7 @@
 """Per-player figures for a season: games, wins, win rate by team and by role, points, fouls
 and best-player votes, sorted by points.
 
-Points are the ruleset's scoring (docs/rules.md "Scores", one function:
+Points are the ruleset's scoring (docs/rules.md, `sport` «Scores», one function:
 :func:`voicehost.rules.scoring.score_game`): by default each game under the scheme it was played
 with — the protocol's scores plus the table's best-player vote; ``scoring=NAME`` rates every
 game under one scheme instead (a game whose ruleset has no scheme scores nothing).

@@ -182,7 +182,7 @@ class Records:
                                .values(best_player=seat.best_player))
 
     def vote_best_player(self, game: str, who: str, queue: bool = False) -> tuple[uuid.UUID, int]:
-        """The table's best-player vote (seed 001): ``who`` is a seat number or a nickname of
+        """The table's best-player vote (docs/rules.md, `sport` «Scores»: +2): ``who`` is a seat number or a nickname of
         the game whose id starts with ``game``. Returns (game id, seat)."""
         with self.engine.begin() as connection:
             game_uuid = self.find_game(connection, game)

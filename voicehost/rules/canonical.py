@@ -1,4 +1,4 @@
-"""``canonical``: the old student game (RULES.md §4, seed 004). Mafia and citizens only,
+"""``canonical``: the old student game (docs/rules.md, `canonical`). Mafia and citizens only,
 called by name; the mafia kills from the first night; a free discussion, a nomination
 round with points, a simple-majority vote, and the executed player's card is shown.
 """
@@ -27,7 +27,7 @@ from .requests import AwaitDawn, AwaitShots, AwaitSpeech, AwaitVotes
 from .roles import Role, Team
 from .ruleset import HostLines, Ruleset
 
-LEAD = 2  # RULES.md §4 decision: a clear leader has at least 2 points more than anyone outside
+LEAD = 2  # docs/rules.md, `canonical`, decision: a clear leader has at least 2 points more than anyone outside
 
 
 class CanonicalGame(TableGame):
@@ -126,7 +126,7 @@ class CanonicalGame(TableGame):
 
     @staticmethod
     def ballot_from(points: Mapping[int, int]) -> tuple[int, ...]:
-        """Decision (RULES.md §4): the smallest top group of 1–3 whose every member has at least
+        """Decision (docs/rules.md, `canonical`): the smallest top group of 1–3 whose every member has at least
         2 points more than every player outside it (unnominated players count 0); none → all."""
         ranked = sorted(points, key=lambda seat: (-points[seat], seat))
         for size in (1, 2, 3):  # ranked by points: the group's last member against the first outside it

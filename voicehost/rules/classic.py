@@ -1,4 +1,4 @@
-"""``classic``: the party game with Doctor, Putana and Commissar (RULES.md §3, seed 000)
+"""``classic``: the party game with Doctor, Putana and Commissar (docs/rules.md, `classic`)
 and its six modifications as options: ``open``, ``no_host``, ``extra_card``,
 ``blood_name``, ``mayor``, ``three_sides``.
 
@@ -226,7 +226,7 @@ class ClassicGame(TableGame):
 
     def counted_votes(self, ballot: AwaitVotes) -> tuple[CountedVote, ...]:
         """The mayor's vote counts twice; with ``etiquette`` a non-voter's vote goes to the last
-        accused (seed 000 «Тонкости») still on the ballot in the final vote (one removed during
+        accused (docs/rules.md, `classic` options) still on the ballot in the final vote (one removed during
         the defence speeches can take no vote); each blood name adds one in the final vote."""
         votes: list[tuple[int, int, Given]] = [(voter, candidate, "") for voter, candidate in self.votes.items()]
         to = self.non_voters_go_to(ballot)

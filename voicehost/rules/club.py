@@ -1,4 +1,4 @@
-"""``club``: club rules with the Doctor and the Maniac (RULES.md §2, seed 003).
+"""``club``: club rules with the Doctor and the Maniac (docs/rules.md, `club`).
 
 Flow: night 1 (roles show themselves; the maniac picks his side) → day 1, the 30-second
 introduction round → night (mafia, Don, Sheriff checks or shoots, maniac, Doctor) → day
@@ -66,7 +66,7 @@ class ClubGame(TableGame):
         self.top: tuple[int, ...] = ()
 
     def team(self, seat: int) -> Team:
-        """The maniac who joined the mafia is black everywhere (RULES.md §2 «End»)."""
+        """The maniac who joined the mafia is black everywhere (docs/rules.md, `club` «End»)."""
         role = self.roles[seat]
         if role is Role.MANIAC and self.maniac_side == "black":
             return Team.BLACK
@@ -275,7 +275,7 @@ class ClubGame(TableGame):
         self._end_day()
 
     def _voted_out(self, seat: int) -> None:
-        """Option ``last_word_s`` (0: none, as seed 003 gives none)."""
+        """Option ``last_word_s`` (0: none, as the club rules give none: docs/rules.md, `club`)."""
         self._eliminate(seat, "voted")
         if self.is_over:
             return

@@ -1,4 +1,4 @@
-"""The protocol (TABLE-SCRIPT.md): what the game produced, built from its events alone — and,
+"""The protocol (docs/scripts.md «The protocol»): what the game produced, built from its events alone — and,
 where the table's buttons kept them, each vote's ballots beside the day's counts."""
 
 from __future__ import annotations

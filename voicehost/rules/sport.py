@@ -1,4 +1,4 @@
-"""``sport``: the tournament ruleset (RULES.md §1). Every rule of §1 lives in one method here.
+"""``sport``: the tournament ruleset (docs/rules.md, `sport`). Every rule of that section lives in one method here.
 
 Flow: night 1 (acquaintance, no actions) → day (morning, last word of the killed,
 speeches with nominations, voting) → night (shooting count, Don check, Sheriff check)
@@ -450,10 +450,10 @@ class SportGame(TableGame):
         return sum([hundredths for given, hundredths, _ in self.judge_points if given == seat])
 
     def scores(self) -> dict[int, float]:
-        """Option ``scoring``: seed 001 (alive, team won, Don/Sheriff alive), «SHOWTIME» or the
+        """Option ``scoring``: ``seed001`` (alive, team won, Don/Sheriff alive), «SHOWTIME» or the
         tournament's, through the one scoring function (:func:`voicehost.rules.scoring.score_game`);
         the best move, the judge's points and a removal count under any scheme. The table's
-        best-player vote (seed 001, +2) comes after the game: the club records add it."""
+        best-player vote (``seed001``: +2) comes after the game: the club records add it."""
         outcome = self._outcome
         scored = score_game(self.ruleset.scoring[self.options.scoring], self.scoring_facts(
             outcome.winner if outcome is not None else None))

@@ -17,7 +17,7 @@ renamed ``*.discarded.jsonl``, and the table is idle.
 With ``serve --web`` the judge's phone does the same (:mod:`voicehost.web.setup`): the idle table
 is the web's :class:`~voicehost.web.setup.SetupDesk` — a game with his ruleset, options, roster
 and deal starts through the same path as ``start``, and resume/discard are the console's. After
-a game whose scoring has a best-player award (seed 001) the table's vote is open until the next
+a game whose scoring has a best-player award (``seed001``: +2) the table's vote is open until the next
 game starts (``best N``, or a seat button on the web): journaled, written into the protocol and
 stored in the records.
 
@@ -169,7 +169,7 @@ class TableSetup:
 
 @dataclass
 class BestPlayerVote:
-    """The last game's best-player vote (seed 001), open from its end until the next game starts."""
+    """The last game's best-player vote (``seed001``: +2), open from its end until the next game starts."""
 
     journal: Path
     protocol_path: Path

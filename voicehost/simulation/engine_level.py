@@ -56,7 +56,7 @@ from voicehost.rules.requests import (
     Round,
     Turn,
 )
-from voicehost.simulation.script import Day, Night, Script
+from voicehost.simulation.script import Day, Script, ScriptNight
 
 
 @dataclass
@@ -281,15 +281,15 @@ class ScriptPlayer:
         else:
             yield from self._timed(self._day(), at="morning")
 
-    def _night(self, number: int) -> Night:
+    def _night(self, number: int) -> ScriptNight:
         nights = self.script.nights
-        return nights[number - 1] if number <= len(nights) else Night()
+        return nights[number - 1] if number <= len(nights) else ScriptNight()
 
     def _day(self) -> Day:
         days = self.script.days
         return days[self.game.day - 1] if 1 <= self.game.day <= len(days) else Day()
 
-    def _shots(self, request: AwaitShots, night: Night) -> Acts:
+    def _shots(self, request: AwaitShots, night: ScriptNight) -> Acts:
         taps = []
         for shooter, targets in night.shots.items():
             place = f"nights[{request.night - 1}].shots.{shooter}"
@@ -305,7 +305,7 @@ class ScriptPlayer:
                 self.used.add(place)
         yield [Act("taps", Shots(tuple(sorted(taps))), "seats")]
 
-    def _action(self, request: AwaitAction, night: Night) -> Acts:
+    def _action(self, request: AwaitAction, night: ScriptNight) -> Acts:
         """The first of the role's actions the script has an entry for; else it does nothing."""
         by = request.by
         if "join" in request.actions:

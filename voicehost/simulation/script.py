@@ -1,4 +1,4 @@
-"""Table scripts (TABLE-SCRIPT.md): loading, validation with the place of every error.
+"""Table scripts (docs/scripts.md): loading, validation with the place of every error.
 
 A script says what the people at a table would do if asked. This module only checks that
 each entry *could* be valid (seats exist, keys are known, the seat's role has that action);
@@ -37,7 +37,9 @@ class Timed:
 
 
 @dataclass
-class Night:
+class ScriptNight:
+    """A script's night as written: the shots, checks and actions by seat, the fouls."""
+
     shots: dict[int, tuple[int, ...]] = field(default_factory=dict)
     check: dict[int, int] = field(default_factory=dict)
     heal: dict[int, int] = field(default_factory=dict)
@@ -69,7 +71,7 @@ class Script:
     seats: int
     roles: tuple[Role, ...]
     names: dict[int, str]
-    nights: list[Night]
+    nights: list[ScriptNight]
     days: list[Day]
     places: list[str] = field(default_factory=list)
 
@@ -175,11 +177,11 @@ class _Reader:
 
     # ---- nights -------------------------------------------------------------------
 
-    def _night(self, raw: Any, index: int, roles: tuple[Role, ...]) -> Night:
+    def _night(self, raw: Any, index: int, roles: tuple[Role, ...]) -> ScriptNight:
         where = f"nights[{index}]"
         data = _mapping(raw, where)
         _only(data, NIGHT_KEYS, where)
-        night = Night()
+        night = ScriptNight()
         for key, value in data.items():
             if key == "fouls":
                 for j, seat in enumerate(_list(value, f"{where}.fouls")):

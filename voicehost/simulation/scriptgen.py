@@ -18,7 +18,7 @@ from voicehost.language.russian import cardinal
 from voicehost.rules import GAMES
 from voicehost.rules.requests import AwaitAction, AwaitLift, AwaitShots, AwaitSpeech, AwaitVotes, Request
 from voicehost.simulation.engine_level import ROUND_KEYS, SPOKEN_TURNS, Acts, ScriptPlayer
-from voicehost.simulation.script import Day, Night, Script, script_from_data
+from voicehost.simulation.script import Day, Script, ScriptNight, script_from_data
 
 NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл", "Лида", "Максим",
          "Нина", "Олег", "Полина", "Роман", "Софья", "Тимур", "Ульяна", "Филипп")
@@ -55,9 +55,9 @@ class _Inventor(ScriptPlayer):
         self.rng = rng
         self.horizon = MAX_PHASES
 
-    def _night(self, number: int) -> Night:
+    def _night(self, number: int) -> ScriptNight:
         while len(self.script.nights) < number:
-            self.script.nights.append(Night())
+            self.script.nights.append(ScriptNight())
         return self.script.nights[number - 1]
 
     def _day(self) -> Day:
@@ -89,7 +89,7 @@ class _Inventor(ScriptPlayer):
     def _others(self, *exclude: int) -> list[int]:
         return [s for s in self.game.alive_seats() if s not in exclude]
 
-    def _shoot(self, request: AwaitShots, night: Night) -> None:
+    def _shoot(self, request: AwaitShots, night: ScriptNight) -> None:
         victims = [s for s in request.called if self.game.is_alive(s) and s not in request.shooters]
         if not victims or not request.shooters:
             return
@@ -97,7 +97,7 @@ class _Inventor(ScriptPlayer):
         for shooter in request.shooters:
             night.shots[shooter] = (agreed if self.rng.random() < AGREE else self.rng.choice(victims),)
 
-    def _act(self, request: AwaitAction, night: Night) -> None:
+    def _act(self, request: AwaitAction, night: ScriptNight) -> None:
         by = request.by
         assert by is not None
         if "join" in request.actions:
@@ -126,7 +126,7 @@ class _Inventor(ScriptPlayer):
             day.extra_word.append(self.rng.choice(self._others(seat) or [seat]))
 
 
-def _night_data(night: Night) -> dict[str, Any]:
+def _night_data(night: ScriptNight) -> dict[str, Any]:
     data: dict[str, Any] = {}
     if night.shots:
         data["shots"] = {str(s): list(t) if len(t) > 1 else t[0] for s, t in night.shots.items()}

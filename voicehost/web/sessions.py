@@ -53,7 +53,7 @@ class Attempts:
 
 
 @dataclass
-class Source:
+class PinSource:
     address: str
     issued: float
     attempts: Attempts = field(default_factory=Attempts)
@@ -69,7 +69,7 @@ class JudgeDoor:
         self.fanout = sockets
         self.sessions: dict[str, JudgeSession] = {}
         self.attempts: dict[str, Attempts] = {}      # by address: the logins that bring no source
-        self.sources: dict[str, Source] = {}         # by the ATTEMPT_COOKIE's token
+        self.sources: dict[str, PinSource] = {}         # by the ATTEMPT_COOKIE's token
 
     # ---- attempt sources ------------------------------------------------------------------------------
 
@@ -90,7 +90,7 @@ class JudgeDoor:
         if lately >= SOURCES_PER_ADDRESS:
             return None
         token = secrets.token_urlsafe(16)
-        self.sources[token] = Source(address, now)
+        self.sources[token] = PinSource(address, now)
         return token
 
     def _attempts_for(self, request: web.Request) -> Attempts:

@@ -23,7 +23,7 @@ from voicehost.host import (
     check_setup,
     option_label,
     option_value_label,
-    russian_refusal,
+    setup_refusal_text,
 )
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import GAMES, Refusal
@@ -106,4 +106,4 @@ def read_choice(body: Mapping[str, Any], seats: int) -> GameChoice:
         return check_setup(SetupRequest(ruleset=body.get("ruleset"), options=options, names=typed, deal=deal,
                                         cards=body.get("cards"), seats=seats))
     except SetupRefused as err:
-        raise SetupError(SetupNotTaken(russian_refusal(err))) from None
+        raise SetupError(SetupNotTaken(setup_refusal_text(err))) from None

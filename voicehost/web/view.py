@@ -28,6 +28,7 @@ from voicehost.host import (
 )
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.record_words import record_word
 from voicehost.rules import Game
 from voicehost.rules.events import (
     PRIVATE_EVENTS,
@@ -214,7 +215,7 @@ class TableView:
         game = self.game
         state = self.public()
         roles = getattr(game, "roles", {}) or {}
-        state["roles"] = {str(seat): self.book.line("log", f"role_{role.value}") for seat, role in roles.items()}
+        state["roles"] = {str(seat): record_word(role.value) for seat, role in roles.items()}
         state["role_kinds"] = {str(seat): role.value for seat, role in roles.items()}   # the cards' colours
         state["commands"] = offered_commands(game)
         private = [e for e in game.events if isinstance(e, PRIVATE_EVENTS)]
