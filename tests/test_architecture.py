@@ -30,6 +30,8 @@ LAYERS = {
     "simulation": {"rules", "config", "language", "host", "files"},
     "web": {"rules", "config", "language", "host", "files"},
     "tournament": {"rules", "language"},
+    # The benchmarks measure the whole program from outside: everything but the command line.
+    "bench": {"rules", "files", "config", "language", "host", "simulation", "web", "records", "service"},
     "native": set(),  # loaded by ``import voicehost`` before anything else: it imports none of it
 }
 # Modules any layer may import, whatever its place: gettext's switch (``_``, ``N_``) imports only the
