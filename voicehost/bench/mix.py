@@ -1,6 +1,7 @@
 """``bench mix``: each ruleset's sample game rendered to a file at the real timers' pace and
-measured in the rendered mix (line gaps, question → «Спасибо», the count over the bed, loudness
-spread, true peak)."""
+measured in the rendered mix: line gaps, question → «Спасибо», the breath before each night
+count, the numbers over the music, whether a seat button's tap is masked during the count and
+outside it (:mod:`audio.masking`), loudness spread, true peak."""
 
 from __future__ import annotations
 
@@ -15,16 +16,44 @@ VOTE_QUESTIONS = ("vote_question", "prevote_question", "final_question", "mayor_
                   "all_leave_question")
 
 
+#: The speech band the numbers are measured in (the telephone band, where speech is understood).
+SPEECH_BAND_HZ = (300.0, 3400.0)
+MUSIC_SEED = 1          # the same night music each run: the figures compare the mixes, not two musics
+TAP_EVERY_S = 0.05      # taps placed this far apart through each count
+OUTSIDE_EVERY_S = 0.1   # and through the rest of the night
+
+
 @dataclass(frozen=True)
 class Rendered:
-    """A sample game's mix: its samples, their rate, and each line as (onset s, text, length s)."""
+    """A sample game's mix: its samples, their rate, each line as (onset s, text, length s), and
+    the music alone as it went into the mix (zero where no night music played)."""
 
     mix: Any
     rate: int
     lines: list[tuple[float, str, float]]
+    music: Any
 
-    def stretch(self, start: float, end: float) -> Any:
-        return self.mix[int(start * self.rate):int(end * self.rate)]
+    def stretch(self, start: float, end: float, source: Any = None) -> Any:
+        samples = self.mix if source is None else source
+        return samples[int(start * self.rate):int(end * self.rate)]
+
+
+@dataclass(frozen=True)
+class Count:
+    """One night count in the mix: the line before it, and its numbers (onset s, length s)."""
+
+    before: tuple[float, str, float]
+    numbers: list[tuple[float, float]]
+
+    @property
+    def start(self) -> float:
+        return self.numbers[0][0]
+
+    @property
+    def end(self) -> float:
+        from voicehost.host.night import LAST_CALL_TAIL_S
+
+        return self.numbers[-1][0] + self.numbers[-1][1] + LAST_CALL_TAIL_S
 
 
 def bench_mix(ruleset: str) -> dict[str, float]:
@@ -40,6 +69,7 @@ def bench_mix(ruleset: str) -> dict[str, float]:
     rendered = render_sample(ruleset)
     figures = {"lines": float(len(rendered.lines))}
     figures.update(_gaps(rendered, ruleset))
+    figures.update(night_figures(rendered, counts(rendered, ruleset)))
     levels = [loudness(rendered.stretch(onset, onset + length), rendered.rate)
               for onset, _, length in rendered.lines if length >= 0.4]
     figures["masking_ratio_db"] = masking_ratio(night_music(rendered.rate, 40.0), rendered.rate)
@@ -62,7 +92,8 @@ def render_sample(ruleset: str) -> Rendered:
     script = load_script(packaged_examples() / f"{ruleset}-sample.json")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "game.wav"
-        voice = FileVoice(load_audio(table_path(None)), str(path))
+        voice = FileVoice(load_audio(table_path(None)), str(path), seed=MUSIC_SEED)
+        voice.mixer.music_stem = []
         try:
             how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
                            hold=voice.hold, warning=voice.warning)
@@ -70,10 +101,91 @@ def render_sample(ruleset: str) -> Rendered:
             rate = voice.rate
             lines = sorted((onset, text, len(voice.renderer.clip(text)) / rate)
                            for onset, text in voice.mixer.subtitles if text)
+            stem = voice.mixer.music_stem
         finally:
             voice.close()
         mix, _ = soundfile.read(str(path), dtype="float32")
-    return Rendered(mix, rate, lines)
+    return Rendered(mix, rate, lines, _music_track(stem, len(mix), rate))
+
+
+def _music_track(stem: list[tuple[float, Any]], length: int, rate: int) -> Any:
+    """The mixer's music blocks laid at their times on a track as long as the mix."""
+    import numpy as np
+
+    track = np.zeros(length, dtype=np.float32)
+    for t, block in stem:
+        at = int(round(t * rate))
+        end = min(length, at + len(block))
+        if end > at:
+            track[at:end] = block[:end - at]
+    return track
+
+
+def counts(rendered: Rendered, ruleset: str) -> list[Count]:
+    """The night counts: runs of count numbers, each with the line said before its first."""
+    from voicehost.language.phrasebook import load_phrasebook
+
+    book = load_phrasebook()
+    numbers = {book.say("count", ruleset, seat=seat) for seat in range(1, 13)}
+    found: list[Count] = []
+    previous = rendered.lines[0]
+    for line in rendered.lines:
+        onset, text, length = line
+        if text in numbers:
+            if found and found[-1].numbers[-1][0] + 3.0 > onset:
+                found[-1].numbers.append((onset, length))
+            else:
+                found.append(Count(previous, [(onset, length)]))
+        previous = line
+    return found
+
+
+def night_figures(rendered: Rendered, found: list[Count]) -> dict[str, float]:
+    """The breath before each count, each number over the music in the speech band, and the
+    masking margin of a 55 dB(A) tap through the counts and through the rest of the night."""
+    if not found:
+        return {}
+    import statistics
+
+    import numpy as np
+
+    from audio import masking
+
+    pauses = [count.start - (count.before[0] + count.before[2]) for count in found]
+    over = [_over_music(rendered, onset, length) for count in found for onset, length in count.numbers]
+    offset = masking.spl_offset(_voice(rendered, count_line := found[0].before), rendered.rate)
+    del count_line
+    during = [t for count in found for t in np.arange(count.start, count.end, TAP_EVERY_S)]
+    night = np.flatnonzero(rendered.music[::int(OUTSIDE_EVERY_S * rendered.rate)]) * OUTSIDE_EVERY_S
+    outside = [t for t in night if not any(count.start - 1.0 <= t <= count.end for count in found)]
+    inside = masking.margins(rendered.mix, rendered.rate, offset, during)
+    figures = {"count_pause_s_min": min(pauses), "count_pause_s_max": max(pauses),
+               "count_over_music_speech_band_db_min": min(over),
+               "count_over_music_speech_band_db_median": statistics.median(over),
+               "tap_margin_db_count_median": statistics.median(inside),
+               "tap_margin_db_count_p10": float(np.percentile(inside, 10))}
+    rest = masking.margins(rendered.mix, rendered.rate, offset, outside)
+    if rest:
+        figures["tap_margin_db_outside_median"] = statistics.median(rest)
+        figures["tap_margin_db_outside_p10"] = float(np.percentile(rest, 10))
+    return figures
+
+
+def _voice(rendered: Rendered, line: tuple[float, str, float]) -> Any:
+    """A line's voice alone: the mix less the music under it."""
+    onset, _, length = line
+    return rendered.stretch(onset, onset + length) - rendered.stretch(onset, onset + length, rendered.music)
+
+
+def _over_music(rendered: Rendered, onset: float, length: float) -> float:
+    """dB of a number over the music under it, both in the speech band."""
+    import math
+
+    from audio.music import band_energy
+
+    voice = band_energy(_voice(rendered, (onset, "", length)), rendered.rate, *SPEECH_BAND_HZ)
+    music = band_energy(rendered.stretch(onset, onset + length, rendered.music), rendered.rate, *SPEECH_BAND_HZ)
+    return 10 * math.log10(max(voice, 1e-20) / max(music, 1e-20))
 
 
 def _gaps(rendered: Rendered, ruleset: str) -> dict[str, float]:
