@@ -120,3 +120,16 @@ def margins(mix: np.ndarray, rate: int, offset_db: float, at: list[float], tap_d
         if middle - half >= 0 and middle + half <= len(mix):
             found.append(margin(mix[middle - half:middle + half], sound, rate, offset_db))
     return found
+
+
+def with_taps(mix: np.ndarray, rate: int, offset_db: float, at: list[float], tap_dba: float = TAP_DBA) -> np.ndarray:
+    """``mix`` with a ``tap_dba`` tap whose click falls at each time of ``at`` (s): what the
+    table hears when the mafia presses (the excerpts in docs/audio, ``voice night``)."""
+    sound = (tap(rate) * tap_gain(offset_db, tap_dba)).astype(np.float32)
+    click = int(0.005 * rate)   # the tap's click is 5 ms into its clip
+    out = np.array(mix, dtype=np.float32)
+    for t in at:
+        start = max(0, int(t * rate) - click)
+        end = min(len(out), start + len(sound))
+        out[start:end] += sound[:end - start]
+    return out

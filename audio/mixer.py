@@ -46,7 +46,7 @@ class BandedMusic(MusicSource, Protocol):
 class MixSettings:
     samplerate: int = 48000
     max_block: int = 4096
-    duck_db: float = -18.0        # the music's speech band under the voice (≥ 12 dB down)
+    duck_db: float = -12.0        # the music's speech band under a line (≥ 12 dB down: the treble stays up)
     count_duck_db: float = -16.0  # the music's speech band under each number of the night count (back up between):
     #                               every number ≥ 10 dB over the music in the speech band
     split_hz: float = 3400.0      # the top of the speech band: the music above it (the treble) never ducks

@@ -11,6 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from audio import masking
+
 #: The questions a «Спасибо» closes (the vote's question → thanks figure).
 VOTE_QUESTIONS = ("vote_question", "prevote_question", "final_question", "mayor_question", "acquittal_question",
                   "all_leave_question")
@@ -110,8 +114,6 @@ def render_sample(ruleset: str) -> Rendered:
 
 def _music_track(stem: list[tuple[float, Any]], length: int, rate: int) -> Any:
     """The mixer's music blocks laid at their times on a track as long as the mix."""
-    import numpy as np
-
     track = np.zeros(length, dtype=np.float32)
     for t, block in stem:
         at = int(round(t * rate))
@@ -143,32 +145,38 @@ def counts(rendered: Rendered, ruleset: str) -> list[Count]:
 def night_figures(rendered: Rendered, found: list[Count]) -> dict[str, float]:
     """The breath before each count, each number over the music in the speech band, and the
     masking margin of a 55 dB(A) tap through the counts and through the rest of the night."""
-    if not found:
-        return {}
-    import statistics
-
-    import numpy as np
-
-    from audio import masking
-
-    pauses = [count.start - (count.before[0] + count.before[2]) for count in found]
-    over = [_over_music(rendered, onset, length) for count in found for onset, length in count.numbers]
-    offset = masking.spl_offset(_voice(rendered, count_line := found[0].before), rendered.rate)
-    del count_line
-    during = [t for count in found for t in np.arange(count.start, count.end, TAP_EVERY_S)]
+    figures: dict[str, float] = {}
+    reference = found[0].before if found else _first_night_line(rendered)
+    if reference is None:
+        return figures
+    offset = masking.spl_offset(_voice(rendered, reference), rendered.rate)
+    if found:
+        figures.update(_count_figures(rendered, found, offset))
     night = np.flatnonzero(rendered.music[::int(OUTSIDE_EVERY_S * rendered.rate)]) * OUTSIDE_EVERY_S
     outside = [t for t in night if not any(count.start - 1.0 <= t <= count.end for count in found)]
-    inside = masking.margins(rendered.mix, rendered.rate, offset, during)
-    figures = {"count_pause_s_min": min(pauses), "count_pause_s_max": max(pauses),
-               "count_over_music_speech_band_db_min": min(over),
-               "count_over_music_speech_band_db_median": statistics.median(over),
-               "tap_margin_db_count_median": statistics.median(inside),
-               "tap_margin_db_count_p10": float(np.percentile(inside, 10))}
     rest = masking.margins(rendered.mix, rendered.rate, offset, outside)
     if rest:
         figures["tap_margin_db_outside_median"] = statistics.median(rest)
         figures["tap_margin_db_outside_p10"] = float(np.percentile(rest, 10))
     return figures
+
+
+def _count_figures(rendered: Rendered, found: list[Count], offset: float) -> dict[str, float]:
+    pauses = [count.start - (count.before[0] + count.before[2]) for count in found]
+    over = [_over_music(rendered, onset, length) for count in found for onset, length in count.numbers]
+    during = [t for count in found for t in np.arange(count.start, count.end, TAP_EVERY_S)]
+    inside = masking.margins(rendered.mix, rendered.rate, offset, during)
+    return {"count_pause_s_min": min(pauses), "count_pause_s_max": max(pauses),
+            "count_over_music_speech_band_db_min": min(over),
+            "count_over_music_speech_band_db_median": statistics.median(over),
+            "tap_margin_db_count_median": statistics.median(inside),
+            "tap_margin_db_count_p10": float(np.percentile(inside, 10))}
+
+
+def _first_night_line(rendered: Rendered) -> tuple[float, str, float] | None:
+    """The first line said over the night music (the room's reference when a game has no count)."""
+    return next((line for line in rendered.lines
+                 if np.any(rendered.stretch(line[0], line[0] + line[2], rendered.music))), None)
 
 
 def _voice(rendered: Rendered, line: tuple[float, str, float]) -> Any:

@@ -173,7 +173,7 @@ def open_voice(table: str | None, output: str | None, log: Log | None = None) ->
 MUSIC_AHEAD = 1024   # music blocks decoded ahead when rendering faster than real time
 
 
-class _Patient:
+class Patient:
     """The music feed for a render faster than real time: each read waits (briefly) for the
     feed's worker to have decoded the block, instead of playing a gap of silence."""
 
@@ -208,7 +208,7 @@ class FileVoice(Speaking):
         self.log = log or (lambda line: print(line, file=sys.stderr))
         open_speech(self, audio)
         self.music = open_music(audio, self.log, ahead=MUSIC_AHEAD, seed=seed)
-        self.mixer = Mixer(audio.mix, _Patient(self.music))
+        self.mixer = Mixer(audio.mix, Patient(self.music))
         self.rate = audio.mix.samplerate
         try:
             self.file = soundfile.SoundFile(path, "w", samplerate=self.rate, channels=1, subtype="PCM_16")
