@@ -89,8 +89,8 @@ class Mixer:
         self._treble_buf = np.zeros(n, dtype=np.float32)
         self._banded = callable(getattr(music, "read_bands", None))
         #: For measuring only (``bench mix``, never a live output): (time, the block's music as
-        #: mixed) for each block rendered while night music plays.
-        self.music_stem: list[tuple[float, np.ndarray]] | None = None
+        #: mixed, the night fade at its end) for each block rendered while night music plays.
+        self.music_stem: list[tuple[float, np.ndarray, float]] | None = None
         self._gain_buf = np.zeros(n, dtype=np.float32)
         self._ramp = (np.arange(1, n + 1, dtype=np.float32))
         self.subtitles: collections.deque[tuple[float, str]] = collections.deque(maxlen=1000)
@@ -161,7 +161,7 @@ class Mixer:
         ducked = self._duck <= floor * 1.01  # at the start of this block
         self._mix_music(out, frames, voice_due)
         if self.music_stem is not None and music_on:
-            self.music_stem.append((dac_time, out.copy()))
+            self.music_stem.append((dac_time, out.copy(), self._fade))
         if voice_due and (not music_on or ducked):
             self._mix_voice(out, frames, dac_time)
         else:

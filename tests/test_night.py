@@ -5,7 +5,6 @@ a club would play, and the figures ``voicehost bench mix`` holds them to."""
 from __future__ import annotations
 
 import collections
-import statistics
 from pathlib import Path
 
 import numpy as np

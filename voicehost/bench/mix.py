@@ -24,7 +24,7 @@ VOTE_QUESTIONS = ("vote_question", "prevote_question", "final_question", "mayor_
 SPEECH_BAND_HZ = (300.0, 3400.0)
 MUSIC_SEED = 1          # the same night music each run: the figures compare the mixes, not two musics
 TAP_EVERY_S = 0.05      # taps placed this far apart through each count
-OUTSIDE_EVERY_S = 0.1   # and through the rest of the night
+OUTSIDE_EVERY_S = 0.1   # and through the rest of the night, at its night level (not the fades)
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,8 @@ class Rendered:
     rate: int
     lines: list[tuple[float, str, float]]
     music: Any
+    full_night: list[tuple[float, float]]
+    """(start, end) of each stretch with the night music at its level (faded in, not out)."""
 
     def stretch(self, start: float, end: float, source: Any = None) -> Any:
         samples = self.mix if source is None else source
@@ -109,13 +111,27 @@ def render_sample(ruleset: str) -> Rendered:
         finally:
             voice.close()
         mix, _ = soundfile.read(str(path), dtype="float32")
-    return Rendered(mix, rate, lines, _music_track(stem, len(mix), rate))
+    return Rendered(mix, rate, lines, _music_track(stem, len(mix), rate), _full_night(stem, rate))
 
 
-def _music_track(stem: list[tuple[float, Any]], length: int, rate: int) -> Any:
+def _full_night(stem: list[tuple[float, Any, float]], rate: int) -> list[tuple[float, float]]:
+    """The stretches where the mixer's night fade stood at 1."""
+    stretches: list[tuple[float, float]] = []
+    for t, block, fade in stem:
+        if fade < 1.0:
+            continue
+        end = t + len(block) / rate
+        if stretches and t - stretches[-1][1] < 1e-6 + 1 / rate:
+            stretches[-1] = (stretches[-1][0], end)
+        else:
+            stretches.append((t, end))
+    return stretches
+
+
+def _music_track(stem: list[tuple[float, Any, float]], length: int, rate: int) -> Any:
     """The mixer's music blocks laid at their times on a track as long as the mix."""
     track = np.zeros(length, dtype=np.float32)
-    for t, block in stem:
+    for t, block, _ in stem:
         at = int(round(t * rate))
         end = min(length, at + len(block))
         if end > at:
@@ -152,7 +168,7 @@ def night_figures(rendered: Rendered, found: list[Count]) -> dict[str, float]:
     offset = masking.spl_offset(_voice(rendered, reference), rendered.rate)
     if found:
         figures.update(_count_figures(rendered, found, offset))
-    night = np.flatnonzero(rendered.music[::int(OUTSIDE_EVERY_S * rendered.rate)]) * OUTSIDE_EVERY_S
+    night = [t for start, end in rendered.full_night for t in np.arange(start, end, OUTSIDE_EVERY_S)]
     outside = [t for t in night if not any(count.start - 1.0 <= t <= count.end for count in found)]
     rest = masking.margins(rendered.mix, rendered.rate, offset, outside)
     if rest:

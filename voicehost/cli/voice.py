@@ -82,7 +82,7 @@ def _night(table: str | None, output: str | None, level: float | None) -> int:
                 worst=figures["tap_margin_db_min"]))
     print(_("Set the speaker so that the host's lines read about 68 dB(A) at the table (a sound level meter "
             "or a phone's meter app, slow, at a player's seat); then listen from a seat: raise music_level "
-            "until the taps on «три», «семь» and between «пять» and «шесть» are lost in the music, "
+            "until the taps on three, seven and between five and six are lost in the music, "
             "lower it if a number is hard to make out."))
     _play(check.mix, check.rate, table, output)
     return 0

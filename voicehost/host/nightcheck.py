@@ -87,7 +87,7 @@ def _render(audio: AudioConfig, seed: int) -> tuple[np.ndarray, np.ndarray, tupl
         speech.close()
     mix = np.concatenate(out)
     music = np.zeros_like(mix)
-    for t, block in mixer.music_stem:
+    for t, block, _ in mixer.music_stem:
         at = int(round(t * rate))
         music[at:at + len(block)] = block[:max(0, len(mix) - at)]
     return mix, music, wake, numbers, rate
