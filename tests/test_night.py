@@ -194,9 +194,9 @@ def test_voice_night_measures_a_count_with_taps_and_writes_it(tmp_path: Path,
     assert main(["--lang", "en", "voice", "night", "--level", "0.3", "--audio", f"file:{out}"]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("night level 0.30: the quietest number ")
-    quiet = float(printed.split("taps at 55 dB(A) ")[1].split(" dB")[0])
+    quiet = float(printed.split("anywhere in the count: ")[1].split(" dB")[0])
     assert main(["--lang", "en", "voice", "night", "--audio", f"file:{out}"]) == 0
-    loud = float(capsys.readouterr().out.split("taps at 55 dB(A) ")[1].split(" dB")[0])
+    loud = float(capsys.readouterr().out.split("anywhere in the count: ")[1].split(" dB")[0])
     assert quiet < 0 <= loud   # at 0.3 the taps stick out; at the default night level they are hidden
     samples, rate = soundfile.read(out)
     assert rate == 48000 and len(samples) / rate > 12

@@ -36,7 +36,8 @@ class NightCheck:
     over_music_db_min: float
     """The quietest number's level over the music under it, in the speech band."""
     tap_margins_db: list[float]
-    """Each tap's margin under the masked threshold (≥ 0: hidden)."""
+    """The margin under the masked threshold (≥ 0: hidden) of a tap placed every 50 ms through
+    the count (the three taps heard are a sample of them)."""
 
 
 def night_check(audio: AudioConfig, level: float | None = None, seed: int = 1) -> NightCheck:
@@ -48,7 +49,7 @@ def night_check(audio: AudioConfig, level: float | None = None, seed: int = 1) -
     offset = masking.spl_offset(_part(mix - music, rate, *wake), rate)
     taps = [numbers[seat - 1][0] + 0.15 for seat in TAPS_ON]
     taps.append((numbers[4][0] + numbers[4][1] + numbers[5][0]) / 2)
-    margins = masking.margins(mix, rate, offset, taps)
+    margins = masking.margins(mix, rate, offset, list(np.arange(numbers[0][0], sum(numbers[-1]) + 0.5, 0.05)))
     over = [10 * np.log10(band_energy(_part(mix - music, rate, *n), rate, *SPEECH_BAND_HZ)
                           / max(band_energy(_part(music, rate, *n), rate, *SPEECH_BAND_HZ), 1e-20)) for n in numbers]
     return NightCheck(masking.with_taps(mix, rate, offset, taps), rate, float(min(over)), margins)
@@ -129,4 +130,4 @@ def summary(check: NightCheck) -> dict[str, float]:
     """The figures ``voice night`` prints."""
     return {"numbers_over_music_db_min": check.over_music_db_min,
             "tap_margin_db_median": statistics.median(check.tap_margins_db),
-            "tap_margin_db_min": min(check.tap_margins_db)}
+            "tap_margin_db_p10": float(np.percentile(check.tap_margins_db, 10))}
