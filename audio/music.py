@@ -34,18 +34,33 @@ from .tts import resample
 EXTENSIONS = (".wav", ".flac", ".ogg")
 MUSIC_LUFS = -13.5       # the built-in night music's loudness before the night level; a club's tracks too
 CROSSOVER_OCTAVES = 0.5  # the split's transition, centred on split_hz: short in time, no ringing
+SPLIT_CHUNK_S = 10.0     # a long track is split this much at a time
+SPLIT_PAD_S = 0.1        # with this much of its neighbours around each chunk
 TREBLE_PEAK = 0.2        # the treble's peaks, softly limited: it is never ducked, so a line's peak
 #                          (−3 dBTP) over a hi-hat's must still stay under full scale
 
 
 def split_bands(track: np.ndarray, samplerate: int, split_hz: float) -> np.ndarray:
     """``track`` as two rows, under and over ``split_hz``, that sum back to it exactly: a
-    zero-phase crossover (a raised cosine over half an octave, in the frequency domain)."""
-    samples = np.asarray(track, dtype=np.float64)
+    zero-phase crossover (a raised cosine over half an octave, in the frequency domain). A long
+    track (a club's file) is split :data:`SPLIT_CHUNK_S` at a time, each chunk filtered with
+    :data:`SPLIT_PAD_S` of its neighbours on either side (the filter's response is a few ms
+    long), so a five-minute file never needs its whole spectrum in memory at once."""
+    samples = np.asarray(track, dtype=np.float32)
+    chunk, pad = int(SPLIT_CHUNK_S * samplerate), int(SPLIT_PAD_S * samplerate)
+    low = np.empty_like(samples)
+    for start in range(0, len(samples), chunk):
+        begin, end = max(0, start - pad), min(len(samples), start + chunk + pad)
+        filtered = _low_band(samples[begin:end], samplerate, split_hz)
+        low[start:start + chunk] = filtered[start - begin:start - begin + min(chunk, len(samples) - start)]
+    return np.stack([low, samples - low])
+
+
+def _low_band(samples: np.ndarray, samplerate: int, split_hz: float) -> np.ndarray:
     freqs = np.fft.rfftfreq(len(samples), 1 / samplerate)
     position = np.clip(np.log2(np.maximum(freqs, 1.0) / split_hz) / CROSSOVER_OCTAVES + 0.5, 0.0, 1.0)
-    low = np.fft.irfft(np.fft.rfft(samples) * 0.5 * (1 + np.cos(np.pi * position)), len(samples))
-    return np.stack([low, samples - low]).astype(np.float32)
+    gain = 0.5 * (1 + np.cos(np.pi * position))
+    return np.fft.irfft(np.fft.rfft(samples.astype(np.float64)) * gain, len(samples)).astype(np.float32)
 
 
 def soften_treble(bands: np.ndarray) -> np.ndarray:

@@ -210,3 +210,38 @@ def test_voice_night_refuses_a_level_out_of_range(capsys: pytest.CaptureFixture[
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--level" in err
+
+
+def test_the_two_band_callback_allocates_nothing_new() -> None:
+    import tracemalloc
+
+    mixer = Mixer(MixSettings(samplerate=RATE), _Bands())
+    mixer.night(True)
+    mixer.hold(True)
+    mixer.say(np.full(RATE * 5, 0.1, dtype=np.float32))
+    out = np.zeros(BLOCK, dtype=np.float32)
+    for k in range(50):
+        mixer.render(out, k / 100)
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for k in range(200):
+        mixer.render(out, 1 + k / 100)
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    mixer.close()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename") if stat.size_diff > 0)
+    assert grown < 4096
+
+
+def test_a_long_track_is_split_in_chunks_without_a_seam() -> None:
+    """A club's file longer than a chunk: the same bands as one split of the whole (away from
+    the file's own two ends, where the whole's FFT wraps around)."""
+    from audio.music import SPLIT_CHUNK_S, SPLIT_PAD_S, _low_band
+
+    rng = np.random.default_rng(4)
+    track = rng.standard_normal(int(RATE * SPLIT_CHUNK_S * 2.5)).astype(np.float32) * 0.1
+    low, high = split_bands(track, RATE, 3400.0)
+    whole = _low_band(track, RATE, 3400.0)
+    assert np.max(np.abs(low + high - track)) < 1e-6
+    inside = slice(int(SPLIT_PAD_S * RATE), -int(SPLIT_PAD_S * RATE))
+    assert np.max(np.abs(low - whole)[inside]) < 1e-5 * np.max(np.abs(whole))
