@@ -9,10 +9,14 @@ another deque to a notifier thread that resolves the caller's future. The vote c
 is the onset of «Спасибо», so this time is the one that matters.
 
 Two things make it sound like a host rather than a machine: a pause (``pause_s``) between
-one line's end and the next line's start, and, during the night count, a *held* duck
-(:meth:`Mixer.hold`): the bed goes down by ``count_duck_db`` once when the count begins and
-stays there until it ends, instead of diving under each number (audible pumping) — the bed
-is what hides the taps.
+one line's end and the next line's start — the night count's first number too, after the line
+that wakes the mafia — and a music bus in two bands (docs/voice.md, «The night's loudness
+plan»). A source that offers ``read_bands`` gives the music split at ``split_hz``: the
+*speech band* under it ducks under each line (``duck_db``) and, during the night count
+(:meth:`Mixer.hold`), under each number only (``count_duck_db``), coming back up between the
+numbers; the *treble* above it never ducks, so the clicks of the seat buttons — whose energy
+is up there — stay hidden all through the count, and the numbers still stand out where speech
+is understood.
 """
 
 from __future__ import annotations
@@ -32,17 +36,25 @@ class MusicSource(Protocol):
         """Fill ``out`` with the next samples (silence on underrun)."""
 
 
+class BandedMusic(MusicSource, Protocol):
+    def read_bands(self, low: np.ndarray, high: np.ndarray) -> None:
+        """Fill ``low`` and ``high`` with the next samples under and over the split (their sum is
+        what :meth:`read` gives)."""
+
+
 @dataclass(frozen=True)
 class MixSettings:
     samplerate: int = 48000
     max_block: int = 4096
-    duck_db: float = -18.0        # music under the voice (≥ 12 dB down)
-    count_duck_db: float = -11.0  # music during the night count, held from its first number to its last:
-    #                               every number ≥ 10 dB over the bed (measured: 11.9 dB at the least)
+    duck_db: float = -12.0        # the music's speech band under a line (≥ 12 dB down: the treble stays up)
+    count_duck_db: float = -16.0  # the music's speech band under each number of the night count (back up between):
+    #                               every number ≥ 10 dB over the music in the speech band
+    split_hz: float = 3400.0      # the top of the speech band: the music above it (the treble) never ducks
     duck_attack_s: float = 0.06   # how fast the music goes down before the voice starts
     duck_release_s: float = 0.5   # how fast it comes back after
+    count_release_s: float = 0.15  # … between two numbers of the count: back up before the next
     fade_s: float = 2.0           # night music fades in at nightfall and out at morning
-    music_level: float = 0.5      # night music loudness (0..1), before ducking
+    music_level: float = 0.8      # the night level: music loudness (0..1), before ducking (docs/voice.md)
     voice_level: float = 1.0
     pause_s: float = 1.0          # silence between one line and the next (a human host leaves about a second)
 
@@ -68,11 +80,17 @@ class Mixer:
         self._fade_target = 0.0
         self._duck_floor = 10 ** (settings.duck_db / 20)
         self._count_floor = 10 ** (settings.count_duck_db / 20)
-        self._held = False                     # the night count: the duck is held at the count floor
+        self._held = False                     # the night count: numbers duck the speech band to the count floor
+        self._counting = False                 # a number of the count has started: the next ones need no pause
         self._pause = int(settings.pause_s * settings.samplerate)
         self._quiet = _QUIET_CAP               # samples since the last line ended
         n = settings.max_block
         self._music_buf = np.zeros(n, dtype=np.float32)
+        self._treble_buf = np.zeros(n, dtype=np.float32)
+        self._banded = callable(getattr(music, "read_bands", None))
+        #: For measuring only (``bench mix``, never a live output): (time, the block's music as
+        #: mixed, the night fade at its end) for each block rendered while night music plays.
+        self.music_stem: list[tuple[float, np.ndarray, float]] | None = None
         self._gain_buf = np.zeros(n, dtype=np.float32)
         self._ramp = (np.arange(1, n + 1, dtype=np.float32))
         self.subtitles: collections.deque[tuple[float, str]] = collections.deque(maxlen=1000)
@@ -97,9 +115,10 @@ class Mixer:
         return line.onset
 
     def hold(self, on: bool) -> None:
-        """The night count begins (on) or ends: the music goes to ``count_duck_db`` and stays
-        there, the numbers are spoken over it without further ducking or pauses."""
+        """The night count begins (on) or ends: its first number waits for the pause like any
+        line, the next follow without one; each ducks the speech band to ``count_duck_db``."""
         self._held = on
+        self._counting = False
 
     def night(self, on: bool) -> None:
         """Night music: fade in at «Наступает ночь», fade out at the morning line."""
@@ -141,6 +160,8 @@ class Mixer:
         floor = self._count_floor if self._held else self._duck_floor
         ducked = self._duck <= floor * 1.01  # at the start of this block
         self._mix_music(out, frames, voice_due)
+        if self.music_stem is not None and music_on:
+            self.music_stem.append((dac_time, out.copy(), self._fade))
         if voice_due and (not music_on or ducked):
             self._mix_voice(out, frames, dac_time)
         else:
@@ -150,26 +171,34 @@ class Mixer:
     def _mix_music(self, out: np.ndarray, frames: int, voice_due: bool) -> None:
         rate = self.settings.samplerate
         duck_step = (1.0 - self._duck_floor) * frames / rate
-        if self._held:
-            target = self._count_floor
-        else:
-            target = self._duck_floor if voice_due else 1.0
-        slope = duck_step / (self.settings.duck_attack_s if target < self._duck else self.settings.duck_release_s)
+        floor = self._count_floor if self._held else self._duck_floor
+        target = floor if voice_due else 1.0
+        release = self.settings.count_release_s if self._held else self.settings.duck_release_s
+        slope = duck_step / (self.settings.duck_attack_s if target < self._duck else release)
         duck_end = _toward(self._duck, target, slope)
         fade_end = _toward(self._fade, self._fade_target, frames / rate / self.settings.fade_s)
         if self.music is None or (self._fade == 0.0 and fade_end == 0.0):
             self._duck, self._fade = duck_end, fade_end
             return
         music = self._music_buf[:frames]
-        self.music.read(music)
+        level = self.settings.music_level
+        if self._banded:
+            treble = self._treble_buf[:frames]
+            self.music.read_bands(music, treble)  # type: ignore[attr-defined]
+            self._add_ramped(out, treble, self._fade * level, fade_end * level)
+        else:
+            self.music.read(music)
+        self._add_ramped(out, music, self._duck * self._fade * level, duck_end * fade_end * level)
+        self._duck, self._fade = duck_end, fade_end
+
+    def _add_ramped(self, out: np.ndarray, music: np.ndarray, start: float, end: float) -> None:
+        """``music`` into ``out`` under a gain going from ``start`` to ``end`` over the block."""
+        frames = len(music)
         gain = self._gain_buf[:frames]
-        start = self._duck * self._fade * self.settings.music_level
-        end = duck_end * fade_end * self.settings.music_level
         np.multiply(self._ramp[:frames], (end - start) / frames, out=gain)
         gain += start
         np.multiply(music, gain, out=music)
         out += music
-        self._duck, self._fade = duck_end, fade_end
 
     def _mix_voice(self, out: np.ndarray, frames: int, dac_time: float) -> None:
         written = 0
@@ -179,7 +208,7 @@ class Mixer:
                 if not self._pending:
                     self._quiet = min(self._quiet + frames - written, _QUIET_CAP)
                     return
-                wait = self._pause - self._quiet if self._pending[0].pause and not self._held else 0
+                wait = self._pause - self._quiet if self._pending[0].pause and not self._counting else 0
                 if wait >= frames - written:
                     self._quiet += frames - written
                     return
@@ -187,6 +216,8 @@ class Mixer:
                     written += wait
                     self._quiet += wait
                 line = self._current = self._pending.popleft()
+                if self._held and line.pause:
+                    self._counting = True   # a cue in the count does not end it
                 self._started.append((line, dac_time + written / self.settings.samplerate))
                 self._line_started.set()
             take = min(frames - written, len(line.clip) - line.position)

@@ -9,7 +9,11 @@ each track's last partial block over into the next, so no samples are dropped wh
 track (or bar) meets the next.
 
 Decoding happens on a worker thread into a bounded deque of blocks; the mixer's callback
-only copies from it (no file I/O, no locks in the callback).
+only copies from it (no file I/O, no locks in the callback). The worker also does what the
+night's loudness plan needs (docs/voice.md): every track — a club's file or a bar of the
+built-in music — is split at ``split_hz`` into the speech band and the treble (the mixer ducks
+only the first), and a club's track is brought to the built-in music's loudness
+(:data:`MUSIC_LUFS`), so the night level means the same whatever plays.
 """
 
 from __future__ import annotations
@@ -28,6 +32,54 @@ from .nightmusic import NightMusic
 from .tts import resample
 
 EXTENSIONS = (".wav", ".flac", ".ogg")
+MUSIC_LUFS = -13.5       # the built-in night music's loudness before the night level; a club's tracks too
+CROSSOVER_OCTAVES = 0.5  # the split's transition, centred on split_hz: short in time, no ringing
+SPLIT_CHUNK_S = 10.0     # a long track is split this much at a time
+SPLIT_PAD_S = 0.1        # with this much of its neighbours around each chunk
+TREBLE_PEAK = 0.2        # the treble's peaks, softly limited: it is never ducked, so a line's peak
+#                          (−3 dBTP) over a hi-hat's must still stay under full scale
+
+
+def split_bands(track: np.ndarray, samplerate: int, split_hz: float) -> np.ndarray:
+    """``track`` as two rows, under and over ``split_hz``, that sum back to it exactly: a
+    zero-phase crossover (a raised cosine over half an octave, in the frequency domain). A long
+    track (a club's file) is split :data:`SPLIT_CHUNK_S` at a time, each chunk filtered with
+    :data:`SPLIT_PAD_S` of its neighbours on either side (the filter's response is a few ms
+    long), so a five-minute file never needs its whole spectrum in memory at once."""
+    samples = np.asarray(track, dtype=np.float32)
+    chunk, pad = int(SPLIT_CHUNK_S * samplerate), int(SPLIT_PAD_S * samplerate)
+    low = np.empty_like(samples)
+    for start in range(0, len(samples), chunk):
+        begin, end = max(0, start - pad), min(len(samples), start + chunk + pad)
+        filtered = _low_band(samples[begin:end], samplerate, split_hz)
+        low[start:start + chunk] = filtered[start - begin:start - begin + min(chunk, len(samples) - start)]
+    return np.stack([low, samples - low])
+
+
+def _low_band(samples: np.ndarray, samplerate: int, split_hz: float) -> np.ndarray:
+    freqs = np.fft.rfftfreq(len(samples), 1 / samplerate)
+    position = np.clip(np.log2(np.maximum(freqs, 1.0) / split_hz) / CROSSOVER_OCTAVES + 0.5, 0.0, 1.0)
+    gain = 0.5 * (1 + np.cos(np.pi * position))
+    return np.fft.irfft(np.fft.rfft(samples.astype(np.float64)) * gain, len(samples)).astype(np.float32)
+
+
+def soften_treble(bands: np.ndarray) -> np.ndarray:
+    """The treble row's peaks brought softly under :data:`TREBLE_PEAK` (a hi-hat's crack, not
+    its body: the noise-like treble keeps its level, and so its masking)."""
+    bands[1] = TREBLE_PEAK * np.tanh(bands[1] / TREBLE_PEAK)
+    return bands
+
+
+def to_music_loudness(track: np.ndarray, samplerate: int) -> np.ndarray:
+    """A club's track at :data:`MUSIC_LUFS` (integrated, BS.1770), peaks kept under full scale."""
+    from .level import loudness
+
+    measured = loudness(track, samplerate)
+    if not np.isfinite(measured):
+        return np.asarray(track, dtype=np.float32)
+    scaled = np.asarray(track, dtype=np.float32) * np.float32(10 ** ((MUSIC_LUFS - measured) / 20))
+    peak = float(np.max(np.abs(scaled)))
+    return scaled / np.float32(peak / 0.98) if peak > 0.98 else scaled
 
 
 class MusicUnavailable(RuntimeError):
@@ -71,14 +123,15 @@ class MusicFeed:
     """Blocks of night music, produced ahead on a worker thread."""
 
     def __init__(self, samplerate: int, folder: str | Path | None = None, block: int = 2048,
-                 ahead: int = 64, seed: int | None = None) -> None:
+                 ahead: int = 64, seed: int | None = None, split_hz: float = 3400.0) -> None:
         self.samplerate = samplerate
+        self.split_hz = split_hz
         self.block = block
         self.ahead = ahead
         self.files = self._files(folder) if folder else []
         self.rng = random.Random(seed)
-        self.blocks: collections.deque[np.ndarray] = collections.deque()
-        self._current = np.zeros(0, dtype=np.float32)
+        self.blocks: collections.deque[np.ndarray] = collections.deque()   # rows: speech band, treble
+        self._current = np.zeros((2, 0), dtype=np.float32)
         self._position = 0
         self.underruns = 0
         # A full queue is looked at again after a quarter of what it holds plays (at most 0.25 s):
@@ -99,18 +152,32 @@ class MusicFeed:
         return files
 
     def read(self, out: np.ndarray) -> None:
-        """Copy the next ``len(out)`` samples (callback side)."""
+        """Copy the next ``len(out)`` samples, both bands summed (callback side)."""
+        self._copy(out, None)
+
+    def read_bands(self, low: np.ndarray, high: np.ndarray) -> None:
+        """Copy the next ``len(low)`` samples, the speech band and the treble apart (callback side)."""
+        self._copy(low, high)
+
+    def _copy(self, low: np.ndarray, high: np.ndarray | None) -> None:
         filled = 0
-        while filled < len(out):
-            if self._position >= len(self._current):
+        while filled < len(low):
+            if self._position >= self._current.shape[1]:
                 if not self.blocks:
-                    out[filled:] = 0.0
+                    low[filled:] = 0.0
+                    if high is not None:
+                        high[filled:] = 0.0
                     self.underruns += 1
                     return
                 self._current = self.blocks.popleft()
                 self._position = 0
-            take = min(len(out) - filled, len(self._current) - self._position)
-            out[filled:filled + take] = self._current[self._position:self._position + take]
+            take = min(len(low) - filled, self._current.shape[1] - self._position)
+            rows = self._current[:, self._position:self._position + take]
+            low[filled:filled + take] = rows[0]
+            if high is None:
+                low[filled:filled + take] += rows[1]
+            else:
+                high[filled:filled + take] = rows[1]
             self._position += take
             filled += take
 
@@ -120,16 +187,17 @@ class MusicFeed:
 
     def _produce(self) -> None:
         """Cut tracks into blocks; a track's last partial block is joined to the next track."""
-        carry = np.zeros(0, dtype=np.float32)
-        for track in self._tracks():
-            track = np.concatenate([carry, track]) if len(carry) else track
-            whole = len(track) - len(track) % self.block
+        carry = np.zeros((2, 0), dtype=np.float32)
+        for mono in self._tracks():
+            bands = soften_treble(split_bands(mono, self.samplerate, self.split_hz))
+            track = np.concatenate([carry, bands], axis=1) if carry.shape[1] else bands
+            whole = track.shape[1] - track.shape[1] % self.block
             for start in range(0, whole, self.block):
                 while len(self.blocks) >= self.ahead:
                     if self._stop.wait(self._refill_s):
                         return
-                self.blocks.append(track[start:start + self.block])
-            carry = track[whole:]
+                self.blocks.append(track[:, start:start + self.block])
+            carry = track[:, whole:]
             if self._stop.is_set():
                 return
 
@@ -146,4 +214,4 @@ class MusicFeed:
                 except Exception:  # a broken file is skipped, the music goes on
                     time.sleep(0.01)
                     continue
-                yield resample(data.mean(axis=1), rate, self.samplerate)
+                yield to_music_loudness(resample(data.mean(axis=1), rate, self.samplerate), self.samplerate)

@@ -34,7 +34,7 @@ def _named(template: str) -> set[str]:
 
 
 def _values(field: str, book: Phrasebook, ruleset: str, seats: int, durations: list[int]) -> Sequence[object]:
-    if field in ("seat", "needed") or field == "target" and ruleset != "canonical":
+    if field in ("seat", "needed", "target"):   # a name target is declined ({target:acc}): _named's
         return list(range(1, seats + 1))
     if field in ("n", "count", "yes"):
         return list(range(0, 13))
@@ -44,7 +44,7 @@ def _values(field: str, book: Phrasebook, ruleset: str, seats: int, durations: l
         return durations
     if field == "role":
         return [book.say(f"role_{role}", ruleset) for role in ROLE_KEYS]
-    if field in ("name", "target"):
+    if field == "name":
         return list(ROSTER)
     if field == "names":
         return [ROSTER[k:k + 2] for k in range(0, len(ROSTER), 2)]

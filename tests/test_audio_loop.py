@@ -163,7 +163,9 @@ class Sessions:
         self.plays += 1
         bed = MusicFeed(RATE)   # no folder: the generated ambient bed
         music = Switch(Tone())
-        mixer = Mixer(MixSettings(samplerate=RATE, fade_s=FADE_S), music)
+        # The loop's own levels (a one-band source ducked whole, as before the night's loudness
+        # plan): this test is about the speaker → microphone loop, not the night's balance.
+        mixer = Mixer(MixSettings(samplerate=RATE, fade_s=FADE_S, duck_db=-18.0, music_level=0.5), music)
         out = recorder = None
         try:
             with real_time():

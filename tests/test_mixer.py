@@ -88,28 +88,6 @@ def test_a_cue_needs_no_pause_and_a_line_long_after_another_starts_at_once(mixer
     assert later.result(1) == 5.0
 
 
-def test_the_night_count_holds_the_duck_without_pumping() -> None:
-    settings = MixSettings(samplerate=RATE, fade_s=0.01, count_duck_db=-4.0, music_level=0.5)
-    m = Mixer(settings, Ones())
-    try:
-        m.night(True)
-        run(m, 20)
-        m.hold(True)
-        run(m, 100)  # the bed settles at the count level
-        levels = []
-        for k in range(6):  # six numbers, one a second, each 0.4 s long
-            m.say(np.zeros(int(0.4 * RATE), dtype=np.float32), str(k))
-            levels.append(run(m, 100, start=10.0 + k))
-        m.hold(False)
-        during = np.concatenate(levels)
-        assert 20 * np.log10(during.min() / 0.5) == pytest.approx(-4.0, abs=0.1)
-        assert 20 * np.log10(during.max() / during.min()) < 0.5  # held: no dive under each number
-        after = run(m, 100, start=20.0)
-        assert after[-1] == pytest.approx(0.5)  # the count over, the bed comes back up
-    finally:
-        m.close()
-
-
 def test_the_callback_allocates_nothing_new() -> None:
     import tracemalloc
     m = Mixer(MixSettings(samplerate=RATE), Ones())

@@ -22,7 +22,12 @@ LANGUAGE = {   # modules whose Russian is the language itself, not a line anyone
     "simulation/mishearing.py": "words a recognizer confuses",
     "simulation/scriptgen.py": "invented players' names and speech",
     "simulation/table_level.py": "invented players' speech",
-    "cli/bench.py": "utterances and a roster the benchmarks feed the host",
+    "cli/bench.py": "the ready line the start benchmark waits for, in its help",
+    "bench/voice.py": "a line the benchmark renders",
+    "bench/ears.py": "utterances the benchmark feeds the recognizer",
+    "bench/table.py": "speeches the benchmark's players say",
+    "bench/records.py": "the benchmark's club roster",
+    "bench/startup.py": "a phrase the parse benchmark parses",
 }
 ALLOWED = {   # single literals, by module
     "host/voice.py": {"и": "the conjunction a list is said with (a word, not a line)"},

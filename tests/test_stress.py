@@ -121,7 +121,7 @@ def syllables(word: str) -> int:
 def test_every_word_of_every_line_is_stressed_as_the_dictionary_says() -> None:
     lexicon = load_lexicon()
     texts = list(dict.fromkeys(line for _, _, line in lines(load_phrasebook())))
-    assert len(texts) > 4000
+    assert len(texts) > 3500   # canonical's seat-number targets are seats (12), not roster names (32)
     words = frozenset(w for text in texts for w in TOKEN.findall(text) if syllables(w) > 1)
     entries = dictionary(words)
     overridden = {word for entry in lexicon.entries.values() for word in entry.written.lower().split()}
@@ -146,7 +146,7 @@ def test_every_word_of_every_line_is_stressed_as_the_dictionary_says() -> None:
             checked += 1
     assert not unknown, f"words the dictionary does not know and the lexicon does not stress: {unknown}"
     assert not wrong, f"{len(wrong)} words stressed wrong: {wrong}"
-    assert checked > 20000
+    assert checked > 15000   # canonical's seat-number targets: 12 seats, not 32 names
 
 
 def test_every_homograph_reading_is_the_dictionarys_own() -> None:

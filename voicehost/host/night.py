@@ -34,9 +34,12 @@ class Night:
                 await self.stage.wait(self.game.ruleset.timers.get(timer, 0))
 
     async def count(self, seats: tuple[int, ...]) -> tuple[list[Call], float]:
-        """The host counts the seats aloud; a tap belongs to the number being called."""
+        """The host counts the seats aloud; a tap belongs to the number being called. The first
+        number comes a line's pause after the line that woke the players; through the count
+        the music's treble stays up (it hides the taps) and only its speech band ducks, under
+        each number (docs/voice.md, «The night's loudness plan»)."""
         calls = []
-        self.ports.hold(True)  # the bed stays at one level through the count: it hides the taps
+        self.ports.hold(True)
         try:
             for seat in seats:
                 started = self.ports.clock()

@@ -55,8 +55,8 @@ class Ports:
     the console typed — and the clock (what the director says and does leaves it as notices:
 :mod:`voicehost.host.notices`).
     ``cue`` plays a short tone (a speech starts, ten seconds left, time up, a vote window
-    opens/closes), ``hold`` holds the night bed's level through a count, ``warning`` says
-    whether the speaker's warning is a tone, the spoken line or both
+    opens/closes), ``hold`` marks a night count (the music ducks only its speech band, under
+    each number), ``warning`` says whether the speaker's warning is a tone, the spoken line or both
     (:data:`~voicehost.host.table_file.WarningStyle`)."""
 
     night: Callable[[bool], None]

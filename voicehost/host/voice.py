@@ -134,10 +134,10 @@ def open_speech(voice: Speaking, audio: AudioConfig) -> None:
 def open_music(audio: AudioConfig, log: Log, **feed: Any) -> MusicFeed:
     """The club's music folder, or the built-in bed when it cannot be played (said in one line)."""
     try:
-        return MusicFeed(audio.mix.samplerate, audio.music_folder, **feed)
+        return MusicFeed(audio.mix.samplerate, audio.music_folder, split_hz=audio.mix.split_hz, **feed)
     except MusicUnavailable as err:
         log(_("voicehost: {error}; playing the built-in ambient music").format(error=err))
-        return MusicFeed(audio.mix.samplerate, **feed)
+        return MusicFeed(audio.mix.samplerate, split_hz=audio.mix.split_hz, **feed)
 
 
 def recorded_voice(audio: AudioConfig) -> RecordedVoice | None:
@@ -173,7 +173,7 @@ def open_voice(table: str | None, output: str | None, log: Log | None = None) ->
 MUSIC_AHEAD = 1024   # music blocks decoded ahead when rendering faster than real time
 
 
-class _Patient:
+class Patient:
     """The music feed for a render faster than real time: each read waits (briefly) for the
     feed's worker to have decoded the block, instead of playing a gap of silence."""
 
@@ -181,11 +181,18 @@ class _Patient:
         self.feed = feed
 
     def read(self, out: np.ndarray) -> None:
+        self._wait()
+        self.feed.read(out)
+
+    def read_bands(self, low: np.ndarray, high: np.ndarray) -> None:
+        self._wait()
+        self.feed.read_bands(low, high)
+
+    def _wait(self) -> None:
         waited = 0
         while len(self.feed.blocks) < 2 and waited < 2000:
             time.sleep(0.0005)
             waited += 1
-        self.feed.read(out)
 
 
 class FileVoice(Speaking):
@@ -195,12 +202,13 @@ class FileVoice(Speaking):
 
     BLOCK = 480
 
-    def __init__(self, audio: AudioConfig, path: str, log: Log | None = None) -> None:
+    def __init__(self, audio: AudioConfig, path: str, log: Log | None = None, seed: int | None = None) -> None:
+        """``seed``: the built-in music's, for a render that must sound the same each time."""
         import soundfile
         self.log = log or (lambda line: print(line, file=sys.stderr))
         open_speech(self, audio)
-        self.music = open_music(audio, self.log, ahead=MUSIC_AHEAD)
-        self.mixer = Mixer(audio.mix, _Patient(self.music))
+        self.music = open_music(audio, self.log, ahead=MUSIC_AHEAD, seed=seed)
+        self.mixer = Mixer(audio.mix, Patient(self.music))
         self.rate = audio.mix.samplerate
         try:
             self.file = soundfile.SoundFile(path, "w", samplerate=self.rate, channels=1, subtype="PCM_16")
