@@ -115,7 +115,10 @@ def tournament_of(args: argparse.Namespace) -> dict[str, Any] | None:
         return None
     if any(value is None for value in given.values()):
         raise InputError("--tournament", _("give --tournament, --round and --tournament-table together"))
-    return given
+    name = str(given["name"]).strip()
+    if not name or not name.isprintable():
+        raise InputError("--tournament", _("the name holds a control or direction character"))
+    return {**given, "name": name}
 
 
 def add_web_arguments(command: argparse.ArgumentParser) -> None:
