@@ -69,3 +69,88 @@ def test_a_table_given_a_direction_character_for_its_tournament_is_refused(capsy
                          "--tournament", f"{RLO}Кубок", "--round", "1", "--tournament-table", "1")
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and "--tournament" in err
     assert not (tmp_path / "g.jsonl").exists()
+
+
+PLAYERS = [f"Игрок {k:02d}" for k in range(1, 21)]
+
+
+def stored_tournament(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> str:
+    """«Кубок» in a SQLite file: round 1 seats players 1–10 at table 1 and 11–20 at table 2."""
+    db = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    plan = {"players": PLAYERS, "rounds": [{"round": 1, "tables": [
+        {"table": t, "seats": {str(s): PLAYERS[(t - 1) * 10 + s - 1] for s in range(1, 11)}} for t in (1, 2)]}]}
+    path = tmp_path / "schedule.json"
+    path.write_text(json.dumps(plan, ensure_ascii=False), encoding="utf-8")
+    code, _, err = cli(capsys, "tournament", "create", "Кубок", "--scoring", "seed001", "--schedule", str(path),
+                       "--db", db)
+    assert code == 0, err
+    return db
+
+
+def run_args(*argv: str) -> object:
+    from voicehost.cli.main import build_parser
+
+    return build_parser().parse_args(["run", "--audio", "off", *argv])
+
+
+def test_a_table_given_its_place_seats_the_schedules_players(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    """Before, such a table played with empty names and the standings listed «#1»…«#10»."""
+    from voicehost.cli.run import run_setup
+
+    db = stored_tournament(capsys, tmp_path)
+    setup, _ = run_setup(run_args("--journal", str(tmp_path / "g.jsonl"), "--db", db, "--tournament", "Кубок",
+                                  "--round", "1", "--tournament-table", "2"))
+    assert dict(setup.names) == {s: PLAYERS[10 + s - 1] for s in range(1, 11)}
+    assert setup.header()["names"]["1"] == "Игрок 11"
+    err = capsys.readouterr().err
+    assert "Кубок, тур 1, стол 2, по расписанию: 1. Игрок 11, 2. Игрок 12" in err, err
+
+
+def test_names_override_the_schedule_with_a_warning(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from voicehost.cli.run import run_setup
+
+    db = stored_tournament(capsys, tmp_path)
+    names = ",".join(f"{s}=Гость {s}" for s in range(1, 11))
+    setup, _ = run_setup(run_args("--journal", str(tmp_path / "g.jsonl"), "--db", db, "--tournament", "Кубок",
+                                  "--round", "1", "--tournament-table", "1", "--names", names))
+    assert setup.names[3] == "Гость 3"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--names" in err and "1. Игрок 01" in err
+
+
+@pytest.mark.parametrize(("place", "says"), [
+    (["--tournament", "Кубок", "--round", "2", "--tournament-table", "1"], "нет стола 1 в туре 2"),
+    (["--tournament", "Кубок", "--round", "1", "--tournament-table", "3"], "нет стола 3 в туре 1"),
+    (["--tournament", "Весна", "--round", "1", "--tournament-table", "1"], "Весна"),
+])
+def test_a_place_the_schedule_does_not_have_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                       place: list[str], says: str) -> None:
+    db = stored_tournament(capsys, tmp_path)
+    journal = tmp_path / "g.jsonl"
+    code, out, err = cli(capsys, "run", "--mock", "--no-ears", "--audio", "off", "--journal", str(journal),
+                         "--db", db, *place)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and says in err, err
+    assert not journal.exists()
+
+
+def test_a_resume_keeps_the_journals_place_and_refuses_another(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """Before, ``run --resume t2.jsonl --tournament …`` was refused whatever the place."""
+    from voicehost.cli.run import run_setup
+    from voicehost.host.journal import Journal
+
+    db = stored_tournament(capsys, tmp_path)
+    journal = tmp_path / "t2.jsonl"
+    place = ["--tournament", "Кубок", "--round", "1", "--tournament-table", "2"]
+    setup, _ = run_setup(run_args("--journal", str(journal), "--db", db, *place))
+    Journal(journal, setup.header()).close()
+    resumed, read = run_setup(run_args("--resume", str(journal), *place))
+    assert read is not None and dict(resumed.tournament or {}) == {"name": "Кубок", "round": 1, "table": 2}
+    assert resumed.names == setup.names
+    resumed, _ = run_setup(run_args("--resume", str(journal)))
+    assert dict(resumed.tournament or {}) == {"name": "Кубок", "round": 1, "table": 2}
+    capsys.readouterr()
+    code, out, err = cli(capsys, "run", "--mock", "--no-ears", "--audio", "off", "--resume", str(journal),
+                         "--tournament", "Кубок", "--round", "1", "--tournament-table", "1")
+    assert code == 2 and len(err.splitlines()) == 1 and "Кубок, тур 1, стол 2" in err, err

@@ -447,6 +447,7 @@ class _Repair:
         step = 0
         while self.hot and self.looked < budget:
             step += 1
+            self.looked += SEATS            # a step that finds no move still spends the budget
             a, b = self.hot[self.rng.randrange(len(self.hot))]
             shared = [r for r, row in enumerate(self.table_of) if row[a] == row[b] != -1]
             choices = [choice for r in shared for mover in (a, b) for choice in self._moves(mover, r, tabu, step, best)]
