@@ -263,10 +263,11 @@ def test_counting_proves_more_than_the_average_where_it_must() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(tables=st.integers(1, 3), extra=st.integers(0, 12), rounds=st.integers(1, 10), seed=st.integers(0, 10**6))
+@given(tables=st.integers(2, 4), extra=st.integers(0, 9), rounds=st.integers(1, 12), seed=st.integers(0, 10**6))
 def test_no_size_or_seed_goes_above_the_promise(tables: int, extra: int, rounds: int, seed: int) -> None:
     """At most one above the lower bound – which is ⌈average⌉ unless counting proves more – with
-    the games and the seats as fair as before."""
+    the games and the seats as fair as before. Two tables or more, fewer sit-outs than a table:
+    with one table the sit-outs' turn alone can force more (docs/tournament.md: 15/1/7)."""
     players = SEATS * tables + extra
     plan = plan_tournament(players, tables, rounds, seed)
     check_plan_shape(plan, players, tables, rounds)

@@ -69,7 +69,7 @@ def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
     from voicehost.host.dealing import typed_pairs
     from voicehost.host.journal import load_journal
     from voicehost.host.live import parse_options, setup_of_journal
-    from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup
+    from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup, tournament_place
     from voicehost.host.table_file import table_path
 
     if args.resume:
@@ -84,7 +84,7 @@ def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
     roles = args.roles
     deal = "host" if not roles else "taps" if roles == "taps" else "typed"
     table = args.table if args.table is not None else table_path(None)
-    place = tournament_of(args)
+    place = tournament_place(tournament_of(args), CLI_PLACES.tournament)
     names = typed_pairs(args.names, "--names")
     if place is not None:
         names = seated_names(place, names, records_url(args.db, table_path(args.table)))

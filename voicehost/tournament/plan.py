@@ -225,16 +225,25 @@ def balance(plan: Plan) -> Balance:
 def _sit_outs(rng: random.Random, players: int, tables: int,
               rounds: int) -> tuple[list[list[int]], list[list[int]]]:
     """Who sits out and who plays each round: the sit-outs take the next ``players − seats``
-    players of one seeded circular order, round after round."""
+    players of a seeded order, round after round; when everyone has sat out once more, a new
+    order is drawn (the same order again would keep the same players idle together, so with
+    one table the same pairs would meet every time)."""
+    idle = players - tables * SEATS
     order = list(range(players))
     rng.shuffle(order)
-    idle = players - tables * SEATS
+    pool: list[int] = []
     sitting_out: list[list[int]] = []
     playing: list[list[int]] = []
-    for r in range(rounds):
-        out = {order[(r * idle + i) % players] for i in range(idle)}
+    for _round in range(rounds):
+        out: list[int] = []
+        while len(out) < idle:
+            if not pool:
+                pool = list(range(players))
+                rng.shuffle(pool)
+            chosen = next(k for k, p in enumerate(pool) if p not in out)
+            out.append(pool.pop(chosen))
         sitting_out.append(sorted(out))
-        playing.append([p for p in order if p not in out])
+        playing.append([p for p in order if p not in set(out)])
     return sitting_out, playing
 
 
@@ -430,6 +439,8 @@ class _Repair:
             for player in out:
                 row[player] += 1
             self.idle_before.append(row)
+        # how_many[b][k]: how many players sat out k of the rounds before round b.
+        self.how_many = [_tally(row, len(schedule) + 1) for row in self.idle_before]
         self.hot: list[tuple[int, int]] = []
         self.hot_at: dict[tuple[int, int], int] = {}
         self.total = 0
@@ -512,24 +523,37 @@ class _Repair:
 
     def _exchange_rounds(self, a: int, c: int, r: int) -> list[int]:
         """The rounds where ``a`` sits out and ``c`` plays, such that a sitting out in r and c
-        in that round instead keeps the sit-outs' turn: at every round between, the two have
-        sat out one time apart the other way, so the counts only change hands. Looked for
-        outwards from r: once a round between breaks that, every round beyond it does too."""
+        in that round instead keeps the sit-outs' turn: at every round between, the counts of
+        rounds sat out still differ by at most one. Looked for outwards from r: once a round
+        between breaks that, every round beyond it does too."""
         found = []
-        before, table_of = self.idle_before, self.table_of
+        table_of = self.table_of
         for r2 in range(r + 1, len(table_of)):           # a sits out earlier: he gains one between
-            if before[r2][a] + 1 != before[r2][c]:
+            if not self._turn_kept(r2, a, c):
                 break
             if table_of[r2][a] == -1 and table_of[r2][c] != -1:
                 found.append(r2)
         for r2 in range(r - 1, -1, -1):                   # a sits out later: he loses one between
-            if before[r2 + 1][a] != before[r2 + 1][c] + 1:
+            if not self._turn_kept(r2 + 1, c, a):
                 break
             if table_of[r2][a] == -1 and table_of[r2][c] != -1:
                 found.append(r2)
         self.looked += len(table_of)
         self.rng.shuffle(found)
         return found
+
+    def _turn_kept(self, b: int, gains: int, loses: int) -> bool:
+        """Whether, before round b, the sit-out counts stay within one of each other when
+        ``gains`` has sat out once more and ``loses`` once less."""
+        row, tally = self.idle_before[b], self.how_many[b]
+        up, down = row[gains], row[loses]
+        if down == 0:
+            return False
+        changed: dict[int, int] = {}
+        for value, change in ((up, -1), (down, -1), (up + 1, +1), (down - 1, +1)):
+            changed[value] = changed.get(value, 0) + change
+        present = [v for v in range(len(tally)) if tally[v] + changed.get(v, 0) > 0]
+        return present[-1] - present[0] <= 1
 
     def _exchange_delta(self, r: int, r2: int, a: int, c: int) -> tuple[int, int]:
         """a leaves his table of round r to c (idle in r) and takes c's table in round r2."""
@@ -562,8 +586,11 @@ class _Repair:
         self.table_of[r][a], self.table_of[r2][c] = -1, -1
         sign = 1 if r < r2 else -1
         for b in range(min(r, r2) + 1, max(r, r2) + 1):
-            self.idle_before[b][a] += sign
-            self.idle_before[b][c] -= sign
+            row, tally = self.idle_before[b], self.how_many[b]
+            for player, change in ((a, sign), (c, -sign)):
+                tally[row[player]] -= 1
+                row[player] += change
+                tally[row[player]] += 1
         self._mark(tabu, step, (a, r), (c, r), (a, r2), (c, r2))
 
     def _leave(self, r: int, player: int, t: int, _sign: int) -> None:
@@ -614,3 +641,10 @@ def _bind(function: Any, *args: Any) -> Any:
 
 def _copy(schedule: list[Round]) -> list[Round]:
     return [[list(game) for game in games] for games in schedule]
+
+
+def _tally(values: list[int], size: int) -> list[int]:
+    counts = [0] * size
+    for value in values:
+        counts[value] += 1
+    return counts
