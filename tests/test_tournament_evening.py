@@ -9,6 +9,7 @@ import os
 import resource
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,99 @@ def test_a_resume_keeps_the_journals_place_and_refuses_another(capsys: pytest.Ca
     code, out, err = cli(capsys, "run", "--mock", "--no-ears", "--audio", "off", "--resume", str(journal),
                          "--tournament", "Кубок", "--round", "1", "--tournament-table", "1")
     assert code == 2 and len(err.splitlines()) == 1 and "Кубок, тур 1, стол 2" in err, err
+
+
+def test_a_table_killed_mid_game_comes_back_on_the_screen_after_a_resume(capsys: pytest.CaptureFixture[str],
+                                                                        tmp_path: Path) -> None:
+    """A power cut at table 2 (SIGKILL in the middle of its game): the screen shows it dropped off;
+    ``run --resume t2.jsonl`` with no other option reports at the journal's place, and the screen
+    shows the same table back. Before, the resumed table reported without its place, under another
+    name, and table 2 stayed «нет связи со столом» for the evening."""
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    db = stored_tournament(capsys, tmp_path)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    screen = subprocess.Popen([sys.executable, "-m", "voicehost", "tournament", "screen", "--host", "127.0.0.1",
+                               "--port", str(port), "--db", db, "--tournament", "Кубок"],
+                              cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    table_file = str(ROOT / "config" / "tables" / "ten-seats.toml")
+    common = ["--mock", "--no-ears", "--audio", "off", "--speed", "1", "--table", table_file, "--db", db,
+              "--club-server", f"http://127.0.0.1:{port}"]
+    started: list[subprocess.Popen[bytes]] = []
+
+    def board() -> dict[str, object]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/board", timeout=5) as answer:
+            return dict(json.loads(answer.read()))
+
+    def tables() -> list[dict[str, object]]:
+        try:
+            return list(board()["tables"])  # type: ignore[call-overload]
+        except OSError:
+            return []
+
+    def screen_up() -> bool:
+        assert screen.poll() is None, "the screen ended"
+        try:
+            return bool(board())
+        except OSError:
+            return False
+
+    def wait(what: str, test: object, timeout: float) -> float:
+        start = time.monotonic()
+        while not test():  # type: ignore[operator]
+            assert time.monotonic() - start < timeout, f"{what}: {tables()}"
+            time.sleep(0.1)
+        return time.monotonic() - start
+
+    said: list[tuple[float, str]] = []
+
+    def table(*argv: str) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen([sys.executable, "-m", "voicehost", "run", *common, *argv], cwd=tmp_path, env=env,
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        started.append(process)
+        said.clear()
+
+        def listen() -> None:
+            assert process.stdout is not None
+            for line in process.stdout:
+                said.append((time.monotonic(), line.decode("utf-8", "replace")))
+        threading.Thread(target=listen, daemon=True).start()
+        return process
+
+    try:
+        wait("the screen starts", screen_up, 60)
+        first = table("--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", "t2.jsonl", "--tournament", "Кубок",
+                      "--round", "1", "--tournament-table", "2")
+        wait("table 2 reports", lambda: [t for t in tables() if t["table"] == "2" and not t["dropped"]], 90)
+        (shown,) = tables()
+        seats = shown["state"]["seats"]  # type: ignore[index]
+        assert [s["name"] for s in seats] == PLAYERS[10:20]   # the schedule's players, on the screen
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+        wait("table 2 dropped off", lambda: [t for t in tables() if t["table"] == "2" and t["dropped"]], 30)
+        again = table("--resume", "t2.jsonl")
+        # Back once the resumed process is up: Python's start takes the first seconds (not the
+        # screen's to shorten), then the reporter's first report is the screen's.
+        back_s = wait("table 2 back", lambda: [t for t in tables() if t["table"] == "2" and not t["dropped"]], 60)
+        up_to_back = time.monotonic() - said[0][0]   # from the resumed table's first line (its game going on)
+        assert up_to_back <= 5.0, f"table 2 came back {up_to_back:.1f} s after the table was up again"
+        assert again.poll() is None
+        shown_again = tables()
+        assert [t["table"] for t in shown_again] == ["2"], shown_again   # the same table, not a second one
+        assert shown_again[0]["round"] == 1
+        print(f"table 2 back on the screen {back_s:.1f} s after the resume started, {up_to_back:.1f} s after "
+              "the table was up")
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.send_signal(signal.SIGKILL)
+            process.wait(timeout=30)
+        screen.send_signal(signal.SIGTERM)
+        _, err = screen.communicate(timeout=30)
+    assert "Traceback" not in err.decode(), err.decode()[-2000:]

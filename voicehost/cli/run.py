@@ -58,6 +58,9 @@ def _run(args: argparse.Namespace) -> int:
     from voicehost.records.table import TableRecords, protocol_hook, table_records
 
     setup, resumed = run_setup(args)
+    if setup.tournament is not None:   # a resumed game reports at its journal's place: the screen's same table
+        args.tournament, args.round, args.tournament_table = (setup.tournament["name"], setup.tournament["round"],
+                                                              setup.tournament["table"])
     where = table_records(setup.table) if setup.table is not None else TableRecords("table")
     around = with_club(args, where.table, web_around(args, args.table))
     return run(setup, resumed, mock=args.mock, ears=not args.no_ears, speed=args.speed, transcript=args.transcript,
