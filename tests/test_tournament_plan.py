@@ -286,4 +286,4 @@ def test_no_size_or_seed_goes_above_the_promise(tables: int, extra: int, rounds:
 def test_the_text_plan_says_how_far_from_the_bound(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "tournament", "plan", "--players", "20", "--tables", "2", "--rounds", "10")
     assert code == 0
-    assert "max 6 (average 4.74; no plan can do better than 5, this one is 1 above it; target: at most 6)" in out
+    assert "до 6 (в среднем 4.74; ни один план не даст меньше 5, этот выше на 1; цель: не больше 6)" in out

@@ -229,7 +229,8 @@ def add_standings_command(sub: Any) -> None:
     table = _with_db(sub.add_parser("standings", help=_("the standings, from the stored protocols")))
     table.add_argument("name", metavar=_("NAME"))
     table.add_argument("--json", action="store_true")
-    table.add_argument("--html", default=None, metavar=_("OUT.html"), help=_("also write the table as a page to print"))
+    table.add_argument("--html", nargs="?", const="standings.html", default=None, metavar=_("OUT.html"),
+                       help=_("also write the table as a page to print (default file: standings.html)"))
     table.set_defaults(run=_standings)
 
 
