@@ -4,6 +4,7 @@ cut."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -88,7 +89,7 @@ def stored_tournament(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> str
     return db
 
 
-def run_args(*argv: str) -> object:
+def run_args(*argv: str) -> argparse.Namespace:
     from voicehost.cli.main import build_parser
 
     return build_parser().parse_args(["run", "--audio", "off", *argv])
@@ -187,7 +188,9 @@ def test_a_table_killed_mid_game_comes_back_on_the_screen_after_a_resume(capsys:
 
     def tables() -> list[dict[str, object]]:
         try:
-            return list(board()["tables"])  # type: ignore[call-overload]
+            shown = board()["tables"]
+            assert isinstance(shown, list)
+            return shown
         except OSError:
             return []
 
