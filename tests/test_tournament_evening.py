@@ -254,3 +254,47 @@ def test_a_table_killed_mid_game_comes_back_on_the_screen_after_a_resume(capsys:
         screen.send_signal(signal.SIGTERM)
         _, err = screen.communicate(timeout=30)
     assert "Traceback" not in err.decode(), err.decode()[-2000:]
+
+
+def test_serve_seats_each_rounds_game_from_the_schedule(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``serve --tournament Кубок --round 1 --tournament-table 2``: its game of round 1 takes the
+    schedule's players of table 2 and says them; a round the schedule lacks plays unnamed, as the
+    judge names it (the table is a service: it does not stop for a missing round)."""
+    import asyncio
+
+    from voicehost.cli.run import schedule_seating
+    from voicehost.config import load_ruleset
+    from voicehost.host.director import Director, EdgeLog, Ports
+    from voicehost.service.notify import Notifier
+    from voicehost.service.table import IdleTable, TableSetup, TableState
+
+    db = stored_tournament(capsys, tmp_path)
+    ruleset = load_ruleset("sport")
+    ports = Ports(night=lambda on: None, led=lambda seat, pattern: None, edges=EdgeLog(), poll_s=None)
+    journals = tmp_path / "journals"
+    journals.mkdir()
+    setup = TableSetup(ruleset, ruleset.resolve({}), 10, journals, deal_seed=lambda: 7,
+                       tournament={"name": "Кубок", "round": 1, "table": 2}, seating=schedule_seating(db))
+    said: list[str] = []
+    table = IdleTable(setup, ports, log=said.append, notify=Notifier(""))
+    rosters: list[dict[int, str]] = []
+
+    def told(director: Director | None) -> None:
+        if director is not None:
+            rosters.append(dict(director.game.names))
+            assert table._game is not None
+            table._game.cancel()   # the game itself is not what this test plays
+
+    table.on_change = told
+
+    async def two_games() -> None:
+        for _ in range(2):
+            table._state = TableState.STARTING
+            await table._new_game()
+            for journal in journals.glob("*.jsonl"):   # the game played: its protocol is there
+                journal.with_suffix(".protocol.json").write_text("{}")
+
+    asyncio.run(two_games())
+    assert rosters[0] == {s: PLAYERS[10 + s - 1] for s in range(1, 11)}
+    assert rosters[1] == {}      # round 2 is not in this schedule
+    assert any(line.startswith("Кубок, тур 1, стол 2, по расписанию: 1. Игрок 11") for line in said), said

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -124,17 +124,12 @@ def seated_names(place: Mapping[str, Any], typed: list[tuple[str, str]], url: st
     (with a warning where they differ); without it, a tournament the records do not know, or a
     round and table its schedule does not have, is refused: a table never plays unnamed seats
     for a tournament."""
-    from voicehost.records.store import open_records
-    from voicehost.records.tournament import load_tournament
-
     try:
-        with open_records(url) as db:
-            schedule = load_tournament(db, place["name"]).schedule
+        seats = stored_seats(place, url)
     except InputError:
         if typed:
             return typed
         raise
-    seats = schedule.get(place["round"], {}).get(place["table"])
     if seats is None:
         if typed:
             return typed
@@ -145,6 +140,28 @@ def seated_names(place: Mapping[str, Any], typed: list[tuple[str, str]], url: st
         print(_("warning: --names replaces the schedule's players at round {round}, table {table}: {names}").format(
             names=", ".join(f"{seat}. {name}" for seat, name in planned), **place), file=sys.stderr, flush=True)
     return typed or planned
+
+
+def stored_seats(place: Mapping[str, Any], url: str | None) -> dict[int, str] | None:
+    """The stored schedule's seats at this round and table (None: the schedule has no such
+    table); a tournament the records do not know is refused (InputError)."""
+    from voicehost.records.store import open_records
+    from voicehost.records.tournament import load_tournament
+
+    with open_records(url) as db:
+        schedule = load_tournament(db, place["name"]).schedule
+    return schedule.get(place["round"], {}).get(place["table"])
+
+
+def schedule_seating(url: str | None) -> Callable[[Mapping[str, Any]], dict[int, str]]:
+    """``serve``'s lookup for each new game: the schedule's seats, or none when the records
+    have no such tournament or place (the table then plays as the judge names it)."""
+    def seating(place: Mapping[str, Any]) -> dict[int, str]:
+        try:
+            return stored_seats(place, url) or {}
+        except InputError:
+            return {}
+    return seating
 
 
 def seating_line(place: Mapping[str, Any], names: Mapping[int, str]) -> str:
