@@ -263,7 +263,7 @@ def test_counting_proves_more_than_the_average_where_it_must() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(tables=st.integers(2, 4), extra=st.integers(0, 9), rounds=st.integers(1, 10), seed=st.integers(0, 10**6))
+@given(tables=st.integers(2, 4), extra=st.integers(0, 9), rounds=st.integers(1, 12), seed=st.integers(0, 10**6))
 def test_no_size_or_seed_goes_above_the_promise(tables: int, extra: int, rounds: int, seed: int) -> None:
     """At most one above the lower bound – which is ⌈average⌉ unless counting proves more – with
     the games and the seats as fair as before. Two tables or more, fewer sit-outs than a table:
@@ -289,10 +289,9 @@ def test_the_text_plan_says_how_far_from_the_bound(capsys: pytest.CaptureFixture
     assert "до 6 (в среднем 4.74; ни один план не даст меньше 5, этот выше на 1; цель: не больше 6)" in out
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: at 20/2/12 the repair search stays at one pair two above the "
-                                        "bound for 2 seeds of 8 (1-8), although ±rows of a Hadamard matrix of order "
-                                        "12 reach the bound 6")
-@pytest.mark.parametrize("seed", [2, 6])
+@pytest.mark.parametrize("seed", range(1, 9))
 def test_twenty_players_two_tables_twelve_rounds_within_the_promise(seed: int) -> None:
+    """Seeds 2 and 6 kept a pair at 8 (target 7) until the repair search was kicked out of its
+    dead ends (hypothesis found the first)."""
     figures = balance(plan_tournament(20, 2, 12, seed))
     assert figures.meetings_max <= figures.meetings_target == 7

@@ -54,6 +54,8 @@ ATTEMPTS = 2                # whole searches at most, while the most-met pair is
 OVER = 60                   # a pair one meeting further above the bound costs this many times more
 TABU = 9                    # moves before a moved player may move back in that round
 WALK = 0.5                  # the temperature at which a move that adds a pair above the bound is taken
+STALL = 200                 # moves without a new best before the search is kicked …
+KICK = 4                    # … with this many random swaps
 IDLE_TRIES = 12             # sit-out exchanges looked at per repair move
 HOT, COLD = 3.0, 0.05
 PENALTY = 10
@@ -436,7 +438,9 @@ class _Repair:
     that keeps the sit-outs' turn – to the best place not forbidden by the tabu list. A pair
     above the bound by k costs ``OVER^(k − 1)``, so one pair two above weighs as sixty one above:
     the search first brings every pair to ⌈average⌉ + 1, then as many as it can to ⌈average⌉.
-    Ties go to the annealing's spread cost. The best plan seen is kept."""
+    Ties go to the annealing's spread cost. After ``STALL`` moves without a new best, a few
+    random swaps kick it out of its dead end (an iterated local search). The best plan seen is
+    kept."""
 
     def __init__(self, rng: random.Random, schedule: list[Round], sitting_out: list[list[int]],
                  meetings: list[list[int]], cost: _MeetingCost) -> None:
@@ -480,10 +484,13 @@ class _Repair:
         best = self.total
         kept = _copy(self.schedule), [sorted(out) for out in self.idle]
         tabu: dict[tuple[int, int], int] = {}
-        step = 0
+        step = improved = 0
         while self.hot and self.looked < budget:
             step += 1
             self.looked += SEATS            # a step that finds no move still spends the budget
+            if step - improved > STALL:
+                self._kick(tabu, step)
+                improved = step
             a, b = self.hot[self.rng.randrange(len(self.hot))]
             shared = [r for r, row in enumerate(self.table_of) if row[a] == row[b] != -1]
             choices = [choice for r in shared for mover in (a, b) for choice in self._moves(mover, r, tabu, step, best)]
@@ -494,9 +501,19 @@ class _Repair:
                 continue
             move()
             if self.total < best:
-                best = self.total
+                best, improved = self.total, step
                 kept = _copy(self.schedule), [sorted(out) for out in self.idle]
         return kept
+
+    def _kick(self, tabu: dict[tuple[int, int], int], step: int) -> None:
+        """Out of a dead end: a few random swaps, whatever they cost (the best plan is kept)."""
+        tables = len(self.schedule[0])
+        if tables < 2:
+            return
+        for _swap in range(KICK):
+            r = self.rng.randrange(len(self.schedule))
+            x, y = self.rng.sample(range(tables), 2)
+            self._swap(r, self.rng.choice(self.schedule[r][x]), self.rng.choice(self.schedule[r][y]), tabu, step)
 
     def _moves(self, mover: int, r: int, tabu: dict[tuple[int, int], int], step: int,
                best: int) -> list[tuple[tuple[int, int, float], Any]]:
