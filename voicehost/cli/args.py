@@ -122,6 +122,8 @@ def tournament_of(args: argparse.Namespace) -> dict[str, Any] | None:
         return None
     if any(value is None for value in given.values()):
         raise InputError("--tournament", _("give --tournament, --round and --tournament-table together"))
+    if not str(given["name"]).strip().isprintable():    # an empty name is the setup's to refuse
+        raise InputError("--tournament", _("the name holds a control or direction character"))
     return given
 
 

@@ -260,6 +260,7 @@ def _ratings(args: argparse.Namespace) -> int:
     check_scoring(args.scoring)
     with open_records(args.db) as db:
         rows = db.seat_rows(*args.season)
+        say_unnamed(db, args.season)
     table = ratings(rows, args.scoring)
     skills = {rating.player: rating.overall for rating in openskill_ratings(rows)}   # beside the points
     if args.json:
@@ -276,6 +277,20 @@ def _ratings(args: argparse.Namespace) -> int:
               f"{100 * rating.wins / rating.games:>5.1f} {rating.points:>7.1f} {rating.fouls:>5} "
               f"{rating.best_player:>4} {known.mu:>6.1f} ± {known.sigma:>4.1f}  {roles}")
     return 0
+
+
+def say_unnamed(db: Records, season: tuple[datetime | None, datetime | None]) -> None:
+    """Why a rating or a chart leaves games out: a played game whose seats had no names (the
+    demo's, a table run without ``--names``) has nobody to rate. One line on stderr, with the
+    count, so an empty table is never a silent one."""
+    unnamed = sum(1 for game in db.games(since=season[0], until=season[1])
+                  if game.winner is not None and not any(seat.player for seat in game.seats))
+    if unnamed:
+        print(ngettext("{count} game in the records has no player names and is not rated (name the players: "
+                       "run … --names 1=Анна,2=Борис,…, the judge's phone setup, or a tournament's schedule)",
+                       "{count} games in the records have no player names and are not rated (name the players: "
+                       "run … --names 1=Анна,2=Борис,…, the judge's phone setup, or a tournament's schedule)",
+                       unnamed).format(count=unnamed), file=sys.stderr)
 
 
 EXPORT_COLUMNS = ["game_id", "played_at", "table", "ruleset", "winner", "reason", "seat", "player", "role", "team",
@@ -321,6 +336,7 @@ def _chart(args: argparse.Namespace) -> int:
     check_scoring(args.scoring)
     with open_records(args.db) as db:
         rows = db.seat_rows(*args.season)
+        say_unnamed(db, args.season)
     leaders = draw_season(rows, Path(args.out), args.top, args.scoring)
     print(ngettext("{out}: {count} player: {names}", "{out}: {count} players: {names}", len(leaders)).format(
         out=args.out, count=len(leaders), names=", ".join(leaders)))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import (
     Commands,
@@ -56,6 +58,9 @@ def _run(args: argparse.Namespace) -> int:
     from voicehost.records.table import TableRecords, protocol_hook, table_records
 
     setup, resumed = run_setup(args)
+    if setup.tournament is not None:   # a resumed game reports at its journal's place: the screen's same table
+        args.tournament, args.round, args.tournament_table = (setup.tournament["name"], setup.tournament["round"],
+                                                              setup.tournament["table"])
     where = table_records(setup.table) if setup.table is not None else TableRecords("table")
     around = with_club(args, where.table, web_around(args, args.table))
     return run(setup, resumed, mock=args.mock, ears=not args.no_ears, speed=args.speed, transcript=args.transcript,
@@ -67,22 +72,102 @@ def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
     from voicehost.host.dealing import typed_pairs
     from voicehost.host.journal import load_journal
     from voicehost.host.live import parse_options, setup_of_journal
-    from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup
+    from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup, tournament_place
     from voicehost.host.table_file import table_path
 
     if args.resume:
-        if tournament_of(args) is not None:
-            raise InputError("--tournament", _("a resumed game keeps the tournament place its journal has"))
         read = load_journal(args.resume)
-        return setup_of_journal(read, args.table, args.audio), read
+        setup = setup_of_journal(read, args.table, args.audio)
+        given = tournament_of(args)
+        kept = dict(setup.tournament) if setup.tournament is not None else None
+        if given is not None and given != kept:
+            raise InputError("--tournament", _("a resumed game keeps the tournament place its journal has ({place})")
+                             .format(place=_place_text(kept)))
+        return setup, read
     roles = args.roles
     deal = "host" if not roles else "taps" if roles == "taps" else "typed"
+    table = args.table if args.table is not None else table_path(None)
+    place = tournament_place(tournament_of(args), CLI_PLACES.tournament)
+    names = typed_pairs(args.names, "--names")
+    if place is not None:
+        names = seated_names(place, names, records_url(args.db, table_path(args.table)))
     request = SetupRequest(ruleset=args.rules, options=parse_options(args.option or []),
-                           names=typed_pairs(args.names, "--names"), deal=deal, cards=roles, seed=args.deal,
-                           table=args.table if args.table is not None else table_path(None),
+                           names=names, deal=deal, cards=roles, seed=args.deal, table=table,
                            journal=args.journal or default_journal(), audio=args.audio,
-                           tournament=tournament_of(args), places=CLI_PLACES)
-    return check_setup(request), None
+                           tournament=place, places=CLI_PLACES)
+    setup = check_setup(request)
+    if place is not None and not args.names:
+        print(seating_line(place, setup.names), file=sys.stderr, flush=True)
+    return setup, None
+
+
+def _place_text(place: Mapping[str, Any] | None) -> str:
+    if place is None:
+        return _("none")
+    return _("{name}, round {round}, table {table}").format(**place)
+
+
+def records_url(db: str | None, table: Path) -> str | None:
+    """Where the tournament's schedule is kept: the club server of the table file's ``[records]``,
+    else ``--db``, else the table's own records."""
+    from voicehost.records.table import table_records
+
+    if table.is_file():
+        club = table_records(table).club_url
+        if club is not None:
+            return club
+    return db
+
+
+def seated_names(place: Mapping[str, Any], typed: list[tuple[str, str]], url: str | None) -> list[tuple[str, str]]:
+    """The names the stored schedule seats at this round and table. ``--names`` overrides it
+    (with a warning where they differ); without it, a tournament the records do not know, or a
+    round and table its schedule does not have, is refused: a table never plays unnamed seats
+    for a tournament."""
+    try:
+        seats = stored_seats(place, url)
+    except InputError:
+        if typed:
+            return typed
+        raise
+    if seats is None:
+        if typed:
+            return typed
+        raise InputError("--tournament-table", _("the schedule of {name!r} has no table {table} in round {round} "
+                                                 "(give the place the plan gives, or --names)").format(**place))
+    planned = [(str(seat), name) for seat, name in seats.items()]
+    if typed and dict(typed) != dict(planned):
+        print(_("warning: --names replaces the schedule's players at round {round}, table {table}: {names}").format(
+            names=", ".join(f"{seat}. {name}" for seat, name in planned), **place), file=sys.stderr, flush=True)
+    return typed or planned
+
+
+def stored_seats(place: Mapping[str, Any], url: str | None) -> dict[int, str] | None:
+    """The stored schedule's seats at this round and table (None: the schedule has no such
+    table); a tournament the records do not know is refused (InputError)."""
+    from voicehost.records.store import open_records
+    from voicehost.records.tournament import load_tournament
+
+    with open_records(url) as db:
+        schedule = load_tournament(db, place["name"]).schedule
+    return schedule.get(place["round"], {}).get(place["table"])
+
+
+def schedule_seating(url: str | None) -> Callable[[Mapping[str, Any]], dict[int, str]]:
+    """``serve``'s lookup for each new game: the schedule's seats, or none when the records
+    have no such tournament or place (the table then plays as the judge names it)."""
+    def seating(place: Mapping[str, Any]) -> dict[int, str]:
+        try:
+            return stored_seats(place, url) or {}
+        except InputError:
+            return {}
+    return seating
+
+
+def seating_line(place: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """What the terminal says at the start: the place and who sits where, from the schedule."""
+    return _("{name}, round {round}, table {table}, from the schedule: {seats}").format(
+        seats=", ".join(f"{seat}. {name}" for seat, name in sorted(names.items())), **place)
 
 
 def default_journal() -> Path:

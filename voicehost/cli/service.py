@@ -101,6 +101,10 @@ def _serve(args: argparse.Namespace) -> int:
 
     path, pinmap, setup = table_setup(args.table, args.journals)
     setup.tournament = serve_place(args)
+    if setup.tournament is not None:   # each game's players from the stored schedule, at its round
+        from voicehost.cli.run import records_url, schedule_seating
+
+        setup.seating = schedule_seating(records_url(None, path))
     if args.web:  # a bad address or PIN is refused before the table opens anything
         from voicehost.web import parse_address
         args.web_address, args.web_pin = parse_address(args.web), web_pin(args, path)

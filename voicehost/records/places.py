@@ -35,6 +35,8 @@ def check_name(value: object, place: str) -> str:
     """A tournament's or a player's name: text of 1 to 80 characters."""
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > NAME_LIMIT:
         raise InputError(place, _("must be a name (text, 1 to {limit} characters)").format(limit=NAME_LIMIT))
+    if not value.strip().isprintable():      # a control character, or a bidi override that reverses the screen
+        raise InputError(place, _("the name holds a control or direction character"))
     return value.strip()
 
 

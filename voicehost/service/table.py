@@ -46,6 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from hw.leds import JOURNAL_FAILED, OFF, READY
@@ -141,6 +142,9 @@ class TableSetup:
     """Bytes that must be free in :attr:`journals` before a game starts."""
     tournament: Any = None
     """``serve --tournament``: the tournament's name, this table's number and the first round."""
+    seating: Callable[[Mapping[str, Any]], Mapping[int, str]] | None = None
+    """``serve --tournament``: the names the stored schedule seats at a place (empty: none
+    stored); a game without names of its own takes them."""
 
     def default_game(self) -> GameSetup:
         """The table's own game (``start``, the chord): the table file's ``[game]``, checked at boot."""
@@ -568,6 +572,7 @@ class IdleTable:
         chosen = choice if choice is not None else self.setup.default_game()
         if chosen.tournament is None and self.setup.tournament is not None:   # the judge's game, same evening
             chosen = dataclasses.replace(chosen, tournament=self.setup.next_place())
+        chosen = self._seated(chosen)
         game = chosen.new_game()
         path = self.setup.journals / f"game-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
         while path.exists():
@@ -585,6 +590,17 @@ class IdleTable:
         game.push(deal)
         self.log(_("voicehost: a new game of {ruleset}, journal {path}").format(ruleset=game.ruleset.name, path=path))
         await self._play(game, journal, fresh=True, show_cards=typed is None, place=chosen.tournament)
+
+    def _seated(self, chosen: GameSetup) -> GameSetup:
+        """A tournament game without names of its own takes the schedule's, and says them."""
+        if chosen.names or chosen.tournament is None or self.setup.seating is None:
+            return chosen
+        names = dict(self.setup.seating(chosen.tournament))
+        if not names:
+            return chosen
+        self.log(_("{name}, round {round}, table {table}, from the schedule: {seats}").format(
+            seats=", ".join(f"{seat}. {name}" for seat, name in sorted(names.items())), **chosen.tournament))
+        return dataclasses.replace(chosen, names=MappingProxyType(names))
 
     async def _resume_unfinished(self) -> None:
         """The power cut's journal, if any: the window, then resumed, set aside, or (stopped) left."""

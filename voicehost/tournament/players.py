@@ -22,8 +22,8 @@ def parse_names(text: str, place: str) -> list[str]:
         where = f"{place}:{number}"
         if len(name) > MAX_NAME:
             raise InputError(where, _("the name is longer than {limit} characters").format(limit=MAX_NAME))
-        if not name.isprintable():
-            raise InputError(where, _("the name holds a control character"))
+        if not name.isprintable():     # also a bidi override (U+202E) or another format character
+            raise InputError(where, _("the name holds a control or direction character"))
         key = name.casefold()
         if key in seen:
             raise InputError(where, _("{name!r} is already on line {line}").format(name=name, line=seen[key]))
