@@ -287,9 +287,9 @@ def say_unnamed(db: Records, season: tuple[datetime | None, datetime | None]) ->
                   if game.winner is not None and not any(seat.player for seat in game.seats))
     if unnamed:
         print(ngettext("{count} game in the records has no player names and is not rated (name the players: "
-                       "run … --names 1=Анна,2=Борис,…, the judge's phone setup, or a tournament's schedule)",
+                       "run … --names 1=NAME,2=NAME,…, the judge's phone setup, or a tournament's schedule)",
                        "{count} games in the records have no player names and are not rated (name the players: "
-                       "run … --names 1=Анна,2=Борис,…, the judge's phone setup, or a tournament's schedule)",
+                       "run … --names 1=NAME,2=NAME,…, the judge's phone setup, or a tournament's schedule)",
                        unnamed).format(count=unnamed), file=sys.stderr)
 
 
