@@ -397,8 +397,7 @@ def test_a_name_over_the_limit_is_refused_on_every_path(tmp_path: Path, capsys: 
         read_choice({"ruleset": "sport", "names": {"2": LONG_NAME}}, 10)
     assert isinstance(web.value.refusal, SetupNotTaken)
     assert web.value.refusal.problem == "Имя в поле «2» не принято: 'АлександраАлександра'… — длиннее 40 символов."
-    with pytest.raises(SetupRefused, match="names.2: the name in field «2» is not taken: .Александра.*is longer than "
-                                           "40 characters") as header:
+    with pytest.raises(SetupRefused, match="names.2: .Александра.*is longer than 40 characters") as header:
         setup_from_header({"ruleset": "sport", "options": {}, "seats": 10, "names": {"2": LONG_NAME}}, "g.jsonl:1")
     assert header.value.place == "g.jsonl:1: names.2"
     with pytest.raises(InputError, match="is longer than 40 characters"):

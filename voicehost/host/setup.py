@@ -52,7 +52,11 @@ TOURNAMENT_PLACE = N_("the game's place in a tournament is not taken: the tourna
 
 class SetupRefused(InputError):
     """A setup no table can play: its place, and its message as a template (marked with ``N_``)
-    and values, which :func:`~voicehost.language.i18n.said` says in the language in use."""
+    and values, which :func:`~voicehost.language.i18n.said` says in the language in use.
+    ``sentence``: how the web page words it where the place alone (a form's field) does not say
+    enough — the command line puts the place before the message instead."""
+
+    sentence: tuple[str, dict[str, object]] | None = None
 
     @classmethod
     def of(cls, err: InputError) -> SetupRefused:
@@ -72,7 +76,8 @@ def _said(err: InputError) -> Message | str:
 
 def setup_refusal_text(refusal: SetupRefused) -> str:
     """The refusal as a sentence of its own (the web page's), in the language in use."""
-    text = said(refusal.template, refusal.values if refusal.filled else None)
+    text = said(*refusal.sentence) if refusal.sentence else said(refusal.template,
+                                                                 refusal.values if refusal.filled else None)
     return f"{text[:1].upper()}{text[1:]}."
 
 
@@ -308,9 +313,10 @@ def _names(ruleset: Ruleset, entries: list[tuple[object, object]], seats: int, p
     except InputError as err:
         if err.place == place.rstrip(". "):   # the whole roster: a name missing where every seat needs one
             raise SetupRefused.of(err) from None
-        raise _refused(err.place, N_("the name in field «{entry}» is not taken: {why}"),
-                       entry=err.place.removeprefix(place)[:12],
-                       why=_said(err)) from None
+        refusal = SetupRefused.of(err)   # the command line: «--names 1: seat 1 is named twice»
+        refusal.sentence = (N_("the name in field «{entry}» is not taken: {why}"),
+                            {"entry": err.place.removeprefix(place)[:12], "why": _said(err)})
+        raise refusal from None
 
 
 def _deal(request: SetupRequest, ruleset: Ruleset, options: Options,
