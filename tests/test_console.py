@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from test_game import voted_game
 
 from voicehost.config import load_ruleset
-from voicehost.host.console import COMMANDS, help_line
+from voicehost.host.commands import REGISTRY as COMMANDS
+from voicehost.host.commands import help_line
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.terminal import decode_console_line, read_terminal
 from voicehost.host.vclock import run_virtual
@@ -79,8 +80,8 @@ def test_the_unknown_command_help_lists_every_command() -> None:
     assert list(COMMANDS)[:14] == ["foul", "remove", "end", "nominate", "withdraw", "blood", "hand", "vote", "roles",
                                    "undo", "repeat", "status", "pause", "resume"]
     assert director.console.refused == [("help", f"unknown command; {help_line()}")]
-    assert all(f"; {usage}" in help_line() or help_line().startswith(f"commands: {usage}")
-               for usage, _ in COMMANDS.values())
+    assert all(f"; {command.usage}" in help_line() or help_line().startswith(f"commands: {command.usage}")
+               for command in COMMANDS.values())
 
 
 def test_a_refusal_by_the_game_is_a_sentence_about_the_game() -> None:
@@ -206,7 +207,8 @@ def test_every_console_command_is_documented() -> None:
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     docs, reference = (root / "docs" / "live-host.md").read_text(), (root / "docs" / "commands.md").read_text()
-    for usage, _ in COMMANDS.values():
+    for command in COMMANDS.values():
+        usage = command.usage
         assert f"`{usage}`" in docs, usage
         assert f"`{usage.split()[0]}" in reference, usage
 

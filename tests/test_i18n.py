@@ -149,7 +149,7 @@ def typed_words() -> set[str]:
     import argparse
 
     from voicehost.cli.main import build_parser
-    from voicehost.host.console import COMMANDS
+    from voicehost.host.commands import REGISTRY as COMMANDS
     from voicehost.records.tournament import TIE_BREAKS
     from voicehost.rules import GAMES, Role, Team
     from voicehost.rules.inputs import Input

@@ -14,36 +14,51 @@ the terminal too, for a table without a speaker.
 from __future__ import annotations
 
 import asyncio
-import re
-import unicodedata
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from voicehost.host.ballots import ballot_changed
 from voicehost.host.clock import SpeechTimer
+from voicehost.host.commands import (
+    MAX_LINE,
+    BestMoveCommand,
+    BloodCommand,
+    BonusCommand,
+    Command,
+    EndCommand,
+    FoulCommand,
+    HandCommand,
+    JudgeControl,
+    NominateCommand,
+    PauseCommand,
+    PenaltyCommand,
+    RemoveCommand,
+    RepeatCommand,
+    ResumeCommand,
+    RolesCommand,
+    StatusCommand,
+    UndoCommand,
+    VoteCommand,
+    WithdrawCommand,
+    read_command,
+)
 from voicehost.host.dealing import typed_deal
-from voicehost.host.judging import JUDGE_COMMANDS, TEXT_COMMANDS, JudgeControls, read_seconds
+from voicehost.host.judging import FloorControl, JudgeControls
 from voicehost.host.notices import ConsoleAnswered, Paused, VoteCorrected
 from voicehost.host.ports import Typed
 from voicehost.host.refusals import (
     AlreadyPaused,
+    BestAfterTheGame,
     CardsDoNotFit,
     ConsoleAnswer,
     DealCannotBeUndone,
-    LineTooLong,
     NoCardsYet,
     NominationNotTaken,
     NominationReason,
-    NoSeatHere,
     NothingSaidYet,
     NotNow,
     NotPaused,
-    NotText,
     Outcome,
     Refused,
-    TakesNothing,
-    UnknownCommand,
-    Usage,
     VerdictGiven,
     VoteCorrectionTooLate,
     Waiting,
@@ -57,7 +72,6 @@ from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import (
     DidNotVote,
     GameIsOver,
-    NoReasonGiven,
     NotACandidate,
     NotAsked,
     NoVoteToCorrect,
@@ -100,128 +114,17 @@ from voicehost.rules.requests import (
     Request,
 )
 
-# Every command, its usage and what it does: the one list the help, the checks and the docs use.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "foul": ("foul N", "a foul for seat N"),
-    "remove": ("remove N", "seat N is removed from the game"),
-    "end": ("end", "the current speech ends"),
-    "nominate": ("nominate A B", "seat A nominates seat B (a misheard nomination)"),
-    "withdraw": ("withdraw A B", "seat A withdraws his nomination of seat B"),
-    "blood": ("blood A B", "seat A, killed, names seat B (classic blood name)"),
-    "hand": ("hand N", "seat N raised his hand (club: 30 more seconds)"),
-    "vote": ("vote V C", "in the last round seat V voted for seat C (C = 0: for nobody)"),
-    "roles": ("roles 3=don,5=mafia,…", "the cards were learned wrong: the deal corrected (never said aloud)"),
-    "undo": ("undo", "the last input is taken back (an undone end of a speech: the floor back, with its time)"),
-    "repeat": ("repeat", "the host says his last line again"),
-    "status": ("status", "the host says who is nominated, the fouls of the seats still playing and the time left"),
-    "pause": ("pause", "everything waits (a speech keeps its time) until resume"),
-    "resume": ("resume", "the game goes on after a pause"),
-    # the judge's own controls (voicehost.host.judging): journaled, undone by undo, never inputs of the game
-    "time": ("time +S", "the speaker gets S more seconds (time: +30), or S fewer (time -S)"),
-    "restart": ("restart", "the current speech starts again with its whole time"),
-    "back": ("back", "the last speaker gets the floor back, with the time he had left"),
-    "hold": ("hold", "the speaker's clock stops; the game does not pause (release runs it again)"),
-    "release": ("release", "the held speaker's clock runs again"),
-    "note": ("note N text", "the judge's note on seat N (N = 0: on the game); the judge's screen and the protocol"),
-    "annul": ("annul reason", "the game is annulled (the records keep it, the ratings do not count it)"),
-    "stop": ("stop reason", "the game is stopped here (no result)"),
-    "best": ("best N", "after the game: the table voted seat N the best player"),
-    # Tournament scoring (sport, each under its option): docs/rules.md "Tournament scoring".
-    "bestmove": ("bestmove A B C", "the first player killed at night names one to three seats (his best move)"),
-    "bonus": ("bonus N P reason", "the judge's bonus: P points (0.25) for seat N, and why"),
-    "penalty": ("penalty N P reason", "the judge's penalty: P points (0.5) off seat N, and why"),
-}
-SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "blood": 2, "hand": 1, "vote": 2,
-             "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0,
-             "restart": 0, "back": 0, "hold": 0, "release": 0, "best": 1, "bestmove": 3, "bonus": 1, "penalty": 1}
-AFTER_GAME_COMMANDS = ("bestmove", "bonus", "penalty", "end")  # a game over still takes these (end: the window closes)
-FEWER_ARGS = {"bestmove": 1}  # the commands that take fewer seats than SEAT_ARGS, down to this
-_POINTS = re.compile(r"[0-9]{1,2}(?:[.,][0-9]{1,2})?")  # 0.25, 0,5, 1: at most hundredths
-MAX_LINE = 200
 COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
-_SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no seat number
 
 WAITING_FOR: dict[type, Waiting] = {
     AwaitDeal: "deal", AwaitShots: "shots", AwaitAction: "action", AwaitDawn: "dawn", AwaitMorning: "morning",
     AwaitNightfall: "nightfall", AwaitSpeech: "speech", AwaitVotes: "votes", AwaitLift: "lift"}
 
 
-def help_line() -> str:
-    return "commands: " + "; ".join(usage for usage, _ in COMMANDS.values())
-
-
 def shown(line: str) -> str:
     """A typed line as it can be printed back: control characters (an arrow key's escape
     sequence) made visible instead of echoed raw."""
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else "?" for c in line)[:MAX_LINE]
-
-
-def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
-    """A typed line → (command, seat arguments, the rest for ``roles``), or :class:`Refused`."""
-    if len(line) > MAX_LINE:
-        raise Refused(LineTooLong(MAX_LINE))
-    if any(not c.isprintable() and c not in " \t" or c == "\ufffd" for c in line):
-        raise Refused(NotText())
-    words = line.split()
-    name = unicodedata.normalize("NFKC", words[0]).lower() if words else ""
-    if name not in COMMANDS:
-        raise Refused(UnknownCommand(", ".join(COMMANDS), help_line().removeprefix("commands: ")))
-    usage = COMMANDS[name][0]
-    if name == "roles":
-        if len(words) < 2:
-            raise Refused(Usage(usage))
-        return name, [], " ".join(words[1:])
-    if name in ("time", *TEXT_COMMANDS):
-        return _judge_words(name, words[1:], usage, seats)
-    args = words[1:]
-    if name in ("bonus", "penalty"):
-        return _read_points(name, args, seats, usage)
-    if not FEWER_ARGS.get(name, SEAT_ARGS[name]) <= len(args) <= SEAT_ARGS[name] \
-            or not all(_SEAT.fullmatch(a) for a in args):
-        raise Refused(Usage(usage) if SEAT_ARGS[name] else TakesNothing(name))
-    numbers = [int(a) for a in args]
-    for k, number in enumerate(numbers):
-        nobody_allowed = name == "vote" and k == 1
-        if not 1 <= number <= seats and not (nobody_allowed and number == 0):
-            raise Refused(NoSeatHere(number, seats, usage))
-    return name, numbers, ""
-
-
-def _judge_words(name: str, words: list[str], usage: str, seats: int) -> tuple[str, list[int], str]:
-    """``time ±S`` (its seconds as ``+S``/``-S``), ``note N text`` and ``annul``/``stop`` with a reason."""
-    if name == "time":
-        seconds = read_seconds(words)
-        if seconds is None:
-            raise Refused(Usage(usage))
-        return name, [], seconds
-    seat_first = name == "note"
-    if len(words) < 1 + seat_first or (seat_first and not _SEAT.fullmatch(words[0])):
-        raise Refused(Usage(usage))
-    if seat_first and int(words[0]) > seats:
-        raise Refused(NoSeatHere(int(words[0]), seats, usage))
-    if seat_first:
-        return name, [int(words[0])], " ".join(words[1:])
-    return name, [], " ".join(words)
-
-
-def _read_points(name: str, args: list[str], seats: int, usage: str) -> tuple[str, list[int], str]:
-    """«bonus N P reason…»: the seat, and the points and the reason as typed (the same line again,
-    read by :func:`points_and_reason`, is what the web sends on)."""
-    if len(args) < 2 or not _SEAT.fullmatch(args[0]) or not _POINTS.fullmatch(args[1]):
-        raise Refused(Usage(usage))
-    if len(args) < 3:
-        raise Refused(NoReasonGiven())
-    seat = int(args[0])
-    if not 1 <= seat <= seats:
-        raise Refused(NoSeatHere(seat, seats, usage))
-    return name, [seat], " ".join(args[1:])
-
-
-def points_and_reason(rest: str) -> tuple[int, str]:
-    """``0,25 a fine defence`` (checked by :func:`read_command`) → (25, ``a fine defence``)."""
-    points, _, reason = rest.partition(" ")
-    whole, _, part = points.replace(",", ".").partition(".")
-    return int(whole) * 100 + int(part.ljust(2, "0") or 0), reason
 
 
 def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
@@ -232,19 +135,11 @@ def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
     return refusal
 
 
-class FloorControl(Protocol):
-    """What the console's ``back`` and ``undo`` need of the floor (:class:`~voicehost.host.speeches.Floor`)."""
-
-    time_left: dict[int, float]
-
-    def give_back(self) -> tuple[int, float]: ...
-
-
 class Console:
     """The judge's console: the typed lines waiting, a pause and the lines held through it, and
     what was refused. It reads the floor's timer (``status``) and holds it through a pause."""
 
-    def __init__(self, stage: Stage, timer: SpeechTimer) -> None:
+    def __init__(self, stage: Stage, timer: SpeechTimer, floor: FloorControl | None = None) -> None:
         self.stage = stage
         self.game = stage.game
         self.ports = stage.ports
@@ -258,11 +153,9 @@ class Console:
         """Every typed line refused, and why."""
         self.echo_replies = True
         """The console's answers are printed too (off when every line is printed anyway)."""
-        self.on_undo: Callable[[Input, int], Awaitable[None]] | None = None
-        """Told each input the judge's ``undo`` took back, and the place it had in the game."""
-        self.floor: FloorControl | None = None
-        """The floor, which gives a speech back (``back``); it sets itself here."""
-        self.controls = JudgeControls(self)
+        self.floor = floor
+        """The floor, which gives a speech back (``back``) and is told each input ``undo`` took back."""
+        self.controls = JudgeControls(stage, timer, floor, self.reply)
         """The judge's own controls: the speaker's clock, notes, a verdict, the best player."""
 
     @property
@@ -271,7 +164,7 @@ class Console:
         return self.controls.verdict is not None
 
     async def run(self, in_speech: bool = False) -> bool:
-        """Carry out the typed lines waiting (see :data:`COMMANDS`). Returns True when the
+        """Carry out the typed lines waiting (see :data:`~voicehost.host.commands.REGISTRY`). Returns True when the
         current speech was ended from the console. A line is refused — with a sentence and
         the usage, the game unchanged — rather than guessed at, and nothing typed kills it."""
         ended = False
@@ -309,55 +202,73 @@ class Console:
 
     async def command(self, line: str, typed: Typed | None = None) -> bool:
         """Carry out one line (``typed``: the queued line it came as, whose id a pause answers)."""
-        name, args, rest = read_command(line.strip(), self.game.seats)
-        if self.controls.after_game and name not in (*JUDGE_COMMANDS, "undo", "status", "repeat") \
-                and not (name in AFTER_GAME_COMMANDS and self.points_after_game()):
-            raise Refused(GameIsOver() if self.controls.verdict is None else VerdictGiven())
-        if name == "end":
-            return True
-        if name in JUDGE_COMMANDS:
-            await self.controls.command(name, args, rest, typed.by if typed is not None else "console")
-            return self.stopped
-        if name == "roles":
-            self._set_roles(rest)
-        elif name in ("foul", "remove"):
-            await self.stage.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
-        elif name in ("nominate", "withdraw", "blood"):
-            make = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName}[name]
-            item = make(args[0], args[1])
-            self._refuse_untaken(item)
-            await self.stage.push(item, "console")
-        elif name == "hand":
-            await self.stage.push(RaiseHand(args[0]), "console")
-        elif name in ("bestmove", "bonus", "penalty"):
-            await self._tournament(name, args, rest)
-        elif name == "undo":
-            await self._undo()
-        elif name == "vote":
-            await self._correct_vote(args[0], args[1])
-        elif name == "repeat":
-            if not self.stage.last_line:
-                raise Refused(NothingSaidYet())
-            await self.say_text(self.stage.last_line)
-        elif name == "status":
-            await self.reply(self.status())
-        elif name == "pause":
-            await self.pause(typed or Typed(0, line))
-        elif name == "resume":
-            raise Refused(NotPaused())
+        command = read_command(line.strip(), self.game.seats)
+        self._check_when(command)
+        match command:
+            case EndCommand():
+                return True
+            case JudgeControl():
+                await self.controls.command(command, typed.by if typed is not None else "console")
+                return self.stopped
+            case RolesCommand(cards=cards):
+                self._set_roles(cards)
+            case FoulCommand(seat=seat):
+                await self.stage.push(Foul(seat, "host"), "console")
+            case RemoveCommand(seat=seat):
+                await self.stage.push(Remove(seat, "host"), "console")
+            case NominateCommand(by=by, target=target) | WithdrawCommand(by=by, target=target):
+                item = (Nominate if isinstance(command, NominateCommand) else Withdraw)(by, target)
+                self._refuse_untaken(item)
+                await self.stage.push(item, "console")
+            case BloodCommand(by=by, target=target):
+                await self.stage.push(BloodName(by, target), "console")
+            case HandCommand(seat=seat):
+                await self.stage.push(RaiseHand(seat), "console")
+            case BestMoveCommand() | BonusCommand() | PenaltyCommand():
+                await self._tournament(command)
+            case UndoCommand():
+                await self._undo()
+            case VoteCommand(voter=voter, candidate=candidate):
+                await self._correct_vote(voter, candidate)
+            case RepeatCommand():
+                await self._repeat()
+            case StatusCommand():
+                await self.reply(self.status())
+            case PauseCommand():
+                await self.pause(typed or Typed(0, line))
+            case ResumeCommand():
+                raise Refused(NotPaused())
         return False
 
-    async def _tournament(self, name: str, args: list[int], rest: str) -> None:
+    def _check_when(self, command: Command) -> None:
+        """Refused when the game is past it (after the game only what the command declares) or
+        not yet at it (``best``: the table's vote after the game)."""
+        if not self.controls.after_game:
+            if not command.in_game:
+                raise Refused(BestAfterTheGame())
+            return
+        if command.after_game == "yes" or (command.after_game == "points" and self.points_after_game()):
+            return
+        raise Refused(GameIsOver() if self.controls.verdict is None else VerdictGiven())
+
+    async def _repeat(self) -> None:
+        if not self.stage.last_line:
+            raise Refused(NothingSaidYet())
+        await self.say_text(self.stage.last_line)
+
+    async def _tournament(self, command: BestMoveCommand | BonusCommand | PenaltyCommand) -> None:
         """«bestmove A B C» (the author is the game's first player killed at night), «bonus N P why»,
         «penalty N P why»: refused where the ruleset has no such option."""
-        option = "best_move" if name == "bestmove" else "judge_points"
-        if option not in self.game.options:
-            raise Refused(TournamentOptionOff(option))
-        if name == "bestmove":
-            item: Input = BestMove(int(getattr(self.game, "first_killed", 0)), tuple(args))
-        else:
-            hundredths, why = points_and_reason(rest)
-            item = JudgePoints(args[0], hundredths if name == "bonus" else -hundredths, why)
+        option = command.option
+        if option is None or option not in self.game.options:
+            raise Refused(TournamentOptionOff(str(option)))
+        match command:
+            case BestMoveCommand(seats=seats):
+                item: Input = BestMove(int(getattr(self.game, "first_killed", 0)), seats)
+            case BonusCommand(seat=seat, hundredths=points, reason=why):
+                item = JudgePoints(seat, points, why)
+            case PenaltyCommand(seat=seat, hundredths=points, reason=why):
+                item = JudgePoints(seat, -points, why)
         await self.stage.push(item, "console")
 
     def _refuse_untaken(self, item: Input) -> None:
@@ -384,8 +295,8 @@ class Console:
         if len(self.game.inputs) <= 1:
             raise Refused(DealCannotBeUndone())
         undone = self.stage.pop_last("undo")
-        if self.on_undo is not None:
-            await self.on_undo(undone, len(self.game.inputs))
+        if self.floor is not None:
+            await self.floor.undone(undone, len(self.game.inputs))
 
     async def _correct_vote(self, voter: int, candidate: int) -> None:
         """«vote V C»: the correction and the corrected round's count are said — never what has

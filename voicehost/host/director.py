@@ -72,11 +72,11 @@ class Director:
                  hearing: HearingSettings | None = None) -> None:
         self.stage = Stage(game, ports, journal, book, log)
         self.timer = SpeechTimer(self.stage.clock, self.stage.notify)
-        self.console = Console(self.stage, self.timer)
         self.night = Night(self.stage)
-        self.floor = Floor(self.stage, self.console, self.timer, hearing or HearingSettings(), forbidden)
+        self.floor = Floor(self.stage, self.timer, hearing or HearingSettings(), forbidden,
+                           judge=lambda: self.console.run(in_speech=True), stopped=lambda: self.console.stopped)
+        self.console = Console(self.stage, self.timer, self.floor)   # an undone end of a speech gives the floor back
         self.voting = Voting(self.stage)
-        self.console.on_undo = self.floor.undone   # an undone end of a speech gives the floor back
         self.floor.resume_clock(self.console.controls.judged)   # a resumed speech: the clock as the judge left it
         if transcript is not None:
             self.stage.watch(transcript.notice)

@@ -88,6 +88,16 @@ class TakesNothing(Refusal):
 
 
 @dataclass(frozen=True)
+class PointsTooFine(Refusal):
+    """``penalty 3 0.333``: the judge's points are given in hundredths at most (0.25, 0.5)."""
+
+    english: ClassVar[str] = ("{points} points: the judge's points have at most two decimals (0.25, 0.5); "
+                              "usage: {usage}")
+    points: str
+    usage: str
+
+
+@dataclass(frozen=True)
 class NoSeatHere(Refusal):
     english: ClassVar[str] = "there is no seat {seat} at this table (seats 1–{seats}); usage: {usage}"
     seat: int
