@@ -116,9 +116,9 @@ def test_the_console_answers_on_the_terminal_too() -> None:
 def test_lines_typed_during_a_pause_are_held_until_resume() -> None:
     game = day_one()
     director, said, printed = console_at(game, ["pause", "foul 4", "pause", "status", "resume"])
-    assert said[0] == "Пауза." and said[1] == "Продолжаем."                   # nothing carried out while paused
-    assert said[2].startswith("Игрок номер четыре, замечание.") and game.fouls[4] == 1  # then in order
-    assert said[3] == "Кандидатур пока нет."
+    assert said[0] == "Пауза." and said[2] == "Продолжаем."                   # the foul waits out the pause
+    assert said[1] == "Кандидатур пока нет."                                  # status is answered at once
+    assert said[3].startswith("Игрок номер четыре, замечание.") and game.fouls[4] == 1  # then the held lines
     assert "пульт: «foul 4» ждёт команды resume" in printed
     assert director.console.refused == [("pause", "the game is already paused")]
 

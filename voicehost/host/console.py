@@ -20,6 +20,7 @@ from voicehost.host.ballots import ballot_changed
 from voicehost.host.clock import SpeechTimer
 from voicehost.host.commands import (
     MAX_LINE,
+    REGISTRY,
     BestMoveCommand,
     BloodCommand,
     BonusCommand,
@@ -66,7 +67,7 @@ from voicehost.host.refusals import (
 )
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import event_lines, spoken, status_lines
-from voicehost.language.i18n import _
+from voicehost.language.i18n import _, language
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import (
@@ -92,10 +93,12 @@ from voicehost.rules.events import (
 from voicehost.rules.inputs import (
     BestMove,
     BloodName,
+    Dawn,
     Foul,
     Input,
     JudgePoints,
     Nominate,
+    Proceed,
     RaiseHand,
     Remove,
     Vote,
@@ -116,6 +119,9 @@ from voicehost.rules.requests import (
 
 COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
 
+Answer = tuple[str, dict[str, Any]]
+"""What a carried-out line did: a key of ``[answers]`` and its values."""
+ANSWERED_IN_A_PAUSE = frozenset(name for name, command in REGISTRY.items() if command.pauses)
 WAITING_FOR: dict[type, Waiting] = {
     AwaitDeal: "deal", AwaitShots: "shots", AwaitAction: "action", AwaitDawn: "dawn", AwaitMorning: "morning",
     AwaitNightfall: "nightfall", AwaitSpeech: "speech", AwaitVotes: "votes", AwaitLift: "lift"}
@@ -125,6 +131,20 @@ def shown(line: str) -> str:
     """A typed line as it can be printed back: control characters (an arrow key's escape
     sequence) made visible instead of echoed raw."""
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else "?" for c in line)[:MAX_LINE]
+
+
+def undone_answer(item: Input) -> Answer:
+    """What ``undo`` took back, for the judge: ``undone_<kind>`` with the input's fields."""
+    values = {name: ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+              for name, value in item.to_dict().items() if name != "type"}
+    if isinstance(item, JudgePoints):
+        values["points"] = russian_points(item.hundredths)
+    return (f"undone_{item.kind}", values)
+
+
+def russian_points(hundredths: int) -> str:
+    """Points as a Russian judge writes them: 1, 0,25, -0,5."""
+    return f"{hundredths / 100:g}".replace(".", ",")
 
 
 def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
@@ -155,6 +175,11 @@ class Console:
         """The console's answers are printed too (off when every line is printed anyway)."""
         self.floor = floor
         """The floor, which gives a speech back (``back``) and is told each input ``undo`` took back."""
+        self.answer: Answer | None = None
+        """What the line being carried out did, for its answer (a key of ``[answers]`` and its values)."""
+        self.correction: tuple[int, int, tuple[list[Input], int]] | None = None
+        """The last vote correction (voter, his ballot before, the inputs and judge records after
+        it): ``undo`` takes it back while nothing has followed it."""
         self.controls = JudgeControls(stage, timer, floor, self.reply)
         """The judge's own controls: the speaker's clock, notes, a verdict, the best player."""
 
@@ -170,64 +195,91 @@ class Console:
         ended = False
         while self.held or not self.ports.console.empty():
             typed = self.held.pop(0) if self.held else self.ports.console.get_nowait()
-            line = typed.line
-            if not line.strip():
-                continue
-            try:
-                ended = await self.command(line, typed) or ended
-            except Refused as err:
-                self.refuse_line(typed, err.refusal)
-            except IllegalInput as err:
-                self.refusals.append(err)
-                self.refuse_line(typed, why_not_now(err.refusal, self.game.request), err)
-            except InputError as err:  # roles that do not fit the cast
-                self.refuse_line(typed, CardsDoNotFit(str(err)))
-            else:
-                if line.split()[0].lower() != "pause":  # a pause is answered as it begins (see pause)
-                    self.answer_line(typed, "done")
+            if typed.line.strip():
+                ended = await self._carry_out(typed) or ended
             await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
+    async def _carry_out(self, typed: Typed) -> bool:
+        """One typed line carried out and answered, or refused; True: it ended the speech."""
+        line = typed.line
+        try:
+            ended = await self.command(line, typed)
+        except Refused as err:
+            self.refuse_line(typed, err.refusal)
+        except IllegalInput as err:
+            self.refusals.append(err)
+            self.refuse_line(typed, why_not_now(err.refusal, self.game.request), err)
+        except InputError as err:  # roles that do not fit the cast
+            self.refuse_line(typed, CardsDoNotFit(str(err)))
+        else:
+            if line.split()[0].lower() != "pause":  # a pause is answered as it begins (see pause)
+                self.done_line(typed)
+            return ended
+        return False
+
     def answer_line(self, typed: Typed, outcome: Outcome, refusal: Refusal | None = None,
-                    illegal: IllegalInput | None = None) -> None:
+                    illegal: IllegalInput | None = None, text: str = "") -> None:
         """The answer to one typed line, for whoever typed it (the web matches it by id)."""
-        self.stage.notify(ConsoleAnswered(ConsoleAnswer(typed.id, typed.line, outcome, refusal), illegal))
+        self.stage.notify(ConsoleAnswered(ConsoleAnswer(typed.id, typed.line, outcome, refusal, text), illegal))
+
+    def done_line(self, typed: Typed) -> None:
+        """Carried out: the judge reads what was done (or taken back), a sentence of ``[answers]``
+        about this very command, on the terminal and on his phone."""
+        key, values = self.answer or ("done", {})
+        self.answer = None
+        if f"answers.{key}" not in self.stage.book.lines:   # an input no answer names (a night's action)
+            key, values = ("undone_input" if key.startswith("undone_") else "done"), {}
+        text = self.stage.book.line("answers", key, **values)
+        self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=text))
+        self.answer_line(typed, "done", text=text)
 
     def refuse_line(self, typed: Typed, refusal: Refusal, illegal: IllegalInput | None = None) -> None:
-        """Refused: the judge reads the Russian sentence; ``refused`` keeps the English."""
+        """Refused: the judge reads the sentence in his language (Russian unless ``--lang en``);
+        ``refused`` keeps the English."""
         self.refused.append((typed.line, str(refusal)))
-        self.stage.log(_("console: «{line}» refused: {why}").format(line=shown(typed.line.strip()),
-                                                                    why=refusal_text(refusal, self.stage.book)))
+        why = str(refusal) if language() == "en" else refusal_text(refusal, self.stage.book)
+        self.stage.log(_("console: «{line}» refused: {why}").format(line=shown(typed.line.strip()), why=why))
         self.answer_line(typed, "refused", refusal, illegal)
 
     async def command(self, line: str, typed: Typed | None = None) -> bool:
-        """Carry out one line (``typed``: the queued line it came as, whose id a pause answers)."""
+        """Carry out one line (``typed``: the queued line it came as, whose id a pause answers);
+        :attr:`answer` says what was done."""
         command = read_command(line.strip(), self.game.seats)
         self._check_when(command)
+        self.answer = (command.name, {})
         match command:
             case EndCommand():
+                self.answer = ("end" if not self.controls.after_game else "end_after_game", {})
                 return True
             case JudgeControl():
-                await self.controls.command(command, typed.by if typed is not None else "console")
+                self.answer = await self.controls.command(command, typed.by if typed is not None else "console")
                 return self.stopped
             case RolesCommand(cards=cards):
                 self._set_roles(cards)
             case FoulCommand(seat=seat):
                 await self.stage.push(Foul(seat, "host"), "console")
+                self.answer = ("foul", {"seat": seat, "n": self.game.fouls.get(seat, 0)})
             case RemoveCommand(seat=seat):
                 await self.stage.push(Remove(seat, "host"), "console")
-            case NominateCommand(by=by, target=target) | WithdrawCommand(by=by, target=target):
-                item = (Nominate if isinstance(command, NominateCommand) else Withdraw)(by, target)
+                self.answer = ("remove", {"seat": seat})
+            case NominateCommand(by=by, target=target):
+                item = Nominate(by, target)
                 self._refuse_untaken(item)
                 await self.stage.push(item, "console")
+                self.answer = ("nominate", {"by": by, "target": target})
+            case WithdrawCommand(by=by, target=target):
+                await self._withdraw(by, target)
             case BloodCommand(by=by, target=target):
                 await self.stage.push(BloodName(by, target), "console")
+                self.answer = ("blood", {"by": by, "target": target})
             case HandCommand(seat=seat):
                 await self.stage.push(RaiseHand(seat), "console")
+                self.answer = ("hand", {"seat": seat})
             case BestMoveCommand() | BonusCommand() | PenaltyCommand():
                 await self._tournament(command)
             case UndoCommand():
-                await self._undo()
+                self.answer = await self._undo()
             case VoteCommand(voter=voter, candidate=candidate):
                 await self._correct_vote(voter, candidate)
             case RepeatCommand():
@@ -254,6 +306,7 @@ class Console:
     async def _repeat(self) -> None:
         if not self.stage.last_line:
             raise Refused(NothingSaidYet())
+        self.answer = ("repeat", {"line": self.stage.last_line})
         await self.say_text(self.stage.last_line)
 
     async def _tournament(self, command: BestMoveCommand | BonusCommand | PenaltyCommand) -> None:
@@ -264,11 +317,15 @@ class Console:
             raise Refused(TournamentOptionOff(str(option)))
         match command:
             case BestMoveCommand(seats=seats):
-                item: Input = BestMove(int(getattr(self.game, "first_killed", 0)), seats)
+                by = int(getattr(self.game, "first_killed", 0))
+                item: Input = BestMove(by, seats)
+                self.answer = ("bestmove", {"by": by, "seats": ", ".join(map(str, seats))})
             case BonusCommand(seat=seat, hundredths=points, reason=why):
                 item = JudgePoints(seat, points, why)
+                self.answer = ("bonus", {"seat": seat, "points": russian_points(points), "reason": why})
             case PenaltyCommand(seat=seat, hundredths=points, reason=why):
                 item = JudgePoints(seat, -points, why)
+                self.answer = ("penalty", {"seat": seat, "points": russian_points(points), "reason": why})
         await self.stage.push(item, "console")
 
     def _refuse_untaken(self, item: Input) -> None:
@@ -284,21 +341,59 @@ class Console:
             if isinstance(event, WithdrawalRefused):
                 raise Refused(WithdrawalNotTaken(item.by, item.target))
 
-    async def _undo(self) -> None:
-        """The last input taken back; whoever owns what it did is told (:attr:`on_undo`: the
-        floor gives back a speech whose end was undone)."""
+    async def _undo(self) -> Answer:
+        """The newest thing the judge or the game did, taken back; the answer says what. Whoever
+        owns what it did is told (the floor gives back a speech whose end was undone)."""
         if self.controls.after_game and self._given_after_the_end():   # a bonus, a penalty, a best move
-            self.stage.pop_last("undo")
-            return
-        if await self.controls.undo():   # the judge's own record was the newest
-            return
+            return undone_answer(self.stage.pop_last("undo", shown=False))
+        if self.correction is not None and self.correction[2] == (list(self.game.inputs), len(self.controls.judged)):
+            voter, before, _ = self.correction   # the vote correction is the newest: the ballot as it was
+            self.correction = None
+            await self._correct_vote(voter, before, undoing=True)
+            return ("undone_correction", {"voter": voter})
+        taken = await self.controls.undo()   # the judge's own record was the newest
+        if taken is not None:
+            return taken
         if len(self.game.inputs) <= 1:
             raise Refused(DealCannotBeUndone())
-        undone = self.stage.pop_last("undo")
+        undone = self.stage.pop_last("undo", shown=False)
         if self.floor is not None:
             await self.floor.undone(undone, len(self.game.inputs))
+        return undone_answer(undone)
 
-    async def _correct_vote(self, voter: int, candidate: int) -> None:
+    async def _withdraw(self, by: int, target: int) -> None:
+        """«withdraw A B»: in A's speech, the game's withdrawal; after it, the nomination A made
+        today is taken back (a splice: the game replayed without it), refused only when none
+        stands or what followed no longer fits."""
+        item = Withdraw(by, target)
+        try:
+            self._refuse_untaken(item)
+        except Refused:
+            at = self._standing_nomination(by, target)
+            if at is None:
+                raise
+            try:
+                self.game.splice(at, 1, [])
+            except IllegalInput:
+                raise Refused(WithdrawalNotTaken(by, target)) from None
+            self.stage.journal_splice(at, 1, [], f"withdraw {by} {target}", shown=False)
+            self.stage.lights.relight()
+        else:
+            await self.stage.push(item, "console")
+        self.answer = ("withdraw", {"by": by, "target": target})
+
+    def _standing_nomination(self, by: int, target: int) -> int | None:
+        """The place of today's nomination of ``target`` by ``by``, while it stands (no night since,
+        no withdrawal, no vote begun)."""
+        for at in range(len(self.game.inputs) - 1, -1, -1):
+            item = self.game.inputs[at]
+            if isinstance(item, (Vote, Dawn, Proceed)) or (isinstance(item, Withdraw) and item.target == target):
+                return None
+            if isinstance(item, Nominate) and (item.by, item.target) == (by, target):
+                return at
+        return None
+
+    async def _correct_vote(self, voter: int, candidate: int, undoing: bool = False) -> None:
         """«vote V C»: the correction and the corrected round's count are said — never what has
         happened since (the night, the morning, a floor given), which stands — and, when the count
         changed who is out, who comes back and who leaves, the game's end if it came, and the
@@ -314,9 +409,10 @@ class Console:
         before = next((item.candidate for item in inputs_before[at:at + removed]
                        if isinstance(item, Vote) and item.voter == voter), 0)   # the ballot it changes
         self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}",
-                                  ballot={"voter": voter, "before": before, "after": candidate})
-        self.stage.log(f"console: {ballot_changed(self.stage.book, voter, before, candidate)}")
+                                  ballot={"voter": voter, "before": before, "after": candidate}, shown=False)
         self.stage.lights.relight()
+        if not undoing:
+            self.correction = (voter, before, (list(self.game.inputs), len(self.controls.judged)))
         said: list[tuple[str, dict[str, Any]]] = [("vote_corrected", {"seat": voter, "target": candidate})
                                                   if candidate else ("vote_removed", {"seat": voter})]
         recount = self._recount(at + len(new))
@@ -333,8 +429,11 @@ class Console:
                      for line in event_lines(e, self.game)]
         said += self._floor_now(request_before)
         await self.reply(said)
+        lines = spoken(said, self.stage.book, self.game.ruleset.name)
+        self.answer = ("vote", {"ballot": ballot_changed(self.stage.book, voter, before, candidate),
+                                "said": " ".join(lines)})
         self.stage.notify(VoteCorrected(voter, candidate, returned, left,
-                                        tuple(spoken(said, self.stage.book, self.game.ruleset.name)), before))
+                                        tuple(lines), before))
 
     async def reply(self, said: list[tuple[str, dict[str, Any]]]) -> None:
         """Said aloud and printed on the terminal (a table may have no speaker)."""
@@ -377,8 +476,9 @@ class Console:
             raise Refused(NoCardsYet())
         deal = typed_deal(typed, self.game, "roles")
         self.game.splice(0, 1, [deal])
-        self.stage.journal_splice(0, 1, [deal], "roles corrected")
+        self.stage.journal_splice(0, 1, [deal], "roles corrected", shown=False)
         self.stage.lights.relight()
+        self.answer = ("roles", {})
 
     async def pause(self, pausing: Typed) -> None:
         """Everything waits until the console types ``resume``; a running speech keeps the
@@ -386,11 +486,14 @@ class Console:
         paused_at = self.stage.clock.now()
         self.paused = True
         self.stage.notify(Paused(True))
-        self.answer_line(pausing, "done")
+        self.answer = ("pause", {})
+        self.done_line(pausing)
         await self.reply([("paused", {})])
         while (typed := await self.ports.console.get()).line.strip().lower() != "resume":
             if typed.line.strip().lower() == "pause":
                 self.refuse_line(typed, AlreadyPaused())
+            elif typed.line.split()[0].lower() in ANSWERED_IN_A_PAUSE:   # status, repeat: now
+                await self._carry_out(typed)
             elif typed.line.strip():
                 self.held.append(typed)
                 self.stage.log(_("console: «{line}» held until resume").format(line=shown(typed.line.strip())))
@@ -398,7 +501,8 @@ class Console:
         self.paused = False
         self.timer.hold(self.stage.clock.now() - paused_at)
         self.stage.notify(Paused(False))
-        self.answer_line(typed, "done")
+        self.answer = ("resume", {})
+        self.done_line(typed)
         await self.reply([("resumed", {})])
 
     async def after_game(self, seconds: float) -> bool:

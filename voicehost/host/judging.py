@@ -53,6 +53,8 @@ TIMER_ACTIONS = frozenset(cls.record.action for cls in REGISTRY.values()
                           if cls.record is not None and cls.undo in ("clock", "floor"))
 """The judge records that set the speaker's clock (a resumed speech opens as they left it)."""
 VERDICT_LINES = {"annulled": "game_annulled", "stopped": "game_stopped"}
+Answer = tuple[str, dict[str, Any]]
+"""What a control did, for the judge: a key of ``[answers]`` and its values."""
 Reply = Callable[[list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 """Said aloud and printed for the judge (:meth:`~voicehost.host.console.Console.reply`)."""
 
@@ -152,23 +154,27 @@ class JudgeControls:
         judged_onto(record, self.judged, "judge")
         return record
 
-    async def command(self, command: JudgeControl, by: str) -> None:
+    async def command(self, command: JudgeControl, by: str) -> Answer:
+        """Carry ``command`` out; what it did, for the judge (a key of ``[answers]``, its values)."""
         match command:
             case BestCommand(seat=seat):
                 await self._best(seat)
+                return ("best", {"seat": seat})
             case NoteCommand(seat=seat, text=text):
                 self._record("note", seat=seat, text=text)
                 self._notes_changed()
-            case AnnulCommand(reason=reason):
-                await self._verdict("annulled", reason, by)
-            case StopCommand(reason=reason):
-                await self._verdict("stopped", reason, by)
+                return ("note" if seat else "note_on_game", {"seat": seat, "text": text})
+            case AnnulCommand(reason=reason) | StopCommand(reason=reason):
+                await self._verdict("annulled" if isinstance(command, AnnulCommand) else "stopped", reason, by)
+                return (command.name, {"reason": reason})
             case BackCommand():
-                await self._back()
+                seat, left = await self._back()
+                return ("back", {"seat": seat, "left": round(left)})
             case TimeCommand() | RestartCommand() | HoldCommand() | ReleaseCommand():
-                await self._clock(command)
+                return await self._clock(command)
+        raise AssertionError(command)   # every JudgeControl has its case
 
-    async def _clock(self, command: TimeCommand | RestartCommand | HoldCommand | ReleaseCommand) -> None:
+    async def _clock(self, command: TimeCommand | RestartCommand | HoldCommand | ReleaseCommand) -> Answer:
         """The speaker's clock: more or less time, the whole time again, held or running again."""
         timer = self.timer
         request = timer.request
@@ -197,8 +203,10 @@ class JudgeControls:
                 self._record("release", seat=seat, left=round(left, 3))
                 timer.release()
         await self.reply([(key, {"seat": seat, "n": n})])
+        return (command.name, {"seat": seat, "seconds": f"{n if key.endswith('more') else -n:+d}",
+                               "left": round(timer.now_left())})
 
-    async def _back(self) -> None:
+    async def _back(self) -> tuple[int, float]:
         """The last speaker gets the floor back with the time he had left (his end journaled as
         taken back, then this record: a resume gives him that time)."""
         floor = self.floor
@@ -207,11 +215,14 @@ class JudgeControls:
         seat, left = floor.give_back()
         self._record("back", seat=seat, left=round(left, 3))
         await self.stage.say([("go_on", {"seat": seat})])
+        return seat, left
 
     async def _verdict(self, result: str, reason: str, by: str) -> None:
         if self.verdict is not None:
             raise Refused(VerdictGiven())
-        self._record("verdict", result=result, reason=reason, by=by)
+        speech = {} if self.timer.request is None or self.timer.deadline is None else \
+            {"seat": self.timer.request.seat, "left": round(self.timer.now_left(), 3)}   # to go on from, if undone
+        self._record("verdict", result=result, reason=reason, by=by, **speech)
         await self.reply([(VERDICT_LINES[result], {"reason": reason})])
 
     async def _best(self, seat: int) -> None:
@@ -230,14 +241,15 @@ class JudgeControls:
     def _notes_changed(self) -> None:
         self.stage.notify(NotesChanged(notes_of(self.judged)))
 
-    async def undo(self) -> bool:
+    async def undo(self) -> Answer | None:
         """The judge's ``undo``, when his own last record is newer than the game's last input:
-        it is taken back (journaled as an ``undo`` record). False: the game's input is the newer."""
+        it is taken back (journaled as an ``undo`` record) and the answer says what. None: the
+        game's input is the newer."""
         game = self.stage.game
         if not self.judged or self.judged[-1]["i"] != len(game.inputs):
             if self.after_game:
                 raise Refused(NoJudgeRecordToUndo())
-            return False
+            return None
         last = self.judged[-1]
         self._record("undo", undone=last["action"])
         action, seat = last["action"], int(last.get("seat", 0))
@@ -247,7 +259,17 @@ class JudgeControls:
             await self.stage.push(EndSpeech(seat), "console")
         elif action in TIMER_ACTIONS:
             self._clock_undone(last)
-        return True
+        elif action == "verdict":
+            await self._verdict_undone(last)
+        values = {name: last.get(name, "") for name in ("seat", "text", "result")}
+        return (f"undone_{action}", {**values, "seconds": f"{int(last.get('seconds', 0)):+d}"})
+
+    async def _verdict_undone(self, record: dict[str, Any]) -> None:
+        """The game goes on, and the table is told so; the speech it stopped resumes with the time
+        it had then (``seat``/``left`` of the verdict), not a time of an older record."""
+        if "seat" in record and self.floor is not None:
+            self.floor.time_left[int(record["seat"])] = float(record["left"])
+        await self.reply([("resumed", {})])
 
     def _clock_undone(self, record: dict[str, Any]) -> None:
         """The speaker's clock as it was before ``record`` (his floor now, or given back to come)."""

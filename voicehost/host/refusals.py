@@ -48,6 +48,8 @@ class ConsoleAnswer:
     line: str
     outcome: Outcome
     refusal: Refusal | None = None
+    text: str = ""
+    """Carried out: what was done (or taken back), in the judge's words (``[answers]``)."""
 
 
 # ---- the console's own refusals -------------------------------------------------------------------------

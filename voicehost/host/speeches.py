@@ -100,7 +100,7 @@ class Floor:
         if self.ended is None or self.ended[0] != len(self.game.inputs) - 1:
             raise Refused(NothingToGiveBack())
         _, seat, left = self.ended
-        self.stage.pop_last("back:")
+        self.stage.pop_last("back:", shown=False)   # the judge's answer says it
         self.ended, self.take_back = None, None
         self.time_left[seat] = left
         return seat, left
@@ -171,7 +171,7 @@ class Floor:
         self.turn.closed = self.ports.clock()
         left = self.timer.stop()
         if self.game.request == request and not self.stopped():
-            await self.stage.push(EndSpeech(seat), "host")
+            await self.stage.push(EndSpeech(seat), "console" if ended == "console" else "host")
             if seat:
                 self.ended = (len(self.game.inputs) - 1, seat, max(0.0, left))
             if ended == "words" and seat:   # he may hold his button: it was not his «спасибо»
@@ -207,7 +207,7 @@ class Floor:
         own = [p for p in presses if p.seat == request.seat and p.down not in self.turn.used_presses]
         if request.seat and own and not await self._veto(own):
             return True
-        return await self.judge()
+        return "console" if await self.judge() else False   # the judge's «end»: journaled as his
 
     async def _nomination(self, request: AwaitSpeech, intent: NominateIntent | WithdrawIntent, heard: Heard,
                           text: str) -> bool:
