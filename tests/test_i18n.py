@@ -524,7 +524,8 @@ def test_run_with_a_typed_console_speaks_russian(russian: None, tmp_path: Path) 
                           "--db", f"sqlite:///{tmp_path / 'records.sqlite'}"], input=typed, cwd=tmp_path)
     shown = done.stdout + done.stderr
     assert done.returncode == 0, shown
-    assert "пульт: отмена foul" in shown and "пульт: «help» отклонено:" in shown and "ведущий: " in shown, shown
+    assert "пульт: «undo»: Отменено замечание игроку 3." in shown and "отмена foul" not in shown \
+        and "пульт: «help» отклонено:" in shown and "ведущий: " in shown, shown
     assert "game.protocol.json — красные (чёрных не осталось)" in shown, shown   # not (red, no_black_left)
     assert_no_english(shown, "run")
 

@@ -461,6 +461,17 @@ class StopCommand(JudgeControl):
     reason: str
 
 
+@command
+@dataclass(frozen=True)
+class UnfoulCommand(Command):
+    name = "unfoul"
+    usage = "unfoul N"
+    about = "seat N's last foul is taken back, at any time in the game (the count follows)"
+    args = ("seat",)
+    journaled, undo = "splice", "splice"
+    seat: int
+
+
 # ---- reading a typed line -------------------------------------------------------------------------------
 
 def help_line() -> str:

@@ -14,6 +14,7 @@ the terminal too, for a table without a speaker.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any, cast
 
 from voicehost.host.ballots import ballot_changed
@@ -38,6 +39,7 @@ from voicehost.host.commands import (
     RolesCommand,
     StatusCommand,
     UndoCommand,
+    UnfoulCommand,
     VoteCommand,
     WithdrawCommand,
     read_command,
@@ -52,7 +54,9 @@ from voicehost.host.refusals import (
     CardsDoNotFit,
     ConsoleAnswer,
     DealCannotBeUndone,
+    FoulNoLongerFits,
     NoCardsYet,
+    NoFoulToTakeBack,
     NominationNotTaken,
     NominationReason,
     NothingSaidYet,
@@ -121,6 +125,20 @@ COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a co
 
 Answer = tuple[str, dict[str, Any]]
 """What a carried-out line did: a key of ``[answers]`` and its values."""
+
+
+@dataclass(frozen=True)
+class Spliced:
+    """A splice the judge made: where, how many inputs it put in, the ones it took out, what
+    its undo answers, and the game (inputs, judge records) right after it."""
+
+    at: int
+    inserted: int
+    removed: list[Input]
+    undone: Answer
+    after: tuple[list[Input], int]
+
+
 ANSWERED_IN_A_PAUSE = frozenset(name for name, command in REGISTRY.items() if command.pauses)
 WAITING_FOR: dict[type, Waiting] = {
     AwaitDeal: "deal", AwaitShots: "shots", AwaitAction: "action", AwaitDawn: "dawn", AwaitMorning: "morning",
@@ -140,6 +158,15 @@ def undone_answer(item: Input) -> Answer:
     if isinstance(item, JudgePoints):
         values["points"] = russian_points(item.hundredths)
     return (f"undone_{item.kind}", values)
+
+
+def last_foul(inputs: list[Input], seat: int) -> int | None:
+    """The place of the seat's last foul in the game, if he has one."""
+    for at in range(len(inputs) - 1, -1, -1):
+        item = inputs[at]
+        if isinstance(item, Foul) and item.seat == seat:
+            return at
+    return None
 
 
 def russian_points(hundredths: int) -> str:
@@ -177,6 +204,9 @@ class Console:
         """The floor, which gives a speech back (``back``) and is told each input ``undo`` took back."""
         self.answer: Answer | None = None
         """What the line being carried out did, for its answer (a key of ``[answers]`` and its values)."""
+        self.spliced: Spliced | None = None
+        """The judge's last splice (``unfoul``, a late ``withdraw``), which ``undo`` reverses while
+        nothing has followed it."""
         self.correction: tuple[int, int, tuple[list[Input], int]] | None = None
         """The last vote correction (voter, his ballot before, the inputs and judge records after
         it): ``undo`` takes it back while nothing has followed it."""
@@ -258,8 +288,10 @@ class Console:
             case RolesCommand(cards=cards):
                 self._set_roles(cards)
             case FoulCommand(seat=seat):
+                before = self.game.fouls.get(seat, 0)
                 await self.stage.push(Foul(seat, "host"), "console")
-                self.answer = ("foul", {"seat": seat, "n": self.game.fouls.get(seat, 0)})
+                n = self.game.fouls.get(seat, 0)
+                self.answer = ("foul" if n > before else "foul_not_counted", {"seat": seat, "n": n})
             case RemoveCommand(seat=seat):
                 await self.stage.push(Remove(seat, "host"), "console")
                 self.answer = ("remove", {"seat": seat})
@@ -278,6 +310,8 @@ class Console:
                 self.answer = ("hand", {"seat": seat})
             case BestMoveCommand() | BonusCommand() | PenaltyCommand():
                 await self._tournament(command)
+            case UnfoulCommand(seat=seat):
+                await self._unfoul(seat)
             case UndoCommand():
                 self.answer = await self._undo()
             case VoteCommand(voter=voter, candidate=candidate):
@@ -351,6 +385,8 @@ class Console:
             self.correction = None
             await self._correct_vote(voter, before, undoing=True)
             return ("undone_correction", {"voter": voter})
+        if self.spliced is not None and self.spliced.after == (list(self.game.inputs), len(self.controls.judged)):
+            return self._unsplice(self.spliced)
         taken = await self.controls.undo()   # the judge's own record was the newest
         if taken is not None:
             return taken
@@ -372,15 +408,42 @@ class Console:
             at = self._standing_nomination(by, target)
             if at is None:
                 raise
-            try:
-                self.game.splice(at, 1, [])
-            except IllegalInput:
-                raise Refused(WithdrawalNotTaken(by, target)) from None
-            self.stage.journal_splice(at, 1, [], f"withdraw {by} {target}", shown=False)
-            self.stage.lights.relight()
+            self._splice(at, 1, [], f"withdraw {by} {target}", WithdrawalNotTaken(by, target),
+                         ("undone_withdrawn", {"by": by, "target": target}))
         else:
             await self.stage.push(item, "console")
         self.answer = ("withdraw", {"by": by, "target": target})
+
+    async def _unfoul(self, seat: int) -> None:
+        """«unfoul N»: the seat's last foul is taken out of the game wherever it is (a splice: the
+        game replayed without it, so the count and whatever it caused follow)."""
+        at = last_foul(self.game.inputs, seat)
+        if at is None:
+            raise Refused(NoFoulToTakeBack(seat))
+        self._splice(at, 1, [], f"unfoul {seat}", FoulNoLongerFits(seat), ("undone_unfoul", {"seat": seat}))
+        self.answer = ("unfoul", {"seat": seat, "n": self.game.fouls.get(seat, 0)})
+
+    def _splice(self, at: int, remove: int, insert: list[Input], why: str, misfit: Refusal, undone: Answer) -> None:
+        """The game's inputs ``[at, at+remove)`` replaced by ``insert`` and the rest replayed, then
+        journaled; refused (``misfit``) when what followed no longer fits. ``undo`` reverses it."""
+        removed = list(self.game.inputs[at:at + remove])
+        try:
+            self.game.splice(at, remove, insert)
+        except IllegalInput:
+            raise Refused(misfit) from None
+        self.stage.journal_splice(at, remove, insert, why, shown=False)
+        self.stage.lights.relight()
+        self.spliced = Spliced(at, len(insert), removed, undone, (list(self.game.inputs), len(self.controls.judged)))
+
+    def _unsplice(self, spliced: Spliced) -> Answer:
+        """The judge's last splice reversed (nothing has followed it)."""
+        self.spliced = None
+        self.game.splice(spliced.at, spliced.inserted, spliced.removed)
+        self.stage.journal_splice(spliced.at, spliced.inserted, spliced.removed, "undo splice", shown=False)
+        self.stage.lights.relight()
+        key, values = spliced.undone
+        seat = values.get("seat")
+        return key, {**values, "n": self.game.fouls.get(seat, 0) if isinstance(seat, int) else 0}
 
     def _standing_nomination(self, by: int, target: int) -> int | None:
         """The place of today's nomination of ``target`` by ``by``, while it stands (no night since,

@@ -100,6 +100,21 @@ class PointsTooFine(Refusal):
 
 
 @dataclass(frozen=True)
+class NoFoulToTakeBack(Refusal):
+    english: ClassVar[str] = "seat {seat} has no foul to take back"
+    seat: int
+
+
+@dataclass(frozen=True)
+class FoulNoLongerFits(Refusal):
+    """Taking the foul back would change what followed it (the fourth foul removed the player)."""
+
+    english: ClassVar[str] = ("seat {seat}'s foul cannot be taken back: what followed it no longer fits "
+                              "(undo the later inputs first)")
+    seat: int
+
+
+@dataclass(frozen=True)
 class NoSeatHere(Refusal):
     english: ClassVar[str] = "there is no seat {seat} at this table (seats 1–{seats}); usage: {usage}"
     seat: int
