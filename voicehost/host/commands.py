@@ -263,6 +263,7 @@ class UndoCommand(Command):
     usage = "undo"
     about = "the last input is taken back (an undone end of a speech: the floor back, with its time)"
     after_game = "yes"
+    journaled = "splice"   # or, for the judge's own record, an ``undo`` record
 
 
 @command
