@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from voicehost.rules.inputs import EndSpeech, Nominate
 SPOKEN = list[tuple[float, str]]
 
 
-def hosted(game: Game, steps: list[tuple[float, str]], until: float, journal_path: Path | None = None,
+def hosted(game: Game, steps: Sequence[tuple[float, str]], until: float, journal_path: Path | None = None,
            after_game: bool = False) -> tuple[SPOKEN, list[str], list[ConsoleAnswered], Director]:
     """The whole host over ``game`` on the virtual clock, each step's line typed at its time;
     ``after_game``: once the run stops (a verdict), the after-game window and, when the verdict is
