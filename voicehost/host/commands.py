@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import ClassVar, Literal, TypeVar
 
 from voicehost.host.refusals import (
@@ -58,6 +58,18 @@ _POINTS = re.compile(r"[0-9]{1,2}(?:[.,][0-9]{1,2})?")  # 0.25, 0,5, 1: at most 
 _POINTS_ANY = re.compile(r"[0-9]{1,2}[.,][0-9]+")        # 0.333: points, but finer than hundredths
 SEAT_LIKE: frozenset[Arg] = frozenset({"seat", "target", "seats"})
 MAX_SEATS = 3   # a ``seats`` argument: the best move names one to three
+
+
+@dataclass(frozen=True)
+class Points:
+    """The judge's points: in hundredths, and as he typed them (``0,25`` or ``0.25``), which is
+    how the web sends the command on."""
+
+    hundredths: int
+    typed: str
+
+    def __str__(self) -> str:
+        return self.typed
 
 
 @dataclass(frozen=True)
@@ -114,15 +126,13 @@ class Command:
     """Answered during a pause (never held until ``resume``)."""
 
     def line(self) -> str:
-        """The command in its normal form (single spaces, points with a dot): what the web sends on."""
+        """The command in its normal form (single spaces): what the web sends on."""
         words = [self.name]
-        for kind, value in zip(self.args, astuple(self), strict=True):
+        for kind, value in zip(self.args, (getattr(self, f.name) for f in fields(self)), strict=True):
             if kind == "seats":
                 words += [str(seat) for seat in value]
             elif kind == "seconds":
                 words.append(f"{value:+d}")
-            elif kind == "points":
-                words.append(f"{value // 100}.{value % 100:02d}".removesuffix("0").removesuffix(".0"))
             else:
                 words.append(str(value))
         return " ".join(words)
@@ -248,7 +258,7 @@ class VoteCommand(Command):
 class RolesCommand(Command):
     name = "roles"
     usage = "roles 3=don,5=mafia,…"
-    about = "the cards were learned wrong: the deal corrected (never said aloud; дон, мафия… too)"
+    about = "the cards were learned wrong: the deal corrected (never said aloud; Russian card names too)"
     args = ("cards",)
     journaled = "splice"
     cards: str
@@ -400,7 +410,7 @@ class BonusCommand(Command):
     journaled, undo = "input", "input"
     form = Form(("seat", "points", "reason"))
     seat: int
-    hundredths: int
+    points: Points
     reason: str
 
 
@@ -416,7 +426,7 @@ class PenaltyCommand(Command):
     journaled, undo = "input", "input"
     form = Form(("seat", "points", "reason"))
     seat: int
-    hundredths: int
+    points: Points
     reason: str
 
 
@@ -519,7 +529,7 @@ def read_args(cls: type[Command], words: Sequence[str], seats: int | None) -> li
             if form_ok and _POINTS_ANY.fullmatch(points) and not _POINTS.fullmatch(points):
                 raise Refused(PointsTooFine(points, cls.usage))
             form_ok = form_ok and bool(_POINTS.fullmatch(points))
-            values.append(hundredths(points) if form_ok else 0)
+            values.append(Points(hundredths(points), points) if form_ok else Points(0, ""))
             at += 1
         else:   # text, reason, cards: the words that follow
             if not rest:

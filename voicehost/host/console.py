@@ -260,8 +260,9 @@ class Console:
         self.answer = None
         if f"answers.{key}" not in self.stage.book.lines:   # an input no answer names (a night's action)
             key, values = ("undone_input" if key.startswith("undone_") else "done"), {}
-        text = self.stage.book.line("answers", key, **values)
-        self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=text))
+        text = self.stage.book.line("answers", key, **values)   # the phone reads it in Russian
+        printed = text if language() != "en" else _("done")   # the phrasebook is Russian only
+        self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=printed))
         self.answer_line(typed, "done", text=text)
 
     def refuse_line(self, typed: Typed, refusal: Refusal, illegal: IllegalInput | None = None) -> None:
@@ -354,12 +355,12 @@ class Console:
                 by = int(getattr(self.game, "first_killed", 0))
                 item: Input = BestMove(by, seats)
                 self.answer = ("bestmove", {"by": by, "seats": ", ".join(map(str, seats))})
-            case BonusCommand(seat=seat, hundredths=points, reason=why):
-                item = JudgePoints(seat, points, why)
-                self.answer = ("bonus", {"seat": seat, "points": russian_points(points), "reason": why})
-            case PenaltyCommand(seat=seat, hundredths=points, reason=why):
-                item = JudgePoints(seat, -points, why)
-                self.answer = ("penalty", {"seat": seat, "points": russian_points(points), "reason": why})
+            case BonusCommand(seat=seat, points=points, reason=why):
+                item = JudgePoints(seat, points.hundredths, why)
+                self.answer = ("bonus", {"seat": seat, "points": russian_points(points.hundredths), "reason": why})
+            case PenaltyCommand(seat=seat, points=points, reason=why):
+                item = JudgePoints(seat, -points.hundredths, why)
+                self.answer = ("penalty", {"seat": seat, "points": russian_points(points.hundredths), "reason": why})
         await self.stage.push(item, "console")
 
     def _refuse_untaken(self, item: Input) -> None:

@@ -63,8 +63,11 @@ def card(word: str) -> Role | None:
     return next((role for role in Role if _folded(lines.get(f"log.role_{role.value}", "")) == wanted), None)
 
 
+_YO, _YE = chr(0x451), chr(0x435)   # ё is written as е as often as not
+
+
 def _folded(word: str) -> str:
-    return " ".join(word.lower().replace("ё", "е").split())
+    return " ".join(word.lower().replace(_YO, _YE).split())
 
 
 def typed_deal(text: str, game: Game, place: str) -> Deal:

@@ -66,7 +66,7 @@ from voicehost.host import (
     show_roles,
     write_results,
 )
-from voicehost.language.i18n import N_, _
+from voicehost.language.i18n import N_, _, language
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.record_words import result_words
@@ -468,8 +468,9 @@ class IdleTable:
         command = console_command(words)
         if self._state is S.PLAYING and not isinstance(command, Discard):
             self.ports.type(line)
-        elif isinstance(command, Refusal):
-            self.log(_("console: {words}: {answer}").format(words=words, answer=refusal_text(command, self.book)))
+        elif isinstance(command, Refusal):   # «best» mistyped: why, in the judge's language
+            why = str(command) if language() == "en" else refusal_text(command, self.book)
+            self.log(_("console: {words}: {answer}").format(words=words, answer=why))
         elif command is None:
             if words:
                 self.log(_("console: {words}: no game is running (start one with «start» or the chord)").format(
