@@ -149,12 +149,8 @@ class Director:
         """``voicehost run`` after the game: the table's best player (when the scoring has the
         award, ``best_points``) and the judge's last word on a verdict; True when ``undo`` took
         the verdict back and the game goes on (:meth:`Console.after_game`)."""
-        verdict = self.console.controls.verdict
-        if verdict is not None:
-            told = (_("voicehost: the game is annulled; «undo» within {seconds} s takes that back")
-                    if verdict["result"] == "annulled" else
-                    _("voicehost: the game is stopped; «undo» within {seconds} s takes that back"))
-            self.log(told.format(seconds=AFTER_GAME_S))
+        if self.console.stopped:
+            self._tell_the_verdict_window()
         elif self.game.is_over and (best_points or self.console.points_after_game()):
             if best_points:
                 self.log(_("voicehost: the table's best player (+{points:g}): type «best N» within {seconds} s")
@@ -166,13 +162,26 @@ class Director:
         return await self.console.after_game(AFTER_GAME_S)
 
     async def points_after_game(self) -> None:
-        """``voicehost serve`` after the game: the judge's points and the best move only, for
-        :data:`AFTER_GAME_S` or until «end», before the protocol is written. The table's
-        best-player vote is the appliance's own (open until the next game starts), and a
-        verdict stands at once, so an annulled game frees the table for the next one."""
+        """``voicehost serve`` after the game: an annulled or stopped game's verdict can be taken
+        back (``undo``) for :data:`AFTER_GAME_S`, as at ``voicehost run``, and the game then goes
+        on; the judge's points and the best move, for as long or until «end», before the protocol
+        is written. The table's best-player vote is the appliance's own (open until the next game
+        starts)."""
+        while self.console.stopped:
+            self._tell_the_verdict_window()
+            if not await self.console.after_game(AFTER_GAME_S):
+                return   # the verdict stands: the table is free for the next game
+            await self.run()   # undone: the game goes on where it stopped
         if self.console.points_after_game():
             self._tell_the_points_window()
             await self.console.after_game(AFTER_GAME_S)
+
+    def _tell_the_verdict_window(self) -> None:
+        verdict = self.console.controls.verdict
+        annulled = verdict is not None and verdict["result"] == "annulled"
+        told = (_("voicehost: the game is annulled; «undo» within {seconds} s takes that back") if annulled else
+                _("voicehost: the game is stopped; «undo» within {seconds} s takes that back"))
+        self.log(told.format(seconds=AFTER_GAME_S))
 
     def _tell_the_points_window(self) -> None:
         self.log(_("voicehost: the judge's points and the best move still count: «bonus», «penalty», "
