@@ -459,6 +459,9 @@ def test_an_annulment_on_serve_can_be_undone_within_the_after_game_window(
                           len(read_journal(next(tmp_path.glob("*.jsonl")))[1]) >= 5)
         table.type("annul свет погас")
         await bench.until(lambda: any(line.startswith("voicehost:") and "«undo»" in line for line in bench.printed))
+        annulled = bench.said.index("Игра аннулирована.")
+        await asyncio.sleep(30)
+        assert bench.said[annulled + 1:] == []   # the speech does not play on under the verdict
         table.type("undo")
         await bench.until(lambda: "Продолжаем." in bench.said)
         await bench.until(lambda: bench.said.count(READY) == 2)

@@ -134,6 +134,8 @@ class Director:
         while (request := self.game.request) is not None and not self.console.stopped:
             await asyncio.sleep(0)  # anyone waiting on the last input acts before the next step
             await self.console.run()
+            if self.console.stopped:
+                break   # annulled or stopped just now: the next step (a whole speech) is not played
             await self.floor.take_back_window(request)
             if self.game.request is not request:
                 continue
