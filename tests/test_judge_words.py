@@ -200,3 +200,12 @@ def test_status_and_repeat_are_answered_during_a_pause() -> None:
     game = day_one()
     director, said, _ = console_at(game, ["pause", "status", "repeat", "resume"])
     assert said == ["Пауза.", "Кандидатур пока нет.", "Кандидатур пока нет.", "Продолжаем."]
+
+
+def test_undo_after_a_vote_correction_while_the_host_plays_does_not_take_the_vote_again() -> None:
+    """The whole host on: «vote 1 9» during seat 5's last word, then «undo». Before, the undo took
+    the vote's close back and the host asked «Кто за то, чтобы…» again."""
+    game = voted_game()
+    said, _, answers, _ = hosted(game, [(2, "vote 1 9"), (4, "undo")], 8)
+    assert not any(line.startswith("Кто за") for _, line in said), said
+    assert not game.is_alive(5) and answer_to(answers, "undo").startswith("Исправление голоса игрока 1 отменено")
