@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from voicehost.host.clock import SpeechTimer
 from voicehost.host.commands import (
     REGISTRY,
+    UNDO_RECORD,
     AnnulCommand,
     BackCommand,
     BestCommand,
@@ -154,6 +155,13 @@ class JudgeControls:
         judged_onto(record, self.judged, "judge")
         return record
 
+    def _record_of(self, command: JudgeControl, **fields: Any) -> dict[str, Any]:
+        """The command's judge record, with exactly the fields it declares
+        (:attr:`~voicehost.host.commands.Command.record`): the journal's reader reads the same."""
+        declared = command.record
+        assert declared is not None and declared.fields <= set(fields) <= declared.fields | declared.optional, fields
+        return self._record(declared.action, **fields)
+
     async def command(self, command: JudgeControl, by: str) -> Answer:
         """Carry ``command`` out; what it did, for the judge (a key of ``[answers]``, its values)."""
         match command:
@@ -161,11 +169,11 @@ class JudgeControls:
                 await self._best(seat)
                 return ("best", {"seat": seat})
             case NoteCommand(seat=seat, text=text):
-                self._record("note", seat=seat, text=text)
+                self._record_of(command, seat=seat, text=text)
                 self._notes_changed()
                 return ("note" if seat else "note_on_game", {"seat": seat, "text": text})
             case AnnulCommand(reason=reason) | StopCommand(reason=reason):
-                await self._verdict("annulled" if isinstance(command, AnnulCommand) else "stopped", reason, by)
+                await self._verdict(command, reason, by)
                 return (command.name, {"reason": reason})
             case BackCommand():
                 seat, left = await self._back()
@@ -186,21 +194,21 @@ class JudgeControls:
             case TimeCommand(seconds=seconds):
                 if left + seconds < 1:
                     raise Refused(TimeRunsOut(max(0, round(left)), -seconds))
-                self._record("time", seat=seat, seconds=seconds, left=round(left + seconds, 3))
+                self._record_of(command, seat=seat, seconds=seconds, left=round(left + seconds, 3))
                 timer.add(seconds)
                 key, n = "judge_time_" + ("more" if seconds > 0 else "less"), abs(seconds)
             case RestartCommand():
-                self._record("restart", seat=seat, left=request.seconds, was=round(left, 3))
+                self._record_of(command, seat=seat, left=request.seconds, was=round(left, 3))
                 timer.restart(request.seconds)
             case HoldCommand():
                 if timer.held_left is not None:
                     raise Refused(SpeechAlreadyHeld())
-                self._record("hold", seat=seat, left=round(left, 3))
+                self._record_of(command, seat=seat, left=round(left, 3))
                 timer.hold_speech()
             case ReleaseCommand():
                 if timer.held_left is None:
                     raise Refused(NotHeld())
-                self._record("release", seat=seat, left=round(left, 3))
+                self._record_of(command, seat=seat, left=round(left, 3))
                 timer.release()
         await self.reply([(key, {"seat": seat, "n": n})])
         return (command.name, {"seat": seat, "seconds": f"{n if key.endswith('more') else -n:+d}",
@@ -213,16 +221,17 @@ class JudgeControls:
         if floor is None:
             raise Refused(NothingToGiveBack())
         seat, left = floor.give_back()
-        self._record("back", seat=seat, left=round(left, 3))
+        self._record_of(BackCommand(), seat=seat, left=round(left, 3))
         await self.stage.say([("go_on", {"seat": seat})])
         return seat, left
 
-    async def _verdict(self, result: str, reason: str, by: str) -> None:
+    async def _verdict(self, command: AnnulCommand | StopCommand, reason: str, by: str) -> None:
+        result = "annulled" if isinstance(command, AnnulCommand) else "stopped"
         if self.verdict is not None:
             raise Refused(VerdictGiven())
         speech = {} if self.timer.request is None or self.timer.deadline is None else \
             {"seat": self.timer.request.seat, "left": round(self.timer.now_left(), 3)}   # to go on from, if undone
-        self._record("verdict", result=result, reason=reason, by=by, **speech)
+        self._record_of(command, result=result, reason=reason, by=by, **speech)
         await self.reply([(VERDICT_LINES[result], {"reason": reason})])
 
     async def _best(self, seat: int) -> None:
@@ -251,7 +260,7 @@ class JudgeControls:
                 raise Refused(NoJudgeRecordToUndo())
             return None
         last = self.judged[-1]
-        self._record("undo", undone=last["action"])
+        self._record(UNDO_RECORD.action, undone=last["action"])
         action, seat = last["action"], int(last.get("seat", 0))
         if action == "note":
             self._notes_changed()
