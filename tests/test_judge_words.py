@@ -198,7 +198,7 @@ def test_console_refusals_under_lang_en_are_all_english() -> None:
 
 def test_status_and_repeat_are_answered_during_a_pause() -> None:
     game = day_one()
-    director, said, _ = console_at(game, ["pause", "status", "repeat", "resume"])
+    director, said, _ = console_at(game, ["pause", "status", "   ", "repeat", "resume"])
     assert said == ["Пауза.", "Кандидатур пока нет.", "Кандидатур пока нет.", "Продолжаем."]
 
 

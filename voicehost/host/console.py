@@ -556,7 +556,7 @@ class Console:
         while (typed := await self.ports.console.get()).line.strip().lower() != "resume":
             if typed.line.strip().lower() == "pause":
                 self.refuse_line(typed, AlreadyPaused())
-            elif typed.line.split()[0].lower() in ANSWERED_IN_A_PAUSE:   # status, repeat: now
+            elif typed.line.split()[:1] and typed.line.split()[0].lower() in ANSWERED_IN_A_PAUSE:   # status, repeat
                 await self._carry_out(typed)
             elif typed.line.strip():
                 self.held.append(typed)
