@@ -92,6 +92,8 @@ def test_every_answer_is_a_sentence_about_its_own_command() -> None:
     for answer in answers:
         assert "Готово" not in answer.answer.text and not re.search(r"\b(time|end|foul|undo)\b", answer.answer.text)
     assert "пульт: «end»: Речь окончена по команде судьи." in printed
+    _, _, printed = console_at(day_one(), ["end"])   # read between two steps, no speech running
+    assert printed == ["пульт: «end»: Сейчас никто не говорит: команде end заканчивать нечего."]
 
 
 def test_a_note_is_acknowledged_and_undoing_a_note_a_time_change_or_a_release_says_what_it_took_back() -> None:

@@ -202,6 +202,8 @@ class Console:
         """The console's answers are printed too (off when every line is printed anyway)."""
         self.floor = floor
         """The floor, which gives a speech back (``back``) and is told each input ``undo`` took back."""
+        self.in_speech = False
+        """The lines are read during a speech (``end`` ends it; elsewhere it has nothing to end)."""
         self.answer: Answer | None = None
         """What the line being carried out did, for its answer (a key of ``[answers]`` and its values)."""
         self.spliced: Spliced | None = None
@@ -222,7 +224,7 @@ class Console:
         """Carry out the typed lines waiting (see :data:`~voicehost.host.commands.REGISTRY`). Returns True when the
         current speech was ended from the console. A line is refused — with a sentence and
         the usage, the game unchanged — rather than guessed at, and nothing typed kills it."""
-        ended = False
+        ended, self.in_speech = False, in_speech
         while self.held or not self.ports.console.empty():
             typed = self.held.pop(0) if self.held else self.ports.console.get_nowait()
             if typed.line.strip():
@@ -281,7 +283,8 @@ class Console:
         self.answer = (command.name, {})
         match command:
             case EndCommand():
-                self.answer = ("end" if not self.controls.after_game else "end_after_game", {})
+                self.answer = ("end_after_game" if self.controls.after_game else "end" if self.in_speech
+                               else "end_no_speech", {})
                 return True
             case JudgeControl():
                 self.answer = await self.controls.command(command, typed.by if typed is not None else "console")
