@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from test_game import voted_game
 
 from voicehost.config import load_ruleset
-from voicehost.host.console import COMMANDS, help_line
+from voicehost.host.commands import REGISTRY as COMMANDS
+from voicehost.host.commands import help_line
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.terminal import decode_console_line, read_terminal
 from voicehost.host.vclock import run_virtual
@@ -80,8 +81,8 @@ def test_the_unknown_command_help_lists_every_command() -> None:
     assert list(COMMANDS)[:14] == ["foul", "remove", "end", "nominate", "withdraw", "blood", "hand", "vote", "roles",
                                    "undo", "repeat", "status", "pause", "resume"]
     assert director.console.refused == [("help", f"unknown command; {help_line()}")]
-    assert all(f"; {usage}" in help_line() or help_line().startswith(f"commands: {usage}")
-               for usage, _ in COMMANDS.values())
+    assert all(f"; {command.usage}" in help_line() or help_line().startswith(f"commands: {command.usage}")
+               for command in COMMANDS.values())
 
 
 def test_a_refusal_by_the_game_is_a_sentence_about_the_game() -> None:
@@ -116,9 +117,9 @@ def test_the_console_answers_on_the_terminal_too() -> None:
 def test_lines_typed_during_a_pause_are_held_until_resume() -> None:
     game = day_one()
     director, said, printed = console_at(game, ["pause", "foul 4", "pause", "status", "resume"])
-    assert said[0] == "Пауза." and said[1] == "Продолжаем."                   # nothing carried out while paused
-    assert said[2].startswith("Игрок номер четыре, замечание.") and game.fouls[4] == 1  # then in order
-    assert said[3] == "Кандидатур пока нет."
+    assert said[0] == "Пауза." and said[2] == "Продолжаем."                   # the foul waits out the pause
+    assert said[1] == "Кандидатур пока нет."                                  # status is answered at once
+    assert said[3].startswith("Игрок номер четыре, замечание.") and game.fouls[4] == 1  # then the held lines
     assert "пульт: «foul 4» ждёт команды resume" in printed
     assert director.console.refused == [("pause", "the game is already paused")]
 
@@ -207,7 +208,8 @@ def test_every_console_command_is_documented() -> None:
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     docs, reference = (root / "docs" / "live-host.md").read_text(), (root / "docs" / "commands.md").read_text()
-    for usage, _ in COMMANDS.values():
+    for command in COMMANDS.values():
+        usage = command.usage
         assert f"`{usage}`" in docs, usage
         assert f"`{usage.split()[0]}" in reference, usage
 

@@ -393,8 +393,9 @@ def test_run_options_are_key_value_pairs_checked_by_the_ruleset() -> None:
 
 
 def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_path: Path) -> None:
-    """«vote 1 9» after the count: the game replays with the corrected vote; «undo» takes back
-    the last input; a resume from the journal rebuilds exactly the corrected game."""
+    """«vote 1 9» after the count: the game replays with the corrected vote; «undo» right after
+    «vote 2 9» takes that correction back (the vote is not taken again: issue 42); a resume from
+    the journal rebuilds exactly the corrected game."""
     from test_game import voted_game
 
     game = voted_game()
@@ -424,7 +425,9 @@ def test_the_console_corrects_a_vote_and_undoes_and_the_journal_keeps_both(tmp_p
     assert lines[second + 1:second + 4] == [  # the result said again
         "Игрок номер пять — четыре голоса.", "Игрок номер девять — шесть голосов.",
         "Игрок номер девять покидает игру."]
-    assert isinstance(game.request, AwaitVotes)  # the undo took back the close of the vote
+    assert not isinstance(game.request, AwaitVotes)   # the undo took back the second correction only
+    assert "Исправление: игрок номер два голосовал против игрока номер пять." in lines[second + 4:]
+    assert any(line.startswith("Голоса разделились поровну") for line in lines[second + 4:])   # 5 : 5 again
     assert [e.input for e in read_journal(path)[1]] == game.inputs
 
 

@@ -149,7 +149,7 @@ def typed_words() -> set[str]:
     import argparse
 
     from voicehost.cli.main import build_parser
-    from voicehost.host.console import COMMANDS
+    from voicehost.host.commands import REGISTRY as COMMANDS
     from voicehost.records.tournament import TIE_BREAKS
     from voicehost.rules import GAMES, Role, Team
     from voicehost.rules.inputs import Input
@@ -525,7 +525,8 @@ def test_run_with_a_typed_console_speaks_russian(russian: None, tmp_path: Path) 
                           "--db", f"sqlite:///{tmp_path / 'records.sqlite'}"], input=typed, cwd=tmp_path)
     shown = done.stdout + done.stderr
     assert done.returncode == 0, shown
-    assert "пульт: отмена foul" in shown and "пульт: «help» отклонено:" in shown and "ведущий: " in shown, shown
+    assert "пульт: «undo»: Отменено замечание игроку 3." in shown and "отмена foul" not in shown \
+        and "пульт: «help» отклонено:" in shown and "ведущий: " in shown, shown
     assert "game.protocol.json — красные (чёрных не осталось)" in shown, shown   # not (red, no_black_left)
     assert_no_english(shown, "run")
 

@@ -69,8 +69,8 @@ def test_run_takes_audio_off_as_demo_does(tmp_path: Path) -> None:
                    stdin="remove 3\nremove 5\nfoul 3 4\nremove 9\n".encode())
     err = done.stderr.decode()
     assert done.returncode == 0, err
-    # the host's lines are Russian whatever the language; the console's refusal is in the one in use (English here)
-    assert "host: Наступает ночь." in err and "console: «foul 3 4» refused: usage: foul N" in err
+    assert "host: Наступает ночь." in err and "console: «foul 3 4» refused: usage: foul N" in err \
+        and "console: «remove 3»: done" in err   # --lang en: no Russian refusal or answer (issue 40)
     assert "— red (no black players left)" in done.stdout.decode()
     records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
     assert records[0]["key"] == "night_falls" and {"t", "music"} <= set(records[1])

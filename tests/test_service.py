@@ -23,7 +23,7 @@ import pytest
 
 from hw.panel import SeatPanel
 from voicehost.config import load_ruleset
-from voicehost.host import EdgeLog, Ports, open_pinmap, read_journal, run_virtual
+from voicehost.host import EdgeLog, Ports, load_journal, open_pinmap, read_journal, run_virtual
 from voicehost.service.notify import Notifier
 from voicehost.service.table import CHORD_S, DISCARD_WINDOW_S, IdleTable, Start, TableSetup, TableState, held_since
 
@@ -442,3 +442,33 @@ def _serve_in_the_sandbox(state: Path, run: Path, cache: Path, program: Path) ->
     ready, err = serve([])
     assert ready == f"READY=1\nSTATUS=resuming {journal.name}", (ready, err[-2000:])
     assert journal.exists() and not journal.with_suffix(".protocol.json").exists()
+
+
+def test_an_annulment_on_serve_can_be_undone_within_the_after_game_window(
+        mock_factory: MockFactory, tmp_path: Path) -> None:
+    """Issue 42: «annul» on ``serve`` acted at once and for good (undo: «Стол свободен: игра не
+    идёт.»). Now, as at ``run``, ``undo`` within the after-game window takes the verdict back, the
+    table hears «Продолжаем.» and the game plays on to its own end."""
+    bench = Bench(mock_factory, tmp_path)
+
+    async def main() -> None:
+        table = await bench.start()
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: any(tmp_path.glob("*.jsonl")) and
+                          len(read_journal(next(tmp_path.glob("*.jsonl")))[1]) >= 5)
+        table.type("annul свет погас")
+        await bench.until(lambda: any(line.startswith("voicehost:") and "«undo»" in line for line in bench.printed))
+        annulled = bench.said.index("Игра аннулирована.")
+        await asyncio.sleep(30)
+        assert bench.said[annulled + 1:] == []   # the speech does not play on under the verdict
+        table.type("undo")
+        await bench.until(lambda: "Продолжаем." in bench.said)
+        await bench.until(lambda: bench.said.count(READY) == 2)
+        await bench.finish()
+
+    run_virtual(main())
+    journal = next(tmp_path.glob("*.jsonl"))
+    protocol = json.loads(journal.with_suffix(".protocol.json").read_text())
+    assert "verdict" not in protocol and protocol["winner"] == "red"
+    assert [r["action"] for r in load_journal(journal).judged] == []

@@ -374,8 +374,9 @@ def test_the_console_reads_points_strictly() -> None:
 
     run_virtual(session())
     refused = dict(table.director.console.refused)
-    assert refused["bonus 3"] == refused["bonus 3 abc why"] == refused["bonus 3 0.255 why"] == \
-        "usage: bonus N P reason"
+    assert refused["bonus 3"] == refused["bonus 3 abc why"] == "usage: bonus N P reason"
+    assert refused["bonus 3 0.255 why"] == ("0.255 points: the judge's points have at most two decimals (0.25, 0.5); "
+                                            "usage: bonus N P reason")   # says why, not only the usage
     assert refused["bonus 3 0.5"] == "the judge's points need a reason"
     assert refused["penalty 11 1 why"].startswith("there is no seat 11 at this table")
     assert refused["bestmove"] == refused["bestmove 1 2 3 4"] == "usage: bestmove A B C"

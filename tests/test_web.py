@@ -213,14 +213,15 @@ def test_a_foul_goes_through_the_console_path_and_the_journal(tmp_path: Path) ->
     async def test(client: Client, table: WebTable, director: Director, journal: Path) -> None:
         csrf = await login(client)
         status, body = await command(client, csrf, "foul   3")
-        assert status == 200 and body["command"] == "foul 3" and body["answer"].startswith("Готово.")
+        assert status == 200 and body["command"] == "foul 3" \
+            and body["answer"] == "Игроку 3 — замечание (всего: 1)."   # about this command, not «Готово.»
         assert director.game.fouls[3] == 1
         assert journaled(journal)[-1] == "foul"
         entry = read_journal(str(journal))[1][-1]
         assert entry.source == "console"
         state = await (await client.get("/api/judge/state")).json()
         assert state["answers"][-1] == {"id": body["id"], "command": "foul 3", "ok": True, "outcome": "done",
-                                        "answer": "Готово."}
+                                        "answer": "Игроку 3 — замечание (всего: 1)."}
     run_with_table(test, tmp_path)
 
 
@@ -379,7 +380,7 @@ def test_each_request_gets_the_answer_to_its_own_line(tmp_path: Path) -> None:
                             for a in (await (await client.get("/api/judge/state")).json())["answers"]})
             return {key[0] for key in answers if key[1] != "held"} >= {terminal, body["id"]}
         await until(both_answered, "both held lines answered after resume")
-        assert answers[terminal, "done"] == "Готово."
+        assert answers[terminal, "done"] == "Игрок 4 удалён из игры."
         assert answers[body["id"], "refused"] == "Игрок 4 уже не за столом."
         assert journaled(journal).count("remove") == 1
     run_with_table(test, tmp_path)

@@ -331,7 +331,7 @@ def test_the_best_player_vote_after_the_game_reaches_the_journal_and_the_records
     assert seen["bad"][0] == 409 and seen["bad"][1]["error"] == "Места 11 нет: за этим столом места 1–10."
     assert seen["not a seat"][0] == 400
     assert seen["chosen"] == 4 and seen["closed"] is not None
-    assert any("usage: best N" in line for line in bench.printed)
+    assert any("best N" in line and line.startswith(("console: best", "пульт: best")) for line in bench.printed)
     protocol_path = bench.table.played[0]
     journal = protocol_path.with_name(protocol_path.name.replace(".protocol.json", ".jsonl"))
     assert read_journal(journal)[0]["best_player"] == 4

@@ -15,7 +15,7 @@ the table reaches them as the notices of :mod:`~voicehost.host.notices`.
 from voicehost.host.ballots import ballot_changed, ballots_view
 from voicehost.host.cards import show_roles
 from voicehost.host.clock import TableClock
-from voicehost.host.console import read_command
+from voicehost.host.commands import REGISTRY, BestCommand, Command, offered, read_args, read_command
 from voicehost.host.dealing import seeded_deal, typed_deal
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.ears import load_ears
@@ -56,6 +56,7 @@ from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import Voice, fixed_lines
 
 __all__ = [
+    "REGISTRY", "BestCommand", "Command", "offered", "read_args",
     "ConsoleAnswer", "ConsoleAnswered", "Director", "EdgeLog", "FloorChanged", "GameSetup", "HearingSettings",
     "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "NotesChanged", "Notice",
     "Paused", "Ports",

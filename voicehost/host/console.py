@@ -14,36 +14,56 @@ the terminal too, for a table without a speaker.
 from __future__ import annotations
 
 import asyncio
-import re
-import unicodedata
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 from voicehost.host.ballots import ballot_changed
 from voicehost.host.clock import SpeechTimer
+from voicehost.host.commands import (
+    MAX_LINE,
+    REGISTRY,
+    BestMoveCommand,
+    BloodCommand,
+    BonusCommand,
+    Command,
+    EndCommand,
+    FoulCommand,
+    HandCommand,
+    JudgeControl,
+    NominateCommand,
+    PauseCommand,
+    PenaltyCommand,
+    RemoveCommand,
+    RepeatCommand,
+    ResumeCommand,
+    RolesCommand,
+    StatusCommand,
+    UndoCommand,
+    UnfoulCommand,
+    VoteCommand,
+    WithdrawCommand,
+    read_command,
+)
 from voicehost.host.dealing import typed_deal
-from voicehost.host.judging import JUDGE_COMMANDS, TEXT_COMMANDS, JudgeControls, read_seconds
+from voicehost.host.judging import FloorControl, JudgeControls
 from voicehost.host.notices import ConsoleAnswered, Paused, VoteCorrected
 from voicehost.host.ports import Typed
 from voicehost.host.refusals import (
     AlreadyPaused,
     AnswerOutcome,
+    BestAfterTheGame,
     CardsDoNotFit,
     ConsoleAnswer,
     DealCannotBeUndone,
-    LineTooLong,
+    FoulNoLongerFits,
     NoCardsYet,
+    NoFoulToTakeBack,
     NominationNotTaken,
     NominationReason,
-    NoSeatHere,
     NothingSaidYet,
     NotNow,
     NotPaused,
-    NotText,
     Refused,
-    TakesNothing,
-    UnknownCommand,
-    Usage,
     VerdictGiven,
     VoteCorrectionTooLate,
     Waiting,
@@ -51,13 +71,12 @@ from voicehost.host.refusals import (
 )
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import event_lines, spoken, status_lines
-from voicehost.language.i18n import _
+from voicehost.language.i18n import _, language
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import (
     DidNotVote,
     GameIsOver,
-    NoReasonGiven,
     NotACandidate,
     NotAsked,
     NoVoteToCorrect,
@@ -78,10 +97,12 @@ from voicehost.rules.events import (
 from voicehost.rules.inputs import (
     BestMove,
     BloodName,
+    Dawn,
     Foul,
     Input,
     JudgePoints,
     Nominate,
+    Proceed,
     RaiseHand,
     Remove,
     Vote,
@@ -100,54 +121,28 @@ from voicehost.rules.requests import (
     Request,
 )
 
-# Every command, its usage and what it does: the one list the help, the checks and the docs use.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "foul": ("foul N", "a foul for seat N"),
-    "remove": ("remove N", "seat N is removed from the game"),
-    "end": ("end", "the current speech ends"),
-    "nominate": ("nominate A B", "seat A nominates seat B (a misheard nomination)"),
-    "withdraw": ("withdraw A B", "seat A withdraws his nomination of seat B"),
-    "blood": ("blood A B", "seat A, killed, names seat B (classic blood name)"),
-    "hand": ("hand N", "seat N raised his hand (club: 30 more seconds)"),
-    "vote": ("vote V C", "in the last round seat V voted for seat C (C = 0: for nobody)"),
-    "roles": ("roles 3=don,5=mafia,…", "the cards were learned wrong: the deal corrected (never said aloud)"),
-    "undo": ("undo", "the last input is taken back (an undone end of a speech: the floor back, with its time)"),
-    "repeat": ("repeat", "the host says his last line again"),
-    "status": ("status", "the host says who is nominated, the fouls of the seats still playing and the time left"),
-    "pause": ("pause", "everything waits (a speech keeps its time) until resume"),
-    "resume": ("resume", "the game goes on after a pause"),
-    # the judge's own controls (voicehost.host.judging): journaled, undone by undo, never inputs of the game
-    "time": ("time +S", "the speaker gets S more seconds (time: +30), or S fewer (time -S)"),
-    "restart": ("restart", "the current speech starts again with its whole time"),
-    "back": ("back", "the last speaker gets the floor back, with the time he had left"),
-    "hold": ("hold", "the speaker's clock stops; the game does not pause (release runs it again)"),
-    "release": ("release", "the held speaker's clock runs again"),
-    "note": ("note N text", "the judge's note on seat N (N = 0: on the game); the judge's screen and the protocol"),
-    "annul": ("annul reason", "the game is annulled (the records keep it, the ratings do not count it)"),
-    "stop": ("stop reason", "the game is stopped here (no result)"),
-    "best": ("best N", "after the game: the table voted seat N the best player"),
-    # Tournament scoring (sport, each under its option): docs/rules.md "Tournament scoring".
-    "bestmove": ("bestmove A B C", "the first player killed at night names one to three seats (his best move)"),
-    "bonus": ("bonus N P reason", "the judge's bonus: P points (0.25) for seat N, and why"),
-    "penalty": ("penalty N P reason", "the judge's penalty: P points (0.5) off seat N, and why"),
-}
-SEAT_ARGS = {"foul": 1, "remove": 1, "end": 0, "nominate": 2, "withdraw": 2, "blood": 2, "hand": 1, "vote": 2,
-             "undo": 0, "repeat": 0, "status": 0, "pause": 0, "resume": 0,
-             "restart": 0, "back": 0, "hold": 0, "release": 0, "best": 1, "bestmove": 3, "bonus": 1, "penalty": 1}
-AFTER_GAME_COMMANDS = ("bestmove", "bonus", "penalty", "end")  # a game over still takes these (end: the window closes)
-FEWER_ARGS = {"bestmove": 1}  # the commands that take fewer seats than SEAT_ARGS, down to this
-_POINTS = re.compile(r"[0-9]{1,2}(?:[.,][0-9]{1,2})?")  # 0.25, 0,5, 1: at most hundredths
-MAX_LINE = 200
 COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
-_SEAT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: «５» or «٣» is no seat number
 
+Answer = tuple[str, dict[str, Any]]
+"""What a carried-out line did: a key of ``[answers]`` and its values."""
+
+
+@dataclass(frozen=True)
+class Spliced:
+    """A splice the judge made: where, how many inputs it put in, the ones it took out, what
+    its undo answers, and the game (inputs, judge records) right after it."""
+
+    at: int
+    inserted: int
+    removed: list[Input]
+    undone: Answer
+    after: tuple[list[Input], int]
+
+
+ANSWERED_IN_A_PAUSE = frozenset(name for name, command in REGISTRY.items() if command.pauses)
 WAITING_FOR: dict[type, Waiting] = {
     AwaitDeal: "deal", AwaitShots: "shots", AwaitAction: "action", AwaitDawn: "dawn", AwaitMorning: "morning",
     AwaitNightfall: "nightfall", AwaitSpeech: "speech", AwaitVotes: "votes", AwaitLift: "lift"}
-
-
-def help_line() -> str:
-    return "commands: " + "; ".join(usage for usage, _ in COMMANDS.values())
 
 
 def shown(line: str) -> str:
@@ -156,72 +151,27 @@ def shown(line: str) -> str:
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else "?" for c in line)[:MAX_LINE]
 
 
-def read_command(line: str, seats: int) -> tuple[str, list[int], str]:
-    """A typed line → (command, seat arguments, the rest for ``roles``), or :class:`Refused`."""
-    if len(line) > MAX_LINE:
-        raise Refused(LineTooLong(MAX_LINE))
-    if any(not c.isprintable() and c not in " \t" or c == "\ufffd" for c in line):
-        raise Refused(NotText())
-    words = line.split()
-    name = unicodedata.normalize("NFKC", words[0]).lower() if words else ""
-    if name not in COMMANDS:
-        raise Refused(UnknownCommand(", ".join(COMMANDS), help_line().removeprefix("commands: ")))
-    usage = COMMANDS[name][0]
-    if name == "roles":
-        if len(words) < 2:
-            raise Refused(Usage(usage))
-        return name, [], " ".join(words[1:])
-    if name in ("time", *TEXT_COMMANDS):
-        return _judge_words(name, words[1:], usage, seats)
-    args = words[1:]
-    if name in ("bonus", "penalty"):
-        return _read_points(name, args, seats, usage)
-    if not FEWER_ARGS.get(name, SEAT_ARGS[name]) <= len(args) <= SEAT_ARGS[name] \
-            or not all(_SEAT.fullmatch(a) for a in args):
-        raise Refused(Usage(usage) if SEAT_ARGS[name] else TakesNothing(name))
-    numbers = [int(a) for a in args]
-    for k, number in enumerate(numbers):
-        nobody_allowed = name == "vote" and k == 1
-        if not 1 <= number <= seats and not (nobody_allowed and number == 0):
-            raise Refused(NoSeatHere(number, seats, usage))
-    return name, numbers, ""
+def undone_answer(item: Input) -> Answer:
+    """What ``undo`` took back, for the judge: ``undone_<kind>`` with the input's fields."""
+    values = {name: ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+              for name, value in item.to_dict().items() if name != "type"}
+    if isinstance(item, JudgePoints):
+        values["points"] = russian_points(item.hundredths)
+    return (f"undone_{item.kind}", values)
 
 
-def _judge_words(name: str, words: list[str], usage: str, seats: int) -> tuple[str, list[int], str]:
-    """``time ±S`` (its seconds as ``+S``/``-S``), ``note N text`` and ``annul``/``stop`` with a reason."""
-    if name == "time":
-        seconds = read_seconds(words)
-        if seconds is None:
-            raise Refused(Usage(usage))
-        return name, [], seconds
-    seat_first = name == "note"
-    if len(words) < 1 + seat_first or (seat_first and not _SEAT.fullmatch(words[0])):
-        raise Refused(Usage(usage))
-    if seat_first and int(words[0]) > seats:
-        raise Refused(NoSeatHere(int(words[0]), seats, usage))
-    if seat_first:
-        return name, [int(words[0])], " ".join(words[1:])
-    return name, [], " ".join(words)
+def last_foul(inputs: list[Input], seat: int) -> int | None:
+    """The place of the seat's last foul in the game, if he has one."""
+    for at in range(len(inputs) - 1, -1, -1):
+        item = inputs[at]
+        if isinstance(item, Foul) and item.seat == seat:
+            return at
+    return None
 
 
-def _read_points(name: str, args: list[str], seats: int, usage: str) -> tuple[str, list[int], str]:
-    """«bonus N P reason…»: the seat, and the points and the reason as typed (the same line again,
-    read by :func:`points_and_reason`, is what the web sends on)."""
-    if len(args) < 2 or not _SEAT.fullmatch(args[0]) or not _POINTS.fullmatch(args[1]):
-        raise Refused(Usage(usage))
-    if len(args) < 3:
-        raise Refused(NoReasonGiven())
-    seat = int(args[0])
-    if not 1 <= seat <= seats:
-        raise Refused(NoSeatHere(seat, seats, usage))
-    return name, [seat], " ".join(args[1:])
-
-
-def points_and_reason(rest: str) -> tuple[int, str]:
-    """``0,25 a fine defence`` (checked by :func:`read_command`) → (25, ``a fine defence``)."""
-    points, _, reason = rest.partition(" ")
-    whole, _, part = points.replace(",", ".").partition(".")
-    return int(whole) * 100 + int(part.ljust(2, "0") or 0), reason
+def russian_points(hundredths: int) -> str:
+    """Points as a Russian judge writes them: 1, 0,25, -0,5."""
+    return f"{hundredths / 100:g}".replace(".", ",")
 
 
 def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
@@ -232,19 +182,11 @@ def why_not_now(refusal: Refusal, request: Request | None) -> Refusal:
     return refusal
 
 
-class FloorControl(Protocol):
-    """What the console's ``back`` and ``undo`` need of the floor (:class:`~voicehost.host.speeches.Floor`)."""
-
-    time_left: dict[int, float]
-
-    def give_back(self) -> tuple[int, float]: ...
-
-
 class Console:
     """The judge's console: the typed lines waiting, a pause and the lines held through it, and
     what was refused. It reads the floor's timer (``status``) and holds it through a pause."""
 
-    def __init__(self, stage: Stage, timer: SpeechTimer) -> None:
+    def __init__(self, stage: Stage, timer: SpeechTimer, floor: FloorControl | None = None) -> None:
         self.stage = stage
         self.game = stage.game
         self.ports = stage.ports
@@ -258,11 +200,19 @@ class Console:
         """Every typed line refused, and why."""
         self.echo_replies = True
         """The console's answers are printed too (off when every line is printed anyway)."""
-        self.on_undo: Callable[[Input, int], Awaitable[None]] | None = None
-        """Told each input the judge's ``undo`` took back, and the place it had in the game."""
-        self.floor: FloorControl | None = None
-        """The floor, which gives a speech back (``back``); it sets itself here."""
-        self.controls = JudgeControls(self)
+        self.floor = floor
+        """The floor, which gives a speech back (``back``) and is told each input ``undo`` took back."""
+        self.in_speech = False
+        """The lines are read during a speech (``end`` ends it; elsewhere it has nothing to end)."""
+        self.answer: Answer | None = None
+        """What the line being carried out did, for its answer (a key of ``[answers]`` and its values)."""
+        self.spliced: Spliced | None = None
+        """The judge's last splice (``unfoul``, a late ``withdraw``), which ``undo`` reverses while
+        nothing has followed it."""
+        self.correction: tuple[int, int, tuple[list[Input], int]] | None = None
+        """The last vote correction (voter, his ballot before, the inputs and judge records after
+        it): ``undo`` takes it back while nothing has followed it."""
+        self.controls = JudgeControls(stage, timer, floor, self.reply)
         """The judge's own controls: the speaker's clock, notes, a verdict, the best player."""
 
     @property
@@ -271,93 +221,149 @@ class Console:
         return self.controls.verdict is not None
 
     async def run(self, in_speech: bool = False) -> bool:
-        """Carry out the typed lines waiting (see :data:`COMMANDS`). Returns True when the
+        """Carry out the typed lines waiting (see :data:`~voicehost.host.commands.REGISTRY`). Returns True when the
         current speech was ended from the console. A line is refused — with a sentence and
         the usage, the game unchanged — rather than guessed at, and nothing typed kills it."""
-        ended = False
+        ended, self.in_speech = False, in_speech
         while self.held or not self.ports.console.empty():
             typed = self.held.pop(0) if self.held else self.ports.console.get_nowait()
-            line = typed.line
-            if not line.strip():
-                continue
-            try:
-                ended = await self.command(line, typed) or ended
-            except Refused as err:
-                self.refuse_line(typed, err.refusal)
-            except IllegalInput as err:
-                self.refusals.append(err)
-                self.refuse_line(typed, why_not_now(err.refusal, self.game.request), err)
-            except InputError as err:  # roles that do not fit the cast
-                self.refuse_line(typed, CardsDoNotFit(str(err)))
-            else:
-                if line.split()[0].lower() != "pause":  # a pause is answered as it begins (see pause)
-                    self.answer_line(typed, "done")
+            if typed.line.strip():
+                ended = await self._carry_out(typed) or ended
             await asyncio.sleep(0)  # let whoever typed this see it done and type the next line
         return ended
 
+    async def _carry_out(self, typed: Typed) -> bool:
+        """One typed line carried out and answered, or refused; True: it ended the speech."""
+        line = typed.line
+        try:
+            ended = await self.command(line, typed)
+        except Refused as err:
+            self.refuse_line(typed, err.refusal)
+        except IllegalInput as err:
+            self.refusals.append(err)
+            self.refuse_line(typed, why_not_now(err.refusal, self.game.request), err)
+        except InputError as err:  # roles that do not fit the cast
+            self.refuse_line(typed, CardsDoNotFit(str(err)))
+        else:
+            if line.split()[0].lower() != "pause":  # a pause is answered as it begins (see pause)
+                self.done_line(typed)
+            return ended
+        return False
+
     def answer_line(self, typed: Typed, outcome: AnswerOutcome, refusal: Refusal | None = None,
-                    illegal: IllegalInput | None = None) -> None:
+                    illegal: IllegalInput | None = None, text: str = "") -> None:
         """The answer to one typed line, for whoever typed it (the web matches it by id)."""
-        self.stage.notify(ConsoleAnswered(ConsoleAnswer(typed.id, typed.line, outcome, refusal), illegal))
+        self.stage.notify(ConsoleAnswered(ConsoleAnswer(typed.id, typed.line, outcome, refusal, text), illegal))
+
+    def done_line(self, typed: Typed) -> None:
+        """Carried out: the judge reads what was done (or taken back), a sentence of ``[answers]``
+        about this very command, on the terminal and on his phone."""
+        key, values = self.answer or ("done", {})
+        self.answer = None
+        if f"answers.{key}" not in self.stage.book.lines:   # an input no answer names (a night's action)
+            key, values = ("undone_input" if key.startswith("undone_") else "done"), {}
+        text = self.stage.book.line("answers", key, **values)   # the phone reads it in Russian
+        printed = text if language() != "en" else _("done")   # the phrasebook is Russian only
+        self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=printed))
+        self.answer_line(typed, "done", text=text)
 
     def refuse_line(self, typed: Typed, refusal: Refusal, illegal: IllegalInput | None = None) -> None:
-        """Refused: the judge reads the Russian sentence; ``refused`` keeps the English."""
+        """Refused: the judge reads the sentence in his language (Russian unless ``--lang en``);
+        ``refused`` keeps the English."""
         self.refused.append((typed.line, str(refusal)))
-        self.stage.log(_("console: «{line}» refused: {why}").format(line=shown(typed.line.strip()),
-                                                                    why=refusal_text(refusal, self.stage.book)))
+        why = str(refusal) if language() == "en" else refusal_text(refusal, self.stage.book)
+        self.stage.log(_("console: «{line}» refused: {why}").format(line=shown(typed.line.strip()), why=why))
         self.answer_line(typed, "refused", refusal, illegal)
 
     async def command(self, line: str, typed: Typed | None = None) -> bool:
-        """Carry out one line (``typed``: the queued line it came as, whose id a pause answers)."""
-        name, args, rest = read_command(line.strip(), self.game.seats)
-        if self.controls.after_game and name not in (*JUDGE_COMMANDS, "undo", "status", "repeat") \
-                and not (name in AFTER_GAME_COMMANDS and self.points_after_game()):
-            raise Refused(GameIsOver() if self.controls.verdict is None else VerdictGiven())
-        if name == "end":
-            return True
-        if name in JUDGE_COMMANDS:
-            await self.controls.command(name, args, rest, typed.by if typed is not None else "console")
-            return self.stopped
-        if name == "roles":
-            self._set_roles(rest)
-        elif name in ("foul", "remove"):
-            await self.stage.push((Foul if name == "foul" else Remove)(args[0], "host"), "console")
-        elif name in ("nominate", "withdraw", "blood"):
-            make = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName}[name]
-            item = make(args[0], args[1])
-            self._refuse_untaken(item)
-            await self.stage.push(item, "console")
-        elif name == "hand":
-            await self.stage.push(RaiseHand(args[0]), "console")
-        elif name in ("bestmove", "bonus", "penalty"):
-            await self._tournament(name, args, rest)
-        elif name == "undo":
-            await self._undo()
-        elif name == "vote":
-            await self._correct_vote(args[0], args[1])
-        elif name == "repeat":
-            if not self.stage.last_line:
-                raise Refused(NothingSaidYet())
-            await self.say_text(self.stage.last_line)
-        elif name == "status":
-            await self.reply(self.status())
-        elif name == "pause":
-            await self.pause(typed or Typed(0, line))
-        elif name == "resume":
-            raise Refused(NotPaused())
+        """Carry out one line (``typed``: the queued line it came as, whose id a pause answers);
+        :attr:`answer` says what was done."""
+        command = read_command(line.strip(), self.game.seats)
+        self._check_when(command)
+        self.answer = (command.name, {})
+        match command:
+            case EndCommand():
+                self.answer = ("end_after_game" if self.controls.after_game else "end" if self.in_speech
+                               else "end_no_speech", {})
+                return True
+            case JudgeControl():
+                self.answer = await self.controls.command(command, typed.by if typed is not None else "console")
+                return self.stopped
+            case RolesCommand(cards=cards):
+                self._set_roles(cards)
+            case FoulCommand(seat=seat):
+                before = self.game.fouls.get(seat, 0)
+                await self.stage.push(Foul(seat, "host"), "console")
+                n = self.game.fouls.get(seat, 0)
+                self.answer = ("foul" if n > before else "foul_not_counted", {"seat": seat, "n": n})
+            case RemoveCommand(seat=seat):
+                await self.stage.push(Remove(seat, "host"), "console")
+                self.answer = ("remove", {"seat": seat})
+            case NominateCommand(by=by, target=target):
+                item = Nominate(by, target)
+                self._refuse_untaken(item)
+                await self.stage.push(item, "console")
+                self.answer = ("nominate", {"by": by, "target": target})
+            case WithdrawCommand(by=by, target=target):
+                await self._withdraw(by, target)
+            case BloodCommand(by=by, target=target):
+                await self.stage.push(BloodName(by, target), "console")
+                self.answer = ("blood", {"by": by, "target": target})
+            case HandCommand(seat=seat):
+                await self.stage.push(RaiseHand(seat), "console")
+                self.answer = ("hand", {"seat": seat})
+            case BestMoveCommand() | BonusCommand() | PenaltyCommand():
+                await self._tournament(command)
+            case UnfoulCommand(seat=seat):
+                await self._unfoul(seat)
+            case UndoCommand():
+                self.answer = await self._undo()
+            case VoteCommand(voter=voter, candidate=candidate):
+                await self._correct_vote(voter, candidate)
+            case RepeatCommand():
+                await self._repeat()
+            case StatusCommand():
+                await self.reply(self.status())
+            case PauseCommand():
+                await self.pause(typed or Typed(0, line))
+            case ResumeCommand():
+                raise Refused(NotPaused())
         return False
 
-    async def _tournament(self, name: str, args: list[int], rest: str) -> None:
+    def _check_when(self, command: Command) -> None:
+        """Refused when the game is past it (after the game only what the command declares) or
+        not yet at it (``best``: the table's vote after the game)."""
+        if not self.controls.after_game:
+            if not command.in_game:
+                raise Refused(BestAfterTheGame())
+            return
+        if command.after_game == "yes" or (command.after_game == "points" and self.points_after_game()):
+            return
+        raise Refused(GameIsOver() if self.controls.verdict is None else VerdictGiven())
+
+    async def _repeat(self) -> None:
+        if not self.stage.last_line:
+            raise Refused(NothingSaidYet())
+        self.answer = ("repeat", {"line": self.stage.last_line})
+        await self.say_text(self.stage.last_line)
+
+    async def _tournament(self, command: BestMoveCommand | BonusCommand | PenaltyCommand) -> None:
         """«bestmove A B C» (the author is the game's first player killed at night), «bonus N P why»,
         «penalty N P why»: refused where the ruleset has no such option."""
-        option = "best_move" if name == "bestmove" else "judge_points"
-        if option not in self.game.options:
-            raise Refused(TournamentOptionOff(option))
-        if name == "bestmove":
-            item: Input = BestMove(int(getattr(self.game, "first_killed", 0)), tuple(args))
-        else:
-            hundredths, why = points_and_reason(rest)
-            item = JudgePoints(args[0], hundredths if name == "bonus" else -hundredths, why)
+        option = command.option
+        if option is None or option not in self.game.options:
+            raise Refused(TournamentOptionOff(str(option)))
+        match command:
+            case BestMoveCommand(seats=seats):
+                by = int(getattr(self.game, "first_killed", 0))
+                item: Input = BestMove(by, seats)
+                self.answer = ("bestmove", {"by": by, "seats": ", ".join(map(str, seats))})
+            case BonusCommand(seat=seat, points=points, reason=why):
+                item = JudgePoints(seat, points.hundredths, why)
+                self.answer = ("bonus", {"seat": seat, "points": russian_points(points.hundredths), "reason": why})
+            case PenaltyCommand(seat=seat, points=points, reason=why):
+                item = JudgePoints(seat, -points.hundredths, why)
+                self.answer = ("penalty", {"seat": seat, "points": russian_points(points.hundredths), "reason": why})
         await self.stage.push(item, "console")
 
     def _refuse_untaken(self, item: Input) -> None:
@@ -373,21 +379,88 @@ class Console:
             if isinstance(event, WithdrawalRefused):
                 raise Refused(WithdrawalNotTaken(item.by, item.target))
 
-    async def _undo(self) -> None:
-        """The last input taken back; whoever owns what it did is told (:attr:`on_undo`: the
-        floor gives back a speech whose end was undone)."""
+    async def _undo(self) -> Answer:
+        """The newest thing the judge or the game did, taken back; the answer says what. Whoever
+        owns what it did is told (the floor gives back a speech whose end was undone)."""
         if self.controls.after_game and self._given_after_the_end():   # a bonus, a penalty, a best move
-            self.stage.pop_last("undo")
-            return
-        if await self.controls.undo():   # the judge's own record was the newest
-            return
+            return undone_answer(self.stage.pop_last("undo", shown=False))
+        if self.correction is not None and self.correction[2] == (list(self.game.inputs), len(self.controls.judged)):
+            voter, before, _ = self.correction   # the vote correction is the newest: the ballot as it was
+            self.correction = None
+            await self._correct_vote(voter, before, undoing=True)
+            return ("undone_correction", {"voter": voter})
+        if self.spliced is not None and self.spliced.after == (list(self.game.inputs), len(self.controls.judged)):
+            return self._unsplice(self.spliced)
+        taken = await self.controls.undo()   # the judge's own record was the newest
+        if taken is not None:
+            return taken
         if len(self.game.inputs) <= 1:
             raise Refused(DealCannotBeUndone())
-        undone = self.stage.pop_last("undo")
-        if self.on_undo is not None:
-            await self.on_undo(undone, len(self.game.inputs))
+        undone = self.stage.pop_last("undo", shown=False)
+        if self.floor is not None:
+            await self.floor.undone(undone, len(self.game.inputs))
+        return undone_answer(undone)
 
-    async def _correct_vote(self, voter: int, candidate: int) -> None:
+    async def _withdraw(self, by: int, target: int) -> None:
+        """«withdraw A B»: in A's speech, the game's withdrawal; after it, the nomination A made
+        today is taken back (a splice: the game replayed without it), refused only when none
+        stands or what followed no longer fits."""
+        item = Withdraw(by, target)
+        try:
+            self._refuse_untaken(item)
+        except Refused:
+            at = self._standing_nomination(by, target)
+            if at is None:
+                raise
+            self._splice(at, 1, [], f"withdraw {by} {target}", WithdrawalNotTaken(by, target),
+                         ("undone_withdrawn", {"by": by, "target": target}))
+        else:
+            await self.stage.push(item, "console")
+        self.answer = ("withdraw", {"by": by, "target": target})
+
+    async def _unfoul(self, seat: int) -> None:
+        """«unfoul N»: the seat's last foul is taken out of the game wherever it is (a splice: the
+        game replayed without it, so the count and whatever it caused follow)."""
+        at = last_foul(self.game.inputs, seat)
+        if at is None:
+            raise Refused(NoFoulToTakeBack(seat))
+        self._splice(at, 1, [], f"unfoul {seat}", FoulNoLongerFits(seat), ("undone_unfoul", {"seat": seat}))
+        self.answer = ("unfoul", {"seat": seat, "n": self.game.fouls.get(seat, 0)})
+
+    def _splice(self, at: int, remove: int, insert: list[Input], why: str, misfit: Refusal, undone: Answer) -> None:
+        """The game's inputs ``[at, at+remove)`` replaced by ``insert`` and the rest replayed, then
+        journaled; refused (``misfit``) when what followed no longer fits. ``undo`` reverses it."""
+        removed = list(self.game.inputs[at:at + remove])
+        try:
+            self.game.splice(at, remove, insert)
+        except IllegalInput:
+            raise Refused(misfit) from None
+        self.stage.journal_splice(at, remove, insert, why, shown=False)
+        self.stage.lights.relight()
+        self.spliced = Spliced(at, len(insert), removed, undone, (list(self.game.inputs), len(self.controls.judged)))
+
+    def _unsplice(self, spliced: Spliced) -> Answer:
+        """The judge's last splice reversed (nothing has followed it)."""
+        self.spliced = None
+        self.game.splice(spliced.at, spliced.inserted, spliced.removed)
+        self.stage.journal_splice(spliced.at, spliced.inserted, spliced.removed, "undo splice", shown=False)
+        self.stage.lights.relight()
+        key, values = spliced.undone
+        seat = values.get("seat")
+        return key, {**values, "n": self.game.fouls.get(seat, 0) if isinstance(seat, int) else 0}
+
+    def _standing_nomination(self, by: int, target: int) -> int | None:
+        """The place of today's nomination of ``target`` by ``by``, while it stands (no night since,
+        no withdrawal, no vote begun)."""
+        for at in range(len(self.game.inputs) - 1, -1, -1):
+            item = self.game.inputs[at]
+            if isinstance(item, (Vote, Dawn, Proceed)) or (isinstance(item, Withdraw) and item.target == target):
+                return None
+            if isinstance(item, Nominate) and (item.by, item.target) == (by, target):
+                return at
+        return None
+
+    async def _correct_vote(self, voter: int, candidate: int, undoing: bool = False) -> None:
         """«vote V C»: the correction and the corrected round's count are said — never what has
         happened since (the night, the morning, a floor given), which stands — and, when the count
         changed who is out, who comes back and who leaves, the game's end if it came, and the
@@ -403,9 +476,10 @@ class Console:
         before = next((item.candidate for item in inputs_before[at:at + removed]
                        if isinstance(item, Vote) and item.voter == voter), 0)   # the ballot it changes
         self.stage.journal_splice(at, removed, new, f"vote {voter} {candidate}",
-                                  ballot={"voter": voter, "before": before, "after": candidate})
-        self.stage.log(f"console: {ballot_changed(self.stage.book, voter, before, candidate)}")
+                                  ballot={"voter": voter, "before": before, "after": candidate}, shown=False)
         self.stage.lights.relight()
+        if not undoing:
+            self.correction = (voter, before, (list(self.game.inputs), len(self.controls.judged)))
         said: list[tuple[str, dict[str, Any]]] = [("vote_corrected", {"seat": voter, "target": candidate})
                                                   if candidate else ("vote_removed", {"seat": voter})]
         recount = self._recount(at + len(new))
@@ -422,8 +496,11 @@ class Console:
                      for line in event_lines(e, self.game)]
         said += self._floor_now(request_before)
         await self.reply(said)
+        lines = spoken(said, self.stage.book, self.game.ruleset.name)
+        self.answer = ("vote", {"ballot": ballot_changed(self.stage.book, voter, before, candidate),
+                                "said": " ".join(lines)})
         self.stage.notify(VoteCorrected(voter, candidate, returned, left,
-                                        tuple(spoken(said, self.stage.book, self.game.ruleset.name)), before))
+                                        tuple(lines), before))
 
     async def reply(self, said: list[tuple[str, dict[str, Any]]]) -> None:
         """Said aloud and printed on the terminal (a table may have no speaker)."""
@@ -466,8 +543,9 @@ class Console:
             raise Refused(NoCardsYet())
         deal = typed_deal(typed, self.game, "roles")
         self.game.splice(0, 1, [deal])
-        self.stage.journal_splice(0, 1, [deal], "roles corrected")
+        self.stage.journal_splice(0, 1, [deal], "roles corrected", shown=False)
         self.stage.lights.relight()
+        self.answer = ("roles", {})
 
     async def pause(self, pausing: Typed) -> None:
         """Everything waits until the console types ``resume``; a running speech keeps the
@@ -475,11 +553,14 @@ class Console:
         paused_at = self.stage.clock.now()
         self.paused = True
         self.stage.notify(Paused(True))
-        self.answer_line(pausing, "done")
+        self.answer = ("pause", {})
+        self.done_line(pausing)
         await self.reply([("paused", {})])
         while (typed := await self.ports.console.get()).line.strip().lower() != "resume":
             if typed.line.strip().lower() == "pause":
                 self.refuse_line(typed, AlreadyPaused())
+            elif typed.line.split()[:1] and typed.line.split()[0].lower() in ANSWERED_IN_A_PAUSE:   # status, repeat
+                await self._carry_out(typed)
             elif typed.line.strip():
                 self.held.append(typed)
                 self.stage.log(_("console: «{line}» held until resume").format(line=shown(typed.line.strip())))
@@ -487,7 +568,8 @@ class Console:
         self.paused = False
         self.timer.hold(self.stage.clock.now() - paused_at)
         self.stage.notify(Paused(False))
-        self.answer_line(typed, "done")
+        self.answer = ("resume", {})
+        self.done_line(typed)
         await self.reply([("resumed", {})])
 
     async def after_game(self, seconds: float) -> bool:

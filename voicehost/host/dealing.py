@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from voicehost.language.i18n import _
+from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import Game, InputError, Options, Role, Ruleset
 from voicehost.rules.game import validate_deal
 from voicehost.rules.inputs import Deal
@@ -50,6 +51,25 @@ def parse_pairs(text: str | None, place: str) -> dict[int, str]:
     return pairs
 
 
+def card(word: str) -> Role | None:
+    """A typed card: its role's code (``don``) or its Russian word as the judge's log writes it
+    (``дон``, ``Мафия``, ``мирный житель``; ё as е), whatever the case."""
+    wanted = _folded(word)
+    try:
+        return Role(wanted)
+    except ValueError:
+        pass
+    lines = load_phrasebook().lines
+    return next((role for role in Role if _folded(lines.get(f"log.role_{role.value}", "")) == wanted), None)
+
+
+_YO, _YE = chr(0x451), chr(0x435)   # ё is written as е as often as not
+
+
+def _folded(word: str) -> str:
+    return " ".join(word.lower().replace(_YO, _YE).split())
+
+
 def typed_deal(text: str, game: Game, place: str) -> Deal:
     """The cards as typed; unlisted seats are citizens, and they must be the table's cast."""
     roles = [Role.CITIZEN] * game.seats
@@ -57,9 +77,9 @@ def typed_deal(text: str, game: Game, place: str) -> Deal:
         if not 1 <= seat <= game.seats:
             raise InputError(f"{place} {seat}", _("there is no seat {seat} at a {seats}-seat table").format(
                                                     seat=seat, seats=game.seats))
-        try:
-            roles[seat - 1] = Role(role)
-        except ValueError:
+        found = card(role)
+        if found is None:
             raise InputError(f"{place} {seat}", _("unknown role {role!r}").format(role=role)) from None
+        roles[seat - 1] = found
     validate_deal(tuple(roles), game.cast, game.seats, place, game.spare_cards)
     return Deal(tuple(roles))

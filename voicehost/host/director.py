@@ -72,11 +72,11 @@ class Director:
                  hearing: HearingSettings | None = None) -> None:
         self.stage = Stage(game, ports, journal, book, log)
         self.timer = SpeechTimer(self.stage.clock, self.stage.notify)
-        self.console = Console(self.stage, self.timer)
         self.night = Night(self.stage)
-        self.floor = Floor(self.stage, self.console, self.timer, hearing or HearingSettings(), forbidden)
+        self.floor = Floor(self.stage, self.timer, hearing or HearingSettings(), forbidden,
+                           judge=lambda: self.console.run(in_speech=True), stopped=lambda: self.console.stopped)
+        self.console = Console(self.stage, self.timer, self.floor)   # an undone end of a speech gives the floor back
         self.voting = Voting(self.stage)
-        self.console.on_undo = self.floor.undone   # an undone end of a speech gives the floor back
         self.floor.resume_clock(self.console.controls.judged)   # a resumed speech: the clock as the judge left it
         if transcript is not None:
             self.stage.watch(transcript.notice)
@@ -134,6 +134,8 @@ class Director:
         while (request := self.game.request) is not None and not self.console.stopped:
             await asyncio.sleep(0)  # anyone waiting on the last input acts before the next step
             await self.console.run()
+            if self.console.stopped:
+                break   # annulled or stopped just now: the next step (a whole speech) is not played
             await self.floor.take_back_window(request)
             if self.game.request is not request:
                 continue
@@ -149,12 +151,8 @@ class Director:
         """``voicehost run`` after the game: the table's best player (when the scoring has the
         award, ``best_points``) and the judge's last word on a verdict; True when ``undo`` took
         the verdict back and the game goes on (:meth:`Console.after_game`)."""
-        verdict = self.console.controls.verdict
-        if verdict is not None:
-            told = (_("voicehost: the game is annulled; «undo» within {seconds} s takes that back")
-                    if verdict["result"] == "annulled" else
-                    _("voicehost: the game is stopped; «undo» within {seconds} s takes that back"))
-            self.log(told.format(seconds=AFTER_GAME_S))
+        if self.console.stopped:
+            self._tell_the_verdict_window()
         elif self.game.is_over and (best_points or self.console.points_after_game()):
             if best_points:
                 self.log(_("voicehost: the table's best player (+{points:g}): type «best N» within {seconds} s")
@@ -166,13 +164,26 @@ class Director:
         return await self.console.after_game(AFTER_GAME_S)
 
     async def points_after_game(self) -> None:
-        """``voicehost serve`` after the game: the judge's points and the best move only, for
-        :data:`AFTER_GAME_S` or until «end», before the protocol is written. The table's
-        best-player vote is the appliance's own (open until the next game starts), and a
-        verdict stands at once, so an annulled game frees the table for the next one."""
+        """``voicehost serve`` after the game: an annulled or stopped game's verdict can be taken
+        back (``undo``) for :data:`AFTER_GAME_S`, as at ``voicehost run``, and the game then goes
+        on; the judge's points and the best move, for as long or until «end», before the protocol
+        is written. The table's best-player vote is the appliance's own (open until the next game
+        starts)."""
+        while self.console.stopped:
+            self._tell_the_verdict_window()
+            if not await self.console.after_game(AFTER_GAME_S):
+                return   # the verdict stands: the table is free for the next game
+            await self.run()   # undone: the game goes on where it stopped
         if self.console.points_after_game():
             self._tell_the_points_window()
             await self.console.after_game(AFTER_GAME_S)
+
+    def _tell_the_verdict_window(self) -> None:
+        verdict = self.console.controls.verdict
+        annulled = verdict is not None and verdict["result"] == "annulled"
+        told = (_("voicehost: the game is annulled; «undo» within {seconds} s takes that back") if annulled else
+                _("voicehost: the game is stopped; «undo» within {seconds} s takes that back"))
+        self.log(told.format(seconds=AFTER_GAME_S))
 
     def _tell_the_points_window(self) -> None:
         self.log(_("voicehost: the judge's points and the best move still count: «bonus», «penalty», "

@@ -18,7 +18,7 @@ that is not a record, inputs out of order, a version this program does not know)
 the whole journal with the line number: a journal either rebuilds the same game or none. After the game, an
 ``award`` line keeps the table's best-player vote (``seed001``: +2), which is no input of the game:
 :func:`read_journal` gives the last one as the header's ``best_player``. A ``judge`` line keeps
-what the judge did that is no input of the game either (:data:`JUDGE_FIELDS`: a speech's time
+what the judge did that is no input of the game either (:data:`JUDGE_RECORDS`: a speech's time
 changed, restarted, given back or held; a note; the game annulled or stopped; and ``undo``, which
 takes the last of them back): :attr:`JournalFile.judged` holds those still standing.
 """
@@ -39,6 +39,7 @@ from typing import Any, Literal, TypeGuard, get_args
 
 from voicehost.files import NoSuchFile, decode, file_name, loads_json, read_bytes
 from voicehost.host.ballots import VoteBallots
+from voicehost.host.commands import judge_records
 from voicehost.language.i18n import _
 from voicehost.rules import GAMES, InputError
 from voicehost.rules.inputs import Input, input_from_dict
@@ -53,13 +54,9 @@ LEVELS = ("engine", "table", "live")
 # simulated game's script).
 Source = Literal["seats", "ears", "host", "console", "deal", "script"]
 SOURCES: tuple[Source, ...] = get_args(Source)
-# A judge record's action → its own fields (besides type, t, source, i: the game's input count then).
-JUDGE_FIELDS: dict[str, frozenset[str]] = {
-    "time": frozenset({"seat", "seconds", "left"}), "restart": frozenset({"seat", "left", "was"}),
-    "back": frozenset({"seat", "left"}), "hold": frozenset({"seat", "left"}), "release": frozenset({"seat", "left"}),
-    "note": frozenset({"seat", "text"}), "verdict": frozenset({"result", "reason", "by"}),
-    "undo": frozenset({"undone"}),
-}
+JUDGE_RECORDS = judge_records()
+"""A judge record's action → its own fields (besides type, t, source, i: the game's input count
+then), as the judge's commands declare them (:mod:`~voicehost.host.commands`)."""
 VERDICTS = ("annulled", "stopped")
 
 
@@ -111,7 +108,7 @@ class Journal:
         self._resumed = _resumed
         self._note = note or (lambda line: print(line, file=sys.stderr, flush=True))
         self.judged: list[dict[str, Any]] = list(_resumed.judged) if _resumed is not None else []
-        """The judge's records still standing (:data:`JUDGE_FIELDS`), the resumed journal's first."""
+        """The judge's records still standing (:data:`JUDGE_RECORDS`), the resumed journal's first."""
         self.resumed_ballots: list[VoteBallots] = list(_resumed.ballots) if _resumed is not None else []
         """A resumed journal's ballots so far (the last vote's, for a correction's answer)."""
         if _resumed is None:
@@ -184,7 +181,7 @@ class Journal:
         self._write({"type": "award", "t": round(t, 6), "source": source, "best_player": best_player})
 
     def judge(self, t: float, source: Source, at: int, action: str, **fields: Any) -> dict[str, Any]:
-        """What the judge did that is no input (:data:`JUDGE_FIELDS`), ``at``: the game's input
+        """What the judge did that is no input (:data:`JUDGE_RECORDS`), ``at``: the game's input
         count then; ``undo`` takes the last record still standing back. Returns the record."""
         record = {"type": "judge", "t": round(t, 6), "source": source, "i": at, "action": action, **fields}
         self._write(record)
@@ -316,10 +313,11 @@ def load_journal(path: str | Path) -> JournalFile:
 def _judge_record(record: dict[str, Any], place: str) -> dict[str, Any]:
     """A judge record with exactly its action's fields, each of its type."""
     action = record.get("action")
-    if not isinstance(action, str) or action not in JUDGE_FIELDS:
+    if not isinstance(action, str) or action not in JUDGE_RECORDS:
         raise InputError(place, _("not a valid judge record (action {action})").format(action=repr(str(action)[:24])))
-    _only(record, {"type", "t", "source", "i", "action"} | JUDGE_FIELDS[action], place)
-    missing = sorted(JUDGE_FIELDS[action] - set(record))
+    declared = JUDGE_RECORDS[action]
+    _only(record, {"type", "t", "source", "i", "action"} | declared.fields | declared.optional, place)
+    missing = sorted(declared.fields - set(record))
     t, at = record.get("t"), record.get("i")
     if missing or isinstance(t, bool) or not isinstance(t, (int, float)) or not _count(at):
         raise InputError(place, _("not a valid judge record ({what})").format(

@@ -48,6 +48,8 @@ class ConsoleAnswer:
     line: str
     outcome: AnswerOutcome
     refusal: Refusal | None = None
+    text: str = ""
+    """Carried out: what was done (or taken back), in the judge's words (``[answers]``)."""
 
 
 # ---- the console's own refusals -------------------------------------------------------------------------
@@ -85,6 +87,31 @@ class Usage(Refusal):
 class TakesNothing(Refusal):
     english: ClassVar[str] = "{command} takes nothing after it"
     command: str
+
+
+@dataclass(frozen=True)
+class PointsTooFine(Refusal):
+    """``penalty 3 0.333``: the judge's points are given in hundredths at most (0.25, 0.5)."""
+
+    english: ClassVar[str] = ("{points} points: the judge's points have at most two decimals (0.25, 0.5); "
+                              "usage: {usage}")
+    points: str
+    usage: str
+
+
+@dataclass(frozen=True)
+class NoFoulToTakeBack(Refusal):
+    english: ClassVar[str] = "seat {seat} has no foul to take back"
+    seat: int
+
+
+@dataclass(frozen=True)
+class FoulNoLongerFits(Refusal):
+    """Taking the foul back would change what followed it (the fourth foul removed the player)."""
+
+    english: ClassVar[str] = ("seat {seat}'s foul cannot be taken back: what followed it no longer fits "
+                              "(undo the later inputs first)")
+    seat: int
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,13 @@ console or time."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from audio.listener import Heard
 from hw.capture import Press
 from voicehost.host.clock import SpeechTimer
-from voicehost.host.console import Console
 from voicehost.host.hearing import HearingSettings, Joiner, TakeBack, doubtful
 from voicehost.host.judging import standing_speech
 from voicehost.host.notices import LineSaid, Notice
@@ -51,15 +51,18 @@ class SpeechTurn:
 
 class Floor:
     """The floor and the speech: the turn's timer and warning, what the speaker says and
-    presses, and what he may still take back once it is over. A speech also reads the console."""
+    presses, and what he may still take back once it is over. A speech also reads the console:
+    ``judge`` carries out the lines typed (True: the judge ended the speech), ``stopped`` says
+    the judge annulled or stopped the game."""
 
-    def __init__(self, stage: Stage, console: Console, timer: SpeechTimer, hearing: HearingSettings,
-                 forbidden: frozenset[str] = frozenset()) -> None:
+    def __init__(self, stage: Stage, timer: SpeechTimer, hearing: HearingSettings,
+                 forbidden: frozenset[str] = frozenset(), *, judge: Callable[[], Awaitable[bool]],
+                 stopped: Callable[[], bool]) -> None:
         self.stage = stage
         self.game = stage.game
         self.ports = stage.ports
         self.clock = stage.clock
-        self.console = console
+        self.judge, self.stopped = judge, stopped
         self.timer = timer
         self.hearing = hearing
         self.forbidden = forbidden
@@ -78,7 +81,6 @@ class Floor:
         """The last onset of each echo line (:data:`ECHO_KEYS`), on the loop's clock."""
         self.held: set[int] = set()
         """Seats whose given-back (or resumed) floor opens with the judge's ``hold`` on it."""
-        console.floor = self
         stage.watch(self._heard)
 
     def resume_clock(self, judged: list[dict[str, Any]]) -> None:
@@ -98,7 +100,7 @@ class Floor:
         if self.ended is None or self.ended[0] != len(self.game.inputs) - 1:
             raise Refused(NothingToGiveBack())
         _, seat, left = self.ended
-        self.stage.pop_last("back:")
+        self.stage.pop_last("back:", shown=False)   # the judge's answer says it
         self.ended, self.take_back = None, None
         self.time_left[seat] = left
         return seat, left
@@ -168,8 +170,8 @@ class Floor:
             self.stage.lights.take_floor(seat)
         self.turn.closed = self.ports.clock()
         left = self.timer.stop()
-        if self.game.request == request and not self.console.stopped:
-            await self.stage.push(EndSpeech(seat), "host")
+        if self.game.request == request and not self.stopped():
+            await self.stage.push(EndSpeech(seat), "console" if ended == "console" else "host")
             if seat:
                 self.ended = (len(self.game.inputs) - 1, seat, max(0.0, left))
             if ended == "words" and seat:   # he may hold his button: it was not his «спасибо»
@@ -205,7 +207,7 @@ class Floor:
         own = [p for p in presses if p.seat == request.seat and p.down not in self.turn.used_presses]
         if request.seat and own and not await self._veto(own):
             return True
-        return await self.console.run(in_speech=True)
+        return "console" if await self.judge() else False   # the judge's «end»: journaled as his
 
     async def _nomination(self, request: AwaitSpeech, intent: NominateIntent | WithdrawIntent, heard: Heard,
                           text: str) -> bool:

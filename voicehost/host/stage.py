@@ -99,19 +99,21 @@ class Stage:
         """``seconds`` table seconds."""
         await self.clock.sleep(seconds)
 
-    def pop_last(self, why: str, source: Source = "console") -> Input:
+    def pop_last(self, why: str, source: Source = "console", shown: bool = True) -> Input:
         """The last input undone — by the judge's ``undo`` or a player's button (a veto, a
-        speech taken back) — journaled as a splice and the LEDs relit; returns what was undone."""
+        speech taken back) — journaled as a splice and the LEDs relit; returns what was undone
+        (``shown``: logged here; the judge's console words its own answer instead)."""
         undone = self.game.pop()
-        self.journal_splice(len(self.game.inputs), 1, [], f"{why} {undone.kind}", source)
+        self.journal_splice(len(self.game.inputs), 1, [], f"{why} {undone.kind}", source, shown=shown)
         self.lights.relight()
         return undone
 
     def journal_splice(self, at: int, removed: int, new: list[Input], why: str, source: Source = "console",
-                       ballot: dict[str, int] | None = None) -> None:
+                       ballot: dict[str, int] | None = None, shown: bool = True) -> None:
         """A correction is checked against the whole game first (the splice replays it), then
         on disk before anything is said about it (``ballot``: the vote's ballot it changed)."""
-        self.log(shown_correction(source, why))
+        if shown:
+            self.log(shown_correction(source, why))
         if self.journal is not None:
             self.journal.splice(self.ports.clock(), source, at, removed, new, why, ballot)
 

@@ -51,21 +51,24 @@ from typing import TYPE_CHECKING, Any
 
 from hw.leds import JOURNAL_FAILED, OFF, READY
 from voicehost.host import (
+    BestCommand,
     Director,
     GameSetup,
     HearingSettings,
     Journal,
     Ports,
+    Refused,
     events_to,
     journal_clock,
     judged_results,
+    read_args,
     read_journal,
     resume_game,
     seeded_deal,
     show_roles,
     write_results,
 )
-from voicehost.language.i18n import N_, _
+from voicehost.language.i18n import N_, _, language
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.record_words import result_words
@@ -274,19 +277,24 @@ TableCommand = Start | Resume | Discard | BestPlayer
 COMMAND_STATE: dict[type[Start | Resume | Discard], TableState] = {
     Start: S.STARTING, Resume: S.RESUMING, Discard: S.DISCARDING}
 """The state each command moves the table to: it is taken exactly when :data:`TRANSITIONS` allows that."""
-BEST_USAGE = "usage: best N (the seat the table voted the best player)"
 
 
-def console_command(line: str) -> TableCommand | str | None:
-    """A typed line as the table's own command; a string: why it is not one (``best`` without a
-    seat); None: any other line (the director's, while a game runs)."""
+def console_command(line: str) -> TableCommand | Refusal | None:
+    """A typed line as the table's own command; a refusal: why it is not one (``best`` without a
+    seat, read as the judge's :class:`~voicehost.host.BestCommand` is; the seat is checked against
+    the last game's by the vote); None: any other line (the director's, while a game runs)."""
     words = line.split()
     if words == ["start"]:
         return Start()
     if words == ["discard"]:
         return Discard()
-    if words[:1] == ["best"]:
-        return BestPlayer(int(words[1])) if len(words) == 2 and words[1].isdigit() else BEST_USAGE
+    if words[:1] == [BestCommand.name]:
+        try:
+            (seat,) = read_args(BestCommand, words[1:], None)
+        except Refused as err:
+            return err.refusal
+        assert isinstance(seat, int)
+        return BestPlayer(seat)
     return None
 
 
@@ -465,8 +473,9 @@ class IdleTable:
         command = console_command(words)
         if self._state is S.PLAYING and not isinstance(command, Discard):
             self.ports.type(line)
-        elif isinstance(command, str):
-            self.log(_("console: {command}").format(command=command))
+        elif isinstance(command, Refusal):   # «best» mistyped: why, in the judge's language
+            why = str(command) if language() == "en" else refusal_text(command, self.book)
+            self.log(_("console: {words}: {answer}").format(words=words, answer=why))
         elif command is None:
             if words:
                 self.log(_("console: {words}: no game is running (start one with «start» or the chord)").format(

@@ -31,10 +31,9 @@ def check_command(line: object, seats: int) -> str:
     if not isinstance(line, str) or not line.strip():
         raise CommandError(NoCommand())
     try:
-        name, numbers, rest = read_command(line.strip(), seats)
+        return read_command(line.strip(), seats).line()
     except Refused as err:
         raise CommandError(err.refusal) from None
-    return " ".join([name, *map(str, numbers)] + ([rest] if rest else []))
 
 
 # ---- the web's own refusals: a command when no game takes commands ----------------------------------------

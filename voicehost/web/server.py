@@ -231,6 +231,8 @@ class WebTable:
             return 409, "refused", self._worded(answer.refusal), typed
         if answer.outcome == "held":
             return 202, "held", said("held"), typed
+        if answer.text:   # the console's own sentence about this very command
+            return 200, "done", answer.text, typed
         spoken = [entry["text"] for entry in (self.view.lines if self.view else []) if entry["n"] > said_before]
         return 200, "done", " ".join([said("done"), *spoken, *self._repeated(line)]), typed
 
@@ -239,7 +241,7 @@ class WebTable:
         request that typed it (a line typed at the terminal has no request waiting)."""
         text = said(answer.outcome) if answer.outcome != "refused" else self._worded(answer.refusal)
         if answer.outcome == "done":
-            text = " ".join([text, *self._repeated(answer.line)])
+            text = answer.text or " ".join([text, *self._repeated(answer.line)])
         self.answers.append({"id": answer.id, "command": answer.line, "ok": answer.outcome != "refused",
                              "outcome": answer.outcome, "answer": text})
         future = self.pending.pop(answer.id, None)

@@ -13,6 +13,7 @@ from collections import deque
 from typing import Any
 
 from voicehost.host import (
+    REGISTRY,
     BallotsCast,
     Director,
     FloorChanged,
@@ -25,6 +26,7 @@ from voicehost.host import (
     WindowChanged,
     ballot_changed,
     ballots_view,
+    offered,
 )
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
@@ -47,27 +49,14 @@ from voicehost.rules.events import (
     VotesCounted,
     VotingBegan,
 )
-from voicehost.rules.inputs import BloodName, Input, Nominate, RaiseHand, Vote, Withdraw
+from voicehost.rules.inputs import Vote
 from voicehost.rules.requests import AwaitSpeech, AwaitVotes
 
 SUBTITLES = 12      # the host's last lines shown as subtitles
 LINES_KEPT = 300    # … and kept, so a console command's answer can quote everything it made the host say
 LOG_TAIL = 40       # public log lines kept in the state
 RESULT_EVENTS = (Eliminated, NoVote, TieDeclared, AllStay, LiftCounted, VotesCounted, GameOver)
-# The console commands only some rulesets take, by the input each one pushes: the judge's page
-# offers a command only when the game has a handler for its input (no «Рука» in sport).
-RULESET_COMMANDS: dict[str, type[Input]] = {"nominate": Nominate, "withdraw": Withdraw, "blood": BloodName,
-                                            "hand": RaiseHand}
-OPTION_COMMANDS = {"blood": "blood_name"}   # … and, where an option switches it on, only with it on
-# The tournament-scoring commands (docs/live-host.md): offered only where their option is on.
-TOURNAMENT_COMMANDS = {"bestmove": "best_move", "bonus": "judge_points", "penalty": "judge_points"}
-# The judge's own controls on his page (static/judge-tools.js): one-tap buttons (the command, its
-# [web] key), then forms whose fields' values follow the command's name in order.
-TOOL_BUTTONS = (("time +30", "time_add"), ("time -10", "time_take"), ("restart", "restart"), ("back", "back"),
-                ("hold", "hold"), ("release", "release"))
-TOOL_FORMS = (("note", ("note_seat", "text")), ("bestmove", ("seats",)), ("bonus", ("seat", "points", "reason")),
-              ("penalty", ("seat", "points", "reason")), ("best", ("seat",)), ("annul", ("reason",)),
-              ("stop", ("reason",)))
+FIELD_KINDS = {"text": "text", "reason": "text", "seats": "text", "points": "text"}   # every other field: a seat
 
 
 class TableView:
@@ -232,30 +221,27 @@ class TableView:
 
 
 def offered_commands(game: Game) -> list[str]:
-    """The ruleset-specific commands this game can take (:data:`RULESET_COMMANDS`); every other
-    console command is offered by every ruleset."""
+    """The commands only some games take (:attr:`~voicehost.host.Command.needs`, under their
+    :attr:`~voicehost.host.Command.option`) that this game takes; every other console command is
+    offered by every ruleset."""
     inputs = {item for item, _ in game.handlers}
-    offered = []
-    for command, item in RULESET_COMMANDS.items():
-        option = OPTION_COMMANDS.get(command)
-        if item in inputs and (option is None or option not in game.options or game.options[option] is True):
-            offered.append(command)
-    offered += [command for command, option in TOURNAMENT_COMMANDS.items() if game.options.get(option) is True]
-    return offered
+    return [name for name, command in REGISTRY.items()
+            if (command.needs is not None or command.option is not None) and offered(command, inputs, game.options)]
 
 
 def judge_tools(commands: list[str], book: Phrasebook) -> dict[str, Any]:
-    """The judge's own controls as his page draws them, every text from ``[web]``: the clock's
-    buttons and the forms (a tournament command's only where :func:`offered_commands` has it)."""
+    """The judge's own controls as his page draws them, every text from ``[web]``: each command's
+    buttons and forms as it declares them (one a game may not take only where
+    :func:`offered_commands` has it)."""
     def text(key: str) -> str:
         return book.line("web", f"tool_{key}")
-    buttons = [{"command": command, "label": text(key), "help": text(f"{key}_help")} for command, key in TOOL_BUTTONS]
-    forms = [{"command": command, "label": text(command), "help": text(f"{command}_help"),
-              "danger": command in ("annul", "stop"),
-              "fields": [{"name": field, "label": text(f"field_{field}"),
-                          "kind": "text" if field in ("text", "reason", "seats", "points") else "seat"}
-                         for field in fields]}
-             for command, fields in TOOL_FORMS if command not in TOURNAMENT_COMMANDS or command in commands]
+    buttons = [{"command": button.line, "label": text(button.key), "help": text(f"{button.key}_help")}
+               for command in REGISTRY.values() for button in command.buttons]
+    forms = [{"command": name, "label": text(name), "help": text(f"{name}_help"), "danger": command.form.danger,
+              "fields": [{"name": field, "label": text(f"field_{field}"), "kind": FIELD_KINDS.get(field, "seat")}
+                         for field in command.form.fields]}
+             for name, command in REGISTRY.items()
+             if command.form is not None and (command.needs is None and command.option is None or name in commands)]
     return {"title": text("title"), "clock": text("clock"), "buttons": buttons, "forms": forms,
             "send": text("send"), "notes": text("notes"), "logout": text("logout")}
 
