@@ -87,22 +87,6 @@ class Options(Mapping[str, OptionValue]):
     def __len__(self) -> int:
         return len(self.declared())
 
-    # By name, for the host's judge controls until they read attributes too.
-    def text(self, key: str) -> str:
-        value = self[key]
-        assert isinstance(value, str), key
-        return value
-
-    def number(self, key: str) -> int:
-        value = self[key]
-        assert isinstance(value, int) and not isinstance(value, bool), key
-        return value
-
-    def flag(self, key: str) -> bool:
-        value = self[key]
-        assert isinstance(value, bool), key
-        return value
-
     def __repr__(self) -> str:
         return f"{type(self).__name__}({dict(self)!r})"
 
