@@ -16,7 +16,7 @@ import soundfile
 from audio.tts import VoiceUnavailable
 from voicehost.cli.main import main
 from voicehost.config import load_ruleset
-from voicehost.host.earpiece import JudgeChannel, JudgeLines, judge_around
+from voicehost.host.earpiece import JudgeChannel, JudgeFollower, JudgeLines, judge_around
 from voicehost.host.journal import Journal, load_journal
 from voicehost.host.notices import BallotsCast, ConsoleAnswered, Notice
 from voicehost.host.refusals import ConsoleAnswer, NoCommand
@@ -256,3 +256,38 @@ def test_a_bad_judge_audio_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["demo", "--audio", "off", "--judge-audio", "bluetooth"]) == 2
     err = capsys.readouterr().err
     assert "--judge-audio" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_serve_gives_each_game_its_own_channel() -> None:
+    """The idle table starts one director after another: each game's deal is told once, and a
+    game set aside is no longer followed."""
+    heard: list[str] = []
+
+    async def speak(text: str) -> float:
+        heard.append(text)
+        return 0.0
+
+    class Director:
+        def __init__(self) -> None:
+            self.game, self.clock, self.watchers = _dealt_game(), _Clock(), []
+
+        def watch(self, watcher: Any) -> None:
+            self.watchers.append(watcher)
+
+        def unwatch(self, watcher: Any) -> None:
+            self.watchers.remove(watcher)
+
+    async def session() -> None:
+        follower = JudgeFollower(speak, load_phrasebook())
+        first, second = Director(), Director()
+        follower.follow(first)
+        await asyncio.sleep(0.01)
+        follower.follow(None)
+        assert first.watchers == []
+        follower.follow(second)
+        assert len(second.watchers) == 1
+        await asyncio.sleep(0.01)
+        follower.follow(None)
+
+    asyncio.run(session())
+    assert heard.count("Раздача.") == 2

@@ -10,7 +10,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.args import Commands, add_tournament_arguments, add_web_arguments, tournament_of, web_pin
+from voicehost.cli.args import (
+    Commands,
+    add_judge_audio_argument,
+    add_tournament_arguments,
+    add_web_arguments,
+    tournament_of,
+    web_pin,
+)
 from voicehost.cli.tournament_screen import add_club_arguments, club_reporter
 from voicehost.language.i18n import _
 from voicehost.rules import InputError
@@ -27,6 +34,7 @@ def add_commands(commands: Commands) -> None:
     serve = commands.add_parser("serve", help=_("the appliance: an idle table that starts games from a button chord"))
     serve.add_argument("--table", default=None, help=_("the table file or name (default: ten-seats)"))
     serve.add_argument("--audio", default=None, help=_("default, device:NAME, file:OUT.wav or null"))
+    add_judge_audio_argument(serve)
     serve.add_argument("--mock", action="store_true", help=_("gpiozero mock pins (no header: a trial run)"))
     serve.add_argument("--no-ears", action="store_true", help=_("no microphone: speeches end by button or console"))
     serve.add_argument("--journals", default=None, help=_("the journals folder (default: the data folder's)"))
@@ -105,6 +113,8 @@ def _serve(args: argparse.Namespace) -> int:
         from voicehost.web import parse_address
         args.web_address, args.web_pin = parse_address(args.web), web_pin(args, path)
     club_reporter(args, path.stem)   # a bad --club-server is refused before the table opens anything
+    from voicehost.host.setup import audio_choice
+    audio_choice(args.judge_audio, "--judge-audio")   # and a bad earpiece
     asyncio.run(_serve_table(args, path, pinmap, setup))
     return 0
 
@@ -160,15 +170,18 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, table.stop)
         _read_console(loop, table)
-        web, watchdog, reporter = None, None, None
+        web, watchdog, reporter, judge = None, None, None, None
         try:
             web = await _serve_web(args, table) if args.web else None
             reporter = _report_to_club(args, path, table)
+            judge = _judge_earpiece(args, path, table)
             watchdog = _keep_watchdog(notify)
             await table.serve()
         finally:
             if reporter is not None:
                 await reporter.stop()
+            if judge is not None:
+                judge.close()
             if watchdog is not None:
                 watchdog.cancel()
             if web is not None:
@@ -209,6 +222,27 @@ def _report_to_club(args: argparse.Namespace, path: Path, table: IdleTable) -> A
     table.on_change = follow
     reporter.start()
     return reporter
+
+
+def _judge_earpiece(args: argparse.Namespace, path: Path, table: IdleTable) -> Any:
+    """``--judge-audio`` (or the table's ``judge_output``): the judge's earpiece follows the
+    table from game to game, beside the web pages and the reporter."""
+    from voicehost.host.earpiece import JudgeFollower
+    from voicehost.host.table_file import load_audio
+    from voicehost.host.voice import open_judge_voice
+    from voicehost.language.phrasebook import load_phrasebook
+
+    voice = open_judge_voice(load_audio(path), args.judge_audio, _log)
+    if voice is None:
+        return None
+    follower = JudgeFollower(voice.speak, load_phrasebook())
+    shown = table.on_change
+
+    def follow(director: Any) -> None:
+        shown(director)
+        follower.follow(director)
+    table.on_change = follow
+    return voice
 
 
 def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:

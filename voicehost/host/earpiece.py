@@ -303,3 +303,25 @@ def both(*arounds: Callable[[Any], Any] | None) -> Callable[[Any], Any] | None:
                 await stack.enter_async_context(each(director))
             yield
     return around
+
+
+class JudgeFollower:
+    """The channel from game to game (``serve``: the idle table starts one director after
+    another): each new director gets a channel of its own, which tells its deal once."""
+
+    def __init__(self, speak: Speak, book: Phrasebook) -> None:
+        self.speak = speak
+        self.book = book
+        self.channel: JudgeChannel | None = None
+        self._director: Watched | None = None
+
+    def follow(self, director: Watched | None) -> None:
+        """``IdleTable.on_change``: a game began (its director) or the table is idle (None)."""
+        if self.channel is not None and self._director is not None:
+            self._director.unwatch(self.channel.notice)
+            self.channel.close()
+        self.channel, self._director = None, director
+        if director is not None:
+            self.channel = JudgeChannel(director.game, self.book, director.clock, self.speak)
+            director.watch(self.channel.notice)
+            self.channel.start()

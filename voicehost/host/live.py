@@ -17,6 +17,7 @@ from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.config import journals_dir
 from voicehost.host.cards import learn_roles, roles_from_console, show_roles
 from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.earpiece import both, judge_around
 from voicehost.host.ears import grammar, load_ears, model_path
 from voicehost.host.journal import Journal, JournalFile, Source, load_journal, write_results
 from voicehost.host.journal_clock import journal_clock
@@ -25,10 +26,10 @@ from voicehost.host.notices import events_to
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
 from voicehost.host.subtitles import Transcript
-from voicehost.host.table_file import table_path
+from voicehost.host.table_file import load_audio, table_path
 from voicehost.host.terminal import decode_console_line as decode_console_line  # the service reads it here
 from voicehost.host.terminal import read_terminal
-from voicehost.host.voice import TerminalVoice, open_live_voice
+from voicehost.host.voice import JUDGE_PLACE, TerminalVoice, open_judge_voice, open_live_voice
 from voicehost.language.i18n import _
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
@@ -60,19 +61,22 @@ class _Run:
     transcript: str | None
     roles: str | None      # "taps", "typed" or None (the host deals)
     resume: bool
+    judge_audio: str | None = None   # the judge's earpiece (None: the table's [audio] judge_output)
 
 
 def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = False, ears: bool = True,
         speed: float = 1.0, transcript: str | None = None,
         on_results: Callable[[Path, dict[str, Any]], None] | None = None,
-        around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None) -> int:
+        around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None,
+        judge_audio: str | None = None) -> int:
     """Host one game of ``setup`` — checked whole by :func:`~voicehost.host.setup.check_setup`
     (table, pins, ruleset, options, roster, cards, journal, audio) before this is called, so a
     bad argument never waits for the voice warm-up. ``resumed``: the journal being continued
     (``setup`` is its header's, :func:`setup_of_journal`); every record must replay
     (:func:`resume_game`). ``on_results`` (the club records) gets each finished game's protocol;
     ``around`` (the web display) is entered with the director once it exists and left when the
-    game ends. The sound card and the seat panel are opened next; the journal — which holds the
+    game ends; ``judge_audio``: the judge's earpiece (:mod:`~voicehost.host.earpiece`). The
+    sound card and the seat panel are opened next; the journal — which holds the
     secret deal — is created last, just before the game starts."""
     if setup.table is None:
         raise InputError("run", _("the live table needs a table file"))
@@ -83,7 +87,8 @@ def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = Fa
     else:
         game, open_journal = _new_game(setup)
     knobs = _Run(setup.audio, speed, mock, not ears, transcript,
-                 None if setup.deal == "host" else setup.deal, resumed is not None)
+                 None if setup.deal == "host" else setup.deal, resumed is not None,
+                 audio_choice(judge_audio, JUDGE_PLACE))
     journal = asyncio.run(_play(knobs, game, open_journal, pinmap, setup.table, around))
     _write_results(game, game.names, Path(journal.path), on_results, journal.judged)
     return 0
@@ -186,10 +191,16 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     public_log = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
     director.watch(events_to(public_log))
     public_log(list(game.events))  # the deal, or a resumed game so far
+    judge = None
     try:
+        judge = open_judge_voice(load_audio(table), args.judge_audio, log, speed=args.speed)
+        if judge is not None:
+            around = both(around, judge_around(judge.speak, load_phrasebook(), journal, transcript))
         async with around(director) if around is not None else nullcontext():
             await _host(args, director)
     finally:
+        if judge is not None:
+            judge.close()
         if console is not None:
             console.close()
         director.close()
