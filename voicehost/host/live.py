@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from hw.keypad import JudgeKeypad
 from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.config import journals_dir
 from voicehost.host.cards import learn_roles, roles_from_console, show_roles
@@ -22,6 +23,7 @@ from voicehost.host.ears import grammar, load_ears, model_path
 from voicehost.host.journal import Journal, JournalFile, Source, load_journal, write_results
 from voicehost.host.journal_clock import journal_clock
 from voicehost.host.judging import best_points, judged_results
+from voicehost.host.keypad import KeypadCommands
 from voicehost.host.notices import events_to
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
@@ -191,14 +193,20 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     public_log = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
     director.watch(events_to(public_log))
     public_log(list(game.events))  # the deal, or a resumed game so far
-    judge = None
+    judge, keypad = None, None
+    keys = KeypadCommands(ports.type)
+    director.watch(keys.notice)
     try:
         judge = open_judge_voice(load_audio(table), args.judge_audio, log, speed=args.speed)
         if judge is not None:
-            around = both(around, judge_around(judge.speak, load_phrasebook(), journal, transcript))
+            around = both(around, judge_around(judge.speak, load_phrasebook(), journal, transcript,
+                                               attached=keys.attach))
+        keypad = _open_keypad(pinmap, keys.key, args.mock, loop, log)
         async with around(director) if around is not None else nullcontext():
             await _host(args, director)
     finally:
+        if keypad is not None:
+            keypad.close()
         if judge is not None:
             judge.close()
         if console is not None:
@@ -231,6 +239,20 @@ async def _host(args: Any, director: Director) -> None:
     await director.run()
     while await director.after_game(best_points(game)):   # the judge's undo took a verdict back
         await director.run()
+
+
+def _open_keypad(pinmap: Any, on_key: Callable[[str], None], mock: bool, loop: asyncio.AbstractEventLoop,
+                 log: Callable[[str], None]) -> JudgeKeypad | None:
+    """The judge's keypad of the table's ``[judge]`` (None: the table has none, or its pins do
+    not open — said in one line, and the game goes on with the console)."""
+    if not pinmap.judge:
+        return None
+    try:
+        return JudgeKeypad(pinmap, on_key, pin_factory=mock_factory() if mock else None,
+                           deliver=loop.call_soon_threadsafe)
+    except GpioUnavailable as err:
+        log(_("voicehost: no judge's keypad ({error}); the console still takes every command").format(error=err))
+        return None
 
 
 def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any) -> Any:
