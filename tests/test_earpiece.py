@@ -16,6 +16,7 @@ import soundfile
 from audio.tts import VoiceUnavailable
 from voicehost.cli.main import main
 from voicehost.config import load_ruleset
+from voicehost.host.clock import TableClock
 from voicehost.host.earpiece import JudgeChannel, JudgeFollower, JudgeLines, judge_around
 from voicehost.host.journal import Journal, load_journal
 from voicehost.host.notices import BallotsCast, ConsoleAnswered, Notice
@@ -269,7 +270,8 @@ def test_serve_gives_each_game_its_own_channel() -> None:
 
     class Director:
         def __init__(self) -> None:
-            self.game, self.clock, self.watchers = _dealt_game(), _Clock(), []
+            self.game, self.clock = _dealt_game(), TableClock(lambda: 0.0)
+            self.watchers: list[Any] = []
 
         def watch(self, watcher: Any) -> None:
             self.watchers.append(watcher)
