@@ -174,7 +174,7 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         try:
             web = await _serve_web(args, table) if args.web else None
             reporter = _report_to_club(args, path, table)
-            judge = _judge_earpiece(args, path, table)
+            judge = _judge_earpiece(args, path, pinmap, table, ports)
             watchdog = _keep_watchdog(notify)
             await table.serve()
         finally:
@@ -224,25 +224,45 @@ def _report_to_club(args: argparse.Namespace, path: Path, table: IdleTable) -> A
     return reporter
 
 
-def _judge_earpiece(args: argparse.Namespace, path: Path, table: IdleTable) -> Any:
-    """``--judge-audio`` (or the table's ``judge_output``): the judge's earpiece follows the
-    table from game to game, beside the web pages and the reporter."""
+def _judge_earpiece(args: argparse.Namespace, path: Path, pinmap: Any, table: IdleTable, ports: Any) -> Any:
+    """The judge's earpiece (``--judge-audio`` or the table's ``judge_output``) and keypad
+    (``[judge]``) follow the table from game to game, beside the web pages and the reporter;
+    between games the keys do nothing (no line waits to be carried out in the next game)."""
+    import asyncio
+    from contextlib import ExitStack
+
     from voicehost.host.earpiece import JudgeFollower
+    from voicehost.host.keypad import KeypadCommands
+    from voicehost.host.live import _open_keypad as open_keypad  # the same keypad as `voicehost run`
     from voicehost.host.table_file import load_audio
     from voicehost.host.voice import open_judge_voice
     from voicehost.language.phrasebook import load_phrasebook
 
+    closing = ExitStack()
     voice = open_judge_voice(load_audio(path), args.judge_audio, _log)
-    if voice is None:
-        return None
-    follower = JudgeFollower(voice.speak, load_phrasebook())
+    if voice is not None:
+        closing.callback(voice.close)
+    follower = JudgeFollower(voice.speak, load_phrasebook()) if voice is not None else None
+    keys = KeypadCommands(ports.type)
+    playing: list[Any] = [None]
+    keypad = open_keypad(pinmap, lambda action: keys.key(action) if playing[0] is not None else None,
+                         args.mock, asyncio.get_running_loop(), _log)
+    if keypad is not None:
+        closing.callback(keypad.close)
     shown = table.on_change
 
     def follow(director: Any) -> None:
         shown(director)
-        follower.follow(director)
+        if playing[0] is not None:
+            playing[0].unwatch(keys.notice)
+        playing[0] = director
+        if director is not None:
+            director.watch(keys.notice)
+        if follower is not None:
+            follower.follow(director)
+            keys.channel = follower.channel
     table.on_change = follow
-    return voice
+    return closing
 
 
 def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:
