@@ -110,7 +110,8 @@ def _seat(pinmap: PinMap, index: int) -> str:
 # What each key of the judge's keypad does, for the drawing (hw.pinmap.KEYPAD_KEYS, LONG_PRESS).
 KEY_WORDS = {"pause": N_("pause / resume"), "time": N_("+30 s to the speaker"),
              "end": N_("end of the speech; held: a foul to the speaker"),
-             "status": N_("status in the earpiece; held: repeat"), "repeat": N_("the earpiece's last lines again")}
+             "status": N_("status in the earpiece; held: repeat"), "repeat": N_("the earpiece's last lines again"),
+             "talk": N_("held: the microphone hears the judge's commands")}
 
 
 def _key(pinmap: PinMap, index: int) -> str:

@@ -16,20 +16,23 @@ from typing import Any
 from .edges import Debouncer, Edge
 from .messages import _
 from .panel import HOLD_WAKE_S, Deliver, GpioUnavailable
-from .pinmap import LONG_PRESS, PinMap
+from .pinmap import HELD_KEYS, LONG_PRESS, PinMap
 
 
 class JudgeKeypad:
-    """The ``[judge]`` keys; ``on_key`` receives the action of each press (``pause``, ``foul`` …)."""
+    """The ``[judge]`` keys; ``on_key`` receives the action of each press (``pause``, ``foul`` …);
+    ``on_hold`` the ``talk`` key going down (True) and up (False)."""
 
     def __init__(self, pinmap: PinMap, on_key: Callable[[str], None], *, pin_factory: Any = None,
-                 deliver: Deliver | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 deliver: Deliver | None = None, clock: Callable[[], float] = time.monotonic,
+                 on_hold: Callable[[str, bool], None] = lambda key, down: None) -> None:
         try:
             from gpiozero import Button
         except ImportError as err:  # pragma: no cover - gpiozero is a dependency
             raise GpioUnavailable(_("gpiozero is not installed ({error})").format(error=err)) from None
         self.pinmap = pinmap
         self.on_key = on_key
+        self.on_hold = on_hold
         self.clock = clock
         self.deliver: Deliver = deliver or (lambda fn, *args: fn(*args))
         self.debouncer = Debouncer(pinmap.bounce_ms / 1000)
@@ -58,13 +61,16 @@ class JudgeKeypad:
         edge = self.debouncer.feed(Edge(pin, pressed, t))
         if edge is None:
             return
+        action = next(key.action for key in self.pinmap.judge if key.pin == pin)
+        if action in HELD_KEYS:
+            self.on_hold(action, pressed)
+            return
         if pressed:
             self.down[pin] = t
             return
         since = self.down.pop(pin, None)
         if since is None:
             return
-        action = next(key.action for key in self.pinmap.judge if key.pin == pin)
         if t - since >= self.pinmap.long_press_s and action in LONG_PRESS:
             action = LONG_PRESS[action]
         self.on_key(action)

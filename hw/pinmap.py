@@ -44,7 +44,8 @@ class SeatPins:
 
 
 # The judge's keypad (``[judge]``): its keys by what they do; a key's long press does a second thing.
-KEYPAD_KEYS: tuple[str, ...] = ("pause", "time", "end", "status", "repeat")
+KEYPAD_KEYS: tuple[str, ...] = ("pause", "time", "end", "status", "repeat", "talk")
+HELD_KEYS = frozenset({"talk"})   # told when they go down and when they come up (push-to-talk)
 LONG_PRESS = {"end": "foul", "status": "repeat"}   # held: a foul to the speaker; the last lines again
 LONG_PRESS_S = (0.3, 5.0)
 

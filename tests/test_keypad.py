@@ -138,3 +138,20 @@ def test_hw_test_and_the_diagram_cover_the_keypad(tmp_path: Path, capsys: pytest
     svg = diagram_svg(pinmap_from_mapping(_table(), str(TABLE)))
     for action, pin in (("pause", 18), ("time", 19), ("end", 20), ("status", 21)):
         assert f'id="judge-{action}"' in svg and f"GPIO{pin}" in svg
+
+
+def test_the_talk_key_is_told_down_and_up(factory: Any) -> None:
+    data = _table()
+    data["judge"] = {"talk": 18, "end": 20}
+    pinmap = pinmap_from_mapping(data, "t.toml")
+    now = [10.0]
+    held: list[tuple[str, bool]] = []
+    keys: list[str] = []
+    with JudgeKeypad(pinmap, keys.append, pin_factory=factory, clock=lambda: now[0],
+                     on_hold=lambda key, down: held.append((key, down))):
+        factory.pin(18).drive_low()
+        now[0] += 2.0
+        factory.pin(18).drive_high()
+    assert held == [("talk", True), ("talk", False)] and keys == []
+    svg = diagram_svg(pinmap)
+    assert 'id="judge-talk"' in svg

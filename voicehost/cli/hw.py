@@ -115,7 +115,8 @@ def _walk_keypad(pinmap: Any, factory: Any, timeout: float) -> list[str]:
         return []
     pressed: queue.Queue[str] = queue.Queue()
     try:
-        keypad = JudgeKeypad(pinmap, pressed.put, pin_factory=factory)
+        keypad = JudgeKeypad(pinmap, pressed.put, pin_factory=factory,
+                             on_hold=lambda key, down: None if down else pressed.put(key))
     except GpioUnavailable as err:
         return [str(err)]
     problems = []

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from audio.listener import Heard
 from hw.keypad import JudgeKeypad
 from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.config import journals_dir
@@ -25,6 +26,7 @@ from voicehost.host.journal_clock import journal_clock
 from voicehost.host.judging import best_points, judged_results
 from voicehost.host.keypad import KeypadCommands
 from voicehost.host.notices import events_to
+from voicehost.host.push_to_talk import JudgeEars
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
 from voicehost.host.subtitles import Transcript
@@ -33,6 +35,7 @@ from voicehost.host.terminal import decode_console_line as decode_console_line  
 from voicehost.host.terminal import read_terminal
 from voicehost.host.voice import JUDGE_PLACE, TerminalVoice, open_judge_voice, open_live_voice
 from voicehost.language.i18n import _
+from voicehost.language.judge_speech import judge_grammar
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.record_words import record_word, result_words
@@ -183,7 +186,9 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
         raise
     ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle,
                   cue=voice.cue, cue_length=voice.cue_length, hold=voice.hold, warning=voice.warning)
-    mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
+    keys = KeypadCommands(ports.type)   # the judge's keypad, and his push-to-talk if it has a talk key
+    talk = JudgeEars(keys, game.seats, time.monotonic) if any(k.action == "talk" for k in pinmap.judge) else None
+    mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log, talk)
     console = read_terminal(loop, ports.type)   # read on the loop: nothing left blocked when the game ends
     from voicehost.language.parser import forbidden_words
     ears = load_ears(table)
@@ -194,14 +199,14 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     director.watch(events_to(public_log))
     public_log(list(game.events))  # the deal, or a resumed game so far
     judge, keypad = None, None
-    keys = KeypadCommands(ports.type)
     director.watch(keys.notice)
     try:
         judge = open_judge_voice(load_audio(table), args.judge_audio, log, speed=args.speed)
         if judge is not None:
             around = both(around, judge_around(judge.speak, load_phrasebook(), journal, transcript,
                                                attached=keys.attach))
-        keypad = _open_keypad(pinmap, keys.key, args.mock, loop, log)
+        keypad = _open_keypad(pinmap, keys.key, args.mock, loop, log,
+                              lambda key, down: talk.talk(down) if talk is not None else None)
         async with around(director) if around is not None else nullcontext():
             await _host(args, director)
     finally:
@@ -242,29 +247,39 @@ async def _host(args: Any, director: Director) -> None:
 
 
 def _open_keypad(pinmap: Any, on_key: Callable[[str], None], mock: bool, loop: asyncio.AbstractEventLoop,
-                 log: Callable[[str], None]) -> JudgeKeypad | None:
+                 log: Callable[[str], None],
+                 on_hold: Callable[[str, bool], None] = lambda key, down: None) -> JudgeKeypad | None:
     """The judge's keypad of the table's ``[judge]`` (None: the table has none, or its pins do
     not open — said in one line, and the game goes on with the console)."""
     if not pinmap.judge:
         return None
     try:
         return JudgeKeypad(pinmap, on_key, pin_factory=mock_factory() if mock else None,
-                           deliver=loop.call_soon_threadsafe)
+                           deliver=loop.call_soon_threadsafe, on_hold=on_hold)
     except GpioUnavailable as err:
         log(_("voicehost: no judge's keypad ({error}); the console still takes every command").format(error=err))
         return None
 
 
-def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any) -> Any:
+def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any,
+               judge: JudgeEars | None = None) -> Any:
+    """The table's microphone; with ``judge`` (the keypad's talk key) what is heard while he
+    holds it is his, and the grammar has his commands too."""
     from audio.listener import MicListener, MicrophoneUnavailable, ModelUnavailable, SpeechModel
     config = load_ears(table)
+
+    def hear(heard: Heard) -> None:
+        if judge is not None and judge.listening(heard.t_end):
+            judge.heard(heard.text)
+        else:
+            ports.hear(heard)
     try:
         model = SpeechModel(model_path(config))
-        recognizer = model.recognizer(grammar(range(1, seats + 1), forbidden=config.forbidden_words))
+        phrases = grammar(range(1, seats + 1), forbidden=config.forbidden_words)
+        recognizer = model.recognizer(phrases + (judge_grammar(range(1, seats + 1)) if judge is not None else []))
         if config.alternatives:
             recognizer.consider_alternatives(config.alternatives)
-        mic = MicListener(recognizer, gate,
-                          lambda heard: loop.call_soon_threadsafe(ports.hear, heard), config.microphone)
+        mic = MicListener(recognizer, gate, lambda heard: loop.call_soon_threadsafe(hear, heard), config.microphone)
         mic.start()
         return mic
     except (ModelUnavailable, MicrophoneUnavailable) as err:
