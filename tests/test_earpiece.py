@@ -153,7 +153,7 @@ def test_a_bad_said_record_is_one_line(tmp_path: Path) -> None:
     Journal(path, {"ruleset": "sport", "options": {}, "seats": 10, "level": "live"}).close()
     with path.open("a", encoding="utf-8") as file:
         file.write(json.dumps({"type": "said", "t": 1.0, "channel": "judge", "key": 5, "text": "x"}) + "\n")
-    with pytest.raises(InputError, match="said record"):
+    with pytest.raises(InputError, match=r"j\.jsonl:2: "):
         load_journal(path)
 
 
