@@ -231,6 +231,8 @@ class JudgeChannel:
             text = self.lines.text(key, values)
             try:
                 onset = await self.speak(text)
+            except (OSError, RuntimeError, ValueError):   # an earpiece that fails must not stop the table
+                continue
             finally:
                 self._queue.task_done()
             t = self.clock.at(onset)
