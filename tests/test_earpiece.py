@@ -293,3 +293,25 @@ def test_serve_gives_each_game_its_own_channel() -> None:
 
     asyncio.run(session())
     assert heard.count("Раздача.") == 2
+
+
+def test_run_tells_the_judge_and_journals_what_he_was_told(tmp_path: Path) -> None:
+    """``voicehost run --judge-audio file:``: the deal, the answers to the typed lines (done,
+    refused and why) in the earpiece's file, the journal and the transcript, never at the table."""
+    from processes import run_voicehost
+    done = run_voicehost(["run", "--mock", "--no-ears", "--audio", "off", "--speed", "100",
+                          "--roles", "3=don,5=mafia,9=mafia,7=sheriff", "--journal", "game.jsonl",
+                          "--transcript", "t.jsonl", "--judge-audio", "file:judge.wav"],
+                         input="remove 3\nremove 5\nfoul 3 4\nremove 9\n", cwd=tmp_path, timeout=240)
+    assert done.returncode == 0, done.stderr
+    said = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()]
+    told = [r["text"] for r in said if r["type"] == "said"]
+    assert told[:4] == ["Раздача.", "Дон: номер три.", "Мафия: номера пять и девять.", "Шериф: номер семь."]
+    assert told.count("Сделано: удаление.") == 3
+    assert any(t.startswith("Отказано: ") for t in told)
+    records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["text"] for r in records if r.get("channel") == "judge"] == told
+    assert not any("Раздача" in line or "Отказано" in line for line in done.stderr.splitlines()
+                   if line.startswith(("host:", "ведущий:")))
+    judge, rate = soundfile.read(str(tmp_path / "judge.wav"), dtype="float32")
+    assert len(judge) / rate > 5 and np.max(np.abs(judge)) > 0.05
