@@ -24,7 +24,8 @@ SPECIAL_NOTES = {
 }
 
 PIN_W, PIN_H = 140, 22
-BUTTON_FILL, LED_FILL, FREE_FILL = "#9fd3ff", "#ffd27f", "#eeeeee"
+BUTTON_FILL, LED_FILL, FREE_FILL, KEY_FILL = "#9fd3ff", "#ffd27f", "#eeeeee", "#b8e6b0"
+KEY_H = 22
 HEADER_X, HEADER_Y = 30, 70
 SEATS_X, ROW_H = 330 + 88, 44
 
@@ -37,8 +38,9 @@ def physical_pin(bcm: int) -> int:
 def diagram_svg(pinmap: PinMap) -> str:
     """The whole drawing as SVG text (every GPIO of the map appears as «GPIO<n>»)."""
     used = {p.button: (_("{seat} button").format(seat=p.seat), BUTTON_FILL) for p in pinmap.seats} | {
-        p.led: (_("{seat} LED").format(seat=p.seat), LED_FILL) for p in pinmap.seats}
-    bottom = max(HEADER_Y + 20 * PIN_H, HEADER_Y + len(pinmap.seats) * ROW_H) + 20
+        p.led: (_("{seat} LED").format(seat=p.seat), LED_FILL) for p in pinmap.seats} | {
+        k.pin: (_("judge: {key}").format(key=k.action), KEY_FILL) for k in pinmap.judge}
+    bottom = max(HEADER_Y + 20 * PIN_H, HEADER_Y + len(pinmap.seats) * ROW_H + len(pinmap.judge) * KEY_H + 10) + 20
     notes = _special_notes(used, bottom)
     height = bottom + 16 * len(notes) + 40
     # A message inside an f-string is not extracted (Babel reads no f-string's parts): said before it.
@@ -52,6 +54,7 @@ def diagram_svg(pinmap: PinMap) -> str:
     parts += _header(used)
     parts += notes
     parts += [_seat(pinmap, index) for index in range(pinmap.size)]
+    parts += [_key(pinmap, index) for index in range(len(pinmap.judge))]
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -102,3 +105,20 @@ def _seat(pinmap: PinMap, index: int) -> str:
             f'<text x="{x + 250}" y="{y + 32}" id="seat-{pins.seat}-resistor">{resistor}</text>'
             f'<circle cx="{x + 370}" cy="{y + 28}" r="5" fill="#c33"/>'
             f'</g>')
+
+
+# What each key of the judge's keypad does, for the drawing (hw.pinmap.KEYPAD_KEYS, LONG_PRESS).
+KEY_WORDS = {"pause": N_("pause / resume"), "time": N_("+30 s to the speaker"),
+             "end": N_("end of the speech; held: a foul to the speaker"),
+             "status": N_("status in the earpiece; held: repeat"), "repeat": N_("the earpiece's last lines again"),
+             "talk": N_("held: the microphone hears the judge's commands")}
+
+
+def _key(pinmap: PinMap, index: int) -> str:
+    """A row of the judge's keypad under the seats: pin → key → GND, and what the key does."""
+    key = pinmap.judge[index]
+    y = HEADER_Y + pinmap.size * ROW_H + 10 + index * KEY_H
+    text = escape(_("Judge's key «{key}»: GPIO{gpio} (pin {pin}) → button → GND — {does}").format(
+        key=key.action, gpio=key.pin, pin=physical_pin(key.pin), does=_(KEY_WORDS[key.action])))
+    return (f'<g id="judge-{key.action}"><circle cx="{SEATS_X + 6}" cy="{y + 11}" r="6" fill="{KEY_FILL}" '
+            f'stroke="#555"/><text x="{SEATS_X + 18}" y="{y + 15}">{text}</text></g>')

@@ -43,6 +43,21 @@ class SeatPins:
     led: int
 
 
+# The judge's keypad (``[judge]``): its keys by what they do; a key's long press does a second thing.
+KEYPAD_KEYS: tuple[str, ...] = ("pause", "time", "end", "status", "repeat", "talk")
+HELD_KEYS = frozenset({"talk"})   # told when they go down and when they come up (push-to-talk)
+LONG_PRESS = {"end": "foul", "status": "repeat"}   # held: a foul to the speaker; the last lines again
+LONG_PRESS_S = (0.3, 5.0)
+
+
+@dataclass(frozen=True)
+class JudgeKey:
+    """One key of the judge's keypad: what it does (:data:`KEYPAD_KEYS`) and its button's pin."""
+
+    action: str
+    pin: int
+
+
 @dataclass(frozen=True)
 class PinMap:
     name: str
@@ -51,6 +66,10 @@ class PinMap:
     bounce_ms: int = 20
     stuck_after_s: float = 5.0
     source: str = ""
+    judge: tuple[JudgeKey, ...] = ()
+    """The judge's keypad (none: the table has no ``[judge]``)."""
+    long_press_s: float = 1.0
+    """A key held this long does its second thing (:data:`LONG_PRESS`)."""
 
     @property
     def size(self) -> int:
@@ -79,7 +98,7 @@ def load_pinmap(path: str | Path) -> PinMap:
 
 def pinmap_from_mapping(data: Mapping[str, Any], place: str) -> PinMap:
     not_pins = {"audio", "ears", "game", "records", "web"}  # sound, ears, default game, club records, web console
-    allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat"} | not_pins
+    allowed = {"name", "interfaces", "bounce_ms", "stuck_after_s", "seat", "judge"} | not_pins
     for key in data:
         if key not in allowed:
             raise PinMapError(f"{place}: {key}", _("unknown key (known: {allowed})").format(
@@ -96,7 +115,34 @@ def pinmap_from_mapping(data: Mapping[str, Any], place: str) -> PinMap:
         raise PinMapError(f"{place}: bounce_ms", _("must be a whole number of milliseconds from 0 to 200"))
     if not isinstance(stuck, (int, float)) or isinstance(stuck, bool) or stuck <= 0:
         raise PinMapError(f"{place}: stuck_after_s", _("must be a positive number of seconds"))
-    return PinMap(str(data.get("name", Path(place).stem)), seats, interfaces, bounce, float(stuck), place)
+    keys, long_press = _keypad(data.get("judge", {}), interfaces, used, f"{place}: judge")
+    return PinMap(str(data.get("name", Path(place).stem)), seats, interfaces, bounce, float(stuck), place, keys,
+                  long_press)
+
+
+def _keypad(data: Any, interfaces: frozenset[str], used: dict[int, str],
+            place: str) -> tuple[tuple[JudgeKey, ...], float]:
+    """``[judge]``: a pin per key (``pause = 18``…), each free of the seats and the interfaces."""
+    if not isinstance(data, Mapping):
+        raise PinMapError(place, _("must be a table of keys (pause = PIN, …)"))
+    long_press = data.get("long_press_s", 1.0)
+    if isinstance(long_press, bool) or not isinstance(long_press, (int, float)) \
+            or not LONG_PRESS_S[0] <= long_press <= LONG_PRESS_S[1]:
+        raise PinMapError(f"{place}.long_press_s", _("must be a number of seconds from {low} to {high}").format(
+                                                       low=LONG_PRESS_S[0], high=LONG_PRESS_S[1]))
+    keys = []
+    for action, value in data.items():
+        if action == "long_press_s":
+            continue
+        if action not in KEYPAD_KEYS:
+            raise PinMapError(f"{place}.{action}", _("unknown key (known: {allowed})").format(
+                                                       allowed=", ".join((*KEYPAD_KEYS, "long_press_s"))))
+        pin = _pin(value, f"{place}.{action}", interfaces)
+        if pin in used:
+            raise PinMapError(f"{place}.{action}", _("GPIO{pin} is already {owner}").format(pin=pin, owner=used[pin]))
+        used[pin] = _("the judge's {key} key").format(key=action)
+        keys.append(JudgeKey(action, pin))
+    return tuple(keys), float(long_press)
 
 
 def _interfaces(value: Any, place: str) -> frozenset[str]:

@@ -62,6 +62,14 @@ def audio_help() -> str:
     return _("{choices}; default: the table's").format(choices=_(AUDIO_CHOICES))
 
 
+def add_judge_audio_argument(parser: argparse.ArgumentParser) -> None:
+    """``--judge-audio``: the judge's private earpiece (docs/accessibility.md)."""
+    parser.add_argument("--judge-audio", default=None, metavar=_("OUTPUT"),
+                        help=_("the judge's private earpiece: the deal, the night, who voted, the answers to his "
+                               "commands (default, device:NAME, file:OUT.wav, null or off; default: the table's "
+                               "[audio] judge_output, off)"))
+
+
 def positive(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:
         raise argparse.ArgumentTypeError(_("{text!r} is not a positive whole number").format(text=text))

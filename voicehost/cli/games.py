@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import (
     Commands,
+    add_judge_audio_argument,
     add_tournament_arguments,
     add_web_arguments,
     audio_help,
@@ -65,6 +66,7 @@ def add_commands(commands: Commands) -> None:
                           help=_("with --audio off: seconds between printed lines"))
     demo_cmd.add_argument("--audio", default=None,
                           help=audio_help())
+    add_judge_audio_argument(demo_cmd)
     demo_cmd.add_argument("--table", default=None,
                           help=_("the table file whose seat panel (on mock pins) and [audio] settings to use"))
     demo_cmd.add_argument("--transcript", default=None, metavar=_("FILE.jsonl"),
@@ -313,11 +315,12 @@ def _demo_aloud(args: argparse.Namespace, script: Any, pinmap: Any, transcript: 
                 ruleset=script.ruleset.name, seats=script.seats, speed=args.speed), flush=True)
     try:
         voice.renderer.warm(_fixed_lines(voice, script))
-        how = TableRun(say=voice.say, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
-                       hold=voice.hold, warning=voice.warning,
-                       seats=mock_pin_seats(pinmap), speed=args.speed,
-                       show=lambda line: print(line, flush=True), transcript=transcript, around=around)
-        return asyncio.run(play_table(script, how=how))
+        with _judge_channel(args, transcript, around, virtual=False) as judged:
+            how = TableRun(say=voice.say, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
+                           hold=voice.hold, warning=voice.warning,
+                           seats=mock_pin_seats(pinmap), speed=args.speed,
+                           show=lambda line: print(line, flush=True), transcript=transcript, around=judged)
+            return asyncio.run(play_table(script, how=how))
     finally:
         voice.close()
 
@@ -351,9 +354,11 @@ def _demo_printed(args: argparse.Namespace, script: Any, transcript: Transcript 
             show(_('Host: "{text}"').format(text=text))
         return await virtual.speak(text)
 
-    how = TableRun(speak=speak, speed=args.speed if around is not None else 1.0, transcript=transcript, show=show,
-                   around=around)
-    return asyncio.run(play_table(script, how=how)) if around is not None else run_virtual(play_table(script, how=how))
+    with _judge_channel(args, transcript, around, around is None, show) as judged:
+        how = TableRun(speak=speak, speed=args.speed if around is not None else 1.0, transcript=transcript, show=show,
+                       around=judged)
+        return asyncio.run(play_table(script, how=how)) if around is not None else \
+            run_virtual(play_table(script, how=how))
 
 
 def _demo_protocol_file(protocol: dict[str, Any]) -> Path:
@@ -426,10 +431,11 @@ def _demo_to_file(args: argparse.Namespace, script: Any, transcript: Transcript 
     voice = FileVoice(load_audio(table_path(args.table)), args.audio.removeprefix("file:"))
     try:
         voice.renderer.warm(fixed_lines(voice.book, script.ruleset.name, range(1, script.seats + 1)))
-        how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
-                       hold=voice.hold, warning=voice.warning, speed=args.speed, transcript=transcript,
-                       show=lambda line: print(line, flush=True))
-        return run_virtual(play_table(script, how=how))
+        with _judge_channel(args, transcript, None, virtual=True) as judged:
+            how = TableRun(speak=voice.speak, night=voice.night, cue=voice.cue, cue_length=voice.cue_length,
+                           hold=voice.hold, warning=voice.warning, speed=args.speed, transcript=transcript,
+                           show=lambda line: print(line, flush=True), around=judged)
+            return run_virtual(play_table(script, how=how))
     finally:
         voice.close()
     
@@ -467,12 +473,39 @@ def _demo_pinmap(table: str | None, seats: int) -> Any:
 
 def _demo_setup(args: argparse.Namespace, script: Any) -> None:
     """The script's game at the demo's table through the one setup check ``run`` uses."""
-    from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup
+    from voicehost.host.setup import CLI_PLACES, SetupRequest, audio_choice, check_setup
     from voicehost.host.table_file import table_path
 
     table = table_path(args.table or ("ten-seats" if script.seats <= 10 else "twelve-seats"))
     check_setup(SetupRequest(ruleset=script.ruleset.name, options=dict(script.options), names=script.names.items(),
                              table=table, seats=script.seats, audio=args.audio, places=CLI_PLACES))
+    audio_choice(args.judge_audio, "--judge-audio")
+
+
+@contextmanager
+def _judge_channel(args: argparse.Namespace, transcript: Transcript | None, around: Any, virtual: bool,
+                   show: Any = None) -> Iterator[Any]:
+    """The demo's ``around`` with the judge's earpiece (``--judge-audio``) added, its voice
+    closed after the game. ``virtual``: the game is on the virtual clock (a file renders on
+    game time); ``show``: no sound (``--audio off``), the judge's lines are printed unless
+    they go to a file."""
+    from voicehost.host.earpiece import both, judge_around
+    from voicehost.host.table_file import load_audio, table_path
+    from voicehost.host.voice import open_judge_voice
+    from voicehost.language.phrasebook import load_phrasebook
+
+    audio = load_audio(table_path(args.table))
+    spec = args.judge_audio if args.judge_audio is not None else audio.judge_output
+    if show is not None and spec != "off" and not spec.startswith("file:"):
+        spec = "print"
+    voice = open_judge_voice(audio, spec, show or (lambda line: print(line, file=sys.stderr)), virtual,
+                             args.speed if not virtual else 1.0)
+    try:
+        yield around if voice is None else both(around, judge_around(voice.speak, load_phrasebook(),
+                                                                     transcript=transcript))
+    finally:
+        if voice is not None:
+            voice.close()
 
 
 def _fixed_lines(voice: Any, script: Any) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, seconds
 from voicehost.language.i18n import _, ngettext
@@ -47,7 +47,8 @@ def hw_diagram(table: str, out: str) -> int:
         Path(out).write_text(diagram_svg(pinmap), encoding="utf-8")
     except OSError as err:
         raise InputError(out, err.strerror or str(err)) from None
-    print(_("{out}: {size} seats, {pins} pins").format(out=out, size=pinmap.size, pins=2 * pinmap.size))
+    pins = 2 * pinmap.size + len(pinmap.judge)
+    print(_("{out}: {size} seats, {pins} pins").format(out=out, size=pinmap.size, pins=pins))
     return 0
 
 
@@ -94,8 +95,47 @@ def hw_test(table: str, timeout: float, mock: bool, ruleset: str | None) -> int:
 
     with panel:
         problems = walk_seats(panel, wait_press, timeout)
+    problems += _walk_keypad(pinmap, factory, timeout)
     for line in problems:
         print(_("PROBLEM {line}").format(line=line))
     print(_("all seats answer on their own pins") if not problems else
           ngettext("{count} seat to fix", "{count} seats to fix", len(problems)).format(count=len(problems)))
     return 0 if not problems else 1
+
+
+def _walk_keypad(pinmap: Any, factory: Any, timeout: float) -> list[str]:
+    """The judge's keypad (``[judge]``), key by key: each must answer on its own pin (with
+    ``--mock``, the key is pressed for the judge)."""
+    import queue
+
+    from hw.keypad import JudgeKeypad
+    from hw.panel import GpioUnavailable
+
+    if not pinmap.judge:
+        return []
+    pressed: queue.Queue[str] = queue.Queue()
+    try:
+        keypad = JudgeKeypad(pinmap, pressed.put, pin_factory=factory,
+                             on_hold=lambda key, down: None if down else pressed.put(key))
+    except GpioUnavailable as err:
+        return [str(err)]
+    problems = []
+    print(_("The judge's keypad: {count} keys. Press each key when asked (briefly).").format(
+        count=len(pinmap.judge)), flush=True)
+    with keypad:
+        for key in pinmap.judge:
+            print(_("  the judge's «{key}» key: waiting for GPIO{pin}…").format(key=key.action, pin=key.pin),
+                  flush=True)
+            if factory is not None:   # a short press: longer than the bounce window, shorter than a long press
+                factory.pin(key.pin).drive_low()
+                time.sleep(pinmap.bounce_ms / 1000 + 0.02)
+                factory.pin(key.pin).drive_high()
+            try:
+                got = pressed.get(timeout=timeout)
+            except queue.Empty:
+                problems.append(_("the judge's «{key}» key (GPIO{pin}): no press").format(key=key.action, pin=key.pin))
+                continue
+            if got != key.action:
+                problems.append(_("the judge's «{key}» key (GPIO{pin}): «{got}» answered").format(
+                    key=key.action, pin=key.pin, got=got))
+    return problems

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import (
     Commands,
+    add_judge_audio_argument,
     add_tournament_arguments,
     add_web_arguments,
     audio_help,
@@ -39,6 +40,7 @@ def add_commands(commands: Commands) -> None:
     run_cmd.add_argument("--journal", default=None, help=_("the journal (default: game-DATE.jsonl in the data folder)"))
     run_cmd.add_argument("--resume", default=None, help=_("continue the game of this journal"))
     run_cmd.add_argument("--audio", default=None, help=audio_help())
+    add_judge_audio_argument(run_cmd)
     run_cmd.add_argument("--transcript", default=None, metavar=_("FILE.jsonl"),
                          help=_("write every spoken line and music change as JSON lines, timed on the table's clock"))
     run_cmd.add_argument("--mock", action="store_true", help=_("gpiozero mock pins (no real buttons)"))
@@ -64,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
     where = table_records(setup.table) if setup.table is not None else TableRecords("table")
     around = with_club(args, where.table, web_around(args, args.table))
     return run(setup, resumed, mock=args.mock, ears=not args.no_ears, speed=args.speed, transcript=args.transcript,
-               on_results=protocol_hook(setup.table, args.db), around=around)
+               on_results=protocol_hook(setup.table, args.db), around=around, judge_audio=args.judge_audio)
 
 
 def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
@@ -72,9 +74,10 @@ def run_setup(args: argparse.Namespace) -> tuple[GameSetup, JournalFile | None]:
     from voicehost.host.dealing import typed_pairs
     from voicehost.host.journal import load_journal
     from voicehost.host.live import parse_options, setup_of_journal
-    from voicehost.host.setup import CLI_PLACES, SetupRequest, check_setup, tournament_place
+    from voicehost.host.setup import CLI_PLACES, SetupRequest, audio_choice, check_setup, tournament_place
     from voicehost.host.table_file import table_path
 
+    audio_choice(args.judge_audio, "--judge-audio")
     if args.resume:
         read = load_journal(args.resume)
         setup = setup_of_journal(read, args.table, args.audio)

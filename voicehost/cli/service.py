@@ -10,7 +10,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.args import Commands, add_tournament_arguments, add_web_arguments, tournament_of, web_pin
+from voicehost.cli.args import (
+    Commands,
+    add_judge_audio_argument,
+    add_tournament_arguments,
+    add_web_arguments,
+    tournament_of,
+    web_pin,
+)
 from voicehost.cli.tournament_screen import add_club_arguments, club_reporter
 from voicehost.language.i18n import _
 from voicehost.rules import InputError
@@ -27,6 +34,7 @@ def add_commands(commands: Commands) -> None:
     serve = commands.add_parser("serve", help=_("the appliance: an idle table that starts games from a button chord"))
     serve.add_argument("--table", default=None, help=_("the table file or name (default: ten-seats)"))
     serve.add_argument("--audio", default=None, help=_("default, device:NAME, file:OUT.wav or null"))
+    add_judge_audio_argument(serve)
     serve.add_argument("--mock", action="store_true", help=_("gpiozero mock pins (no header: a trial run)"))
     serve.add_argument("--no-ears", action="store_true", help=_("no microphone: speeches end by button or console"))
     serve.add_argument("--journals", default=None, help=_("the journals folder (default: the data folder's)"))
@@ -109,6 +117,8 @@ def _serve(args: argparse.Namespace) -> int:
         from voicehost.web import parse_address
         args.web_address, args.web_pin = parse_address(args.web), web_pin(args, path)
     club_reporter(args, path.stem)   # a bad --club-server is refused before the table opens anything
+    from voicehost.host.setup import audio_choice
+    audio_choice(args.judge_audio, "--judge-audio")   # and a bad earpiece
     asyncio.run(_serve_table(args, path, pinmap, setup))
     return 0
 
@@ -164,15 +174,18 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, table.stop)
         _read_console(loop, table)
-        web, watchdog, reporter = None, None, None
+        web, watchdog, reporter, judge = None, None, None, None
         try:
             web = await _serve_web(args, table) if args.web else None
             reporter = _report_to_club(args, path, table)
+            judge = _judge_earpiece(args, path, pinmap, table, ports)
             watchdog = _keep_watchdog(notify)
             await table.serve()
         finally:
             if reporter is not None:
                 await reporter.stop()
+            if judge is not None:
+                judge.close()
             if watchdog is not None:
                 watchdog.cancel()
             if web is not None:
@@ -213,6 +226,47 @@ def _report_to_club(args: argparse.Namespace, path: Path, table: IdleTable) -> A
     table.on_change = follow
     reporter.start()
     return reporter
+
+
+def _judge_earpiece(args: argparse.Namespace, path: Path, pinmap: Any, table: IdleTable, ports: Any) -> Any:
+    """The judge's earpiece (``--judge-audio`` or the table's ``judge_output``) and keypad
+    (``[judge]``) follow the table from game to game, beside the web pages and the reporter;
+    between games the keys do nothing (no line waits to be carried out in the next game)."""
+    import asyncio
+    from contextlib import ExitStack
+
+    from voicehost.host.earpiece import JudgeFollower
+    from voicehost.host.keypad import KeypadCommands
+    from voicehost.host.live import _open_keypad as open_keypad  # the same keypad as `voicehost run`
+    from voicehost.host.table_file import load_audio
+    from voicehost.host.voice import open_judge_voice
+    from voicehost.language.phrasebook import load_phrasebook
+
+    closing = ExitStack()
+    voice = open_judge_voice(load_audio(path), args.judge_audio, _log)
+    if voice is not None:
+        closing.callback(voice.close)
+    follower = JudgeFollower(voice.speak, load_phrasebook()) if voice is not None else None
+    keys = KeypadCommands(ports.type)
+    playing: list[Any] = [None]
+    keypad = open_keypad(pinmap, lambda action: keys.key(action) if playing[0] is not None else None,
+                         args.mock, asyncio.get_running_loop(), _log)
+    if keypad is not None:
+        closing.callback(keypad.close)
+    shown = table.on_change
+
+    def follow(director: Any) -> None:
+        shown(director)
+        if playing[0] is not None:
+            playing[0].unwatch(keys.notice)
+        playing[0] = director
+        if director is not None:
+            director.watch(keys.notice)
+        if follower is not None:
+            follower.follow(director)
+            keys.channel = follower.channel
+    table.on_change = follow
+    return closing
 
 
 def _keep_watchdog(notify: Notifier) -> asyncio.Task[None] | None:

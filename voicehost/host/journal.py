@@ -180,6 +180,11 @@ class Journal:
         """The table's best-player vote after the game (the last one counts)."""
         self._write({"type": "award", "t": round(t, 6), "source": source, "best_player": best_player})
 
+    def said(self, t: float, channel: str, key: str, text: str) -> None:
+        """A line said on a channel other than the table's (``judge``: the judge's earpiece,
+        :mod:`~voicehost.host.earpiece`): what the judge was told, and when (table seconds)."""
+        self._write({"type": "said", "t": round(t, 3), "channel": channel, "key": key, "text": text})
+
     def judge(self, t: float, source: Source, at: int, action: str, **fields: Any) -> dict[str, Any]:
         """What the judge did that is no input (:data:`JUDGE_RECORDS`), ``at``: the game's input
         count then; ``undo`` takes the last record still standing back. Returns the record."""
@@ -304,10 +309,22 @@ def load_journal(path: str | Path) -> JournalFile:
         if record.get("type") == "ballots":
             ballots = _ballots(record, ballots, len(entries), place)
             continue
+        if record.get("type") == "said":
+            _said(record, place)   # a line of the judge's channel: kept for a protest, nothing to replay
+            continue
         _apply(record, entries, number, place)
         if record["type"] == "splice":
             ballots = _follow_splice(record, ballots, place)
     return JournalFile(path, header, entries, complete, data[complete:], judged, ballots)
+
+
+def _said(record: dict[str, Any], place: str) -> None:
+    """A ``said`` record: its time, channel, key and text, each of its type."""
+    _only(record, {"type", "t", "channel", "key", "text"}, place)
+    t = record.get("t")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) \
+            or not all(isinstance(record.get(key), str) for key in ("channel", "key", "text")):
+        raise InputError(place, _("not a valid said record (t, channel, key, text)"))
 
 
 def _judge_record(record: dict[str, Any], place: str) -> dict[str, Any]:

@@ -13,23 +13,29 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from audio.listener import Heard
+from hw.keypad import JudgeKeypad
 from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.config import journals_dir
 from voicehost.host.cards import learn_roles, roles_from_console, show_roles
 from voicehost.host.director import Director, EdgeLog, Ports
+from voicehost.host.earpiece import both, judge_around
 from voicehost.host.ears import grammar, load_ears, model_path
 from voicehost.host.journal import Journal, JournalFile, Source, load_journal, write_results
 from voicehost.host.journal_clock import journal_clock
 from voicehost.host.judging import best_points, judged_results
+from voicehost.host.keypad import KeypadCommands
 from voicehost.host.notices import events_to
+from voicehost.host.push_to_talk import JudgeEars
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
 from voicehost.host.subtitles import Transcript
-from voicehost.host.table_file import table_path
+from voicehost.host.table_file import load_audio, table_path
 from voicehost.host.terminal import decode_console_line as decode_console_line  # the service reads it here
 from voicehost.host.terminal import read_terminal
-from voicehost.host.voice import TerminalVoice, open_live_voice
+from voicehost.host.voice import JUDGE_PLACE, TerminalVoice, open_judge_voice, open_live_voice
 from voicehost.language.i18n import _
+from voicehost.language.judge_speech import judge_grammar
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.record_words import record_word, result_words
@@ -60,19 +66,22 @@ class _Run:
     transcript: str | None
     roles: str | None      # "taps", "typed" or None (the host deals)
     resume: bool
+    judge_audio: str | None = None   # the judge's earpiece (None: the table's [audio] judge_output)
 
 
 def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = False, ears: bool = True,
         speed: float = 1.0, transcript: str | None = None,
         on_results: Callable[[Path, dict[str, Any]], None] | None = None,
-        around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None) -> int:
+        around: Callable[[Director], AbstractAsyncContextManager[Any]] | None = None,
+        judge_audio: str | None = None) -> int:
     """Host one game of ``setup`` — checked whole by :func:`~voicehost.host.setup.check_setup`
     (table, pins, ruleset, options, roster, cards, journal, audio) before this is called, so a
     bad argument never waits for the voice warm-up. ``resumed``: the journal being continued
     (``setup`` is its header's, :func:`setup_of_journal`); every record must replay
     (:func:`resume_game`). ``on_results`` (the club records) gets each finished game's protocol;
     ``around`` (the web display) is entered with the director once it exists and left when the
-    game ends. The sound card and the seat panel are opened next; the journal — which holds the
+    game ends; ``judge_audio``: the judge's earpiece (:mod:`~voicehost.host.earpiece`). The
+    sound card and the seat panel are opened next; the journal — which holds the
     secret deal — is created last, just before the game starts."""
     if setup.table is None:
         raise InputError("run", _("the live table needs a table file"))
@@ -83,7 +92,8 @@ def run(setup: GameSetup, resumed: JournalFile | None = None, *, mock: bool = Fa
     else:
         game, open_journal = _new_game(setup)
     knobs = _Run(setup.audio, speed, mock, not ears, transcript,
-                 None if setup.deal == "host" else setup.deal, resumed is not None)
+                 None if setup.deal == "host" else setup.deal, resumed is not None,
+                 audio_choice(judge_audio, JUDGE_PLACE))
     journal = asyncio.run(_play(knobs, game, open_journal, pinmap, setup.table, around))
     _write_results(game, game.names, Path(journal.path), on_results, journal.judged)
     return 0
@@ -176,7 +186,9 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
         raise
     ports = Ports(say=say, night=voice.night, led=panel.show, edges=edges, speed=args.speed, settle=panel.settle,
                   cue=voice.cue, cue_length=voice.cue_length, hold=voice.hold, warning=voice.warning)
-    mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log)
+    keys = KeypadCommands(ports.type)   # the judge's keypad, and his push-to-talk if it has a talk key
+    talk = JudgeEars(keys, game.seats, time.monotonic) if any(k.action == "talk" for k in pinmap.judge) else None
+    mic = None if args.no_ears else _open_ears(table, game.seats, gate, loop, ports, log, talk)
     console = read_terminal(loop, ports.type)   # read on the loop: nothing left blocked when the game ends
     from voicehost.language.parser import forbidden_words
     ears = load_ears(table)
@@ -186,10 +198,22 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     public_log = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
     director.watch(events_to(public_log))
     public_log(list(game.events))  # the deal, or a resumed game so far
+    judge, keypad = None, None
+    director.watch(keys.notice)
     try:
+        judge = open_judge_voice(load_audio(table), args.judge_audio, log, speed=args.speed)
+        if judge is not None:
+            around = both(around, judge_around(judge.speak, load_phrasebook(), journal, transcript,
+                                               attached=keys.attach))
+        keypad = _open_keypad(pinmap, keys.key, args.mock, loop, log,
+                              lambda key, down: talk.talk(down) if talk is not None else None)
         async with around(director) if around is not None else nullcontext():
             await _host(args, director)
     finally:
+        if keypad is not None:
+            keypad.close()
+        if judge is not None:
+            judge.close()
         if console is not None:
             console.close()
         director.close()
@@ -222,16 +246,40 @@ async def _host(args: Any, director: Director) -> None:
         await director.run()
 
 
-def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any) -> Any:
+def _open_keypad(pinmap: Any, on_key: Callable[[str], None], mock: bool, loop: asyncio.AbstractEventLoop,
+                 log: Callable[[str], None],
+                 on_hold: Callable[[str, bool], None] = lambda key, down: None) -> JudgeKeypad | None:
+    """The judge's keypad of the table's ``[judge]`` (None: the table has none, or its pins do
+    not open — said in one line, and the game goes on with the console)."""
+    if not pinmap.judge:
+        return None
+    try:
+        return JudgeKeypad(pinmap, on_key, pin_factory=mock_factory() if mock else None,
+                           deliver=loop.call_soon_threadsafe, on_hold=on_hold)
+    except GpioUnavailable as err:
+        log(_("voicehost: no judge's keypad ({error}); the console still takes every command").format(error=err))
+        return None
+
+
+def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log: Any,
+               judge: JudgeEars | None = None) -> Any:
+    """The table's microphone; with ``judge`` (the keypad's talk key) what is heard while he
+    holds it is his, and the grammar has his commands too."""
     from audio.listener import MicListener, MicrophoneUnavailable, ModelUnavailable, SpeechModel
     config = load_ears(table)
+
+    def hear(heard: Heard) -> None:
+        if judge is not None and judge.listening(heard.t_end):
+            judge.heard(heard.text)
+        else:
+            ports.hear(heard)
     try:
         model = SpeechModel(model_path(config))
-        recognizer = model.recognizer(grammar(range(1, seats + 1), forbidden=config.forbidden_words))
+        phrases = grammar(range(1, seats + 1), forbidden=config.forbidden_words)
+        recognizer = model.recognizer(phrases + (judge_grammar(range(1, seats + 1)) if judge is not None else []))
         if config.alternatives:
             recognizer.consider_alternatives(config.alternatives)
-        mic = MicListener(recognizer, gate,
-                          lambda heard: loop.call_soon_threadsafe(ports.hear, heard), config.microphone)
+        mic = MicListener(recognizer, gate, lambda heard: loop.call_soon_threadsafe(hear, heard), config.microphone)
         mic.start()
         return mic
     except (ModelUnavailable, MicrophoneUnavailable) as err:

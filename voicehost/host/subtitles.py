@@ -7,6 +7,10 @@ in seconds as the game's timers count them — a 60-second speech spans 60 of ``
 
     {"t": 0.0, "key": "night_falls", "text": "Наступает ночь."}
     {"t": 1.2, "music": "on"}
+
+A line said on the judge's private channel (``--judge-audio``) says so:
+``{"t": 3.4, "key": "judge.deal", "text": "Раздача.", "channel": "judge"}``; a line without a
+``channel`` was said at the table.
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ class Transcript:
         elif isinstance(notice, MusicChanged):
             self.music(notice.t, notice.on)
 
-    def line(self, t: float, key: str, text: str) -> None:
-        self._write({"t": round(t, 3), "key": key, "text": text})
+    def line(self, t: float, key: str, text: str, channel: str | None = None) -> None:
+        self._write({"t": round(t, 3), "key": key, "text": text, **({"channel": channel} if channel else {})})
 
     def music(self, t: float, on: bool) -> None:
         self._write({"t": round(t, 3), "music": "on" if on else "off"})

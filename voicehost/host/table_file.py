@@ -11,6 +11,7 @@ from typing import Any, Literal, get_args
 
 from audio.cues import CUE_NAMES
 from audio.mixer import MixSettings
+from audio.output import AudioSpecError, parse_spec
 from audio.tts import VoiceSettings
 from voicehost.config import config_file, read_toml
 from voicehost.language.i18n import _
@@ -33,12 +34,14 @@ class AudioConfig:
     warning: WarningStyle = "tone"    # the speaker's warning: tone, voice («Десять секунд») or both
     cues: Mapping[str, str] = field(default_factory=dict)  # cue name → a club's own sound file
     voice_folder: str | None = None   # a club's recorded host: script.tsv + NAME.wav (voicehost voice script)
+    judge_output: str = "off"         # the judge's earpiece (--judge-audio): off, default, device:NAME, file:OUT.wav
 
 
 _VOICE = {"voice": str, "rate": int, "volume": float, "loudness_lufs": float, "ceiling_dbtp": float}
 _MIX = {"duck_db": float, "count_duck_db": float, "duck_attack_s": float, "duck_release_s": float, "fade_s": float,
         "music_level": float, "voice_level": float, "pause_s": float, "split_hz": float, "count_release_s": float}
-_OTHER = {"music_folder": str, "output": str, "warning": str, "cues": dict, "voice_folder": str}
+_OTHER = {"music_folder": str, "output": str, "warning": str, "cues": dict, "voice_folder": str,
+          "judge_output": str}
 WARNINGS: tuple[WarningStyle, ...] = get_args(WarningStyle)
 
 
@@ -80,7 +83,7 @@ def audio_from_mapping(data: Any, place: str) -> AudioConfig:
     mix = MixSettings(**{k: v for k, v in values.items() if k in _MIX and k in mix_fields})
     return AudioConfig(voice, mix, values.get("music_folder"), values.get("output", "default"),
                        values.get("warning", "tone"), _cues(values.get("cues", {}), f"{place}.cues"),
-                       values.get("voice_folder"))
+                       values.get("voice_folder"), values.get("judge_output", "off"))
 
 
 def _cues(data: Mapping[str, Any], place: str) -> dict[str, str]:
@@ -102,6 +105,12 @@ def _check_ranges(values: Mapping[str, Any], place: str) -> None:
     if "warning" in values and values["warning"] not in WARNINGS:
         raise InputError(f"{place}.warning", _("{warning!r}: use {warnings}").format(
                                                  warning=values['warning'], warnings=', '.join(WARNINGS)))
+    if values.get("judge_output", "off") != "off":
+        try:
+            parse_spec(values["judge_output"])
+        except AudioSpecError:
+            raise InputError(f"{place}.judge_output", _("{spec!r}: use off, default, device:NAME, file:OUT.wav or "
+                                                        "null").format(spec=values["judge_output"])) from None
     for key, (low, high) in limits.items():
         if key in values and not low <= values[key] <= high:
             raise InputError(f"{place}.{key}", _("{values} is outside {low}..{high}").format(

@@ -58,16 +58,19 @@ class Speaking:
 class Voice(Speaking):
     """Speaks Russian lines through the mixer; ``say`` returns when the line has been heard."""
 
-    def __init__(self, audio: AudioConfig, output: str | None = None, log: Log | None = None) -> None:
+    def __init__(self, audio: AudioConfig, output: str | None = None, log: Log | None = None,
+                 music: bool = True, place: str = "--audio") -> None:
+        """``music`` False: a voice alone (the judge's earpiece: no bed, nothing to duck);
+        ``place``: the option a bad output is blamed on."""
         self.log = log or (lambda line: print(line, file=sys.stderr))
         open_speech(self, audio)
-        self.music = open_music(audio, self.log)
+        self.music = open_music(audio, self.log) if music else None
         self.mixer = Mixer(audio.mix, self.music)
         try:
             self.out = AudioOut(self.mixer, output or audio.output, log=self.log)
         except AudioSpecError as err:
             self.close()
-            raise InputError("--audio", str(err)) from None
+            raise InputError(place, str(err)) from None
         self.book: Phrasebook = load_phrasebook()
         self.wanted = output or audio.output
 
@@ -202,19 +205,21 @@ class FileVoice(Speaking):
 
     BLOCK = 480
 
-    def __init__(self, audio: AudioConfig, path: str, log: Log | None = None, seed: int | None = None) -> None:
-        """``seed``: the built-in music's, for a render that must sound the same each time."""
+    def __init__(self, audio: AudioConfig, path: str, log: Log | None = None, seed: int | None = None,
+                 music: bool = True, place: str = "--audio") -> None:
+        """``seed``: the built-in music's, for a render that must sound the same each time;
+        ``music``: False for the judge's earpiece (a voice with no night music under it)."""
         import soundfile
         self.log = log or (lambda line: print(line, file=sys.stderr))
         open_speech(self, audio)
-        self.music = open_music(audio, self.log, ahead=MUSIC_AHEAD, seed=seed)
-        self.mixer = Mixer(audio.mix, Patient(self.music))
+        self.music = open_music(audio, self.log, ahead=MUSIC_AHEAD, seed=seed) if music else None
+        self.mixer = Mixer(audio.mix, Patient(self.music) if self.music is not None else None)
         self.rate = audio.mix.samplerate
         try:
             self.file = soundfile.SoundFile(path, "w", samplerate=self.rate, channels=1, subtype="PCM_16")
         except Exception as err:  # soundfile's LibsndfileError, OSError: a path it cannot write
             self.close()
-            raise InputError(f"--audio file:{path}", _("cannot write it ({err})").format(err=err)) from None
+            raise InputError(f"{place} file:{path}", _("cannot write it ({err})").format(err=err)) from None
         self.book: Phrasebook = load_phrasebook()
         self._block = np.zeros(self.BLOCK, dtype=np.float32)
         self.rendered = 0.0   # the game time the file has reached
@@ -355,3 +360,53 @@ def _field_forms(book: Phrasebook, ruleset: str, field: str | None, spec: str, n
     if field == "seconds":
         return [spell(t, spec) for t in timers if t > 0]
     return [spell(n, spec) for n in numbers if n or spec.startswith(("count", "pick"))]
+
+
+JUDGE_PLACE = "--judge-audio"
+
+
+class JudgeVoice:
+    """The judge's earpiece (``--judge-audio``): a voice of its own — the same renderer,
+    lexicon and loudness as the table's, but its own mixer with no music (so it ducks nothing
+    at the table) and its own output: a sound card or PulseAudio/PipeWire sink, a WAV file, or
+    printed lines. ``speak`` is what :class:`~voicehost.host.earpiece.JudgeChannel` talks to.
+
+    ``virtual``: the game runs on the virtual clock (``demo --audio file:``), so a file is
+    rendered on the game's own time (:class:`FileVoice`); otherwise in real time."""
+
+    def __init__(self, audio: AudioConfig, spec: str, log: Log, virtual: bool = False, speed: float = 1.0) -> None:
+        self.spec = spec
+        self.log = log
+        self.speed = speed
+        self.voice: Voice | FileVoice | None = None
+        if spec == "print":   # no sound at all (demo --audio off): the lines are printed
+            return
+        if virtual and spec.startswith("file:"):
+            self.voice = FileVoice(audio, spec.removeprefix("file:"), log, music=False, place=JUDGE_PLACE)
+        else:
+            self.voice = Voice(audio, spec, log, music=False, place=JUDGE_PLACE)
+
+    async def speak(self, text: str) -> float:
+        """The line in the judge's ear; returns its onset once it has been said."""
+        if isinstance(self.voice, FileVoice):
+            return await self.voice.speak(text)
+        loop = asyncio.get_running_loop()
+        if self.voice is None:   # printed: the line, and the time it would take
+            onset = loop.time()
+            self.log(_("judge's earpiece: {text}").format(text=text))
+            await asyncio.sleep(spoken_length_s(text) / self.speed)
+            return onset
+        return await loop.run_in_executor(None, self.voice.say, text)   # the mixer's onset: monotonic, the loop's clock
+
+    def close(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
+
+
+def open_judge_voice(audio: AudioConfig, spec: str | None, log: Log, virtual: bool = False,
+                     speed: float = 1.0) -> JudgeVoice | None:
+    """``--judge-audio`` (None: the table file's ``judge_output``); None when it is ``off``."""
+    wanted = spec if spec is not None else audio.judge_output
+    if wanted == "off":
+        return None
+    return JudgeVoice(audio, wanted, log, virtual, speed)
