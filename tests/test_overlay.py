@@ -1,0 +1,196 @@
+"""The stream's overlay (docs/broadcast.md): whole games of every ruleset at the table level,
+with every message of ``/ws/overlay`` and every scene hint of ``/overlay/events`` scanned for a
+role, a night action or a check (none allowed) while the keyed ``/ws/overlay/roles`` does carry
+them; the key's door; the stream's delay."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from aiohttp import ClientTimeout
+from aiohttp.test_utils import TestClient, TestServer
+from test_web_leaks import EXAMPLES, JUDGE_ONLY_KEYS, ROLE_VALUES, games, keys_and_strings
+
+from voicehost.host import Director, LineSaid, run_virtual
+from voicehost.language.narrate import narrate, public_lines
+from voicehost.language.phrasebook import load_phrasebook
+from voicehost.rules.events import PRIVATE_EVENTS
+from voicehost.simulation.script import script_from_data
+from voicehost.simulation.table_level import TableRun, play_table
+from voicehost.web import WebTable
+from voicehost.web.overlay import SCENES, OverlaySettings, check_settings
+
+KEY = "stream-key-for-tests"
+SECRET_KEYS = JUDGE_ONLY_KEYS | {"role_kinds", "best_move"}
+
+
+@asynccontextmanager
+async def served(table: WebTable) -> AsyncIterator[TestClient]:
+    client = TestClient(TestServer(table.app))
+    await client.start_server()
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+async def record_overlay(script: Any, delay_s: float = 0.0) -> dict[str, Any]:
+    """Play ``script`` with the overlay served: every public overlay message, every scene hint,
+    every roles message (with the loop's time each arrived) and the lines said aloud."""
+    table = WebTable("1234", wrong_pin_delay_s=0.0, overlay=OverlaySettings(KEY, delay_s))
+    loop = asyncio.get_running_loop()
+    seen: dict[str, Any] = {"public": [], "hints": [], "secret": [], "aloud": [], "pages": []}
+    async with served(table) as client:
+        for path in ("/overlay", "/static/overlay.js", "/static/overlay.css"):
+            seen["pages"].append(await (await client.get(path)).text())
+        public = await client.ws_connect("/ws/overlay")
+        secret = await client.ws_connect(f"/ws/overlay/roles?key={KEY}")
+        events = await client.get("/overlay/events", timeout=ClientTimeout(total=None))   # a game runs for an hour of game time
+
+        async def listen(socket: Any, into: list[Any]) -> None:
+            async for message in socket:
+                into.append((loop.time(), message.data))
+
+        async def hints() -> None:
+            async for line in events.content:
+                if line.startswith(b"data: "):
+                    seen["hints"].append(line[6:].decode())
+
+        @asynccontextmanager
+        async def around(director: Director) -> AsyncIterator[WebTable]:
+            table.attach(director)
+            director.watch(lambda n: seen["aloud"].append(n.text) if isinstance(n, LineSaid) else None)
+            yield table
+
+        tasks = [asyncio.create_task(listen(public, seen["public"])), asyncio.create_task(listen(secret, seen["secret"])),
+                 asyncio.create_task(hints())]
+        try:
+            seen["result"] = await play_table(script, how=TableRun(around=around))
+            table.finish()
+            await asyncio.sleep(delay_s + 0.5)   # the last messages arrive (the roles after their delay)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            events.close()
+            await public.close()
+            await secret.close()
+            await table.overlay.close()
+    return seen
+
+
+def secrets_of(seen: dict[str, Any]) -> set[str]:
+    """The game's private lines that were never said aloud (a miss is private, yet the morning says it)."""
+    game = seen["result"].game
+    book = load_phrasebook()
+    said_publicly = set(public_lines(game.events, book, game.names))
+    private = narrate([e for e in game.events if isinstance(e, PRIVATE_EVENTS)], book, game.names)
+    return {line for line in private if line not in said_publicly and not any(line in s for s in seen["aloud"])}
+
+
+def leaks(bodies: list[str], secrets: set[str]) -> list[str]:
+    """Every secret line, secret field or role value found in ``bodies``."""
+    found = []
+    for body in bodies:
+        found += [secret for secret in secrets if secret in body]
+        if body.lstrip().startswith("{"):
+            keys: set[str] = set()
+            strings: set[str] = set()
+            keys_and_strings(json.loads(body), keys, strings)
+            found += sorted(keys & SECRET_KEYS) + sorted(strings & ROLE_VALUES)
+    return found
+
+
+@pytest.mark.parametrize("make_script", games())
+def test_no_overlay_message_carries_a_role_a_night_action_or_a_check(make_script: Any) -> None:
+    seen = run_virtual(record_overlay(make_script()))
+    game = seen["result"].game
+    assert game.is_over
+    secrets = secrets_of(seen)
+    assert secrets, "the game had private events to leak"
+    public = [text for _, text in seen["public"]]
+    assert len(public) > 20, "the overlay heard the game"
+    assert leaks(public + seen["hints"] + seen["pages"], secrets) == [], "the public overlay leaked"
+    roles = [json.loads(text)["state"] for _, text in seen["secret"]]
+    assert any(state["roles"] for state in roles), "the keyed overlay carries the cards"
+    assert any(secret in text for _, text in seen["secret"] for secret in secrets), "… and the night"
+    states = [json.loads(text)["state"] for text in public]
+    assert states[-1]["card"] and states[-1]["card"]["winner"], "a game card at the end"
+    assert len(states[-1]["card"]["rows"]) == game.seats
+    assert any(s["outcomes"] for s in states), "the outcomes of votes and mornings"
+    scenes = [json.loads(hint)["scene"] for hint in seen["hints"]]
+    assert {"day", "night", "over"} <= set(scenes) <= set(SCENES), scenes
+    assert all(a != b for a, b in zip(scenes, scenes[1:], strict=False)), "a hint only when the scene changes"
+
+
+def three_candidates() -> Any:
+    """The sport sample with a third candidate on day 1 (seat 2 nominates 6, seat 3 votes for
+    him): two windows, so the first one's ballots are out before the second opens."""
+    data = json.loads((EXAMPLES / "sport-sample.json").read_text(encoding="utf-8"))
+    data["days"][0]["speeches"]["2"] = "выставляю шестого спасибо"
+    data["days"][0]["votes"]["3"] = 6
+    return script_from_data(data)
+
+
+def test_the_ballots_appear_window_by_window_before_the_count() -> None:
+    """The host reads the buttons as each window closes: the overlay shows that window's
+    ballots then, while the next window is still open and before the count is said."""
+    seen = run_virtual(record_overlay(three_candidates()))
+    states = [json.loads(text)["state"] for _, text in seen["public"]]
+    live = [s for s in states if s["ballots"] and not s["ballots"]["complete"] and s["vote"] and not s["vote"]["counted"]]
+    assert live, "ballots shown while the vote is still taken"
+    assert any(g["voters"] for s in live for g in s["ballots"]["groups"]), "who pressed, by seat"
+    assert any(s["scene"] == "vote" for s in states)
+    assert any(s["speaker"] and s["speaker"]["turn"] == "last_word" for s in states) == \
+        ("last_word" in [json.loads(h)["scene"] for h in seen["hints"]])
+
+
+def test_the_roles_wait_for_the_streams_delay() -> None:
+    delay = 30.0
+    seen = run_virtual(record_overlay(games()[0].values[0](), delay_s=delay))
+    sent = {json.loads(text)["seq"]: at for at, text in seen["public"]}
+    keyed = [(at, json.loads(text)) for at, text in seen["secret"]]
+    with_roles = [(at, message) for at, message in keyed if message["state"]["roles"]]
+    assert with_roles, "the cards reached the stream"
+    for at, message in with_roles:
+        assert message["seq"] in sent
+        assert at - sent[message["seq"]] >= delay - 0.05, "a secret arrived before the stream's delay"
+    first_dealt = min(sent[m["seq"]] for _, m in with_roles)
+    assert all(not m["state"]["roles"] for at, m in keyed if at < first_dealt + delay - 0.05)
+
+
+def test_the_roles_need_the_stream_key() -> None:
+    async def knock() -> list[int]:
+        table = WebTable("1234", overlay=OverlaySettings(KEY, 0.0))
+        async with served(table) as client:
+            statuses = [(await client.get(path)).status for path in (
+                "/overlay/roles", "/overlay/roles?key=wrong-key-000", "/ws/overlay/roles", f"/overlay/roles?key={KEY}",
+                "/overlay", "/static/overlay.js")]
+            refused = await client.get("/overlay/roles")
+            statuses.append(len((await refused.json())["error"]))
+            socket = await client.ws_connect(f"/ws/overlay/roles?key={KEY}")
+            first = json.loads((await socket.receive()).data)
+            await socket.close()
+            assert first["secret"] and first["state"]["roles"] == {}
+            public = await client.ws_connect("/ws/overlay")
+            assert not json.loads((await public.receive()).data)["secret"]
+            await public.close()
+            await table.overlay.close()
+        return statuses
+    statuses = asyncio.run(knock())
+    assert statuses[:6] == [401, 401, 401, 200, 200, 200]
+    assert statuses[6] > 10, "a Russian line says why"
+
+
+def test_a_made_up_key_is_long_and_a_bad_setting_is_refused() -> None:
+    assert len(WebTable().overlay.key) >= 16
+    assert check_settings("abcdEFGH-123_x", 12, "table.toml").delay_s == 12.0
+    for key, delay in (("short", 0), ("has space in it", 0), ("ключключключ", 0), (None, -1), (None, "5"), (None, 601)):
+        with pytest.raises(Exception) as refused:
+            check_settings(key, delay, "table.toml")
+        assert type(refused.value).__name__ == "InputError"
