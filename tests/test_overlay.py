@@ -5,8 +5,12 @@ them; the key's door; the stream's delay."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,9 +20,11 @@ from aiohttp import ClientTimeout
 from aiohttp.test_utils import TestClient, TestServer
 from test_web_leaks import EXAMPLES, JUDGE_ONLY_KEYS, ROLE_VALUES, games, keys_and_strings
 
+from voicehost.cli.args import overlay_settings
 from voicehost.host import Director, LineSaid, run_virtual
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import load_phrasebook
+from voicehost.rules import InputError
 from voicehost.rules.events import PRIVATE_EVENTS
 from voicehost.simulation.script import script_from_data
 from voicehost.simulation.table_level import TableRun, play_table
@@ -189,8 +195,29 @@ def test_the_roles_need_the_stream_key() -> None:
 
 def test_a_made_up_key_is_long_and_a_bad_setting_is_refused() -> None:
     assert len(WebTable().overlay.key) >= 16
-    assert check_settings("abcdEFGH-123_x", 12, "table.toml").delay_s == 12.0
+    assert check_settings("abcdEFGH-123_x", 12).delay_s == 12.0
     for key, delay in (("short", 0), ("has space in it", 0), ("ключключключ", 0), (None, -1), (None, "5"), (None, 601)):
-        with pytest.raises(Exception) as refused:
-            check_settings(key, delay, "table.toml")
-        assert type(refused.value).__name__ == "InputError"
+        with pytest.raises(InputError):
+            check_settings(key, delay)
+
+
+def test_the_table_file_gives_the_key_and_delay_and_the_command_line_overrides(tmp_path: Any) -> None:
+    table = tmp_path / "table.toml"
+    table.write_text('[web]\npin = "1234"\noverlay_key = "club-stream-2026"\noverlay_delay_s = 45\n', encoding="utf-8")
+    none = argparse.Namespace(overlay_key=None, overlay_delay=None)
+    assert overlay_settings(none, str(table)) == OverlaySettings("club-stream-2026", 45.0)
+    given = argparse.Namespace(overlay_key="from-the-command", overlay_delay=0.0)
+    assert overlay_settings(given, str(table)) == OverlaySettings("from-the-command", 0.0)
+    table.write_text('[web]\noverlay_delay_s = "a minute"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="overlay_delay_s"):
+        overlay_settings(none, str(table))
+
+
+def test_a_bad_overlay_option_is_one_russian_line_and_exit_2() -> None:
+    for option in (["--overlay-key", "bad key"], ["--overlay-delay", "-3"]):
+        done = subprocess.run([sys.executable, "-m", "voicehost", "simulate", str(EXAMPLES / "sport-sample.json"),
+                               "--level", "table", "--web", "127.0.0.1:0", *option],
+                              capture_output=True, text=True, timeout=120, env={**os.environ, "LANG": "ru_RU.UTF-8"})
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in done.stderr and option[0] in lines[0], lines

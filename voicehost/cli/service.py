@@ -10,7 +10,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.args import Commands, add_tournament_arguments, add_web_arguments, tournament_of, web_pin
+from voicehost.cli.args import (
+    Commands,
+    add_tournament_arguments,
+    add_web_arguments,
+    overlay_settings,
+    tournament_of,
+    web_pin,
+)
 from voicehost.cli.tournament_screen import add_club_arguments, club_reporter
 from voicehost.language.i18n import _
 from voicehost.rules import InputError
@@ -104,6 +111,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.web:  # a bad address or PIN is refused before the table opens anything
         from voicehost.web import parse_address
         args.web_address, args.web_pin = parse_address(args.web), web_pin(args, path)
+        args.overlay = overlay_settings(args, path)
     club_reporter(args, path.stem)   # a bad --club-server is refused before the table opens anything
     asyncio.run(_serve_table(args, path, pinmap, setup))
     return 0
@@ -186,11 +194,14 @@ async def _serve_web(args: argparse.Namespace, table: IdleTable) -> Any:
     each game's display and console while it runs."""
     from voicehost.web import WebTable
 
-    web = WebTable(args.web_pin, desk=table)
+    from voicehost.web.server import overlay_urls
+
+    web = WebTable(args.web_pin, desk=table, overlay=args.overlay)
     url = await web.start(*args.web_address)
     table.on_change = web.follow
     _log(_("voicehost: the table display: {url}/  the judge console and setup: {url}/judge  (PIN {pin})").format(
         url=url, pin=web.pin))
+    _log(overlay_urls(url, web.overlay))
     return web
 
 

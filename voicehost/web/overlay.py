@@ -70,13 +70,14 @@ class OverlaySettings:
     delay_s: float = 0.0
 
 
-def check_settings(key: object, delay_s: object, place: str) -> OverlaySettings:
-    """A table file's ``[web] overlay_key``/``overlay_delay_s`` or the command line's, checked."""
+def check_settings(key: object, delay_s: object, key_place: str = "--overlay-key",
+                   delay_place: str = "--overlay-delay") -> OverlaySettings:
+    """The stream key and delay from the command line or a table file's ``[web]``, checked."""
     if key is not None and (not isinstance(key, str) or not 8 <= len(key) <= KEY_CHARS
                             or not key.isascii() or not key.replace("-", "").replace("_", "").isalnum()):
-        raise InputError(f"{place} overlay key", _("must be 8 to 64 Latin letters, digits, - or _"))
+        raise InputError(key_place, _("must be 8 to 64 Latin letters, digits, - or _"))
     if isinstance(delay_s, bool) or not isinstance(delay_s, (int, float)) or not 0 <= delay_s <= 600:
-        raise InputError(f"{place} overlay delay", _("must be a number of seconds from 0 to 600"))
+        raise InputError(delay_place, _("must be a number of seconds from 0 to 600"))
     return OverlaySettings(key, float(delay_s))
 
 

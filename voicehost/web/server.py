@@ -473,6 +473,6 @@ def serving(address: str, pin: str | None, show: Callable[[str], None], overlay:
 
 def overlay_urls(url: str, overlay: Overlay) -> str:
     """The stream's addresses, printed at start: the roles' one carries the key."""
-    delay = f", delayed {overlay.delay_s:g} s" if overlay.delay_s else ""
-    return (f"voicehost: the stream overlay: {url}/overlay  with the roles: {url}/overlay/roles?key={overlay.key}"
-            f"{delay}  scene hints: {url}/overlay/events")
+    return _("voicehost: the stream overlay: {url}/overlay  with the roles: {url}/overlay/roles?key={key} "
+             "(held back {delay:g} s)  scene hints: {url}/overlay/events").format(
+                 url=url, key=overlay.key, delay=overlay.delay_s)
