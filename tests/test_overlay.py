@@ -32,6 +32,8 @@ from voicehost.web import WebTable
 from voicehost.web.overlay import SCENES, OverlaySettings, check_settings
 
 KEY = "stream-key-for-tests"
+NAMES = ("Алексей", "Марина", "Дмитрий", "Ольга", "Константин Константинопольский", "Ирина", "Сергей", "Анна",
+         "Павел", "Екатерина")
 SECRET_KEYS = JUDGE_ONLY_KEYS | {"role_kinds", "best_move"}
 
 
@@ -95,7 +97,9 @@ def secrets_of(seen: dict[str, Any]) -> set[str]:
     game = seen["result"].game
     book = load_phrasebook()
     said_publicly = set(public_lines(game.events, book, game.names))
-    private = narrate([e for e in game.events if isinstance(e, PRIVATE_EVENTS)], book, game.names)
+    said_publicly |= set(public_lines(game.events, book, {}))
+    events = [e for e in game.events if isinstance(e, PRIVATE_EVENTS)]
+    private = [*narrate(events, book, game.names), *narrate(events, book, {})]   # with the names, and by seat only
     return {line for line in private if line not in said_publicly and not any(line in s for s in seen["aloud"])}
 
 
@@ -125,6 +129,7 @@ def test_no_overlay_message_carries_a_role_a_night_action_or_a_check(make_script
     roles = [json.loads(text)["state"] for _, text in seen["secret"]]
     assert any(state["roles"] for state in roles), "the keyed overlay carries the cards"
     assert any(secret in text for _, text in seen["secret"] for secret in secrets), "… and the night"
+    assert any(state["night_log"] for state in roles)
     states = [json.loads(text)["state"] for text in public]
     assert states[-1]["card"] and states[-1]["card"]["winner"], "a game card at the end"
     assert len(states[-1]["card"]["rows"]) == game.seats
@@ -140,6 +145,7 @@ def three_candidates() -> Any:
     data = json.loads((EXAMPLES / "sport-sample.json").read_text(encoding="utf-8"))
     data["days"][0]["speeches"]["2"] = "выставляю шестого спасибо"
     data["days"][0]["votes"]["3"] = 6
+    data["names"] = {str(seat): name for seat, name in enumerate(NAMES, start=1)}
     return script_from_data(data)
 
 

@@ -45,6 +45,7 @@ from voicehost.rules.events import (
     Event,
     GameOver,
     MorningCame,
+    RolesDealt,
 )
 from voicehost.web.door import MAX_BODY, refused
 from voicehost.web.fanout import Fanout
@@ -52,7 +53,7 @@ from voicehost.web.refusals import StreamKeyNeeded
 from voicehost.web.view import RESULT_EVENTS, TableView, final_score
 
 STATIC = Path(__file__).parent / "static"
-OUTCOMES = 3              # the last outcomes (votes, mornings, the end) the overlay shows
+OUTCOMES = 2              # the last outcomes (votes, mornings, the end) the overlay shows
 NIGHT_LINES = 12          # the night's private lines the roles view shows
 KEPT_SECRETS = 2000       # delayed roles messages kept (a whole game changes a few hundred times)
 SCENES = ("day", "night", "vote", "last_word", "over")
@@ -100,14 +101,14 @@ def public_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
     events = [e for e in game.events if not isinstance(e, PRIVATE_EVENTS)]
     candidates = set(shown["vote"]["candidates"]) if shown["vote"] and not shown["vote"]["counted"] else set()
     seats = [{"seat": s["seat"], "name": s["name"], "alive": s["alive"], "fouls": s["fouls"],
-              "out": s["out"]["text"] if s["out"] else None, "nominated": s["nominated"],
+              "out": _out(book, s["out"]["cause"]) if s["out"] else None, "nominated": s["nominated"],
               "on_ballot": s["seat"] in candidates, "speaking": s["speaking"]} for s in shown["seats"]]
     speaker = shown["speaker"]
     state = {"phase": shown["phase"], "seats": seats,
              "speaker": None if speaker is None else {k: speaker[k] for k in (
                  "seat", "name", "turn", "turn_text", "seconds", "left", "held", "warning_s")},
              "nominations": [{"by": n["by"], "target": n["target"], "text": n["text"]} for n in shown["nominations"]],
-             "vote": shown["vote"], "ballots": _live_ballots(view, book), "outcomes": _outcomes(events, book, game.names),
+             "vote": shown["vote"], "ballots": _live_ballots(view, book), "outcomes": _outcomes(events, book),
              "card": _card(view, events, book), "paused": shown["paused"], "speed": shown["speed"],
              "finished": finished or game.is_over}
     scene = scene_of(state)
@@ -121,13 +122,19 @@ def secret_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
         return {**state, "roles": {}, "role_kinds": {}, "night_log": [], "best_move": []}
     game = view.game
     roles = getattr(game, "roles", {}) or {}
-    private = [e for e in game.events if isinstance(e, PRIVATE_EVENTS)]
+    night = [e for e in game.events if isinstance(e, PRIVATE_EVENTS) and not isinstance(e, RolesDealt)]
     named = [e for e in game.events if isinstance(e, BestMoveNamed)]
     return {**state,
-            "roles": {str(seat): book.line("log", f"role_{role.value}") for seat, role in roles.items()},
+            "roles": {str(seat): _role(book, role.value) for seat, role in roles.items()},
             "role_kinds": {str(seat): role.value for seat, role in roles.items()},
-            "night_log": list(narrate(private, book, game.names))[-NIGHT_LINES:],
+            "night_log": list(narrate(night, book, {}))[-NIGHT_LINES:],
             "best_move": list(named[-1].seats) if named else []}
+
+
+def _role(book: Phrasebook, kind: str) -> str:
+    """A card's name for the strip: the overlay's short one («мирный»), else the log's."""
+    key = f"role_{kind}"
+    return book.line("overlay", key) if f"overlay.{key}" in book.lines else book.line("log", key)
 
 
 def scene_of(state: dict[str, Any]) -> str:
@@ -155,12 +162,19 @@ def _live_ballots(view: TableView, book: Phrasebook) -> dict[str, Any] | None:
             "groups": [{"candidate": g["candidate"], "voters": g["voters"], "text": g["text"]} for g in shown["groups"]]}
 
 
-def _outcomes(events: list[Event], book: Phrasebook, names: dict[int, str]) -> list[str]:
-    """The last :data:`OUTCOMES` outcomes said to the table: counts, ties, who left, mornings, the winner."""
+def _out(book: Phrasebook, cause: str) -> str:
+    """Why a seat is out, in a word or two (the strip's tile is narrow): «заголосован»."""
+    key = f"out_{cause}"
+    return book.line("web", key) if f"web.{key}" in book.lines else book.line("overlay", "out")
+
+
+def _outcomes(events: list[Event], book: Phrasebook) -> list[str]:
+    """The last :data:`OUTCOMES` outcomes said to the table: counts, ties, who left, mornings, the
+    winner — by seat number only (the strip beside them has the names)."""
     lines: list[str] = []
     for event in reversed(events):
         if isinstance(event, (*OUTCOME_EVENTS, Eliminated)):
-            said = public_lines([event], book, names)
+            said = public_lines([event], book, {})
             if said:
                 lines.append(said[-1])
             if len(lines) == OUTCOMES:

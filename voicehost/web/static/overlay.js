@@ -104,7 +104,7 @@ const Overlay = {
   // The vote: a line per candidate with the seats whose ballots count for him — each window's
   // ballots appear as it closes — and the count once it is said.
   drawVote(s) {
-    const box = Overlay.byId("vote"), vote = s.vote;
+    const box = Overlay.byId("vote"), vote = s.card ? null : s.vote;   // the game card replaces the last vote
     box.classList.toggle("hidden", !vote);
     if (!vote) return;
     let title = Overlay.t(vote.round === "main" ? "vote" : "revote");
