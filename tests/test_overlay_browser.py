@@ -8,6 +8,8 @@
 - A whole game played in real time (120× faster) with the public overlay open in Chromium: what
   the page ever drew never shows a role, while the keyed page beside it does.
 - The held clock stands still on the overlay, as the judge's «стоп-время» holds it.
+- A tournament of three tables reporting to one club screen: each table's overlay served by the
+  screen at ``/overlay/table/N``, with that table's players and nothing secret.
 """
 
 from __future__ import annotations
@@ -24,15 +26,19 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from browsers import start_chrome
 from machine import hang_guard
-from test_overlay import KEY, record_overlay, three_candidates
+from test_club_screen import TOURNAMENT, play_reporting, table_script
+from test_overlay import KEY, SECRET_KEYS, record_overlay, three_candidates
+from test_web_leaks import ROLE_VALUES, keys_and_strings
 from test_web_browser import CHROMIUM, DRIVER, ROOT, LiveTable, chromium, viewport  # noqa: F401 - a fixture
 
 from voicehost.host import Director, run_virtual
 from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
 from voicehost.web import WebTable
+from voicehost.web.club import ClubScreen
 from voicehost.web.overlay import OverlaySettings
 
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
@@ -45,6 +51,7 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Debian's chro
 SCREEN = (1920, 1080)
 SAFE = (96, 54, 1824, 1026)   # the 5 % action-safe area: left, top, right, bottom
 SHOTS = ROOT / "docs" / "screenshots"
+TABLES = (1, 2, 3)
 ROLE_WORDS = ("мафия", "дон", "шериф", "мирный")
 
 
@@ -289,3 +296,73 @@ def test_the_held_clock_stands_still_on_the_overlay(tmp_path: Path, chromium: An
         assert clock() != held, "released, it runs again"
     finally:
         live.close()
+
+
+# ---- a tournament of three tables: each overlay served by the club screen -----------------------------
+
+async def club_evening(shoot: Callable[[str], Any]) -> dict[str, Any]:
+    """Three tables play at once, each reporting to one club screen; a socket on each table's
+    ``/ws/overlay/table/N`` records what the stream would show; at the end, ``shoot`` is handed
+    the screen's address (a browser opens table 2's overlay)."""
+    screen = ClubScreen(tournament=TOURNAMENT)
+    base = await screen.start("127.0.0.1", 0)
+    seen: dict[str, list[str]] = {str(table): [] for table in TABLES}
+    scripts = {table: table_script(table, 40 + table) for table in TABLES}
+    async with aiohttp.ClientSession() as http:
+        sockets = {name: await http.ws_connect(f"{base.replace('http', 'ws')}/ws/overlay/table/{name}") for name in seen}
+
+        async def listen(name: str) -> None:
+            async for message in sockets[name]:
+                seen[name].append(message.data)
+
+        listening = [asyncio.create_task(listen(name)) for name in seen]
+        try:
+            results = await asyncio.gather(*(play_reporting(table, scripts[table], base) for table in TABLES))
+            await asyncio.sleep(0.5)
+            loop = asyncio.get_running_loop()
+            with ThreadPoolExecutor(max_workers=1) as worker:
+                await loop.run_in_executor(worker, shoot, base)
+        finally:
+            for task in listening:
+                task.cancel()
+            await asyncio.gather(*listening, return_exceptions=True)
+            for ws in sockets.values():
+                await ws.close()
+            await screen.stop()
+    return {"seen": seen, "results": dict(zip(TABLES, results, strict=True)), "scripts": scripts}
+
+
+def test_a_tournament_of_three_tables_each_overlay_served_by_the_club_screen(chromium: Any) -> None:
+    drawn: dict[str, Any] = {}
+
+    def shoot(base: str) -> None:
+        viewport(chromium, SCREEN)
+        chromium.get(base + "/overlay/table/2")
+        WebDriverWait(chromium, hang_guard(20)).until(
+            lambda d: d.execute_script("return document.body.dataset.scene") == "over")
+        time.sleep(0.3)
+        drawn["text"] = chromium.execute_script("return document.body.innerText")
+        shot = transparent_shot(chromium)
+        drawn["corner"] = shot.getchannel("A").getpixel((10, 10))
+        over_checkerboard(shot).save(SHOTS / "overlay-club-table-2.png", optimize=True)
+        chromium.get(base + "/overlay/table/" + "x" * 60)
+        drawn["too_long"] = chromium.execute_script("return document.body.innerText")
+
+    evening = asyncio.run(club_evening(shoot))
+    for table in TABLES:
+        result, script = evening["results"][table], evening["scripts"][table]
+        assert result.game.is_over
+        messages = evening["seen"][str(table)]
+        states = [json.loads(text)["state"] for text in messages]
+        scenes = {s["scene"] for s in states}
+        assert {"day", "vote", "night", "over"} <= scenes, (table, scenes)
+        assert states[-1]["card"] and len(states[-1]["card"]["rows"]) == 10
+        names = {s["name"] for state in states for s in state["seats"]} - {""}
+        assert names == set(script.names.values()), f"table {table}'s overlay shows its own players"
+        keys: set[str] = set()
+        strings: set[str] = set()
+        for text in messages:
+            keys_and_strings(json.loads(text), keys, strings)
+        assert not keys & SECRET_KEYS and not strings & ROLE_VALUES, f"table {table}: a secret on the club's overlay"
+    assert drawn["corner"] == 0 and "итог игры" in drawn["text"].lower()
+    assert "Стол" in drawn["too_long"] or "error" in drawn["too_long"], "a table's name that is no name: a 404 line"

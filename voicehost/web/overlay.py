@@ -371,3 +371,80 @@ async def _secret_ws(request: web.Request) -> web.WebSocketResponse:
 @routes.get("/overlay/events")
 async def _events(request: web.Request) -> web.StreamResponse:
     return await request.app[OVERLAY].events(request)
+
+
+# ---- a table's overlay as the club screen gets it -------------------------------------------------
+
+MAX_ITEMS = 20            # seats, nominations, candidates, voters, rows in a report's overlay
+MAX_NUMBER = 24 * 3600.0  # seconds (a turn's, what is left of it), a speed
+
+
+def read_overlay(data: object) -> dict[str, Any] | None:
+    """A table's report's overlay, rebuilt from its public fields only (anything else a table
+    sends, a role among it, is dropped here) and held within bounds, for the club screen's
+    ``/overlay/table/N``; None when the report has none."""
+    if not isinstance(data, dict):
+        return None
+    phase, speaker, vote, ballots, card = (_dict(data.get(k)) for k in ("phase", "speaker", "vote", "ballots", "card"))
+    scene = data.get("scene") if data.get("scene") in SCENES else "day"
+    return {
+        "phase": {"kind": _str(phase.get("kind"), 10), "number": _int(phase.get("number")), "text": _str(phase.get("text"))},
+        "seats": [{"seat": _int(s.get("seat")), "name": _str(s.get("name"), 80), "alive": s.get("alive") is True,
+                   "fouls": _int(s.get("fouls")), "out": _str(s.get("out")) or None, "nominated": s.get("nominated") is True,
+                   "on_ballot": s.get("on_ballot") is True, "speaking": s.get("speaking") is True}
+                  for s in _dicts(data.get("seats"))],
+        "speaker": None if not speaker else {
+            "seat": _int(speaker.get("seat")), "name": _str(speaker.get("name"), 80), "turn": _str(speaker.get("turn"), 20),
+            "turn_text": _str(speaker.get("turn_text")), "seconds": _num(speaker.get("seconds")),
+            "left": _num(speaker.get("left")), "held": speaker.get("held") is True,
+            "warning_s": _int(speaker.get("warning_s")) if speaker.get("warning_s") is not None else None},
+        "nominations": [{"by": _int(n.get("by")), "target": _int(n.get("target")), "text": _str(n.get("text"))}
+                        for n in _dicts(data.get("nominations"))],
+        "vote": None if not vote else {
+            "round": _str(vote.get("round"), 20), "candidates": _ints(vote.get("candidates")),
+            "open": _int(vote.get("open")) if vote.get("open") is not None else None,
+            "counts": [[_int(c[0]), _int(c[1])] for c in _list(vote.get("counts")) if isinstance(c, list) and len(c) == 2],
+            "counted": vote.get("counted") is True, "defaulted": _ints(vote.get("defaulted"))},
+        "ballots": None if not ballots else {
+            "complete": ballots.get("complete") is True, "title": _str(ballots.get("title")),
+            "groups": [{"candidate": _int(g.get("candidate")), "voters": _ints(g.get("voters")), "text": _str(g.get("text"))}
+                       for g in _dicts(ballots.get("groups"))]},
+        "outcomes": [_str(line) for line in _list(data.get("outcomes")) if isinstance(line, str)][:OUTCOMES],
+        "card": None if not card else {
+            "title": _str(card.get("title")), "winner": _str(card.get("winner")),
+            "rows": [{"seat": _int(r.get("seat")), "name": _str(r.get("name"), 80), "text": _str(r.get("text"))}
+                     for r in _dicts(card.get("rows"))]},
+        "paused": data.get("paused") is True, "speed": min(1000.0, max(0.1, _num(data.get("speed")) or 1.0)),
+        "finished": data.get("finished") is True, "scene": scene, "scene_text": _str(data.get("scene_text"), 40),
+    }
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[Any]:
+    return value[:MAX_ITEMS] if isinstance(value, list) else []
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    return [item for item in _list(value) if isinstance(item, dict)]
+
+
+def _int(value: object) -> int:
+    """A seat, a count, a day: 0…999 (anything else is 0)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999 else 0
+
+
+def _ints(value: object) -> list[int]:
+    return [_int(item) for item in _list(value)]
+
+
+def _num(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return 0.0
+    return min(MAX_NUMBER, max(0.0, float(value)))
+
+
+def _str(value: object, limit: int = 300) -> str:
+    return value[:limit] if isinstance(value, str) else ""
