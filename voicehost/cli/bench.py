@@ -22,7 +22,7 @@ def add_commands(commands: Commands) -> None:
 
     bench_cmd = commands.add_parser("bench", help=_("run a benchmark"))
     bench_cmd.add_argument("what", choices=["engine", "gpio", "voice", "ears", "table", "start", "records", "hearing",
-                                            "web", "mix", "cli", "plan", "standings", "club"],
+                                            "web", "mix", "cli", "plan", "standings", "club", "overlay"],
                            help=_("engine: full random games per second; gpio: press time-stamp error; "
                                   "voice: render, warm-up, event → first sample, mixer CPU; "
                                   "ears: recognizer real-time factor, memory, end of utterance → intent; "
@@ -37,7 +37,8 @@ def add_commands(commands: Commands) -> None:
                                   "plan: a tournament's seating for 60 players, 6 tables, 12 rounds, and its balance "
                                   "against a random shuffle; "
                                   "standings: a tournament's standings recomputed from 1,000 stored protocols; "
-                                  "club: tables reporting to the tournament screen, table change → the page's socket"))
+                                  "club: tables reporting to the tournament screen, table change → the page's socket; "
+                                  "overlay: the stream overlay during a game, notice → the overlay's socket"))
     bench_cmd.add_argument("--model", default=None, help=_("ears: a model folder (default: the Korean test model)"))
     bench_cmd.add_argument("--audio", default="null", help=_("voice: the output to time (null, default…)"))
     bench_cmd.add_argument("--games", type=positive, default=None,
@@ -57,7 +58,7 @@ def add_commands(commands: Commands) -> None:
     bench_cmd.add_argument("--no-corrections", action="store_true",
                            help=_("hearing: the host takes what it hears, nobody vetoes (what the corrections buy)"))
     bench_cmd.add_argument("--json", action="store_true", help=_("hearing: the figures as JSON"))
-    bench_cmd.add_argument("--viewers", type=positive, default=20, help=_("web: public viewers connected"))
+    bench_cmd.add_argument("--viewers", type=positive, default=20, help=_("web, overlay: public viewers connected"))
     bench_cmd.add_argument("--tables", type=positive, default=6, help=_("club: tables playing at once (default 6)"))
     bench_cmd.set_defaults(run=_bench)
 
@@ -76,6 +77,12 @@ def _bench(args: argparse.Namespace) -> int:
         print(f"web: {figures['viewers']:.0f} public viewers, {figures['messages']:.0f} messages received during a "
               f"sport game ({figures['game_s']:.1f} s, timers {WEB_BENCH_SPEED:g}× faster): change → received "
               f"p50 {figures['p50_ms']:.2f} ms, p95 {figures['p95_ms']:.2f} ms, max {figures['max_ms']:.2f} ms")
+        return 0
+    if args.what == "overlay":
+        from voicehost.cli.bench_overlay import bench_overlay, report
+
+        for line in report(bench_overlay(args.viewers)):
+            print(line, flush=True)
         return 0
     if args.what == "club":
         from voicehost.cli.tournament_screen import CLUB_BENCH_SPEED, bench_club
