@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from aiohttp import ClientTimeout
+from aiohttp import ClientTimeout, web
 from aiohttp.test_utils import TestClient, TestServer
 from test_web_leaks import EXAMPLES, JUDGE_ONLY_KEYS, ROLE_VALUES, games, keys_and_strings
 
@@ -38,7 +38,7 @@ SECRET_KEYS = JUDGE_ONLY_KEYS | {"role_kinds", "best_move"}
 
 
 @asynccontextmanager
-async def served(table: WebTable) -> AsyncIterator[TestClient]:
+async def served(table: WebTable) -> AsyncIterator[TestClient[web.Request, web.Application]]:
     client = TestClient(TestServer(table.app))
     await client.start_server()
     try:
@@ -58,7 +58,8 @@ async def record_overlay(script: Any, delay_s: float = 0.0) -> dict[str, Any]:
             seen["pages"].append(await (await client.get(path)).text())
         public = await client.ws_connect("/ws/overlay")
         secret = await client.ws_connect(f"/ws/overlay/roles?key={KEY}")
-        events = await client.get("/overlay/events", timeout=ClientTimeout(total=None))   # a game runs for an hour of game time
+        no_limit = ClientTimeout(total=None)   # a game runs for an hour of game time
+        events = await client.get("/overlay/events", timeout=no_limit)
 
         async def listen(socket: Any, into: list[Any]) -> None:
             async for message in socket:
@@ -75,7 +76,8 @@ async def record_overlay(script: Any, delay_s: float = 0.0) -> dict[str, Any]:
             director.watch(lambda n: seen["aloud"].append(n.text) if isinstance(n, LineSaid) else None)
             yield table
 
-        tasks = [asyncio.create_task(listen(public, seen["public"])), asyncio.create_task(listen(secret, seen["secret"])),
+        tasks = [asyncio.create_task(listen(public, seen["public"])),
+                 asyncio.create_task(listen(secret, seen["secret"])),
                  asyncio.create_task(hints())]
         try:
             seen["result"] = await play_table(script, how=TableRun(around=around))
@@ -154,7 +156,8 @@ def test_the_ballots_appear_window_by_window_before_the_count() -> None:
     ballots then, while the next window is still open and before the count is said."""
     seen = run_virtual(record_overlay(three_candidates()))
     states = [json.loads(text)["state"] for _, text in seen["public"]]
-    live = [s for s in states if s["ballots"] and not s["ballots"]["complete"] and s["vote"] and not s["vote"]["counted"]]
+    live = [s for s in states
+            if s["ballots"] and not s["ballots"]["complete"] and s["vote"] and not s["vote"]["counted"]]
     assert live, "ballots shown while the vote is still taken"
     assert any(g["voters"] for s in live for g in s["ballots"]["groups"]), "who pressed, by seat"
     assert any(s["scene"] == "vote" for s in states)

@@ -32,8 +32,8 @@ from browsers import start_chrome
 from machine import hang_guard
 from test_club_screen import TOURNAMENT, play_reporting, table_script
 from test_overlay import KEY, SECRET_KEYS, record_overlay, three_candidates
+from test_web_browser import CHROMIUM, DRIVER, ROOT, LiveTable, viewport
 from test_web_leaks import ROLE_VALUES, keys_and_strings
-from test_web_browser import CHROMIUM, DRIVER, ROOT, LiveTable, chromium, viewport  # noqa: F401 - a fixture
 
 from voicehost.host import Director, run_virtual
 from voicehost.simulation.table_level import TableRun, VirtualVoice, play_table
@@ -46,13 +46,35 @@ Image = pytest.importorskip("PIL.Image", reason="Pillow is not installed (pip in
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Debian's chromium and chromium-driver are not installed")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
+                                reason="Debian's chromium and chromium-driver are not installed")
 
 SCREEN = (1920, 1080)
 SAFE = (96, 54, 1824, 1026)   # the 5 % action-safe area: left, top, right, bottom
 SHOTS = ROOT / "docs" / "screenshots"
 TABLES = (1, 2, 3)
 ROLE_WORDS = ("мафия", "дон", "шериф", "мирный")
+
+
+def chromium_options(profile: str) -> Any:
+    options = webdriver.ChromeOptions()
+    assert CHROMIUM is not None
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    return options
+
+
+@pytest.fixture(scope="module")
+def chrome() -> Any:
+    """One headless chromium for the module's tests; each sets its viewport."""
+    with tempfile.TemporaryDirectory(prefix="voicehost-chromium-") as profile:
+        driver = start_chrome(chromium_options(profile))
+        try:
+            yield driver
+        finally:
+            driver.quit()
 
 
 # ---- the phases of a real game ---------------------------------------------------------------------
@@ -135,8 +157,8 @@ def opened(driver: Any, url: str, seq: int) -> None:
     time.sleep(0.3)   # the clock's first tick
 
 
-def test_each_phase_is_drawn_transparent_inside_the_safe_area(chromium: Any) -> None:
-    driver = chromium
+def test_each_phase_is_drawn_transparent_inside_the_safe_area(chrome: Any) -> None:
+    driver = chrome
     viewport(driver, SCREEN)
     shown = Shown()
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -185,7 +207,8 @@ const note = () => {
                               night: (document.getElementById('night') || {}).innerText || ''});
   if (now !== last) { last = now; window.drawn.push(JSON.parse(now)); }
 };
-new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+new MutationObserver(note).observe(document.body,
+                                   {subtree: true, childList: true, characterData: true, attributes: true});
 note();
 """
 COLLECT = "const drawn = window.drawn; window.drawn = []; return drawn;"
@@ -203,12 +226,7 @@ async def watched_game(profile: str) -> tuple[list[dict[str, Any]], list[dict[st
         return loop.run_in_executor(worker, call, *args)
 
     def start() -> Any:
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
-                     "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
-            options.add_argument(flag)
-        driver = start_chrome(options)
+        driver = start_chrome(chromium_options(profile))
         viewport(driver, SCREEN)
         driver.get(base + "/overlay")
         driver.execute_script(RECORD)
@@ -263,19 +281,22 @@ def test_a_whole_game_on_the_public_overlay_shows_no_role() -> None:
     shown_roles = [tile for d in public for tile in d["tiles"] if any(w in tile.lower() for w in ROLE_WORDS)]
     assert shown_roles == [], "a role on the public overlay"
     assert all(not d["night"] for d in public), "the night's panel on the public overlay"
-    assert any(any(w in tile.lower() for w in ROLE_WORDS) for d in roles for tile in d["tiles"]), "the keyed page shows them"
+    assert any(any(w in tile.lower() for w in ROLE_WORDS) for d in roles for tile in d["tiles"]), \
+        "the keyed page shows them"
     assert any(d["night"] for d in roles), "… and the night"
 
 
 # ---- the held clock ---------------------------------------------------------------------------------------
 
-def test_the_held_clock_stands_still_on_the_overlay(tmp_path: Path, chromium: Any) -> None:
+def test_the_held_clock_stands_still_on_the_overlay(tmp_path: Path, chrome: Any) -> None:
     live = LiveTable(tmp_path / "game.jsonl", {seat: f"Игрок{seat}" for seat in range(1, 11)})
     try:
-        driver = chromium
+        driver = chrome
         viewport(driver, SCREEN)
         driver.get(live.base + "/overlay")
-        clock = lambda: driver.execute_script("return document.getElementById('clock').textContent")  # noqa: E731
+
+        def clock() -> str:
+            return str(driver.execute_script("return document.getElementById('clock').textContent"))
         WebDriverWait(driver, hang_guard(20)).until(lambda d: clock() not in ("", "0:00"))
         before = clock()
         time.sleep(2.2)
@@ -309,7 +330,8 @@ async def club_evening(shoot: Callable[[str], Any]) -> dict[str, Any]:
     seen: dict[str, list[str]] = {str(table): [] for table in TABLES}
     scripts = {table: table_script(table, 40 + table) for table in TABLES}
     async with aiohttp.ClientSession() as http:
-        sockets = {name: await http.ws_connect(f"{base.replace('http', 'ws')}/ws/overlay/table/{name}") for name in seen}
+        sockets = {name: await http.ws_connect(base.replace("http", "ws") + f"/ws/overlay/table/{name}")
+                   for name in seen}
 
         async def listen(name: str) -> None:
             async for message in sockets[name]:
@@ -332,21 +354,21 @@ async def club_evening(shoot: Callable[[str], Any]) -> dict[str, Any]:
     return {"seen": seen, "results": dict(zip(TABLES, results, strict=True)), "scripts": scripts}
 
 
-def test_a_tournament_of_three_tables_each_overlay_served_by_the_club_screen(chromium: Any) -> None:
+def test_a_tournament_of_three_tables_each_overlay_served_by_the_club_screen(chrome: Any) -> None:
     drawn: dict[str, Any] = {}
 
     def shoot(base: str) -> None:
-        viewport(chromium, SCREEN)
-        chromium.get(base + "/overlay/table/2")
-        WebDriverWait(chromium, hang_guard(20)).until(
+        viewport(chrome, SCREEN)
+        chrome.get(base + "/overlay/table/2")
+        WebDriverWait(chrome, hang_guard(20)).until(
             lambda d: d.execute_script("return document.body.dataset.scene") == "over")
         time.sleep(0.3)
-        drawn["text"] = chromium.execute_script("return document.body.innerText")
-        shot = transparent_shot(chromium)
+        drawn["text"] = chrome.execute_script("return document.body.innerText")
+        shot = transparent_shot(chrome)
         drawn["corner"] = shot.getchannel("A").getpixel((10, 10))
         over_checkerboard(shot).save(SHOTS / "overlay-club-table-2.png", optimize=True)
-        chromium.get(base + "/overlay/table/" + "x" * 60)
-        drawn["too_long"] = chromium.execute_script("return document.body.innerText")
+        chrome.get(base + "/overlay/table/" + "x" * 60)
+        drawn["too_long"] = chrome.execute_script("return document.body.innerText")
 
     evening = asyncio.run(club_evening(shoot))
     for table in TABLES:

@@ -145,7 +145,8 @@ def overlay_settings(args: argparse.Namespace, table: Any = None) -> Any:
 
     key, delay = load_overlay(table_path(table)) if table is not None else (None, 0)
     given_key, given_delay = getattr(args, "overlay_key", None), getattr(args, "overlay_delay", None)
-    return check_settings(given_key if given_key is not None else key, given_delay if given_delay is not None else delay,
+    return check_settings(given_key if given_key is not None else key,
+                          given_delay if given_delay is not None else delay,
                           "--overlay-key" if given_key is not None else "[web] overlay_key",
                           "--overlay-delay" if given_delay is not None else "[web] overlay_delay_s")
 

@@ -105,4 +105,5 @@ def report(figures: dict[str, float]) -> list[str]:
                   speed=BENCH_SPEED, p50=figures[f"{channel}_p50_ms"], p95=figures[f"{channel}_p95_ms"],
                   max=figures[f"{channel}_max_ms"], target=TARGET_P95_MS)
             for channel in ("public", "roles", "display")),
-            _("overlay: the public overlay's p95 is {ratio:.1f}× the table display's in the same run").format(ratio=ratio)]
+            _("overlay: the public overlay's p95 is {ratio:.1f}× the table display's in the same run").format(
+                ratio=ratio)]

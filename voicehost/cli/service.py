@@ -193,7 +193,6 @@ async def _serve_web(args: argparse.Namespace, table: IdleTable) -> Any:
     """The web pages for the table's whole life, on its own loop: the setup page while idle,
     each game's display and console while it runs."""
     from voicehost.web import WebTable
-
     from voicehost.web.server import overlay_urls
 
     web = WebTable(args.web_pin, desk=table, overlay=args.overlay)

@@ -548,7 +548,8 @@ def _table_overlay(request: web.Request) -> Overlay:
     table starts — any table's name while the screen has room for it."""
     screen, table = request.app[SCREEN], request.match_info["table"]
     known = table in screen.overlays or any(live.table == table for live in screen.tables.values())
-    if not TABLE_ID.fullmatch(table) or not known and len(screen.overlays) >= (screen.board.tables or screen.max_tables):
+    full = len(screen.overlays) >= (screen.board.tables or screen.max_tables)
+    if not TABLE_ID.fullmatch(table) or not known and full:
         raise refused(web.HTTPNotFound, NoSuchTable(table[:40]))
     return screen.overlay_of(table)
 

@@ -159,7 +159,8 @@ def _live_ballots(view: TableView, book: Phrasebook) -> dict[str, Any] | None:
         return None
     shown = ballots_view(cast.ballots, cast.complete, book, view.clock.speed)
     return {"complete": shown["complete"], "title": shown["title"],
-            "groups": [{"candidate": g["candidate"], "voters": g["voters"], "text": g["text"]} for g in shown["groups"]]}
+            "groups": [{"candidate": g["candidate"], "voters": g["voters"], "text": g["text"]}
+                       for g in shown["groups"]]}
 
 
 def _out(book: Phrasebook, cause: str) -> str:
@@ -385,38 +386,65 @@ def read_overlay(data: object) -> dict[str, Any] | None:
     ``/overlay/table/N``; None when the report has none."""
     if not isinstance(data, dict):
         return None
-    phase, speaker, vote, ballots, card = (_dict(data.get(k)) for k in ("phase", "speaker", "vote", "ballots", "card"))
-    scene = data.get("scene") if data.get("scene") in SCENES else "day"
+    phase = _dict(data.get("phase"))
     return {
-        "phase": {"kind": _str(phase.get("kind"), 10), "number": _int(phase.get("number")), "text": _str(phase.get("text"))},
-        "seats": [{"seat": _int(s.get("seat")), "name": _str(s.get("name"), 80), "alive": s.get("alive") is True,
-                   "fouls": _int(s.get("fouls")), "out": _str(s.get("out")) or None, "nominated": s.get("nominated") is True,
-                   "on_ballot": s.get("on_ballot") is True, "speaking": s.get("speaking") is True}
-                  for s in _dicts(data.get("seats"))],
-        "speaker": None if not speaker else {
-            "seat": _int(speaker.get("seat")), "name": _str(speaker.get("name"), 80), "turn": _str(speaker.get("turn"), 20),
-            "turn_text": _str(speaker.get("turn_text")), "seconds": _num(speaker.get("seconds")),
-            "left": _num(speaker.get("left")), "held": speaker.get("held") is True,
-            "warning_s": _int(speaker.get("warning_s")) if speaker.get("warning_s") is not None else None},
+        "phase": {"kind": _str(phase.get("kind"), 10), "number": _int(phase.get("number")),
+                  "text": _str(phase.get("text"))},
+        "seats": [_read_seat(seat) for seat in _dicts(data.get("seats"))],
+        "speaker": _read_speaker(_dict(data.get("speaker"))),
         "nominations": [{"by": _int(n.get("by")), "target": _int(n.get("target")), "text": _str(n.get("text"))}
                         for n in _dicts(data.get("nominations"))],
-        "vote": None if not vote else {
-            "round": _str(vote.get("round"), 20), "candidates": _ints(vote.get("candidates")),
-            "open": _int(vote.get("open")) if vote.get("open") is not None else None,
-            "counts": [[_int(c[0]), _int(c[1])] for c in _list(vote.get("counts")) if isinstance(c, list) and len(c) == 2],
-            "counted": vote.get("counted") is True, "defaulted": _ints(vote.get("defaulted"))},
-        "ballots": None if not ballots else {
-            "complete": ballots.get("complete") is True, "title": _str(ballots.get("title")),
-            "groups": [{"candidate": _int(g.get("candidate")), "voters": _ints(g.get("voters")), "text": _str(g.get("text"))}
-                       for g in _dicts(ballots.get("groups"))]},
+        "vote": _read_vote(_dict(data.get("vote"))),
+        "ballots": _read_ballots(_dict(data.get("ballots"))),
         "outcomes": [_str(line) for line in _list(data.get("outcomes")) if isinstance(line, str)][:OUTCOMES],
-        "card": None if not card else {
-            "title": _str(card.get("title")), "winner": _str(card.get("winner")),
-            "rows": [{"seat": _int(r.get("seat")), "name": _str(r.get("name"), 80), "text": _str(r.get("text"))}
-                     for r in _dicts(card.get("rows"))]},
+        "card": _read_card(_dict(data.get("card"))),
         "paused": data.get("paused") is True, "speed": min(1000.0, max(0.1, _num(data.get("speed")) or 1.0)),
-        "finished": data.get("finished") is True, "scene": scene, "scene_text": _str(data.get("scene_text"), 40),
+        "finished": data.get("finished") is True, "scene": data.get("scene") if data.get("scene") in SCENES else "day",
+        "scene_text": _str(data.get("scene_text"), 40),
     }
+
+
+def _read_seat(seat: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": _int(seat.get("seat")), "name": _str(seat.get("name"), 80), "alive": seat.get("alive") is True,
+            "fouls": _int(seat.get("fouls")), "out": _str(seat.get("out")) or None,
+            "nominated": seat.get("nominated") is True, "on_ballot": seat.get("on_ballot") is True,
+            "speaking": seat.get("speaking") is True}
+
+
+def _read_speaker(speaker: dict[str, Any]) -> dict[str, Any] | None:
+    if not speaker:
+        return None
+    warning = speaker.get("warning_s")
+    return {"seat": _int(speaker.get("seat")), "name": _str(speaker.get("name"), 80),
+            "turn": _str(speaker.get("turn"), 20), "turn_text": _str(speaker.get("turn_text")),
+            "seconds": _num(speaker.get("seconds")), "left": _num(speaker.get("left")),
+            "held": speaker.get("held") is True, "warning_s": None if warning is None else _int(warning)}
+
+
+def _read_vote(vote: dict[str, Any]) -> dict[str, Any] | None:
+    if not vote:
+        return None
+    counts = [pair for pair in _list(vote.get("counts")) if isinstance(pair, list) and len(pair) == 2]
+    return {"round": _str(vote.get("round"), 20), "candidates": _ints(vote.get("candidates")),
+            "open": None if vote.get("open") is None else _int(vote.get("open")),
+            "counts": [[_int(candidate), _int(n)] for candidate, n in counts],
+            "counted": vote.get("counted") is True, "defaulted": _ints(vote.get("defaulted"))}
+
+
+def _read_ballots(ballots: dict[str, Any]) -> dict[str, Any] | None:
+    if not ballots:
+        return None
+    return {"complete": ballots.get("complete") is True, "title": _str(ballots.get("title")),
+            "groups": [{"candidate": _int(g.get("candidate")), "voters": _ints(g.get("voters")),
+                        "text": _str(g.get("text"))} for g in _dicts(ballots.get("groups"))]}
+
+
+def _read_card(card: dict[str, Any]) -> dict[str, Any] | None:
+    if not card:
+        return None
+    return {"title": _str(card.get("title")), "winner": _str(card.get("winner")),
+            "rows": [{"seat": _int(r.get("seat")), "name": _str(r.get("name"), 80), "text": _str(r.get("text"))}
+                     for r in _dicts(card.get("rows"))]}
 
 
 def _dict(value: object) -> dict[str, Any]:
