@@ -230,3 +230,23 @@ def test_a_bad_overlay_option_is_one_russian_line_and_exit_2() -> None:
         assert done.returncode == 2, done.stderr
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in done.stderr and option[0] in lines[0], lines
+
+
+def test_the_game_card_stays_on_the_overlay_until_the_next_game() -> None:
+    """``serve`` detaches a finished game from its pages: the display says «Стол готов», while the
+    stream keeps the game card until the next game begins."""
+    async def play() -> tuple[dict[str, Any], dict[str, Any]]:
+        table = WebTable(overlay=OverlaySettings(KEY, 0.0))
+
+        @asynccontextmanager
+        async def around(director: Director) -> AsyncIterator[WebTable]:
+            table.attach(director)
+            yield table
+
+        await play_table(games()[0].values[0](), how=TableRun(around=around))
+        table.follow(None)
+        await asyncio.sleep(0)   # the change goes out
+        return json.loads(table.overlay.public_text)["state"], table.public_state()
+    overlay, display = run_virtual(play())
+    assert display["seats"] == [], "the display has left the game"
+    assert overlay["card"] and overlay["scene"] == "over" and len(overlay["seats"]) == 10

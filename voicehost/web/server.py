@@ -104,6 +104,7 @@ class WebTable:
         self.last_result: str | None = None   # the previous game's result, shown while idle
         self.director: Director | None = None
         self.view: TableView | None = None
+        self.shown_view: TableView | None = None   # the overlay's: the last game's stays until the next begins
         self.finished = False
         self.public_sockets = Fanout(max_msg_size=MAX_BODY)
         self.judge_sockets = Fanout(max_msg_size=MAX_BODY)
@@ -125,7 +126,7 @@ class WebTable:
 
     def attach(self, director: Director) -> None:
         self.director = director
-        self.view = TableView(director)
+        self.view = self.shown_view = TableView(director)
         self.finished = False
         self.answers.clear()
         director.watch(self._changed)
@@ -181,7 +182,7 @@ class WebTable:
             self.public_sockets.send(self.message(self.public_state(), self._changed_at))
         if self.judge_sockets:
             self.judge_sockets.send(self.message(self.judge_state(), self._changed_at))
-        view, finished, book = self.view, self.finished, self.overlay.book
+        view, finished, book = self.shown_view, self.finished or self.view is None, self.overlay.book
         self.overlay.changed(lambda: public_overlay(view, finished, book),
                              lambda: secret_overlay(view, finished, book), self._changed_at)
 
