@@ -164,7 +164,7 @@ const Overlay = {
 
   drawNight(s) {
     const box = Overlay.byId("night"), lines = s.night_log || [];
-    box.classList.toggle("hidden", !s.roles || (!lines.length && !(s.best_move || []).length));
+    box.classList.toggle("hidden", !s.roles || Boolean(s.card) || (!lines.length && !(s.best_move || []).length));
     if (!s.roles) return;
     Overlay.byId("night-title").textContent = Overlay.t("night");
     Overlay.byId("night-lines").replaceChildren(...lines.slice(-6).map((line) => Overlay.el("p", null, line)));
