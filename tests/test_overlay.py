@@ -29,6 +29,7 @@ from voicehost.rules.events import PRIVATE_EVENTS
 from voicehost.simulation.script import script_from_data
 from voicehost.simulation.table_level import TableRun, play_table
 from voicehost.web import WebTable
+from voicehost.web.club import read_report
 from voicehost.web.overlay import SCENES, OverlaySettings, check_settings
 
 KEY = "stream-key-for-tests"
@@ -250,3 +251,29 @@ def test_the_game_card_stays_on_the_overlay_until_the_next_game() -> None:
     overlay, display = run_virtual(play())
     assert display["seats"] == [], "the display has left the game"
     assert overlay["card"] and overlay["scene"] == "over" and len(overlay["seats"]) == 10
+
+
+def test_a_reports_overlay_keeps_only_its_public_fields() -> None:
+    """A table (or a program posing as one) sends the club screen an overlay with secrets and
+    absurd values: the screen keeps the public fields, within bounds."""
+    hostile = {"type": "report", "tournament": "Кубок", "round": 1, "table": "2", "seq": 1, "t": 1.0,
+               "state": {"phase": {"kind": "day", "number": 1, "text": "День 1"}},
+               "overlay": {"phase": {"kind": "day", "number": 1, "text": "День 1"}, "roles": {"1": "дон"},
+                           "night_log": ["Дон проверяет игрока номер 7: шериф."], "role_kinds": {"1": "don"},
+                           "seats": [{"seat": 1, "name": "Анна", "role": "don", "fouls": 10**9, "alive": "yes"}] * 50,
+                           "speaker": {"seat": 1, "left": 1e300, "held": 1, "secret": "don"},
+                           "vote": {"counts": [[5, 3], [1, 2, 3], "x"], "candidates": [5, -1]},
+                           "outcomes": ["Итог"] * 10, "scene": "backstage",
+                           "card": {"rows": [{"seat": 1, "role": "don"}]}}}
+    overlay = read_report(json.dumps(hostile, ensure_ascii=False))["overlay"]
+    keys: set[str] = set()
+    strings: set[str] = set()
+    keys_and_strings(overlay, keys, strings)
+    assert not keys & SECRET_KEYS and not strings & ROLE_VALUES and "дон" not in json.dumps(overlay, ensure_ascii=False)
+    assert len(overlay["seats"]) == 20 and overlay["seats"][0] == {
+        "seat": 1, "name": "Анна", "alive": False, "fouls": 0, "out": None, "nominated": False, "on_ballot": False,
+        "speaking": False}
+    assert overlay["speaker"]["left"] == 24 * 3600 and overlay["speaker"]["held"] is False
+    assert overlay["vote"]["counts"] == [[5, 3]] and overlay["vote"]["candidates"] == [5, 0]
+    assert len(overlay["outcomes"]) == 2 and overlay["scene"] == "day" and overlay["card"]["rows"][0]["seat"] == 1
+    assert read_report(json.dumps({**hostile, "overlay": "none"}))["overlay"] is None
