@@ -142,6 +142,30 @@ def add_web_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--web-pin", default=None, metavar="PIN",
                          help=_("the judge console's PIN (default: [web] pin of the table file, else a random one, "
                               "printed at start)"))
+    add_overlay_arguments(command)
+
+
+def add_overlay_arguments(command: argparse.ArgumentParser) -> None:
+    """The stream overlay's key and delay (docs/broadcast.md)."""
+    command.add_argument("--overlay-key", default=None, metavar=_("KEY"),
+                         help=_("the stream key of /overlay/roles (default: [web] overlay_key of the table file, "
+                              "else a random one, printed at start)"))
+    command.add_argument("--overlay-delay", type=float, default=None, metavar=_("SECONDS"),
+                         help=_("hold /overlay/roles back this long, the stream's own delay (default: [web] "
+                              "overlay_delay_s of the table file, else 0)"))
+
+
+def overlay_settings(args: argparse.Namespace, table: Any = None) -> Any:
+    """``--overlay-key``/``--overlay-delay``, else the table file's ``[web]``, checked."""
+    from voicehost.host.table_file import load_overlay, table_path
+    from voicehost.web.overlay import check_settings
+
+    key, delay = load_overlay(table_path(table)) if table is not None else (None, 0)
+    given_key, given_delay = getattr(args, "overlay_key", None), getattr(args, "overlay_delay", None)
+    return check_settings(given_key if given_key is not None else key,
+                          given_delay if given_delay is not None else delay,
+                          "--overlay-key" if given_key is not None else "[web] overlay_key",
+                          "--overlay-delay" if given_delay is not None else "[web] overlay_delay_s")
 
 
 def web_around(args: argparse.Namespace, table: Any = None) -> Any:
@@ -152,7 +176,8 @@ def web_around(args: argparse.Namespace, table: Any = None) -> Any:
 
     from voicehost.web import serving
 
-    return serving(args.web, web_pin(args, table), lambda line: print(line, file=sys.stderr, flush=True))
+    return serving(args.web, web_pin(args, table), lambda line: print(line, file=sys.stderr, flush=True),
+                   overlay_settings(args, table))
 
 
 def web_pin(args: argparse.Namespace, table: Any = None) -> str | None:

@@ -31,7 +31,8 @@ def add_commands(commands: Commands) -> None:
                                   "plan: a tournament's seating for 60 players, 6 tables, 12 rounds, and its balance "
                                   "against a random shuffle; "
                                   "standings: a tournament's standings recomputed from 1,000 stored protocols; "
-                                  "club: tables reporting to the tournament screen, table change → the page's socket"))
+                                  "club: tables reporting to the tournament screen, table change → the page's socket; "
+                                  "overlay: the stream overlay during a game, notice → the overlay's socket"))
     bench_cmd.add_argument("--model", default=None, help=_("ears: a model folder (default: the Korean test model)"))
     bench_cmd.add_argument("--audio", default="null", help=_("voice: the output to time (null, default…)"))
     bench_cmd.add_argument("--games", type=positive, default=None,
@@ -51,7 +52,7 @@ def add_commands(commands: Commands) -> None:
     bench_cmd.add_argument("--no-corrections", action="store_true",
                            help=_("hearing: the host takes what it hears, nobody vetoes (what the corrections buy)"))
     bench_cmd.add_argument("--json", action="store_true", help=_("hearing: the figures as JSON"))
-    bench_cmd.add_argument("--viewers", type=positive, default=20, help=_("web: public viewers connected"))
+    bench_cmd.add_argument("--viewers", type=positive, default=20, help=_("web, overlay: public viewers connected"))
     bench_cmd.add_argument("--tables", type=positive, default=6, help=_("club: tables playing at once (default 6)"))
     bench_cmd.set_defaults(run=_bench)
 
@@ -123,6 +124,13 @@ def _web(args: argparse.Namespace) -> None:
     print(f"web: {figures['viewers']:.0f} public viewers, {figures['messages']:.0f} messages received during a "
           f"sport game ({figures['game_s']:.1f} s, timers {WEB_BENCH_SPEED:g}× faster): change → received "
           f"p50 {figures['p50_ms']:.2f} ms, p95 {figures['p95_ms']:.2f} ms, max {figures['max_ms']:.2f} ms")
+
+
+def _overlay(args: argparse.Namespace) -> None:
+    from voicehost.bench.overlay import bench_overlay, report
+
+    for line in report(bench_overlay(args.viewers)):
+        print(line, flush=True)
 
 
 def _club(args: argparse.Namespace) -> None:
@@ -204,5 +212,5 @@ def _gpio(args: argparse.Namespace) -> None:
 BENCHMARKS: dict[str, Callable[[argparse.Namespace], None]] = {
     "engine": _engine, "gpio": _gpio, "voice": _voice, "ears": _ears, "table": _table, "start": _start,
     "records": _records, "hearing": _hearing, "web": _web, "mix": _mix, "cli": _cli, "plan": _plan,
-    "standings": _standings, "club": _club,
+    "standings": _standings, "club": _club, "overlay": _overlay,
 }

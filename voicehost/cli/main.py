@@ -19,7 +19,7 @@ from voicehost.rules import InputError
 
 #: The command modules of this package, in the order ``--help`` lists their commands.
 COMMAND_GROUPS = ("games", "voice", "rules", "run", "ears", "hw", "records", "tournament", "bench", "config",
-                  "service")
+                  "service", "overlay")
 
 #: Which module adds each command. A command asked for by name imports and builds only its own
 #: module's commands: importing every module and building every command's arguments cost about
@@ -29,7 +29,7 @@ COMMAND_MODULES = {
     "simulate": "games", "resume": "games", "demo": "games", "voice": "voice", "parse": "rules",
     "rules": "rules", "run": "run", "model": "ears", "listen": "ears", "ears": "ears", "hw": "hw",
     "records": "records", "tournament": "tournament", "bench": "bench", "config": "config",
-    "serve": "service", "service": "service",
+    "serve": "service", "service": "service", "overlay": "overlay",
 }
 
 

@@ -15,6 +15,7 @@ from voicehost.cli.args import (
     add_judge_audio_argument,
     add_tournament_arguments,
     add_web_arguments,
+    overlay_settings,
     tournament_of,
     web_pin,
 )
@@ -116,6 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.web:  # a bad address or PIN is refused before the table opens anything
         from voicehost.web import parse_address
         args.web_address, args.web_pin = parse_address(args.web), web_pin(args, path)
+        args.overlay = overlay_settings(args, path)
     club_reporter(args, path.stem)   # a bad --club-server is refused before the table opens anything
     from voicehost.host.setup import audio_choice
     audio_choice(args.judge_audio, "--judge-audio")   # and a bad earpiece
@@ -202,12 +204,14 @@ async def _serve_web(args: argparse.Namespace, table: IdleTable) -> Any:
     """The web pages for the table's whole life, on its own loop: the setup page while idle,
     each game's display and console while it runs."""
     from voicehost.web import WebTable
+    from voicehost.web.server import overlay_urls
 
-    web = WebTable(args.web_pin, desk=table)
+    web = WebTable(args.web_pin, desk=table, overlay=args.overlay)
     url = await web.start(*args.web_address)
     table.on_change = web.follow
     _log(_("voicehost: the table display: {url}/  the judge console and setup: {url}/judge  (PIN {pin})").format(
         url=url, pin=web.pin))
+    _log(overlay_urls(url, web.overlay))
     return web
 
 

@@ -117,14 +117,27 @@ def _check_ranges(values: Mapping[str, Any], place: str) -> None:
                                                    values=values[key], low=low, high=high))
 
 
+WEB_KEYS = frozenset({"pin", "overlay_key", "overlay_delay_s"})
+"""``[web]`` of a table file: the judge's PIN, and the stream overlay's key and delay (docs/broadcast.md)."""
+
+
+def load_overlay(path: Path) -> tuple[object, object]:
+    """``[web] overlay_key`` and ``overlay_delay_s`` of a table file as written (None and 0 when
+    unset); :func:`voicehost.web.overlay.check_settings` checks them."""
+    load_web_pin(path)   # the section's own checks
+    data = read_toml(path).get("web", {})
+    return data.get("overlay_key"), data.get("overlay_delay_s", 0)
+
+
 def load_web_pin(path: Path) -> str | None:
     """``[web] pin`` of a table file: the judge console's PIN (4–12 digits); unset: none."""
     data = read_toml(path).get("web", {})
     if not isinstance(data, Mapping):
         raise InputError(f"{path}: web", _("must be a table"))
-    unknown = set(data) - {"pin"}
+    unknown = set(data) - WEB_KEYS
     if unknown:
-        raise InputError(f"{path}: web.{sorted(unknown)[0]}", _("unknown setting (known: pin)"))
+        raise InputError(f"{path}: web.{sorted(unknown)[0]}", _("unknown setting (known: {known})").format(
+            known=", ".join(sorted(WEB_KEYS))))
     pin = data.get("pin")
     if pin is None:
         return None

@@ -6,6 +6,9 @@ URLs:
 - ``/`` the page (a big screen or a phone); ``/static/club.*`` its files
 - ``GET /api/board`` the board: the tables, the standings, the seating; ``GET /ws`` the board,
   pushed on every change
+- ``/overlay/table/N`` table N's stream overlay (docs/broadcast.md), its socket
+  ``/ws/overlay/table/N`` and its scene hints ``/overlay/table/N/events``: the public overlay
+  each table sends with its report (never the roles)
 - ``GET /ws/table`` where the tables report (:mod:`voicehost.web.reporter`); a browser's socket
   (it always carries an ``Origin``) is refused here, so no page can pose as a table; with a club
   key (``tournament screen --club-key``) a socket without it (``Authorization: Bearer KEY``) is
@@ -38,11 +41,15 @@ from aiohttp import WSMsgType, web
 from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules.scoring import SCREEN_COLUMNS, Column, Standing
-from voicehost.web.door import MAX_BODY, add_security_headers, dumps, listen, no_content
+from voicehost.web.door import MAX_BODY, add_security_headers, dumps, listen, no_content, refused
 from voicehost.web.fanout import Fanout
+from voicehost.web.overlay import PAGE_FILES as OVERLAY_FILES
+from voicehost.web.overlay import Overlay, read_overlay
+from voicehost.web.overlay import page as overlay_page
+from voicehost.web.refusals import NoSuchTable
 
 STATIC = Path(__file__).parent / "static"
-PAGE_FILES = frozenset({"club.js", "club.css"})
+PAGE_FILES = frozenset({"club.js", "club.css"}) | OVERLAY_FILES
 DROP_S = 3.0             # a table silent this long is shown as dropped off (it beats every second)
 SWEEP_S = 0.25           # how often the silence is looked at
 REFRESH_S = 3.0          # how often the standings are asked for anyway (a game pushed after its end)
@@ -179,7 +186,8 @@ def read_report(text: str) -> dict[str, Any]:
             time.time() + MAX_AHEAD_S:
         raise BadReport("no t, or t ahead of the club's clock")
     return {"tournament": tournament, "table": table, "round": round_, "seq": seq, "t": float(changed_at),
-            "records_table": records_table, "beat": bool(data.get("beat")), "state": _public_fields(state)}
+            "records_table": records_table, "beat": bool(data.get("beat")), "state": _public_fields(state),
+            "overlay": read_overlay(data.get("overlay"))}
 
 
 def _not_finite(word: str) -> Any:
@@ -279,6 +287,8 @@ class ClubScreen:
     board: Board = field(default_factory=Board)
     viewers: Fanout = field(default_factory=lambda: Fanout(heartbeat=20.0, max_msg_size=MAX_BODY))
     reporters: set[web.WebSocketResponse] = field(default_factory=set)
+    overlays: dict[str, Overlay] = field(default_factory=dict)
+    """Each table's stream overlay, by the table's name (``/overlay/table/N``)."""
 
     def __post_init__(self) -> None:
         self.sequence = 0
@@ -354,6 +364,7 @@ class ClubScreen:
                                                 report["t"], now, source=source)
             self._refresh.set()   # a new table: its games count for the standings
             self._changed(live)
+            self._overlay_changed(report)
             return
         if live.source is not None and live.source is not source and now - live.heard < self.drop_s:
             raise BadReport(f"table {live.table} reports over another connection")
@@ -370,6 +381,20 @@ class ClubScreen:
             if game_ended:
                 self._refresh.set()
             self._changed(live)
+            self._overlay_changed(report)
+
+    def _overlay_changed(self, report: dict[str, Any]) -> None:
+        """A table's overlay, as its report has it, to the pages that show it."""
+        shown = report["overlay"]
+        if shown is not None:
+            self.overlay_of(report["table"]).changed(lambda: shown, None, report["t"])
+
+    def overlay_of(self, table: str) -> Overlay:
+        """Table ``table``'s overlay, made for the first report or page that names it."""
+        overlay = self.overlays.get(table)
+        if overlay is None:
+            overlay = self.overlays[table] = Overlay(book=self.book)
+        return overlay
 
     async def sweep(self) -> None:
         """Forever: a table silent for :attr:`drop_s` is shown as dropped off, and one silent
@@ -476,6 +501,8 @@ async def _watching(app: web.Application) -> AsyncIterator[None]:
 async def _close_sockets(app: web.Application) -> None:
     screen = app[SCREEN]
     await screen.viewers.close()
+    for overlay in screen.overlays.values():
+        await overlay.close()
     for ws in list(screen.reporters):
         await ws.close()
 
@@ -511,3 +538,33 @@ async def _viewer_ws(request: web.Request) -> web.WebSocketResponse:
 @routes.get("/ws/table")
 async def _table_ws(request: web.Request) -> web.WebSocketResponse:
     return await request.app[SCREEN].reported(request)
+
+
+# ---- each table's stream overlay ------------------------------------------------------------------
+
+def _table_overlay(request: web.Request) -> Overlay:
+    """The overlay of the table the path names: one that reports, or — a stream set up before its
+    table starts — any table's name while the screen has room for it."""
+    screen, table = request.app[SCREEN], request.match_info["table"]
+    known = table in screen.overlays or any(live.table == table for live in screen.tables.values())
+    full = len(screen.overlays) >= (screen.board.tables or screen.max_tables)
+    if not TABLE_ID.fullmatch(table) or not known and full:
+        raise refused(web.HTTPNotFound, NoSuchTable(table[:40]))
+    return screen.overlay_of(table)
+
+
+@routes.get("/overlay/table/{table}")
+async def _overlay_page(request: web.Request) -> web.FileResponse:
+    _table_overlay(request)
+    return overlay_page()
+
+
+@routes.get("/ws/overlay/table/{table}")
+async def _overlay_ws(request: web.Request) -> web.WebSocketResponse:
+    overlay = _table_overlay(request)
+    return await overlay.public_sockets.serve(request, lambda: overlay.public_text)
+
+
+@routes.get("/overlay/table/{table}/events")
+async def _overlay_events(request: web.Request) -> web.StreamResponse:
+    return await _table_overlay(request).events(request)

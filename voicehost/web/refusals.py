@@ -159,3 +159,14 @@ STATUS_REFUSALS: dict[int, Refusal] = {
     400: BadRequest(), 403: Forbidden(), 404: NoSuchPage(), 405: MethodNotAllowed(), 414: UrlTooLong(),
     431: HeaderTooLong()}
 """aiohttp's own refusals by status (413: :class:`BodyTooLarge`, with the limit; any other: :class:`RequestRefused`)."""
+
+
+@dataclass(frozen=True)
+class StreamKeyNeeded(Refusal):
+    english: ClassVar[str] = "the overlay with the roles needs the stream key (?key=…)"
+
+
+@dataclass(frozen=True)
+class NoSuchTable(Refusal):
+    english: ClassVar[str] = "no table {table} reports to this screen"
+    table: str

@@ -31,6 +31,7 @@ from voicehost.host import Director, Notice
 from voicehost.language.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
+from voicehost.web.overlay import public_overlay
 from voicehost.web.view import TableView
 
 BEAT_S = 1.0            # a quiet table sends its state again this often
@@ -150,11 +151,12 @@ class ClubReporter:
     # ---- the report --------------------------------------------------------------------------------
 
     def report(self, beat: bool = False) -> dict[str, Any]:
-        """What the club server is told: where the table is, and its public state in brief."""
+        """What the club server is told: where the table is, its public state in brief, and the
+        stream overlay's public state (the club screen's ``/overlay/table/N``)."""
         place = self.place
         return {"type": "report", "tournament": place.tournament, "round": place.round, "table": place.table,
                 "records_table": place.records_table, "seq": self.sequence, "t": self.changed_at, "beat": beat,
-                "state": self.state()}
+                "state": self.state(), "overlay": public_overlay(self.view, self.finished, self._book)}
 
     def state(self) -> dict[str, Any]:
         if self.view is None:

@@ -10,6 +10,8 @@ URLs (see docs/web.md):
   words, through the director's console queue; the answer to this very request once the director
   took it (200, ``"outcome": "done"``), held it during a pause (202, ``"held"``) or refused it (409)
 - ``POST /api/logout``
+- ``/overlay``, ``/overlay/roles?key=…``, ``/ws/overlay``, ``/ws/overlay/roles?key=…`` and
+  ``/overlay/events``: the stream's overlay (:mod:`~voicehost.web.overlay`, docs/broadcast.md)
 - served by ``voicehost serve`` (an idle table, :mod:`~voicehost.web.setup`): ``POST /api/judge/start``
   ``{"ruleset", "options", "names", "deal", "cards"}``, ``POST /api/judge/resume``, ``POST
   /api/judge/discard``, ``POST /api/judge/best {"seat": N}`` (the last game's best player);
@@ -54,6 +56,8 @@ from voicehost.web.door import (
     worded,
 )
 from voicehost.web.fanout import Fanout
+from voicehost.web.overlay import OVERLAY, Overlay, OverlaySettings, public_overlay, secret_overlay
+from voicehost.web.overlay import routes as overlay_routes
 from voicehost.web.refusals import NoBestSeatGiven, NoSuchPage
 from voicehost.web.sessions import (
     JUDGE_DOOR,
@@ -95,15 +99,17 @@ class WebTable:
     finds it under :data:`TABLE`; the judge's door is a :class:`~voicehost.web.sessions.JudgeDoor`."""
 
     def __init__(self, pin: str | None = None, wrong_pin_delay_s: float = WRONG_PIN_DELAY_S,
-                 desk: SetupDesk | None = None) -> None:
+                 desk: SetupDesk | None = None, overlay: OverlaySettings | None = None) -> None:
         self.desk = desk
         self.last_result: str | None = None   # the previous game's result, shown while idle
         self.director: Director | None = None
         self.view: TableView | None = None
+        self.shown_view: TableView | None = None   # the overlay's: the last game's stays until the next begins
         self.finished = False
         self.public_sockets = Fanout(max_msg_size=MAX_BODY)
         self.judge_sockets = Fanout(max_msg_size=MAX_BODY)
         self.door = JudgeDoor(pin, wrong_pin_delay_s, self.judge_sockets)
+        self.overlay = Overlay(overlay or OverlaySettings())   # the stream's pages (docs/broadcast.md)
         self.pending: dict[int, asyncio.Future[ConsoleAnswer | None]] = {}  # typed line id → its answer
         self.answers: deque[dict[str, Any]] = deque(maxlen=ANSWERS)
         self.sequence = 0
@@ -120,7 +126,7 @@ class WebTable:
 
     def attach(self, director: Director) -> None:
         self.director = director
-        self.view = TableView(director)
+        self.view = self.shown_view = TableView(director)
         self.finished = False
         self.answers.clear()
         director.watch(self._changed)
@@ -176,6 +182,9 @@ class WebTable:
             self.public_sockets.send(self.message(self.public_state(), self._changed_at))
         if self.judge_sockets:
             self.judge_sockets.send(self.message(self.judge_state(), self._changed_at))
+        view, finished, book = self.shown_view, self.finished or self.view is None, self.overlay.book
+        self.overlay.changed(lambda: public_overlay(view, finished, book),
+                             lambda: secret_overlay(view, finished, book), self._changed_at)
 
     def message(self, state: dict[str, Any], changed_at: float | None = None) -> str:
         """``t``: when the table changed (wall clock), so a viewer can tell how late it heard."""
@@ -292,9 +301,11 @@ def build_app(table: WebTable) -> web.Application:
     app = web.Application(client_max_size=MAX_BODY, middlewares=[one_line_errors, same_origin, judge_session])
     app[TABLE] = table
     app[JUDGE_DOOR] = table.door
+    app[OVERLAY] = table.overlay
     app.on_response_prepare.append(add_security_headers)
     app.on_shutdown.append(_close_sockets)
     app.add_routes(routes)
+    app.add_routes(overlay_routes)
     if table.desk is not None:
         app.add_routes(desk_routes)
     return app
@@ -304,6 +315,7 @@ async def _close_sockets(app: web.Application) -> None:
     table = app[TABLE]
     await table.public_sockets.close()
     await table.judge_sockets.close()
+    await table.overlay.close()
 
 
 # ---- the pages ---------------------------------------------------------------------------------------
@@ -441,7 +453,7 @@ async def _post_best(request: web.Request) -> web.Response:
     return table.desk_answer(desk.best(seat), said("best_player", seat=seat))
 
 
-def serving(address: str, pin: str | None, show: Callable[[str], None]
+def serving(address: str, pin: str | None, show: Callable[[str], None], overlay: OverlaySettings | None = None
             ) -> Callable[[Director], AbstractAsyncContextManager[WebTable]]:
     """For ``--web HOST:PORT``: given the director, serve its table while the game runs (the
     URLs and the PIN are shown once, on the terminal)."""
@@ -449,13 +461,21 @@ def serving(address: str, pin: str | None, show: Callable[[str], None]
 
     @asynccontextmanager
     async def around(director: Director) -> AsyncIterator[WebTable]:
-        table = WebTable(pin)
+        table = WebTable(pin, overlay=overlay)
         url = await table.start(host, port)
         table.attach(director)
         show(f"voicehost: the table display: {url}/  the judge console: {url}/judge  (PIN {table.pin})")
+        show(overlay_urls(url, table.overlay))
         try:
             yield table
         finally:
             table.finish()
             await table.stop()
     return around
+
+
+def overlay_urls(url: str, overlay: Overlay) -> str:
+    """The stream's addresses, printed at start: the roles' one carries the key."""
+    return _("voicehost: the stream overlay: {url}/overlay  with the roles: {url}/overlay/roles?key={key} "
+             "(held back {delay:g} s)  scene hints: {url}/overlay/events").format(
+                 url=url, key=overlay.key, delay=overlay.delay_s)
