@@ -44,14 +44,20 @@ def standings() -> tuple[Standing, ...]:
     return tuple(rank(rows, ("points", "wins")))
 
 
-def provider(tournament: str | None, tables: Any, /) -> Board:
-    seating = tuple(Seating(str(t), tuple(PLAYERS[(t - 1) * 10:t * 10])) for t in (1, 2, 3))
-    return Board(standings=standings(), titles=column_titles(), games=6, next_round=2, seating=seating, tables=3)
+def provider(count: int) -> Callable[..., Board]:
+    """The tournament at ``count`` tables: the 30 players' standings, the next round's seating."""
+    names = PLAYERS + [f"игрок {n}" for n in range(11, 10 * count - 19)]
+
+    def board(tournament: str | None, tables: Any, /) -> Board:
+        seating = tuple(Seating(str(t), tuple(names[(t - 1) * 10:t * 10])) for t in range(1, count + 1))
+        return Board(standings=standings(), titles=column_titles(), games=6, next_round=2, seating=seating,
+                     tables=count)
+    return board
 
 
 def report(table: str, seq: int, *, held: bool = False, paused: bool = False) -> str:
     """A table's report: seat 7 speaks with 47.98 s of 60 left (the clock held, or not)."""
-    name = PLAYERS[(int(table) - 1) * 10 + 6]
+    name = PLAYERS[((int(table) - 1) * 10 + 6) % len(PLAYERS)]
     return json.dumps({
         "type": "report", "tournament": TOURNAMENT, "round": 1, "table": table, "seq": seq, "t": time.time(),
         "state": {"phase": {"kind": "day", "number": 2, "text": "День 2"},
@@ -112,7 +118,7 @@ return {
   title: document.getElementById("pager-title").textContent,
   cards: cards.length, cardsInside: cards.every(inside), pagerInside: inside(document.getElementById("pager")),
   rows: shown.length, rowsInside: shown.every((tr) => within(tr, document.getElementById("standings"))),
-  seats: seatingShown ? [...document.querySelectorAll("#seating li")].every((li) => within(li, document.getElementById("seating"))) : null,
+  seats: seatingShown ? [...document.querySelectorAll("#seating .table-seats:not(.off) li")].every((li) => within(li, document.getElementById("seating"))) : null,
   seatFontPx: seatingShown ? px("#seating li") : null,
   names: shown.map((tr) => tr.querySelector("td.player").textContent),
   places: [...document.querySelectorAll("#standings tr[data-player]")].map((tr) => tr.querySelector("td.place").textContent),
@@ -166,8 +172,10 @@ def artifacts() -> Path:
     return folder
 
 
-async def evening(profile: str) -> dict[str, Any]:
-    screen = ClubScreen(standings=provider, tournament=TOURNAMENT, drop_s=600.0, refresh_s=0.5)
+async def evening(profile: str, count: int = 3, sizes: tuple[tuple[int, int], ...] = SIZES) -> dict[str, Any]:
+    """``count`` tables report (table 2's clock held); the page is watched at each of ``sizes``
+    until it has turned through every page and back to the first."""
+    screen = ClubScreen(standings=provider(count), tournament=TOURNAMENT, drop_s=600.0, refresh_s=0.5)
     base = await screen.start("127.0.0.1", 0)
     worker = ThreadPoolExecutor(max_workers=1)
     loop = asyncio.get_running_loop()
@@ -175,12 +183,12 @@ async def evening(profile: str) -> dict[str, Any]:
     def in_browser(call: Callable[..., Any], *args: Any) -> Any:
         return loop.run_in_executor(worker, call, *args)
 
-    for table, held in (("1", False), ("2", True), ("3", False)):
-        screen.heard(read_report(report(table, 1, held=held)))
+    for table in range(1, count + 1):
+        screen.heard(read_report(report(str(table), 1, held=table == 2)))
     tv: TV = await in_browser(TV, base + "/?page=1", profile)
     seen: dict[str, Any] = {}
     try:
-        for width, height in SIZES:
+        for width, height in sizes:
             await in_browser(tv.open, width, height)
             pages: list[dict[str, Any]] = []
             started = time.monotonic()
@@ -189,10 +197,11 @@ async def evening(profile: str) -> dict[str, Any]:
                 if looked["page"] and (not pages or looked["page"] != pages[-1]["page"]):
                     pages.append(looked)
                     name = looked["page"].replace(" ", "-").replace("/", "of")
-                    if looked["page"] in ("standings 1/" + looked["page"].rsplit("/", 1)[-1], "seating"):
-                        await in_browser(tv.shot, artifacts() / f"club-tv-{width}x{height}-{name.split('-')[0]}.png")
+                    if looked["page"].startswith(("standings 1/", "seating")) and not looked["page"].startswith(
+                            "seating 2"):
+                        await in_browser(tv.shot, artifacts() / f"club-tv-{count}-tables-{width}x{height}-{name.split('-')[0]}.png")
                 kinds = [p["page"] for p in pages]
-                if "seating" in kinds and kinds.count(kinds[0]) >= 2:
+                if any(k.startswith("seating") for k in kinds) and kinds.count(kinds[0]) >= 2:
                     break
                 await asyncio.sleep(0.15)
             first = pages[0]["clocks"]
@@ -228,7 +237,7 @@ def test_the_club_tv_fits_and_pages_by_itself() -> None:
             assert (page["width"], page["height"]) == (width, height)
             assert page["scrollHeight"] <= height and page["scrollWidth"] <= width, f"{size}: a scrollbar ({page})"
             assert page["cards"] == 3 and page["cardsInside"] and page["pagerInside"], f"{size}: {page['page']}"
-            if page["page"] == "seating":
+            if page["page"].startswith("seating"):
                 assert page["seats"] is True, f"{size}: a seat of the seating is off the screen"
             else:
                 assert page["rows"] >= 6 and page["rowsInside"], f"{size}: {page['page']} rows {page['rows']}"
@@ -246,3 +255,20 @@ def test_the_club_tv_fits_and_pages_by_itself() -> None:
         assert before["2"] == after["2"] == "0:48", "a held clock stands still"
         assert after["1"] != before["1"], "a running clock counts down"
         assert last["marks"]["2"] == ["стоп-время"] and last["marks"]["1"] == []
+
+
+@pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Debian's chromium and chromium-driver are not installed "
+                                                      "(apt-get install chromium chromium-driver)")
+def test_eight_tables_take_two_rows_and_the_page_still_fits() -> None:
+    pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
+    with tempfile.TemporaryDirectory(prefix="voicehost-club-tv-") as profile:
+        seen = asyncio.run(evening(profile, 8, ((1920, 1080),)))
+    pages = seen["1920x1080"]["pages"]
+    assert {p["page"] for p in pages} >= {"standings 1/6", "seating 1/2", "seating 2/2"}, [p["page"] for p in pages]
+    for page in pages:
+        assert page["scrollHeight"] <= 1080 and page["scrollWidth"] <= 1920, page["page"]
+        assert page["cards"] == 8 and page["cardsInside"] and page["pagerInside"], page["page"]
+        assert page["seats"] is True if page["page"].startswith("seating") else page["rows"] >= 5 and page["rowsInside"]
+        assert not page["truncated"] or page["page"].startswith("seating"), page["truncated"]
+    # two rows of four smaller cards: the clock 0.74 of a single row's
+    assert abs(pages[0]["clockFontPx"] - 0.74 * 0.12 * 1080) < 1

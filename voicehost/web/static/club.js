@@ -138,12 +138,12 @@ const Club = {
     } else if (s.paused) {
       card.append(Club.el("span", "mark paused", Club.say("paused")));
     }
-    const facts = [];
-    if (s.seats.length) {
-      facts.push(Club.say("alive", {alive: s.seats.filter((seat) => seat.alive).length, seats: s.seats.length}));
-    }
+    const facts = [];   // the nominations first: what the room follows; the count of the living may be cut
     if (s.nominations.length) {
       facts.push(Club.say("nominations", {list: s.nominations.map((n) => n.target).join(", ")}));
+    }
+    if (s.seats.length) {
+      facts.push(Club.say("alive", {alive: s.seats.filter((seat) => seat.alive).length, seats: s.seats.length}));
     }
     if (facts.length) card.append(Club.el("div", "line facts", facts.join(" · ")));
     if (s.result) card.append(Club.el("div", "line result", Club.say("result", {text: s.result})));
@@ -191,7 +191,6 @@ const Club = {
   drawSeating(b) {
     const box = document.getElementById("seating");
     box.replaceChildren();
-    box.style.setProperty("--seat-cols", Math.max(1, Math.min(b.seating.length, 5)));
     for (const seating of b.seating) {
       const card = Club.el("div", "table-seats");
       card.dataset.seating = seating.table;
@@ -233,31 +232,44 @@ const Club = {
     } else if (!b.seating.length) {
       pages.push({kind: "empty"});
     }
-    if (b.seating.length) pages.push({kind: "seating"});
+    // The seating: every table on one page up to five, else four tables a page.
+    const each = b.seating.length <= 5 ? b.seating.length : 4;
+    for (let from = 0; from < b.seating.length; from += each) {
+      pages.push({kind: "seating", from: from, to: Math.min(b.seating.length, from + each)});
+    }
     const same = JSON.stringify(pages) === JSON.stringify(Club.pages);
     Club.pages = pages;
-    if (b.seating.length) Club.fitSeating();
+    if (b.seating.length) Club.fitSeating(pages.filter((p) => p.kind === "seating"));
     Club.show(same ? Club.page : Math.min(Club.page, pages.length - 1));
   },
 
-  // The seating's names as large as the standings' when they fit; smaller when the round's tables
-  // and seats need it (measured with the standings out of the way).
-  fitSeating() {
+  // The seating's names as large as the standings' when they fit; smaller when a page's tables
+  // and seats need it (measured on each seating page, with the standings out of the way).
+  fitSeating(pages) {
     const box = document.getElementById("seating"), standings = document.getElementById("standings");
     const hidden = [box.classList.contains("hidden"), standings.classList.contains("hidden")];
     box.classList.remove("hidden"); standings.classList.add("hidden");
     const unit = Math.min(window.innerHeight / 100, window.innerWidth * 0.5625 / 100);
-    const names = [...box.querySelectorAll(".who")];
-    const over = (size) => box.scrollHeight > box.clientHeight + 1 ||
-                           (size > 3.2 && names.some((n) => n.scrollWidth > n.clientWidth + 1));
     let size = 4.8;
-    box.style.setProperty("--seat-font", `${size * unit}px`);
-    while (size > 2 && over(size)) {
-      size -= 0.1;
+    for (const page of pages) {
+      Club.seatingPage(page);
+      const names = [...box.querySelectorAll(".table-seats:not(.off) .who")];
+      const over = () => box.scrollHeight > box.clientHeight + 1 ||
+                         (size > 3.2 && names.some((n) => n.scrollWidth > n.clientWidth + 1));
       box.style.setProperty("--seat-font", `${size * unit}px`);
+      while (size > 2 && over()) {
+        size -= 0.1;
+        box.style.setProperty("--seat-font", `${size * unit}px`);
+      }
     }
     box.dataset.font = size.toFixed(1);
     box.classList.toggle("hidden", hidden[0]); standings.classList.toggle("hidden", hidden[1]);
+  },
+
+  seatingPage(page) {
+    const box = document.getElementById("seating");
+    box.style.setProperty("--seat-cols", Math.max(1, page.to - page.from));
+    box.querySelectorAll(".table-seats").forEach((card, k) => card.classList.toggle("off", k < page.from || k >= page.to));
   },
 
   turn(index) { Club.show(index % Math.max(1, Club.pages.length)); Club.turnedAt = performance.now(); },
@@ -268,16 +280,20 @@ const Club = {
     const standings = document.getElementById("standings"), seating = document.getElementById("seating");
     const title = document.getElementById("pager-title"), count = document.getElementById("pager-count");
     const standingPages = Club.pages.filter((p) => p.kind === "standings").length;
+    const seatingPages = Club.pages.filter((p) => p.kind === "seating");
     if (!Club.upright()) {
       standings.classList.toggle("hidden", page.kind === "seating");
       seating.classList.toggle("hidden", page.kind !== "seating");
       standings.querySelectorAll("tr[data-player]").forEach((tr, k) => {
         tr.classList.toggle("off", page.kind === "standings" && (k < page.from || k >= page.to));
       });
+      if (page.kind === "seating") Club.seatingPage(page);
     }
     if (page.kind === "seating") {
       title.textContent = Club.say("seating", {round: b.next_round ?? ""});
-      count.textContent = b.hidden ? Club.say("standings_hidden") : "";
+      const n = seatingPages.indexOf(page) + 1;
+      count.textContent = seatingPages.length > 1 ? Club.say("page", {page: n, pages: seatingPages.length})
+                                                  : b.hidden ? Club.say("standings_hidden") : "";
     } else {
       title.textContent = Club.say("standings") + (b.games ? " — " + Club.say("standings_after", {games: b.games}) : "");
       const n = Club.pages.indexOf(page) + 1;
@@ -285,7 +301,8 @@ const Club = {
     }
     const pager = document.getElementById("pager");
     pager.dataset.page = page.kind === "standings" ? `standings ${Club.pages.indexOf(page) + 1}/${standingPages}`
-                                                   : page.kind;
+                       : page.kind === "seating" && seatingPages.length > 1
+                         ? `seating ${seatingPages.indexOf(page) + 1}/${seatingPages.length}` : page.kind;
   },
 };
 
