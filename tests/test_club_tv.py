@@ -107,7 +107,11 @@ const inside = (node) => { const r = node.getBoundingClientRect();
   return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
 const within = (node, box) => { const r = node.getBoundingClientRect(), b = box.getBoundingClientRect();
   return inside(node) && r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5; };
-const px = (sel) => { const n = document.querySelector(sel); return n ? parseFloat(getComputedStyle(n).fontSize) : null; };
+const px = (sel) => { const n = document.querySelector(sel);
+  return n ? parseFloat(getComputedStyle(n).fontSize) : null; };
+const text = (sel, cell) => [...document.querySelectorAll(sel)]
+  .map((n) => (cell ? n.querySelector(cell) : n).textContent);
+const seatBox = document.getElementById("seating");
 const shown = [...document.querySelectorAll("#standings tr[data-player]:not(.off)")];
 const seatingShown = !document.getElementById("seating").classList.contains("hidden");
 const cards = [...document.querySelectorAll("#tables .card")];
@@ -118,15 +122,16 @@ return {
   title: document.getElementById("pager-title").textContent,
   cards: cards.length, cardsInside: cards.every(inside), pagerInside: inside(document.getElementById("pager")),
   rows: shown.length, rowsInside: shown.every((tr) => within(tr, document.getElementById("standings"))),
-  seats: seatingShown ? [...document.querySelectorAll("#seating .table-seats:not(.off) li")].every((li) => within(li, document.getElementById("seating"))) : null,
+  seats: seatingShown ? [...seatBox.querySelectorAll(".table-seats:not(.off) li")].every((li) => within(li, seatBox))
+                      : null,
   seatFontPx: seatingShown ? px("#seating li") : null,
   names: shown.map((tr) => tr.querySelector("td.player").textContent),
-  places: [...document.querySelectorAll("#standings tr[data-player]")].map((tr) => tr.querySelector("td.place").textContent),
+  places: text("#standings tr[data-player]", "td.place"),
   allNames: [...document.querySelectorAll("#standings tr[data-player]")].map((tr) => tr.dataset.player),
-  points: [...document.querySelectorAll("#standings td.points")].map((td) => td.textContent),
+  points: text("#standings td.points"),
   nameFontPx: px("#standings td.player"), speakerFontPx: px(".card .speaker-who"), clockFontPx: px(".card .clock"),
   clocks: Object.fromEntries(cards.map((c) => [c.dataset.table, c.querySelector(".clock").textContent])),
-  marks: Object.fromEntries(cards.map((c) => [c.dataset.table, [...c.querySelectorAll(".mark")].map((m) => m.textContent)])),
+  marks: Object.fromEntries(cards.map((c) => [c.dataset.table, text(`.card[data-table="${c.dataset.table}"] .mark`)])),
   truncated: [...document.querySelectorAll("#standings tr:not(.off) td.player, #seating .who")]
     .filter((n) => n.offsetParent && n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent),
 };
@@ -196,10 +201,11 @@ async def evening(profile: str, count: int = 3, sizes: tuple[tuple[int, int], ..
                 looked = await in_browser(tv.measure)
                 if looked["page"] and (not pages or looked["page"] != pages[-1]["page"]):
                     pages.append(looked)
-                    name = looked["page"].replace(" ", "-").replace("/", "of")
+                    kind = looked["page"].split()[0]
                     if looked["page"].startswith(("standings 1/", "seating")) and not looked["page"].startswith(
                             "seating 2"):
-                        await in_browser(tv.shot, artifacts() / f"club-tv-{count}-tables-{width}x{height}-{name.split('-')[0]}.png")
+                        shot = artifacts() / f"club-tv-{count}-tables-{width}x{height}-{kind}.png"
+                        await in_browser(tv.shot, shot)
                 kinds = [p["page"] for p in pages]
                 if any(k.startswith("seating") for k in kinds) and kinds.count(kinds[0]) >= 2:
                     break
