@@ -138,6 +138,15 @@ return {
 """
 
 
+FOLLOW = """
+const measure = () => { MEASURE };
+const pager = document.getElementById("pager");
+window.pagesSeen = [measure()];
+new MutationObserver(() => window.pagesSeen.push(measure()))
+  .observe(pager, {attributes: true, attributeFilter: ["data-page"]});
+"""
+
+
 class TV:
     """Headless chromium showing the page with exactly ``width``×``height`` CSS pixels of viewport."""
 
@@ -162,6 +171,17 @@ class TV:
 
     def measure(self) -> dict[str, Any]:
         return dict(self.driver.execute_script(MEASURE))
+
+    def follow_pages(self) -> None:
+        """The page measures itself each time it turns (a busy machine's polling could miss a page)."""
+        started = time.monotonic()
+        while not self.driver.execute_script('return document.getElementById("pager").dataset.page || ""'):
+            assert time.monotonic() - started < 30, "the page never drew its first page"
+            time.sleep(0.05)
+        self.driver.execute_script(FOLLOW.replace("MEASURE", MEASURE))
+
+    def turned(self) -> list[dict[str, Any]]:
+        return list(self.driver.execute_script("const seen = window.pagesSeen; window.pagesSeen = []; return seen;"))
 
     def shot(self, path: Path) -> None:
         self.driver.save_screenshot(str(path))
@@ -195,19 +215,22 @@ async def evening(profile: str, count: int = 3, sizes: tuple[tuple[int, int], ..
     try:
         for width, height in sizes:
             await in_browser(tv.open, width, height)
+            await in_browser(tv.follow_pages)
             pages: list[dict[str, Any]] = []
+            shots: set[str] = set()
             started = time.monotonic()
-            while time.monotonic() - started < 40:
-                looked = await in_browser(tv.measure)
-                if looked["page"] and (not pages or looked["page"] != pages[-1]["page"]):
-                    pages.append(looked)
-                    kind = looked["page"].split()[0]
-                    if looked["page"].startswith(("standings 1/", "seating")) and not looked["page"].startswith(
-                            "seating 2"):
-                        shot = artifacts() / f"club-tv-{count}-tables-{width}x{height}-{kind}.png"
-                        await in_browser(tv.shot, shot)
+            while time.monotonic() - started < 60:
+                for looked in await in_browser(tv.turned):
+                    if not pages or looked["page"] != pages[-1]["page"]:
+                        pages.append(looked)
+                now = (await in_browser(tv.measure))["page"]
+                kind = now.split()[0]
+                first = now.startswith(("standings 1/", "seating")) and not now.startswith("seating 2")
+                if first and kind not in shots:
+                    shots.add(kind)
+                    await in_browser(tv.shot, artifacts() / f"club-tv-{count}-tables-{width}x{height}-{kind}.png")
                 kinds = [p["page"] for p in pages]
-                if any(k.startswith("seating") for k in kinds) and kinds.count(kinds[0]) >= 2:
+                if any(k.startswith("seating") for k in kinds) and kinds.count(kinds[0]) >= 2 and len(shots) == 2:
                     break
                 await asyncio.sleep(0.15)
             first = pages[0]["clocks"]

@@ -150,8 +150,11 @@ const Club = {
     return card;
   },
 
-  // A card's last lines that its height does not hold are left out whole, never cut in half.
+  // A card's last lines that its height does not hold are left out whole, never cut in half;
+  // the round gives its room to the phase when the head is too narrow for both.
   trim(card) {
+    const phase = card.querySelector(".phase"), round = card.querySelector(".round");
+    if (round && phase.scrollWidth > phase.clientWidth + 1) round.classList.add("hidden");
     const bottom = card.getBoundingClientRect().bottom - parseFloat(getComputedStyle(card).paddingBottom);
     for (const line of [...card.querySelectorAll(".line")].reverse()) {
       if (line.getBoundingClientRect().bottom <= bottom + 0.5) break;
