@@ -44,13 +44,13 @@ def standings() -> tuple[Standing, ...]:
     return tuple(rank(rows, ("points", "wins")))
 
 
-def provider(count: int) -> Callable[..., Board]:
+def provider(count: int, games: int) -> Callable[..., Board]:
     """The tournament at ``count`` tables: the 30 players' standings, the next round's seating."""
     names = PLAYERS + [f"игрок {n}" for n in range(11, 10 * count - 19)]
 
     def board(tournament: str | None, tables: Any, /) -> Board:
         seating = tuple(Seating(str(t), tuple(names[(t - 1) * 10:t * 10])) for t in range(1, count + 1))
-        return Board(standings=standings(), titles=column_titles(), games=6, next_round=2, seating=seating,
+        return Board(standings=standings(), titles=column_titles(), games=games, next_round=2, seating=seating,
                      tables=count)
     return board
 
@@ -197,10 +197,11 @@ def artifacts() -> Path:
     return folder
 
 
-async def evening(profile: str, count: int = 3, sizes: tuple[tuple[int, int], ...] = SIZES) -> dict[str, Any]:
+async def evening(profile: str, count: int = 3, sizes: tuple[tuple[int, int], ...] = SIZES,
+                  games: int = 6) -> dict[str, Any]:
     """``count`` tables report (table 2's clock held); the page is watched at each of ``sizes``
     until it has turned through every page and back to the first."""
-    screen = ClubScreen(standings=provider(count), tournament=TOURNAMENT, drop_s=600.0, refresh_s=0.5)
+    screen = ClubScreen(standings=provider(count, games), tournament=TOURNAMENT, drop_s=600.0, refresh_s=0.5)
     base = await screen.start("127.0.0.1", 0)
     worker = ThreadPoolExecutor(max_workers=1)
     loop = asyncio.get_running_loop()
@@ -273,6 +274,7 @@ def test_the_club_tv_fits_and_pages_by_itself() -> None:
         shown = [name for page in standing_pages[:count] for name in page["names"]]
         assert shown == [row.player for row in ranked], f"{size}: every player once, best first, page by page"
         last = pages[-1]
+        assert pages[0]["title"] == "Турнирная таблица — после 6 игр"
         assert last["places"] == [str(row.place) for row in ranked] and last["places"][:4] == ["1", "1", "1", "4"]
         assert last["allNames"][:3] == ["игрок 1", "игрок 2", "игрок 10"], "names in natural order within a tie"
         assert last["points"][:4] == ["3,25", "3,25", "3,25", "2,7"], "points as the club writes them"
@@ -291,8 +293,9 @@ def test_the_club_tv_fits_and_pages_by_itself() -> None:
 def test_eight_tables_take_two_rows_and_the_page_still_fits() -> None:
     pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
     with tempfile.TemporaryDirectory(prefix="voicehost-club-tv-") as profile:
-        seen = asyncio.run(evening(profile, 8, ((1920, 1080),)))
+        seen = asyncio.run(evening(profile, 8, ((1920, 1080),), games=21))
     pages = seen["1920x1080"]["pages"]
+    assert pages[0]["title"] == "Турнирная таблица — после 21 игры", "the count's own plural form"
     assert {p["page"] for p in pages} >= {"standings 1/6", "seating 1/2", "seating 2/2"}, [p["page"] for p in pages]
     for page in pages:
         assert page["scrollHeight"] <= 1080 and page["scrollWidth"] <= 1920, page["page"]

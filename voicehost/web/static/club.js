@@ -19,6 +19,12 @@ const Club = {
     return text;
   },
 
+  // A line by the count's plural form (key_one, key_few, …) where the phrasebook has one, else key.
+  counted(key, count, values) {
+    const form = new Intl.PluralRules(document.documentElement.lang || "ru").select(count);
+    return Club.texts[`${key}_${form}`] ? Club.say(`${key}_${form}`, values) : Club.say(key, values);
+  },
+
   el(tag, cls, text) {
     const node = document.createElement(tag);
     if (cls) node.className = cls;
@@ -298,7 +304,7 @@ const Club = {
       count.textContent = seatingPages.length > 1 ? Club.say("page", {page: n, pages: seatingPages.length})
                                                   : b.hidden ? Club.say("standings_hidden") : "";
     } else {
-      title.textContent = Club.say("standings") + (b.games ? " — " + Club.say("standings_after", {games: b.games}) : "");
+      title.textContent = Club.say("standings") + (b.games ? " — " + Club.counted("standings_after", b.games, {games: b.games}) : "");
       const n = Club.pages.indexOf(page) + 1;
       count.textContent = standingPages > 1 && !Club.upright() ? Club.say("page", {page: n, pages: standingPages}) : "";
     }
