@@ -489,9 +489,9 @@ def test_three_tables_at_once_on_the_tournament_page(pg_url: str) -> None:
     for table in "13":
         shown = [s["tables"][table] for s in seen if table in s["tables"]]
         assert not any(t["dropped"] for t in shown), f"table {table} was shown dropped (its game over: it is not)"
-    standings = {row["player"]: float(row["points"]) for row in seen[-1]["standings"]}
+    standings = {row["player"]: float(row["points"].replace(",", ".")) for row in seen[-1]["standings"]}
     assert standings == marks["expected"], "the standings are the stored games' points"
-    points = [float(row["points"]) for row in seen[-1]["standings"]]
+    points = [float(row["points"].replace(",", ".")) for row in seen[-1]["standings"]]
     assert points == sorted(points, reverse=True) and [row["place"] for row in seen[-1]["standings"]][0] == "1"
     assert all(int(row["games"]) == 1 for row in seen[-1]["standings"]), "each player one game (2's first lost)"
     assert set(seen[-1]["standings"][0]) == {"place", "player", "games", "points", "wins"}, "the season's columns"

@@ -419,9 +419,9 @@ def test_the_exports_have_the_rating_sites_shapes(db_url: str, tmp_path: Path,
         assert roles == {int(s): {"don": 0, "mafia": 1, "citizen": 2, "sheriff": 3}[e["role"]]
                          for s, e in protocol["seats"].items()}
         assert all(len(p["fouls"]) == protocol["seats"][str(p["position"])]["fouls"] for p in game["players"])
-    table = list(csv.DictReader(io.StringIO(export("csv"))))
+    table = list(csv.DictReader(io.StringIO(export("csv"))))   # the club's headings; the numbers a spreadsheet's
     expected = hand_standings(paths, ("points", "bonus", "wins", "sheriff_games"))
-    assert [(int(r["place"]), r["player"], float(r["points"])) for r in table] == \
+    assert [(int(r["Место"]), r["Игрок"], float(r["Баллы"])) for r in table] == \
         [(e["place"], e["player"], e["points"]) for e in expected]
     seats = list(csv.DictReader(io.StringIO(export("games-csv"))))
     assert len(seats) == 40 and {(int(r["round"]), int(r["table"])) for r in seats} == set(protocols)

@@ -421,24 +421,39 @@ def tournament_standings(records: Records, name: str, upto_round: int | None = N
 # ---- printing and export -------------------------------------------------------------------------
 
 def column_titles() -> dict[str, str]:
-    """The standings' headings (Russian by default, through the catalog), by column key."""
+    """The standings' headings (Russian by default, through the catalog), by column key: every
+    column of :data:`~voicehost.rules.scoring.COLUMNS` and every tie-break's figure."""
     return {"place": _("Place"), "player": _("Player"), "games": _("Games"), "points": _("Points"),
             "wins": _("Wins"), "best_move": _("Best move"), "bonus": _("Bonus"), "penalty": _("Penalty"),
             "ci": _("Ci"), "extras": _("Extras"), "best_player": _("Best player"),
-            "sheriff_games": _("As sheriff"), "fouls": _("Fouls")}
+            "sheriff_games": _("As sheriff"), "fouls": _("Fouls"), "special_wins": _("Wins as sheriff or don"),
+            "killed_first": _("Killed first night"), "sheriff_wins": _("Wins as sheriff"),
+            "don_wins": _("Wins as don"), "red_wins": _("Wins for the red"), "black_wins": _("Wins for the black")}
+
+
+def tie_break_names(order: Sequence[str]) -> str:
+    """The tie-breaks as the club reads them («Баллы, Сумма доп., Победы, …»); the machine keys
+    stay in the JSON export and the tournament's own record."""
+    titles = column_titles()
+    return ", ".join(titles.get(key, key) for key in order)
+
+
+def decimal_mark() -> str:
+    """The club language's decimal mark: «1,25» in Russian, 1.25 in English."""
+    return "," if language() == "ru" else "."
 
 
 def standings_lines(result: Standings) -> list[str]:
     """The standings as a terminal table."""
-    titles = column_titles()
+    titles, mark = column_titles(), decimal_mark()
     width = max([len(titles["player"]), *(len(row.player) for row in result.rows)])
     widths = {c.key: width if c.key == "player" else max(5, len(titles[c.key])) for c in result.columns}
     lines = ["  ".join(_cell(c, titles[c.key], widths[c.key]) for c in result.columns)]
     for row in result.rows:
         data = row.as_dict()
-        lines.append("  ".join(_cell(c, c.shown(data[c.key]), widths[c.key]) for c in result.columns))
+        lines.append("  ".join(_cell(c, c.shown(data[c.key], mark), widths[c.key]) for c in result.columns))
     lines.append(ngettext("{games} game; tie-breaks: {order}", "{games} games; tie-breaks: {order}",
-                          result.games).format(games=result.games, order=", ".join(result.tournament.tie_breaks)))
+                          result.games).format(games=result.games, order=tie_break_names(result.tournament.tie_breaks)))
     lines.extend(_("warning: {line}").format(line=line) for line in result.warnings)
     return lines
 
@@ -448,9 +463,12 @@ def _cell(column: Column, text: str, width: int) -> str:
 
 
 def standings_csv(result: Standings) -> str:
+    """The standings for a spreadsheet: headings in the club's language (the JSON export keeps the
+    machine keys), numbers as numbers (a point for the decimals, so any spreadsheet reads them)."""
+    titles = column_titles()
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow([column.key for column in result.columns])
+    writer.writerow([titles[column.key] for column in result.columns])
     for row in result.rows:
         data = row.as_dict()
         writer.writerow([data[column.key] for column in result.columns])
@@ -479,15 +497,15 @@ tr:nth-child(even) td { background: #f6f6f6; }
 
 def standings_html(result: Standings) -> str:
     """A page to print: the standings table with its headings in the club's language."""
-    titles = column_titles()
+    titles, mark = column_titles(), decimal_mark()
     esc = html.escape
     head = "".join(f'<th class="{c.key}">{esc(titles[c.key])}</th>' for c in result.columns)
-    body = "\n".join("<tr>" + "".join(f'<td class="{c.key}">{esc(c.shown(row.as_dict()[c.key]))}</td>'
+    body = "\n".join("<tr>" + "".join(f'<td class="{c.key}">{esc(c.shown(row.as_dict()[c.key], mark))}</td>'
                                       for c in result.columns) + "</tr>" for row in result.rows)
     t = result.tournament
     meta = ngettext("{games} game; scoring {scheme}; tie-breaks: {order}",
                     "{games} games; scoring {scheme}; tie-breaks: {order}", result.games).format(
-        games=result.games, scheme=t.scoring, order=", ".join(t.tie_breaks))
+        games=result.games, scheme=t.scoring, order=tie_break_names(t.tie_breaks))
     warnings = "".join(f"<li>{esc(line)}</li>" for line in result.warnings)
     title = esc(_("Standings"))   # not inside the f-string: Babel extracts no call from one
     return (f'<!DOCTYPE html>\n<html lang="{esc(language())}">\n<head>\n<meta charset="utf-8">\n'

@@ -16,6 +16,7 @@ Pure: no I/O, no clock; what a game decided arrives as :class:`GameFacts`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -214,8 +215,23 @@ class Column:
     kind: Literal["int", "points", "text"]
     screen: bool = False
 
-    def shown(self, value: Any) -> str:
-        return f"{value:.2f}" if self.kind == "points" else str(value)
+    def shown(self, value: Any, decimal_mark: str = ".") -> str:
+        """The cell's text: points to hundredths at most, without trailing zeros, with the club's
+        decimal mark (``1,25`` and ``3`` in Russian; a column of sums reads better without ``3,00``)."""
+        return points_text(value, decimal_mark) if self.kind == "points" else str(value)
+
+
+def points_text(value: float, decimal_mark: str = ".") -> str:
+    """``1.25``, ``3``, ``-0.5`` (hundredths at most; no ``-0``), with ``decimal_mark`` for the point."""
+    text = f"{round(float(value), 2) + 0.0:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text.replace(".", decimal_mark)
+
+
+def name_order(name: str) -> tuple[tuple[int, int | str], ...]:
+    """A name's place in an alphabetical list where numbers count as numbers: «игрок 2» before
+    «игрок 10» (ASCII digit runs compare as whole numbers; the rest case-blind)."""
+    return tuple((0, int(part)) if part.isascii() and part.isdigit() else (1, part)
+                 for part in re.split(r"([0-9]+)", name.casefold()) if part)
 
 
 COLUMNS: tuple[Column, ...] = (
@@ -300,11 +316,12 @@ class Standing:
 
 
 def rank(rows: Sequence[Standing], tie_breaks: Sequence[str]) -> list[Standing]:
-    """The rows best first by the tie-breaks (then by name); rows tied on all share a place."""
+    """The rows best first by the tie-breaks (then by name, :func:`name_order`); rows tied on all
+    share a place (1, 1, 1, 4, …)."""
     def key(row: Standing) -> tuple[float, ...]:
         return tuple(round(row.figure(name), 6) for name in tie_breaks)
 
-    ordered = sorted(rows, key=lambda r: (key(r), r.player.casefold()))
+    ordered = sorted(rows, key=lambda r: (key(r), name_order(r.player)))
     for k, row in enumerate(ordered):
         row.place = ordered[k - 1].place if k > 0 and key(ordered[k - 1]) == key(row) else k + 1
     return ordered

@@ -228,7 +228,7 @@ def _public_fields(state: dict[str, Any]) -> dict[str, Any]:
         "speaker": None if speaker is None else {
             "seat": _int(speaker.get("seat"), MAX_SEAT), "name": _text(speaker.get("name")),
             "turn_text": _text(speaker.get("turn_text")), "seconds": _number(speaker.get("seconds"), MAX_TURN_S),
-            "left": _number(speaker.get("left"), MAX_TURN_S)},
+            "left": _number(speaker.get("left"), MAX_TURN_S), "held": bool(speaker.get("held"))},
         "seats": [{"seat": _int(s.get("seat"), MAX_SEAT), "name": _text(s.get("name")), "alive": bool(s.get("alive")),
                    "fouls": _int(s.get("fouls"), MAX_SEAT)} for s in seats],
         "nominations": [{"by": _int(n.get("by"), MAX_SEAT), "target": _int(n.get("target"), MAX_SEAT)}

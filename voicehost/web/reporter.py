@@ -168,7 +168,7 @@ class ClubReporter:
         speaker = public["speaker"]
         return {"phase": public["phase"], "paused": public["paused"], "speed": public["speed"],
                 "speaker": None if speaker is None else {k: speaker[k] for k in ("seat", "name", "turn_text",
-                                                                                  "seconds", "left")},
+                                                                                  "seconds", "left", "held")},
                 "seats": [{"seat": s["seat"], "name": s["name"], "alive": s["alive"], "fouls": s["fouls"]}
                           for s in public["seats"]],
                 "nominations": public["nominations"], "result": public["result"],

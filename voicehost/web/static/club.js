@@ -1,14 +1,28 @@
-// The tournament screen: the board over one WebSocket (the whole board each time, so a screen
-// that rejoins misses nothing), each table's speaker clock counted down between messages.
+// The tournament screen on a TV: the board over one WebSocket (the whole board each time, so a
+// screen that rejoins misses nothing), each table's speaker clock counted down between messages,
+// and under the tables one page at a time — the standings page by page, then the next round's
+// seating — turned by itself every few seconds (?page=SECONDS, default 12). Nothing scrolls.
 "use strict";
+
+const PAGE_S = (() => {
+  const asked = Number(new URLSearchParams(location.search).get("page"));
+  return Number.isFinite(asked) && asked >= 1 && asked <= 300 ? asked : 12;
+})();
 
 const Club = {
   board: null, receivedAt: 0, texts: {},
+  pagerKey: null, pages: [], page: 0, turnedAt: performance.now(),
 
   say(key, values) {
     let text = Club.texts[key] || "";
     for (const [name, value] of Object.entries(values || {})) text = text.split(`{${name}}`).join(String(value));
     return text;
+  },
+
+  // A line by the count's plural form (key_one, key_few, …) where the phrasebook has one, else key.
+  counted(key, count, values) {
+    const form = new Intl.PluralRules(document.documentElement.lang || "ru").select(count);
+    return Club.texts[`${key}_${form}`] ? Club.say(`${key}_${form}`, values) : Club.say(key, values);
   },
 
   el(tag, cls, text) {
@@ -17,6 +31,8 @@ const Club = {
     if (text !== undefined && text !== null) node.textContent = text;
     return node;
   },
+
+  upright() { return window.matchMedia("(orientation: portrait)").matches; },
 
   connect() {
     const status = document.getElementById("conn");
@@ -40,6 +56,7 @@ const Club = {
     };
     open();
     setInterval(() => Club.tick(), 250);
+    window.addEventListener("resize", () => { if (Club.board) { Club.pagerKey = null; Club.draw(); } });
   },
 
   clock(seconds) {
@@ -47,11 +64,13 @@ const Club = {
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   },
 
+  // A paused table, a held clock («стоп-время») and a dropped table stand still: the table's own
+  // "left" is the time (as the table's own pages do, common.js).
   left(table) {
-    const speaker = table.state.speaker;
+    const s = table.state, speaker = s.speaker;
     if (!speaker) return null;
-    const s = table.state;
-    const elapsed = s.paused || table.dropped ? 0 : (performance.now() - Club.receivedAt) / 1000 * s.speed;
+    const still = s.paused || speaker.held || table.dropped;
+    const elapsed = still ? 0 : (performance.now() - Club.receivedAt) / 1000 * s.speed;
     return Math.max(0, speaker.left - elapsed);
   },
 
@@ -62,58 +81,103 @@ const Club = {
       const left = Club.left(table);
       if (node && left !== null) node.textContent = Club.clock(left);
     }
+    if (Club.pages.length > 1 && performance.now() - Club.turnedAt >= PAGE_S * 1000) Club.turn(Club.page + 1);
   },
 
   draw() {
     const b = Club.board;
+    document.body.classList.toggle("upright", Club.upright());
     document.getElementById("title").textContent = b.tournament ? Club.say("tournament", {name: b.tournament})
                                                                  : Club.say("title");
     Club.drawTables(b.tables);
-    Club.drawStandings(b);
-    Club.drawSeating(b);
+    // The pages are drawn again only when what they show changed: a table's report does not turn them back.
+    const key = JSON.stringify([b.standings, b.columns, b.hidden, b.games, b.next_round, b.seating, Club.texts]);
+    if (key !== Club.pagerKey) {
+      Club.pagerKey = key;
+      Club.drawStandings(b);
+      Club.drawSeating(b);
+    }
+    Club.paginate();
+  },
+
+  // ---- the tables -----------------------------------------------------------------------------
+
+  // Up to four tables side by side in one row; five to eight in two rows of up to four; more in
+  // rows of five. Each row more makes every card smaller (--s), so the pages below keep room.
+  layoutTables(count) {
+    const cols = count <= 4 ? Math.max(count, 1) : count <= 8 ? Math.ceil(count / 2) : 5;
+    const rows = Math.max(1, Math.ceil(count / cols));
+    const scale = [1, 0.74, 0.56, 0.45][Math.min(rows, 4) - 1];
+    const root = document.documentElement.style;
+    root.setProperty("--cols", cols); root.setProperty("--rows", rows); root.setProperty("--s", scale);
   },
 
   drawTables(tables) {
     const box = document.getElementById("tables");
     box.replaceChildren();
+    box.classList.toggle("none", !tables.length);
+    Club.layoutTables(tables.length);
     if (!tables.length) { box.append(Club.el("div", "empty", Club.say("no_tables"))); return; }
     for (const table of tables) box.append(Club.card(table));
+    if (!Club.upright()) box.querySelectorAll(".card").forEach(Club.trim);
   },
 
   card(table) {
     const s = table.state, card = Club.el("div", "card");
     card.dataset.key = table.key; card.dataset.table = table.table; card.dataset.phase = s.phase.kind;
     if (table.dropped) { card.classList.add("is-dropped"); card.dataset.dropped = "1"; }
-    const head = Club.el("div", "head");
-    head.append(Club.el("span", "name", Club.say("table", {table: table.table})));
-    if (table.round !== null) head.append(Club.el("span", "round", Club.say("round", {round: table.round})));
+    const head = Club.el("div", "head"), place = Club.el("span", "place");
+    place.append(Club.el("span", "name", Club.say("table", {table: table.table})));
+    if (table.round !== null) place.append(" ", Club.el("span", "round", Club.say("round", {round: table.round})));
+    head.append(place, Club.el("span", "phase", s.phase.text));
     card.append(head, Club.el("div", "dropped", Club.say("dropped")));
-    card.append(Club.el("div", "phase", s.phase.text));
-    if (s.paused) card.append(Club.el("div", "paused", Club.say("paused")));
     if (s.speaker) {
-      const box = Club.el("div", "speaker");
       const who = s.speaker.name ? `${s.speaker.seat} · ${s.speaker.name}` : String(s.speaker.seat);
-      const text = Club.el("div", "who");
-      text.append(Club.el("div", "line speaker-who", Club.say("speaker", {who: who})),
-                  Club.el("div", "line", s.speaker.turn_text));
-      box.append(text, Club.el("div", "clock", Club.clock(Club.left(table))));
+      card.append(Club.el("div", "speaker-who", who));
+      const box = Club.el("div", "speaker"), marks = Club.el("div", "marks");
+      box.classList.toggle("held", Boolean(s.speaker.held));
+      if (s.speaker.held) marks.append(Club.el("span", "mark held", Club.say("held")));
+      if (s.paused) marks.append(Club.el("span", "mark paused", Club.say("paused")));
+      marks.append(Club.el("span", "line turn", s.speaker.turn_text));
+      box.append(Club.el("div", "clock", Club.clock(Club.left(table))), marks);
       card.append(box);
+    } else if (s.paused) {
+      card.append(Club.el("span", "mark paused", Club.say("paused")));
+    }
+    const facts = [];   // the nominations first: what the room follows; the count of the living may be cut
+    if (s.nominations.length) {
+      facts.push(Club.say("nominations", {list: s.nominations.map((n) => n.target).join(", ")}));
     }
     if (s.seats.length) {
-      const alive = s.seats.filter((seat) => seat.alive).length;
-      card.append(Club.el("div", "line alive", Club.say("alive", {alive: alive, seats: s.seats.length})));
+      facts.push(Club.say("alive", {alive: s.seats.filter((seat) => seat.alive).length, seats: s.seats.length}));
     }
-    if (s.nominations.length) {
-      const list = s.nominations.map((n) => n.target).join(", ");
-      card.append(Club.el("div", "line nominations", Club.say("nominations", {list: list})));
-    }
+    if (facts.length) card.append(Club.el("div", "line facts", facts.join(" · ")));
     if (s.result) card.append(Club.el("div", "line result", Club.say("result", {text: s.result})));
     return card;
   },
 
+  // A card's last lines that its height does not hold are left out whole, never cut in half;
+  // the round gives its room to the phase when the head is too narrow for both.
+  trim(card) {
+    const phase = card.querySelector(".phase"), round = card.querySelector(".round");
+    if (round && phase.scrollWidth > phase.clientWidth + 1) round.classList.add("hidden");
+    const bottom = card.getBoundingClientRect().bottom - parseFloat(getComputedStyle(card).paddingBottom);
+    for (const line of [...card.querySelectorAll(".line")].reverse()) {
+      if (line.getBoundingClientRect().bottom <= bottom + 0.5) break;
+      line.classList.add("hidden");
+    }
+  },
+
+  // ---- the pages under the tables -------------------------------------------------------------
+
+  // Points as the club writes them: hundredths at most, no trailing zeros, its decimal mark («1,25»).
+  points(value) {
+    const text = String(Math.round(Number(value) * 100) / 100 + 0);
+    return text.replace(".", Club.say("decimal_mark") || ".");
+  },
+
   drawStandings(b) {
-    const title = document.getElementById("standings-title"), box = document.getElementById("standings");
-    title.textContent = Club.say("standings") + (b.games ? " — " + Club.say("standings_after", {games: b.games}) : "");
+    const box = document.getElementById("standings");
     box.replaceChildren();
     if (b.hidden) { box.append(Club.el("div", "empty", Club.say("standings_hidden"))); return; }
     if (!b.standings.length) { box.append(Club.el("div", "empty", Club.say("no_games"))); return; }
@@ -126,7 +190,7 @@ const Club = {
       tr.dataset.player = row.player;
       for (const column of b.columns) {
         const value = row[column.key];
-        tr.append(Club.el("td", column.key, column.kind === "points" ? Number(value).toFixed(2) : value));
+        tr.append(Club.el("td", column.key, column.kind === "points" ? Club.points(value) : value));
       }
       table.append(tr);
     }
@@ -134,19 +198,120 @@ const Club = {
   },
 
   drawSeating(b) {
-    const section = document.getElementById("seating-box"), box = document.getElementById("seating");
-    section.classList.toggle("hidden", !b.seating.length);
-    document.getElementById("seating-title").textContent = Club.say("seating", {round: b.next_round ?? ""});
+    const box = document.getElementById("seating");
     box.replaceChildren();
     for (const seating of b.seating) {
-      const card = Club.el("div", "card");
+      const card = Club.el("div", "table-seats");
       card.dataset.seating = seating.table;
       card.append(Club.el("div", "name", Club.say("table", {table: seating.table})));
       const list = Club.el("ol");
-      for (const name of seating.players) list.append(Club.el("li", null, name));
+      seating.players.forEach((name, k) => {
+        const item = Club.el("li");
+        item.append(Club.el("span", "seat", String(k + 1)), Club.el("span", "who", name));
+        list.append(item);
+      });
       card.append(list);
       box.append(card);
     }
+  },
+
+  // The pages: as many standings rows as the room under the tables holds (measured), the rows
+  // shared out evenly; then the seating, when the next round has one.
+  paginate() {
+    const b = Club.board, standings = document.getElementById("standings"), seating = document.getElementById("seating");
+    const rows = [...standings.querySelectorAll("tr[data-player]")];
+    const pages = [];
+    if (Club.upright()) {
+      standings.classList.remove("hidden"); seating.classList.toggle("hidden", !b.seating.length);
+      rows.forEach((tr) => tr.classList.remove("off"));
+      Club.pages = [{kind: rows.length ? "standings" : "empty", from: 0, to: rows.length}];
+      Club.show(0);
+      return;
+    }
+    if (rows.length) {
+      standings.classList.remove("hidden"); seating.classList.add("hidden");
+      rows.forEach((tr) => tr.classList.remove("off"));
+      const head = standings.querySelector("tr").getBoundingClientRect().height;
+      const tall = Math.max(...rows.slice(0, 3).map((tr) => tr.getBoundingClientRect().height));
+      const fit = Math.max(1, Math.floor((standings.clientHeight - head) / tall - 0.1));
+      const count = Math.ceil(rows.length / fit), each = Math.ceil(rows.length / count);
+      for (let from = 0; from < rows.length; from += each) {
+        pages.push({kind: "standings", from: from, to: Math.min(rows.length, from + each)});
+      }
+    } else if (!b.seating.length) {
+      pages.push({kind: "empty"});
+    }
+    // The seating: every table on one page up to five, else four tables a page.
+    const each = b.seating.length <= 5 ? b.seating.length : 4;
+    for (let from = 0; from < b.seating.length; from += each) {
+      pages.push({kind: "seating", from: from, to: Math.min(b.seating.length, from + each)});
+    }
+    const same = JSON.stringify(pages) === JSON.stringify(Club.pages);
+    Club.pages = pages;
+    if (b.seating.length) Club.fitSeating(pages.filter((p) => p.kind === "seating"));
+    Club.show(same ? Club.page : Math.min(Club.page, pages.length - 1));
+  },
+
+  // The seating's names as large as the standings' when they fit; smaller when a page's tables
+  // and seats need it (measured on each seating page, with the standings out of the way).
+  fitSeating(pages) {
+    const box = document.getElementById("seating"), standings = document.getElementById("standings");
+    const hidden = [box.classList.contains("hidden"), standings.classList.contains("hidden")];
+    box.classList.remove("hidden"); standings.classList.add("hidden");
+    const unit = Math.min(window.innerHeight / 100, window.innerWidth * 0.5625 / 100);
+    let size = 4.8;
+    for (const page of pages) {
+      Club.seatingPage(page);
+      const names = [...box.querySelectorAll(".table-seats:not(.off) .who")];
+      const over = () => box.scrollHeight > box.clientHeight + 1 ||
+                         (size > 3.2 && names.some((n) => n.scrollWidth > n.clientWidth + 1));
+      box.style.setProperty("--seat-font", `${size * unit}px`);
+      while (size > 2 && over()) {
+        size -= 0.1;
+        box.style.setProperty("--seat-font", `${size * unit}px`);
+      }
+    }
+    box.dataset.font = size.toFixed(1);
+    box.classList.toggle("hidden", hidden[0]); standings.classList.toggle("hidden", hidden[1]);
+  },
+
+  seatingPage(page) {
+    const box = document.getElementById("seating");
+    box.style.setProperty("--seat-cols", Math.max(1, page.to - page.from));
+    box.querySelectorAll(".table-seats").forEach((card, k) => card.classList.toggle("off", k < page.from || k >= page.to));
+  },
+
+  turn(index) { Club.show(index % Math.max(1, Club.pages.length)); Club.turnedAt = performance.now(); },
+
+  show(index) {
+    const b = Club.board, page = Club.pages[index] || {kind: "empty"};
+    Club.page = index;
+    const standings = document.getElementById("standings"), seating = document.getElementById("seating");
+    const title = document.getElementById("pager-title"), count = document.getElementById("pager-count");
+    const standingPages = Club.pages.filter((p) => p.kind === "standings").length;
+    const seatingPages = Club.pages.filter((p) => p.kind === "seating");
+    if (!Club.upright()) {
+      standings.classList.toggle("hidden", page.kind === "seating");
+      seating.classList.toggle("hidden", page.kind !== "seating");
+      standings.querySelectorAll("tr[data-player]").forEach((tr, k) => {
+        tr.classList.toggle("off", page.kind === "standings" && (k < page.from || k >= page.to));
+      });
+      if (page.kind === "seating") Club.seatingPage(page);
+    }
+    if (page.kind === "seating") {
+      title.textContent = Club.say("seating", {round: b.next_round ?? ""});
+      const n = seatingPages.indexOf(page) + 1;
+      count.textContent = seatingPages.length > 1 ? Club.say("page", {page: n, pages: seatingPages.length})
+                                                  : b.hidden ? Club.say("standings_hidden") : "";
+    } else {
+      title.textContent = Club.say("standings") + (b.games ? " — " + Club.counted("standings_after", b.games, {games: b.games}) : "");
+      const n = Club.pages.indexOf(page) + 1;
+      count.textContent = standingPages > 1 && !Club.upright() ? Club.say("page", {page: n, pages: standingPages}) : "";
+    }
+    const pager = document.getElementById("pager");
+    pager.dataset.page = page.kind === "standings" ? `standings ${Club.pages.indexOf(page) + 1}/${standingPages}`
+                       : page.kind === "seating" && seatingPages.length > 1
+                         ? `seating ${seatingPages.indexOf(page) + 1}/${seatingPages.length}` : page.kind;
   },
 };
 
