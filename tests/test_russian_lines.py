@@ -16,6 +16,7 @@ RUSSIAN = re.compile("[А-Яа-яЁё]")
 LANGUAGE = {   # modules whose Russian is the language itself, not a line anyone is told
     "language/numbers.py": "number words and their endings",
     "language/parser.py": "the words a nomination is said with",
+    "language/judge_speech.py": "the words the judge's spoken commands are said with",
     "language/russian.py": "endings, the conjunction, the minute and second forms",
     "language/lexicon.py": "the vowels",
     "host/ears.py": "the phrases the recognizer listens for",

@@ -156,8 +156,8 @@ print(json.dumps(sorted(name.removeprefix("voicehost.cli.") for name in sys.modu
 
 
 # Every command module, with the helpers the records' and the tournament's commands are split into.
-ALL_COMMAND_MODULES = ["bench", "config", "ears", "games", "hw", "records", "records_history", "rules", "run",
-                       "service", "sites", "tournament", "tournament_results", "tournament_screen", "voice"]
+ALL_COMMAND_MODULES = ["bench", "config", "ears", "games", "hw", "overlay", "records", "records_history", "rules",
+                       "run", "service", "sites", "tournament", "tournament_results", "tournament_screen", "voice"]
 
 
 @pytest.mark.parametrize(("argv", "modules"), [

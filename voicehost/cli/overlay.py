@@ -11,18 +11,19 @@ opened again.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from voicehost.cli.args import Commands
 from voicehost.language.i18n import _
 from voicehost.rules import InputError
+
+if TYPE_CHECKING:   # asyncio and logging load only when the follower runs: building the parser stays light
+    import asyncio
 
 HINTS = ("day", "night", "vote", "last_word", "over")   # voicehost.web.overlay.SCENES
 PASSWORD_VARIABLE = "OBS_WEBSOCKET_PASSWORD"
@@ -76,6 +77,8 @@ def hints_address(url: str) -> str:
 
 
 def _obs(args: argparse.Namespace) -> int:
+    import asyncio
+
     scenes, (host, port), hints = scene_map(args.scene), obs_address(args.url), hints_address(args.hints)
     obs = connect_obs(host, port, os.environ.get(PASSWORD_VARIABLE, ""), args.url)
     missing = sorted(set(scenes.values()) - set(obs.scenes()))
@@ -111,6 +114,8 @@ class Obs:
 
 def connect_obs(host: str, port: int, password: str, url: str) -> Obs:
     """OBS's websocket, or one line: it does not answer, or refuses the password."""
+    import logging
+
     try:
         import obsws_python
         from obsws_python.error import OBSSDKError
@@ -132,6 +137,8 @@ def connect_obs(host: str, port: int, password: str, url: str) -> Obs:
 async def follow_hints(url: str, scenes: dict[str, str], switch: Callable[[str], bool], show: Callable[[str], None],
                        stop: asyncio.Event | None = None) -> None:
     """Each hint of ``url`` to its scene, until ``stop`` (or forever); a lost stream is opened again."""
+    import asyncio
+
     import aiohttp
 
     loop = asyncio.get_running_loop()
@@ -155,6 +162,7 @@ async def follow_hints(url: str, scenes: dict[str, str], switch: Callable[[str],
 
 async def _switch_on_hints(response: Any, scenes: dict[str, str], switch: Callable[[str], bool],
                            show: Callable[[str], None], loop: asyncio.AbstractEventLoop) -> None:
+
     async for line in response.content:
         if not line.startswith(b"data: "):
             continue

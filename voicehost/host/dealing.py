@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from voicehost.language.i18n import _
-from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.i18n import _, in_russian
+from voicehost.language.record_words import RECORD_WORDS
 from voicehost.rules import Game, InputError, Options, Role, Ruleset
 from voicehost.rules.game import validate_deal
 from voicehost.rules.inputs import Deal
@@ -52,15 +52,18 @@ def parse_pairs(text: str | None, place: str) -> dict[int, str]:
 
 
 def card(word: str) -> Role | None:
-    """A typed card: its role's code (``don``) or its Russian word as the judge's log writes it
-    (``дон``, ``Мафия``, ``мирный житель``; ё as е), whatever the case."""
+    """A typed card: its role's code (``don``) or its record word, in Russian whatever the language
+    in use, or in the language in use (``дон``, ``Мафия``, ``мирный житель``; ё as е), whatever the case."""
     wanted = _folded(word)
     try:
         return Role(wanted)
     except ValueError:
         pass
-    lines = load_phrasebook().lines
-    return next((role for role in Role if _folded(lines.get(f"log.role_{role.value}", "")) == wanted), None)
+    for role in Role:
+        known = RECORD_WORDS.get(role.value)
+        if known and wanted in {_folded(in_russian(known)), _folded(_(known))}:
+            return role
+    return None
 
 
 _YO, _YE = chr(0x451), chr(0x435)   # ё is written as е as often as not

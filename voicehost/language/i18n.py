@@ -71,6 +71,15 @@ def _(message: str) -> str:
     return _translations().gettext(message)
 
 
+def in_russian(message: str) -> str:
+    """``message`` in Russian whatever the language in use: what a Russian judge may type (a
+    card's name) is understood under ``--lang en`` too."""
+    catalog = _catalogs.get("ru")
+    if catalog is None:
+        catalog = _catalogs["ru"] = gettext.translation(DOMAIN, LOCALES, languages=["ru"], fallback=True)
+    return catalog.gettext(message)
+
+
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form for ``count`` (Russian has three: 1 игрок, 2 игрока, 5 игроков)."""
     return _translations().ngettext(singular, plural, count)

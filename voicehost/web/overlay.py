@@ -37,6 +37,7 @@ from voicehost.host import ballots_view
 from voicehost.language.i18n import _
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.record_words import record_word
 from voicehost.rules import InputError
 from voicehost.rules.events import (
     PRIVATE_EVENTS,
@@ -132,9 +133,9 @@ def secret_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
 
 
 def _role(book: Phrasebook, kind: str) -> str:
-    """A card's name for the strip: the overlay's short one («мирный»), else the log's."""
+    """A card's name for the strip: the overlay's short one («мирный»), else its record word."""
     key = f"role_{kind}"
-    return book.line("overlay", key) if f"overlay.{key}" in book.lines else book.line("log", key)
+    return book.line("overlay", key) if f"overlay.{key}" in book.lines else record_word(kind)
 
 
 def scene_of(state: dict[str, Any]) -> str:
