@@ -175,11 +175,11 @@ def test_a_table_killed_mid_game_comes_back_on_the_screen_after_a_resume(capsys:
         port = int(sock.getsockname()[1])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     screen = subprocess.Popen([sys.executable, "-m", "voicehost", "tournament", "screen", "--host", "127.0.0.1",
-                               "--port", str(port), "--db", db, "--tournament", "Кубок"],
+                               "--port", str(port), "--db", db, "--tournament", "Кубок", "--club-key", "kubok-key"],
                               cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     table_file = str(ROOT / "config" / "tables" / "ten-seats.toml")
     common = ["--mock", "--no-ears", "--audio", "off", "--speed", "1", "--table", table_file, "--db", db,
-              "--club-server", f"http://127.0.0.1:{port}"]
+              "--club-server", f"http://127.0.0.1:{port}", "--club-key", "kubok-key"]
     started: list[subprocess.Popen[bytes]] = []
 
     def board() -> dict[str, object]:
