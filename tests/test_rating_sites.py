@@ -16,9 +16,9 @@ from site_tournament import NAME, stored_tournament
 from test_club_records import cli  # noqa: F401 - the CLI runner
 
 from voicehost.records.sites import mafiaratings, polemica
+from voicehost.records.sites.export import export_text
 from voicehost.records.sites.schema import Spec, problems
 from voicehost.records.store import Records, open_records
-from voicehost.records.tournament import export_text
 
 
 @pytest.fixture

@@ -501,8 +501,9 @@ def test_a_malformed_place_in_a_protocol_is_refused_on_import(tmp_path: Path) ->
 def test_the_cli_keeps_the_records_lists(tmp_path: Path) -> None:
     from voicehost.cli import tournament as command
     from voicehost.records import tournament
+    from voicehost.records.sites import export
 
-    assert command.EXPORT_FORMATS == tournament.EXPORT_FORMATS
+    assert command.EXPORT_FORMATS == export.EXPORT_FORMATS
     assert tuple(command.DEFAULT_TIE_BREAKS.split(",")) == tournament.DEFAULT_TIE_BREAKS
 
 

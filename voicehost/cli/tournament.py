@@ -350,7 +350,7 @@ def _standings(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from voicehost.records.tournament import export_text
+    from voicehost.records.sites.export import export_text
 
     with _open(args.db) as db:
         text = export_text(db, args.name, args.format)

@@ -527,29 +527,3 @@ def games_csv(games: Sequence[PlayedGame]) -> str:
                              game.protocol.get("winner"), s.seat, s.player, s.role, s.team, int(s.won), int(s.alive),
                              s.fouls, s.out_cause or "", int(s.best_player), bonus_points(game.protocol, s.seat)])
     return buffer.getvalue()
-
-
-EXPORT_FORMATS = ("mafiaratings", "mafiaratings-json", "polemica", "json", "csv", "games-csv", "html")
-
-
-def export_text(records: Records, name: str, form: str) -> str:
-    """The tournament in one of :data:`EXPORT_FORMATS`."""
-    tournament = load_tournament(records, name)
-    games = played_games(records, name)
-    result = standings(tournament, games)
-    if form in ("mafiaratings", "mafiaratings-json", "polemica"):
-        from voicehost.records.sites.export import export_site
-
-        return export_site(records, result, games, form)
-    if form == "json":
-        data = {**result.as_dict(), "players": list(tournament.players), **schedule_json(tournament.schedule),
-                "games": [{"id": str(g.id), **g.place.as_json(), "protocol": g.protocol} for g in games]}
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    if form == "csv":
-        return standings_csv(result)
-    if form == "games-csv":
-        return games_csv(games)
-    if form == "html":
-        return standings_html(result)
-    raise InputError("--format", _("unknown format {form!r} (known: {known})").format(
-        form=form, known=", ".join(EXPORT_FORMATS)))

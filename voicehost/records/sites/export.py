@@ -16,9 +16,20 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from voicehost.language.i18n import _
 from voicehost.records.sites import mafiaratings, polemica
 from voicehost.records.sites.common import SiteGame, exportable, site_game
 from voicehost.records.sites.settings import required_settings
+from voicehost.records.tournament import (
+    games_csv,
+    load_tournament,
+    played_games,
+    schedule_json,
+    standings,
+    standings_csv,
+    standings_html,
+)
+from voicehost.rules import InputError
 
 if TYPE_CHECKING:
     from voicehost.records.store import Records
@@ -60,3 +71,27 @@ def export_site(records: Records, result: Standings, games: Sequence[PlayedGame]
         bundle = {"format": "polemica-games", "tournament": name, "games": polemica_games(records, name, games),
                   "left_out": left_out(games)}
     return json.dumps(bundle, ensure_ascii=False, indent=2) + "\n"
+EXPORT_FORMATS = ("mafiaratings", "mafiaratings-json", "polemica", "json", "csv", "games-csv", "html")
+
+
+def export_text(records: Records, name: str, form: str) -> str:
+    """The tournament in one of :data:`EXPORT_FORMATS`: the rating sites' here, the club's own
+    (JSON, CSV, the printable page) from :mod:`voicehost.records.tournament`, which imports no
+    site module (so the records and the sites import each other in one direction only)."""
+    tournament = load_tournament(records, name)
+    games = played_games(records, name)
+    result = standings(tournament, games)
+    if form in ("mafiaratings", "mafiaratings-json", "polemica"):
+        return export_site(records, result, games, form)
+    if form == "json":
+        data = {**result.as_dict(), "players": list(tournament.players), **schedule_json(tournament.schedule),
+                "games": [{"id": str(g.id), **g.place.as_json(), "protocol": g.protocol} for g in games]}
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if form == "csv":
+        return standings_csv(result)
+    if form == "games-csv":
+        return games_csv(games)
+    if form == "html":
+        return standings_html(result)
+    raise InputError("--format", _("unknown format {form!r} (known: {known})").format(
+        form=form, known=", ".join(EXPORT_FORMATS)))
