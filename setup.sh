@@ -32,7 +32,7 @@ PI_PACKAGES=(python3-lgpio)
 NATIVE_PACKAGES=(gcc python3-dev)
 APT_LOCK_TIMEOUT_S=${APT_LOCK_TIMEOUT_S:-600}   # how long to wait for another apt to finish
 
-# Setup's own lines are in the language voicehost speaks (voicehost.language.i18n.language_from:
+# Setup's own lines are in the language voicehost speaks (voicehost.i18n.language_from:
 # VOICEHOST_LANG, then the first real locale variable; Russian unless English is asked for, and
 # `--lang en` among the job's arguments asks too). They run before there is a Python to read the
 # catalog, so each line carries both languages here: say/die take the English, then the Russian.

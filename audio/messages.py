@@ -1,6 +1,6 @@
 """The messages audio says to a person (a model folder it cannot use, a sound device it cannot
 open), in the program's language: English ids, translated by voicehost's catalog
-(``voicehost.language.i18n``) when voicehost is the program running, as hw's are (hw/messages.py).
+(``voicehost.i18n``) when voicehost is the program running, as hw's are (hw/messages.py).
 audio never imports voicehost (an adapter): it looks whether it is loaded."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 def _(message: str) -> str:
     """``message`` in the language in use, or as it is when audio runs on its own."""
-    i18n = sys.modules.get("voicehost.language.i18n")
+    i18n = sys.modules.get("voicehost.i18n")
     return message if i18n is None else str(i18n._(message))
 
 

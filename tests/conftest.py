@@ -174,7 +174,7 @@ def renderer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SpeechRendere
 def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The program in English for a test that asserts the English of its messages (the ids in
     the code); subprocesses inherit it. The product's default, and every other test's, is Russian."""
-    from voicehost.language.i18n import set_language
+    from voicehost.i18n import set_language
 
     monkeypatch.setenv("VOICEHOST_LANG", "en")
     set_language(None)
@@ -196,7 +196,7 @@ def no_audio_device(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def english_module() -> Iterator[None]:
     """:func:`english` for a whole module (``pytestmark``), property-based tests included."""
-    from voicehost.language.i18n import set_language
+    from voicehost.i18n import set_language
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("VOICEHOST_LANG", "en")

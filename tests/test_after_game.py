@@ -144,7 +144,7 @@ def test_a_correction_that_changes_who_left_after_his_last_word_is_a_typed_russi
     from test_game import voted_game
 
     from voicehost.host.refusals import VoteCorrectionTooLate
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
     from voicehost.language.phrasebook import load_phrasebook
     from voicehost.language.refusals import refusal_text
     game = voted_game()

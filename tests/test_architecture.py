@@ -1,9 +1,10 @@
 """The layout's promises: one package per concern, each importing only the layers below it.
 
-rules → files → config → language → host → simulation, records, web → service → cli (the tournament
-plan beside, on the rules alone); audio and hw are adapters that never import voicehost; the web
-console, the records and the service use the host's public API only.
-One leaf, voicehost.language.i18n (standard library only), any layer but the rules may import.
+rules → i18n → files → config → language → host → simulation, records, web → service → cli (the
+tournament plan beside, on the rules alone); audio and hw are adapters that never import voicehost;
+the web console, the records and the service use the host's public API only. voicehost.i18n, the
+gettext switch, stands on the standard library alone, just above the rules (which keep their own
+no-op ``N_``: voicehost.rules.input_error): nothing below it imports a layer above.
 """
 
 from __future__ import annotations
@@ -28,31 +29,28 @@ IO_MODULES = {"os", "io", "sys", "pathlib", "socket", "threading", "asyncio", "t
 # a top-level module counts as a package of its own (``files``, ``config``; ``__init__`` the root,
 # which only loads the compiled engine, and ``__main__``, ``python -m voicehost``). Every package
 # under voicehost/ has its line: one this table does not know fails the layer test.
-BELOW_CLI = {"rules", "files", "config", "language", "host", "simulation", "records", "web", "service", "tournament",
-             "bench", "native", "__init__"}
+BELOW_CLI = {"rules", "i18n", "files", "config", "language", "host", "simulation", "records", "web", "service",
+             "tournament", "bench", "native", "__init__"}
 LAYERS = {
     "native": {"rules"},  # loaded by ``import voicehost`` before anything else: only the rules catalog (plain data)
     "__init__": {"native"},
     "rules": set(),
-    "files": {"rules"},
-    "config": {"rules", "files"},
-    "language": {"rules", "config", "files"},
-    "host": {"rules", "config", "language", "files"},
-    "simulation": {"rules", "config", "language", "host", "files"},
-    "records": {"rules", "config", "language", "host", "files", "tournament"},
-    "web": {"rules", "config", "language", "host", "files"},
-    "service": {"rules", "config", "language", "host", "files", "web"},
-    "tournament": {"rules", "language"},
+    "i18n": set(),        # gettext's switch (``_``, ``N_``): the standard library only (test below)
+    "files": {"rules", "i18n"},
+    "config": {"rules", "i18n", "files"},
+    "language": {"rules", "i18n", "config", "files"},
+    "host": {"rules", "i18n", "config", "language", "files"},
+    "simulation": {"rules", "i18n", "config", "language", "host", "files"},
+    "records": {"rules", "i18n", "config", "language", "host", "files", "tournament"},
+    "web": {"rules", "i18n", "config", "language", "host", "files"},
+    "service": {"rules", "i18n", "config", "language", "host", "files", "web"},
+    "tournament": {"rules", "i18n", "language"},
     # The benchmarks measure the whole program from outside: everything but the command line.
-    "bench": {"rules", "files", "config", "language", "host", "simulation", "web", "records", "service",
+    "bench": {"rules", "i18n", "files", "config", "language", "host", "simulation", "web", "records", "service",
               "tournament"},
     "cli": BELOW_CLI,
     "__main__": {"cli"},
 }
-# Modules any layer may import, whatever its place: gettext's switch (``_``, ``N_``) imports only the
-# standard library, so the file gate and the config below the language layer can mark their messages
-# for the catalog with it (the rules, pure, keep their own no-op ``N_``: voicehost.rules.input_error).
-LEAVES = {"voicehost.language.i18n"}
 # Packages that reach the live host only through ``voicehost.host`` itself (its __all__).
 HOST_CLIENTS = ("web", "records", "service")
 
@@ -86,8 +84,7 @@ def test_each_package_imports_only_the_layers_below(path: Path) -> None:
     package = package_of(path)
     assert package in LAYERS, f"{path.relative_to(ROOT)}: package {package!r} has no place in LAYERS"
     allowed = LAYERS[package] | {package}
-    leaves = LEAVES if package != "rules" else set()   # the rules stay pure: no gettext, no environment
-    reached = {module.split(".")[1] for module in voicehost_imports(path) - leaves if module.count(".") >= 1}
+    reached = {module.split(".")[1] for module in voicehost_imports(path) if module.count(".") >= 1}
     assert reached <= allowed, f"{path.relative_to(ROOT)} imports {sorted(reached - allowed)} of voicehost"
 
 
@@ -158,18 +155,17 @@ def test_the_citation_check_sees_a_comment_and_a_docstring(tmp_path: Path) -> No
     assert cited_outside(sample) == ["# seed 004 decision", "The rules (RULES.md §1)."]
 
 
-@pytest.mark.parametrize("leaf", sorted(LEAVES))
-def test_a_leaf_imports_only_the_standard_library(leaf: str) -> None:
-    path = ROOT / (leaf.replace(".", "/") + ".py")
+def test_the_gettext_switch_imports_only_the_standard_library() -> None:
+    """voicehost.i18n sits just above the rules: the file gate and the config below the language
+    layer mark their messages with it, so it may stand on nothing of voicehost's."""
+    path = ROOT / "voicehost" / "i18n.py"
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names}
     imported |= {str(node.module).split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.level == 0}
     outside = sorted(name for name in imported - {"__future__"} if name not in sys.stdlib_module_names)
-    assert not outside, f"{leaf} imports {outside}: a leaf any layer imports stands on the standard library only"
-    package = ROOT / leaf.split(".")[0] / leaf.split(".")[1] / "__init__.py"
-    assert not voicehost_imports(package), f"importing {leaf} runs {package.relative_to(ROOT)}, which imports voicehost"
+    assert not outside, f"voicehost.i18n imports {outside}: it stands on the standard library only"
 
 
 @pytest.mark.parametrize("path", VOICEHOST_MODULES, ids=lambda p: str(p.relative_to(ROOT)))

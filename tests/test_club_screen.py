@@ -32,7 +32,7 @@ import pytest
 from browsers import start_chrome
 
 from voicehost.cli.tournament_screen import season_standings
-from voicehost.language.i18n import _ as translated
+from voicehost.i18n import _ as translated
 from voicehost.records.pgcluster import Cluster, postgres_bin
 from voicehost.records.table import record_finished_game
 from voicehost.rules.protocol import build_protocol

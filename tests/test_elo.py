@@ -106,7 +106,7 @@ def test_a_chart_of_no_games_is_one_line(tmp_path: Path, capsys: pytest.CaptureF
 
 def test_the_elo_table_reads_in_russian(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from voicehost.language.i18n import set_language
+    from voicehost.i18n import set_language
 
     paths = protocol_files(tmp_path / "games", 3)
     db = f"sqlite:///{tmp_path / 'club.sqlite'}"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from voicehost.language import i18n
+from voicehost import i18n
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog

@@ -18,7 +18,7 @@ from test_judge_controls import journaled_day_one
 
 from voicehost.host import ConsoleAnswered, Director, EdgeLog, Notice, Ports, run_virtual
 from voicehost.host.journal import load_journal
-from voicehost.language.i18n import set_language
+from voicehost.i18n import set_language
 from voicehost.rules import Game
 from voicehost.rules.inputs import EndSpeech, Nominate
 

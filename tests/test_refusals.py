@@ -16,7 +16,7 @@ import voicehost.service.refusals  # noqa: F401  (the idle table's)
 import voicehost.web.commands  # noqa: F401  (the web's)
 import voicehost.web.refusals  # noqa: F401  (the web door's and the setup page's)
 from voicehost.config import load_ruleset
-from voicehost.language.i18n import set_language
+from voicehost.i18n import set_language
 from voicehost.language.phrasebook import load_phrasebook, phrasebook_from_mapping, placeholders
 from voicehost.language.refusals import WORDED, refusal_text
 from voicehost.rules import IllegalInput, Refusal, Role, new_game

@@ -209,7 +209,7 @@ def test_a_player_list_that_disagrees_with_players_is_refused(capsys: pytest.Cap
 
 def test_a_russian_club_reads_the_plan_in_russian(capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from voicehost.language.i18n import set_language
+    from voicehost.i18n import set_language
 
     monkeypatch.setenv("VOICEHOST_LANG", "ru")
     set_language(None)   # forget the catalog chosen so far

@@ -337,7 +337,7 @@ def test_the_best_player_vote_after_the_game_reaches_the_journal_and_the_records
     assert read_journal(journal)[0]["best_player"] == 4
     assert [seat.seat for seat in read_record(journal).seats if seat.best_player] == [4]   # records import
     assert json.loads(journal.with_suffix(".protocol.json").read_text())["best_player"] == 4
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
     # the records' line in the language the table speaks (its English prefix never matched the
     # Russian default, so this waited out its whole minute)
     stored = _("records: game {id} stored in {url}; the table's best player: voicehost records best {id} NICK|SEAT")

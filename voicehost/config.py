@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.files import read_toml as read_checked_toml
-from voicehost.language.i18n import N_
+from voicehost.i18n import N_
 from voicehost.rules import InputError, catalog
 
 if TYPE_CHECKING:  # a command that reads no ruleset does not pay for the rules core (issue 30)

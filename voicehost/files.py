@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from voicehost.language.i18n import N_, toml_error
+from voicehost.i18n import N_, toml_error
 from voicehost.rules import InputError
 
 MAX_BYTES = 4 * 1024 * 1024     # the largest file any loader reads (a long journal is ~100 kB)

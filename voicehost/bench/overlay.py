@@ -95,7 +95,7 @@ def _watch(base: str, viewers: int, key: str, results: Any, ready: Any) -> None:
 
 def report(figures: dict[str, float]) -> list[str]:
     """The benchmark's lines, one a channel, and the overlay's p95 against the display's."""
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
 
     ratio = figures["public_p95_ms"] / max(figures["display_p95_ms"], 1e-9)
     return [*(_("overlay: {channel}: {messages} messages during a sport game ({seconds:.1f} s, timers {speed:g}× "

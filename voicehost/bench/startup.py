@@ -77,7 +77,7 @@ def bench_start(idle_s: float = 10.0) -> dict[str, float]:
 
 def _serve(journals: str) -> tuple[subprocess.Popen[str], float]:
     """``voicehost serve`` started, once it says it is ready; and how long that took."""
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
     from voicehost.service.table import READY_LINE
 
     began = time.perf_counter()

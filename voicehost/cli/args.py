@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any, NoReturn
 
-from voicehost.language.i18n import N_, _, ngettext
+from voicehost.i18n import N_, _, ngettext
 from voicehost.rules import InputError
 
 # argparse's own messages, as Python's argparse spells them (it looks them up with gettext in its

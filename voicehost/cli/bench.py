@@ -12,7 +12,7 @@ from voicehost.rules import InputError
 
 
 def add_commands(commands: Commands) -> None:
-    from voicehost.language.i18n import N_, _  # here, as every command module: gettext is not loaded before
+    from voicehost.i18n import N_, _  # here, as every command module: gettext is not loaded before
 
     bench_cmd = commands.add_parser("bench", help=_("run a benchmark"))
     bench_cmd.add_argument("what", choices=list(BENCHMARKS),
@@ -135,7 +135,7 @@ def _overlay(args: argparse.Namespace) -> None:
 
 def _club(args: argparse.Namespace) -> None:
     from voicehost.cli.tournament_screen import CLUB_BENCH_SPEED, bench_club
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
 
     figures = bench_club(args.tables)
     print(_("club: {tables} tables at once ({seconds:.1f} s, timers {speed:g}× faster), {changes} changes heard "

@@ -18,7 +18,7 @@ from voicehost.config import (
     ruleset_from_file,
     user_config_dir,
 )
-from voicehost.language.i18n import _, ngettext
+from voicehost.i18n import _, ngettext
 from voicehost.rules import InputError
 from voicehost.rules.catalog import names as ruleset_names
 

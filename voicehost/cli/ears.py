@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from voicehost.cli.args import Commands, number_between, positive, print_json, seat_count
 from voicehost.config import load_ruleset, read_toml
-from voicehost.language.i18n import N_, _
+from voicehost.i18n import N_, _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:  # the audio stack, the model and the host load only for the command that runs

@@ -24,7 +24,7 @@ from voicehost.cli.args import (
     web_around,
 )
 from voicehost.config import packaged_examples, ruleset_names
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:  # the engine, the host and the simulations load only for the command that runs

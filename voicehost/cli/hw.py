@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, seconds
-from voicehost.language.i18n import _, ngettext
+from voicehost.i18n import _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:  # gpiozero and the host load only for the command that runs

@@ -14,7 +14,7 @@ from functools import cache
 from voicehost import __version__
 from voicehost.cli.args import Parser, speak_argparse_in_our_language
 from voicehost.files import is_text
-from voicehost.language.i18n import LANGUAGES, _, language, said, set_language
+from voicehost.i18n import LANGUAGES, _, language, said, set_language
 from voicehost.rules import InputError
 
 #: The command modules of this package, in the order ``--help`` lists their commands.

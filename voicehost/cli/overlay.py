@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from voicehost.cli.args import Commands
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:   # asyncio and logging load only when the follower runs: building the parser stays light

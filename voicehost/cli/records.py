@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive, print_json
 from voicehost.cli.records_history import add_show_command
-from voicehost.language.i18n import _, ngettext
+from voicehost.i18n import _, ngettext
 from voicehost.language.record_words import record_word, result_words
 from voicehost.rules import InputError
 
@@ -85,7 +85,7 @@ def add_commands(commands: Commands) -> None:
 
 
 def add_elo_command(sub: Any) -> None:
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
 
     elo = _with_db(sub.add_parser("elo", help=_("an Elo rating that weighs the opponents, overall and per side")))
     _season(elo, scoring=False)
@@ -134,7 +134,7 @@ def _rating(args: argparse.Namespace) -> int:
 
 
 def _elo(args: argparse.Namespace) -> int:
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
     from voicehost.records.elo import SIDES, draw_elo, elo_ratings
 
     with open_records(args.db) as db:

@@ -7,7 +7,7 @@ import argparse
 import json
 
 from voicehost.cli.args import Commands, print_json, seat_count
-from voicehost.language.i18n import _, say
+from voicehost.i18n import _, say
 from voicehost.rules import InputError
 
 

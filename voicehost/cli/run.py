@@ -19,7 +19,7 @@ from voicehost.cli.args import (
     web_around,
 )
 from voicehost.cli.tournament_screen import add_club_arguments, with_club
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:

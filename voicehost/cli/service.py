@@ -20,7 +20,7 @@ from voicehost.cli.args import (
     web_pin,
 )
 from voicehost.cli.tournament_screen import add_club_arguments, club_reporter
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 from voicehost.service.unit import DEFAULT_USER, ENVIRONMENT_FILE, install, unit_text
 

@@ -25,7 +25,7 @@ from voicehost.cli.sites import (
 )
 from voicehost.cli.tournament_results import add_result_commands
 from voicehost.cli.tournament_screen import add_screen_command
-from voicehost.language.i18n import N_, _, ngettext
+from voicehost.i18n import N_, _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ import argparse
 from typing import Any
 
 from voicehost.cli.args import positive
-from voicehost.language.i18n import N_, _
+from voicehost.i18n import N_, _
 
 DB_HELP = N_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)")
 

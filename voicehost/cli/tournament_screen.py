@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost.cli.args import Commands, positive
 from voicehost.cli.records import day
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from voicehost.cli.args import Commands, number_between
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.language.i18n import N_, _
+from voicehost.i18n import N_, _
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:

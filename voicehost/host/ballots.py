@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, get_args
 
 from hw.capture import Ballot, Mark, Window
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.phrasebook import Phrasebook
 from voicehost.rules import InputError
 from voicehost.rules.flow import CountedVote, Given

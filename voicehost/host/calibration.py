@@ -26,7 +26,7 @@ import numpy as np
 
 from audio.listener import RATE, Heard
 from voicehost.host.ears import ENDINGS, NOMINATE, WITHDRAW, grammar
-from voicehost.language.i18n import N_, _, said
+from voicehost.i18n import N_, _, said
 from voicehost.language.numbers import read_number
 from voicehost.language.parser import normalize, parse
 from voicehost.language.russian import cardinal, ordinal

@@ -70,8 +70,8 @@ from voicehost.host.refusals import (
     WithdrawalNotTaken,
 )
 from voicehost.host.stage import Stage
+from voicehost.i18n import _, language
 from voicehost.language.host_lines import event_lines, spoken, status_lines
-from voicehost.language.i18n import _, language
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import (

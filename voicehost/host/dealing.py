@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from voicehost.language.i18n import _, in_russian
+from voicehost.i18n import _, in_russian
 from voicehost.language.record_words import RECORD_WORDS
 from voicehost.rules import Game, InputError, Options, Role, Ruleset
 from voicehost.rules.game import validate_deal

@@ -33,8 +33,8 @@ from voicehost.host.speeches import Floor
 from voicehost.host.stage import Stage
 from voicehost.host.subtitles import Transcript
 from voicehost.host.voting import Voting
+from voicehost.i18n import _
 from voicehost.language.host_lines import request_lines
-from voicehost.language.i18n import _
 from voicehost.language.phrasebook import Phrasebook
 from voicehost.rules import Game
 from voicehost.rules.events import Event

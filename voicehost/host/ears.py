@@ -20,7 +20,7 @@ from typing import Any
 from audio.listener import ENDPOINT_RULES, ModelUnavailable, apply_endpoint, check_model_folder
 from voicehost.config import data_dir, read_toml
 from voicehost.host.hearing import HearingSettings
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.russian import cardinal, ordinal
 from voicehost.rules import InputError
 

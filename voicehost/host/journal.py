@@ -40,7 +40,7 @@ from typing import Any, Literal, TypeGuard, get_args
 from voicehost.files import NoSuchFile, decode, file_name, loads_json, read_bytes
 from voicehost.host.ballots import VoteBallots
 from voicehost.host.commands import judge_records
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import GAMES, InputError
 from voicehost.rules.inputs import Input, input_from_dict
 from voicehost.rules.protocol import add_ballots

@@ -34,7 +34,7 @@ from voicehost.host.table_file import load_audio, table_path
 from voicehost.host.terminal import decode_console_line as decode_console_line  # the service reads it here
 from voicehost.host.terminal import read_terminal
 from voicehost.host.voice import JUDGE_PLACE, TerminalVoice, open_judge_voice, open_live_voice
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.judge_speech import judge_grammar
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import load_phrasebook

@@ -35,7 +35,7 @@ from voicehost.host.ears import load_ears
 from voicehost.host.journal import FORMAT, check_header
 from voicehost.host.seats import open_pinmap
 from voicehost.host.table_file import load_audio, load_web_pin, table_path
-from voicehost.language.i18n import N_, Message, language, said
+from voicehost.i18n import N_, Message, language, said
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import GAMES, Game, InputError, new_game
 from voicehost.rules.inputs import Deal
@@ -52,7 +52,7 @@ TOURNAMENT_PLACE = N_("the game's place in a tournament is not taken: the tourna
 
 class SetupRefused(InputError):
     """A setup no table can play: its place, and its message as a template (marked with ``N_``)
-    and values, which :func:`~voicehost.language.i18n.said` says in the language in use.
+    and values, which :func:`~voicehost.i18n.said` says in the language in use.
     ``sentence``: how the web page words it where the place alone (a form's field) does not say
     enough — the command line puts the place before the message instead."""
 

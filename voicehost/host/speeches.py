@@ -16,7 +16,7 @@ from voicehost.host.judging import standing_speech
 from voicehost.host.notices import LineSaid, Notice
 from voicehost.host.refusals import NothingToGiveBack, Refused
 from voicehost.host.stage import Stage
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.intents import EndIntent, ForbiddenIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import parse, parse_seat_answer
 from voicehost.rules.inputs import BloodName, EndSpeech, Foul, Input, Nominate, RaiseHand, Withdraw

@@ -16,8 +16,8 @@ from voicehost.host.journal import Journal, Source
 from voicehost.host.lights import Lights
 from voicehost.host.notices import InputsTaken, LineSaid, MusicChanged, Notice, Notices, TableWatcher
 from voicehost.host.ports import Ports
+from voicehost.i18n import N_, _
 from voicehost.language.host_lines import event_lines, spoken
-from voicehost.language.i18n import N_, _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules import Game
 from voicehost.rules.events import Event, MorningCame, NightFell

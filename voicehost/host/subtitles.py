@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from voicehost.host.notices import LineSaid, MusicChanged, Notice
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 
 

@@ -14,7 +14,7 @@ from audio.mixer import MixSettings
 from audio.output import AudioSpecError, parse_spec
 from audio.tts import VoiceSettings
 from voicehost.config import config_file, read_toml
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 
 DEFAULT_TABLE = "ten-seats.toml"

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from audio.listener import Heard, replay
 from voicehost.files import decode, read_bytes
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.intents import Intent
 from voicehost.language.parser import parse
 from voicehost.rules import InputError

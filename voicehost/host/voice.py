@@ -22,8 +22,8 @@ from audio.recorded import RecordedVoice, RecordingsUnavailable, words
 from audio.tts import SpeechRenderer, VoiceUnavailable
 from voicehost.config import cache_dir
 from voicehost.host.table_file import AudioConfig, WarningStyle, load_audio, table_path
+from voicehost.i18n import _
 from voicehost.language.host_lines import HOST_KEYS
-from voicehost.language.i18n import _
 from voicehost.language.lexicon import load_lexicon
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.russian import CASES, cardinal, spell

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from voicehost.config import config_file, read_toml
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 
 ACUTE = "\u0301"

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.config import config_file, packaged_config, read_toml
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.russian import fill
 from voicehost.rules import InputError
 

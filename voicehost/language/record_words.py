@@ -5,7 +5,7 @@ protocol, the journal, the JSON and the CSV keep the words themselves (``red``,
 
 from __future__ import annotations
 
-from voicehost.language.i18n import N_, _
+from voicehost.i18n import N_, _
 
 RECORD_WORDS = {
     "citizen": N_("citizen"), "sheriff": N_("sheriff"), "commissar": N_("commissar"), "doctor": N_("doctor"),

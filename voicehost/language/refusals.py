@@ -11,7 +11,7 @@ Numbers stay digits: this is read, not said.
 
 from __future__ import annotations
 
-from voicehost.language.i18n import language
+from voicehost.i18n import language
 from voicehost.language.phrasebook import Phrasebook
 from voicehost.language.record_words import record_word
 from voicehost.rules import Refusal

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.records.ratings import points_of, ratings
 from voicehost.rules import InputError
 

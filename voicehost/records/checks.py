@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from voicehost.config import load_ruleset
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import GAMES, InputError, Role, Ruleset, Team
 from voicehost.rules.game import validate_deal
 from voicehost.rules.sport import JUDGE_POINTS_LIMIT

@@ -20,7 +20,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.records.games import record_from_protocol
 from voicehost.records.places import TournamentPlace
 from voicehost.records.schema import game_seats, game_versions, games

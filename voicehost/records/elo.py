@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from voicehost.language.i18n import N_
+from voicehost.i18n import N_
 from voicehost.rules import InputError
 
 INITIAL = 1500.0   # everyone's rating before his first game (and on each side before his first game there)
@@ -120,7 +120,7 @@ def draw_elo(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -> list
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
 
     table = elo_ratings(rows)
     leaders = table[:top]

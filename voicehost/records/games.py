@@ -23,7 +23,7 @@ from typing import Any
 from voicehost.config import load_ruleset
 from voicehost.files import read_json
 from voicehost.host import clock_facts, judge_protocol, load_journal
-from voicehost.language.i18n import _, ngettext
+from voicehost.i18n import _, ngettext
 from voicehost.records.checks import check_protocol, parse_started
 from voicehost.rules import IllegalInput, InputError, Role, new_game
 from voicehost.rules.protocol import build_protocol

@@ -124,7 +124,7 @@ def draw_openskill(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from voicehost.language.i18n import _
+    from voicehost.i18n import _
 
     leaders = openskill_ratings(rows)[:top]
     if not leaders:

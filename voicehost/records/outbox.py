@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 
 import sqlalchemy as sa
 
-from voicehost.language.i18n import _, ngettext
+from voicehost.i18n import _, ngettext
 from voicehost.records.places import PlaceTaken
 from voicehost.records.store import Records, open_records
 from voicehost.rules import InputError

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any
 
 from voicehost.config import load_ruleset, ruleset_names
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError, Role
 from voicehost.rules.scoring import GameFacts, SeatFacts, check_scheme, score_game
 from voicehost.rules.sport import FIRST_SHOOTING_NIGHT, JUDGE_POINTS_LIMIT

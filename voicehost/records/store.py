@@ -21,7 +21,7 @@ from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from voicehost.language.i18n import N_
+from voicehost.i18n import N_
 from voicehost.records.games import GameRecord, SeatRecord
 from voicehost.records.paths import default_url
 from voicehost.records.places import PlaceTaken, TournamentPlace, place_of

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.config import read_toml
-from voicehost.language.i18n import _, said
+from voicehost.i18n import _, said
 from voicehost.rules import InputError
 
 # SQLAlchemy and Alembic load when the first game is stored, not when the table starts.

@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.language.i18n import _, language, ngettext
+from voicehost.i18n import _, language, ngettext
 from voicehost.records.places import MAX_NUMBER as MAX_NUMBER
 from voicehost.records.places import NAME_LIMIT as NAME_LIMIT
 from voicehost.records.places import PlaceTaken as PlaceTaken

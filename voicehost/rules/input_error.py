@@ -16,7 +16,7 @@ def N_(message: str) -> str:
 class Phrase(str):
     """A part of an error's message (a value of its template) in English, filled from its own
     template (marked with ``N_``) and keeping it and its values, so that the edge says it in the
-    user's language too (``voicehost.language.i18n.said`` says any value that carries a
+    user's language too (``voicehost.i18n.said`` says any value that carries a
     ``template`` and ``values``, as its own ``Message``): «1 sheriff, 2 mafia» in a refused deal."""
 
     template: str

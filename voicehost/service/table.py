@@ -68,7 +68,7 @@ from voicehost.host import (
     show_roles,
     write_results,
 )
-from voicehost.language.i18n import N_, _, language
+from voicehost.i18n import N_, _, language
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.record_words import result_words

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from voicehost.language.i18n import _, ngettext
+from voicehost.i18n import _, ngettext
 from voicehost.rules import InputError
 
 UNIT_NAME = "voicehost.service"

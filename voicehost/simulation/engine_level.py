@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from voicehost.host.journal import Journal, JournalEntry, Source
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game

@@ -14,7 +14,7 @@ from typing import Any
 
 from voicehost.config import load_ruleset, read_toml
 from voicehost.files import ascii_number, file_name, read_json
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import GAMES, InputError, Options, Role, Ruleset
 from voicehost.rules.game import validate_deal
 from voicehost.rules.roster import roster

@@ -36,8 +36,8 @@ from voicehost.host.ports import POLL_S
 from voicehost.host.subtitles import Transcript
 from voicehost.host.table_file import WarningStyle
 from voicehost.host.voice import spoken_length_s
+from voicehost.i18n import _
 from voicehost.language.host_lines import question_key
-from voicehost.language.i18n import _
 from voicehost.language.intents import EndIntent
 from voicehost.language.narrate import public_lines, public_log_printer
 from voicehost.language.parser import parse

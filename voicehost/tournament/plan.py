@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 
 SEATS = 10
 MAX_PLAYERS = 400

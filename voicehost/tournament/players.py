@@ -4,7 +4,7 @@ lines starting with ``#`` are skipped; a name is trimmed of surrounding spaces, 
 
 from __future__ import annotations
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 
 MAX_NAME = 40

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from voicehost.language.i18n import N_, _
+from voicehost.i18n import N_, _
 from voicehost.rules import InputError
 
 SITES = ("mafiaratings", "polemica")

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.rules.scoring import SCREEN_COLUMNS, Column, Standing
 from voicehost.web.door import MAX_BODY, add_security_headers, dumps, listen, no_content, refused

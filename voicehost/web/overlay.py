@@ -34,7 +34,7 @@ from typing import Any
 from aiohttp import web
 
 from voicehost.host import ballots_view
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.record_words import record_word

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from voicehost.host import Director, Notice
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
 from voicehost.web.overlay import public_overlay

@@ -38,7 +38,7 @@ from typing import Any
 from aiohttp import web
 
 from voicehost.host import ConsoleAnswer, ConsoleAnswered, Director, Notice
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError, Refusal
 from voicehost.web.commands import CommandError, CommandsClosed, NoGameYet, TableIdle, check_command

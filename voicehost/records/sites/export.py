@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.records.sites import mafiaratings, polemica
 from voicehost.records.sites.common import SiteGame, exportable, site_game
 from voicehost.records.sites.settings import required_settings

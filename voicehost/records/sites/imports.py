@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.records.sites import mafiaratings, polemica_import
 from voicehost.rules import InputError
 

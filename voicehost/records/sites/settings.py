@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.rules import InputError
 from voicehost.tournament.site_ids import site_keys
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from voicehost.language.i18n import _
+from voicehost.i18n import _
 from voicehost.records.sites import mafiaratings
 from voicehost.records.sites.common import SiteGame
 from voicehost.records.sites.export import site_games

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 DOMAIN = "voicehost"
-LOCALES = Path(__file__).resolve().parent.parent / "locale"
+LOCALES = Path(__file__).resolve().parent / "locale"
 LANGUAGES = ("ru", "en")
 DEFAULT = "ru"
 _LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")   # gettext's own order
