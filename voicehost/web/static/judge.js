@@ -96,7 +96,7 @@ const Judge = {
     document.getElementById("correction").classList.toggle("hidden", !s.correction);
     document.getElementById("correction-text").textContent = s.correction ? s.correction.text : "";
     document.getElementById("answers").replaceChildren(
-      ...s.answers.slice(-6).reverse().map((a) => Table.el("p", a.ok ? null : "out", `${a.command}: ${a.answer}`)));
+      ...s.answers.slice(-6).reverse().map((a) => Table.el("p", a.ok ? null : "out", a.ok ? a.answer : `«${a.command}»: ${a.answer}`)));
   },
 
   // What the judge needs now decides what stands at the top (style.css orders the parts by the
@@ -191,7 +191,8 @@ const Judge = {
     answer.dataset.command = command;
     answer.dataset.outcome = body.outcome || "";
     answer.dataset.status = reply.status;
-    answer.textContent = `${command}: ${reply.ok ? body.answer : body.error}`;
+    // A sentence about what was done (the server's words); a refusal names the line it refuses.
+    answer.textContent = reply.ok ? body.answer : `«${command}»: ${body.error}`;
   },
 };
 
