@@ -31,6 +31,28 @@ def draw_season(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8, scor
     return leaders
 
 
+def save_rating_chart(figure: Any, axes: Any, games: int, out: Path) -> None:
+    """A rating over the season (``records elo --chart``, ``records rating --chart``) finished the
+    one way: the x-axis counts the season's games, a grid and the legend; written to ``out``
+    (PNG) and closed, or one line if ``out`` cannot be written."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    try:
+        axes.set_xlabel(_("games of the season, in the order played ({count})").format(count=games))
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes.set_xlim(0, games + 0.5)
+        axes.grid(alpha=0.3)
+        axes.legend(loc="upper left", fontsize="small")
+        try:
+            figure.savefig(out, format="png")
+        except OSError as err:
+            raise InputError(str(out), _("cannot write the picture ({error})").format(
+                error=err.strerror or err)) from None
+    finally:
+        plt.close(figure)
+
+
 def season_figure(rows: Sequence[Mapping[str, Any]], top: int = 8, scoring: str | None = None,
                   title: str | None = None) -> tuple[Any, list[str]]:
     """The season's figure (the caller closes it) and the names of the ``top`` players drawn:

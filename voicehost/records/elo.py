@@ -118,9 +118,9 @@ def draw_elo(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -> list
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
 
     from voicehost.i18n import _
+    from voicehost.records.chart import save_rating_chart
 
     table = elo_ratings(rows)
     leaders = table[:top]
@@ -128,23 +128,11 @@ def draw_elo(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -> list
         raise InputError("records elo", _("no rated games in the season: no Elo chart to draw"))
     games = len(_games(rows))
     figure, axes = plt.subplots(figsize=(10, 6), dpi=100)
-    try:
-        for rating in leaders:
-            numbers, values = zip(*[(0, INITIAL), *rating.history], strict=True)
-            axes.step(numbers, values, where="post", label=f"{rating.player} ({rating.rating:.0f})")
-        axes.axhline(INITIAL, color="grey", linewidth=0.8, linestyle="--")
-        axes.set_title(_("Elo rating over the season"))
-        axes.set_ylabel(_("Elo rating (start {initial:.0f}, K = {k:.0f})").format(initial=INITIAL, k=K))
-        axes.set_xlabel(_("games of the season, in the order played ({count})").format(count=games))
-        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-        axes.set_xlim(0, games + 0.5)
-        axes.grid(alpha=0.3)
-        axes.legend(loc="upper left", fontsize="small")
-        try:
-            figure.savefig(out, format="png")
-        except OSError as err:
-            raise InputError(str(out), _("cannot write the Elo chart ({error})").format(
-                error=err.strerror or err)) from None
-    finally:
-        plt.close(figure)
+    for rating in leaders:
+        numbers, values = zip(*[(0, INITIAL), *rating.history], strict=True)
+        axes.step(numbers, values, where="post", label=f"{rating.player} ({rating.rating:.0f})")
+    axes.axhline(INITIAL, color="grey", linewidth=0.8, linestyle="--")
+    axes.set_title(_("Elo rating over the season"))
+    axes.set_ylabel(_("Elo rating (start {initial:.0f}, K = {k:.0f})").format(initial=INITIAL, k=K))
+    save_rating_chart(figure, axes, games, out)
     return [r.player for r in leaders]

@@ -122,36 +122,24 @@ def draw_openskill(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
 
     from voicehost.i18n import _
+    from voicehost.records.chart import save_rating_chart
 
     leaders = openskill_ratings(rows)[:top]
     if not leaders:
         raise InputError("records rating", _("no rated games in the season: no chart to draw"))
     games = len(_games(rows))
     figure, axes = plt.subplots(figsize=(10, 6), dpi=100)
-    try:
-        for rating in leaders:
-            numbers, mus, sigmas = zip(*[(0, MU, SIGMA), *rating.history], strict=True)
-            line = axes.step(numbers, mus, where="post", label=f"{rating.player} ({rating.overall.mu:.1f} ± "
-                                                               f"{rating.overall.sigma:.1f})")[0]
-            axes.fill_between(numbers, [m - s for m, s in zip(mus, sigmas, strict=True)],
-                              [m + s for m, s in zip(mus, sigmas, strict=True)], step="post", alpha=0.12,
-                              color=line.get_color())
-        axes.axhline(MU, color="grey", linewidth=0.8, linestyle="--")
-        axes.set_title(_("OpenSkill rating over the season (mu ± sigma)"))
-        axes.set_ylabel(_("skill mu (start {mu:.0f} ± {sigma:.1f})").format(mu=MU, sigma=SIGMA))
-        axes.set_xlabel(_("games of the season, in the order played ({count})").format(count=games))
-        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-        axes.set_xlim(0, games + 0.5)
-        axes.grid(alpha=0.3)
-        axes.legend(loc="upper left", fontsize="small")
-        try:
-            figure.savefig(out, format="png")
-        except OSError as err:
-            raise InputError(str(out), _("cannot write the chart ({error})").format(
-                error=err.strerror or err)) from None
-    finally:
-        plt.close(figure)
+    for rating in leaders:
+        numbers, mus, sigmas = zip(*[(0, MU, SIGMA), *rating.history], strict=True)
+        line = axes.step(numbers, mus, where="post", label=f"{rating.player} ({rating.overall.mu:.1f} ± "
+                                                           f"{rating.overall.sigma:.1f})")[0]
+        axes.fill_between(numbers, [m - s for m, s in zip(mus, sigmas, strict=True)],
+                          [m + s for m, s in zip(mus, sigmas, strict=True)], step="post", alpha=0.12,
+                          color=line.get_color())
+    axes.axhline(MU, color="grey", linewidth=0.8, linestyle="--")
+    axes.set_title(_("OpenSkill rating over the season (mu ± sigma)"))
+    axes.set_ylabel(_("skill mu (start {mu:.0f} ± {sigma:.1f})").format(mu=MU, sigma=SIGMA))
+    save_rating_chart(figure, axes, games, out)
     return [r.player for r in leaders]
