@@ -1183,7 +1183,7 @@ def test_a_long_press_on_a_seat_opens_its_actions_and_removal_asks_once(live: Li
     in_a_speech(driver, live.base)
     long_press(driver, 4)
     offered = [b.get_attribute("data-menu") for b in driver.find_elements(By.CSS_SELECTOR, "#seat-menu [data-menu]")]
-    assert offered[0] == "foul" and "remove" in offered and "nominate" in offered, offered
+    assert offered[:2] == ["foul", "unfoul"] and "remove" in offered and "nominate" in offered, offered
     assert "hand" not in offered, "«Рука» is not sport's"
     assert driver.find_element(By.ID, "seat-menu-title").text == "Место 4 · Игрок4"
     assert not outside_the_first_screen(driver, {"menu": ".seat-menu-box"})
@@ -1194,6 +1194,9 @@ def test_a_long_press_on_a_seat_opens_its_actions_and_removal_asks_once(live: Li
     menu_button(driver, "foul").click()
     WebDriverWait(driver, hang_guard(30)).until(lambda d: live.state()["seats"][3]["fouls"] == 1)
     assert not driver.find_element(By.ID, "seat-menu").is_displayed()
+    long_press(driver, 4)
+    menu_button(driver, "unfoul").click()   # a foul taken back at any time
+    WebDriverWait(driver, hang_guard(30)).until(lambda d: live.state()["seats"][3]["fouls"] == 0)
 
     long_press(driver, 4)
     remove = menu_button(driver, "remove")

@@ -237,7 +237,7 @@ const Confirm = {
 const LONG_PRESS_MS = 550;
 const SEAT_ACTIONS = [
   { command: "foul", label: "Фол" },
-  { command: "unfoul", label: "Снять фол", offered: true },
+  { command: "unfoul", label: "Снять фол" },
   { command: "hand", label: "Рука", offered: true },
   { command: "nominate", label: "Выставляет…", arm: true, offered: true },
   { command: "ppk", label: "ППК", offered: true, danger: true },
