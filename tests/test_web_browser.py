@@ -27,7 +27,17 @@ from browsers import start_chrome
 from machine import hang_guard
 
 from voicehost.config import load_ruleset
-from voicehost.host import ConsoleAnswered, Director, EdgeLog, Journal, Notice, Ports, WindowChanged, run_virtual
+from voicehost.host import (
+    ConsoleAnswered,
+    Director,
+    EdgeLog,
+    Journal,
+    LineSaid,
+    Notice,
+    Ports,
+    WindowChanged,
+    run_virtual,
+)
 from voicehost.host.dealing import typed_deal
 from voicehost.rules import new_game
 from voicehost.rules.inputs import Dawn
@@ -1240,3 +1250,38 @@ def test_during_a_vote_the_count_the_result_and_every_ballot_are_in_the_first_sc
         screenshot(driver, f"judge-vote-{size[0]}x{size[1]}.png")
     assert not any(faults.values()), faults
     assert not driver.find_element(By.ID, "speech-tools").is_displayed(), "no clock tools without a speaker"
+
+
+def test_the_display_says_an_annulment_until_the_next_game_and_not_after_undo(live: LiveTable) -> None:
+    """After «annul» on ``serve`` the display went back to «Стол готов» with the previous vote's
+    «Итог» and no word of the annulment; now the verdict is the result the display shows, while the
+    game stands and after it (the idle table keeps the last result), and undo takes it back."""
+    def shown() -> Any:
+        async def public() -> Any:
+            return live.table.public_state()["result"]
+        return live.call(public())
+
+    def until(wanted: Callable[[Any], bool]) -> Any:
+        for _ in range(200):
+            if wanted(seen := shown()):
+                return seen
+            time.sleep(0.05)
+        raise AssertionError(f"the display shows {shown()!r}")
+
+    assert shown() is None
+    live.type("annul свет погас")
+    until(lambda result: result == "Игра аннулирована.")
+
+    async def heard(notice: LineSaid) -> None:   # what the view hears when undo takes the verdict back
+        assert live.table.view is not None
+        live.table.view.heard(notice)
+    live.call(heard(LineSaid("resumed", {}, "Продолжаем.", 0.0, 0.0)))   # undo's own line (test_judge_words plays it)
+    until(lambda result: result is None)
+    live.call(heard(LineSaid("game_stopped", {}, "Игра остановлена.", 0.0, 0.0)))
+    until(lambda result: result == "Игра остановлена.")
+
+    async def game_set_aside() -> Any:   # serve's idle table after the game: what its display shows
+        live.table._detach()
+        return live.table.public_state()
+    idle = live.call(game_set_aside())
+    assert idle["result"] == "Игра остановлена." and idle["seats"] == []

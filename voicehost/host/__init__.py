@@ -22,7 +22,7 @@ from voicehost.host.ears import load_ears
 from voicehost.host.hearing import HearingSettings
 from voicehost.host.journal import Journal, JournalEntry, load_journal, read_journal, write_results
 from voicehost.host.journal_clock import clock_facts, journal_clock
-from voicehost.host.judging import judge_protocol, judged_results
+from voicehost.host.judging import VERDICT_LINES, judge_protocol, judged_results
 from voicehost.host.live import resume_game
 from voicehost.host.notices import (
     BallotsCast,
@@ -56,7 +56,7 @@ from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import Voice, fixed_lines
 
 __all__ = [
-    "REGISTRY", "BestCommand", "Command", "offered", "read_args",
+    "REGISTRY", "BestCommand", "Command", "offered", "read_args", "VERDICT_LINES",
     "ConsoleAnswer", "ConsoleAnswered", "Director", "EdgeLog", "FloorChanged", "GameSetup", "HearingSettings",
     "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "NotesChanged", "Notice",
     "Paused", "Ports",

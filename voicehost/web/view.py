@@ -14,6 +14,7 @@ from typing import Any
 
 from voicehost.host import (
     REGISTRY,
+    VERDICT_LINES,
     BallotsCast,
     Director,
     FloorChanged,
@@ -55,6 +56,9 @@ from voicehost.rules.requests import AwaitSpeech, AwaitVotes
 SUBTITLES = 12      # the host's last lines shown as subtitles
 LINES_KEPT = 300    # … and kept, so a console command's answer can quote everything it made the host say
 LOG_TAIL = 40       # public log lines kept in the state
+# The host's lines of the judge's verdict: the display says it as the game's result until the next
+# game (serve keeps the last result while idle) or until undo takes it back.
+VERDICT_KEYS = frozenset(VERDICT_LINES.values())
 RESULT_EVENTS = (Eliminated, NoVote, TieDeclared, AllStay, LiftCounted, VotesCounted, GameOver)
 FIELD_KINDS = {"text": "text", "reason": "text", "seats": "text", "points": "text"}   # every other field: a seat
 
@@ -76,12 +80,17 @@ class TableView:
         self.correction: dict[str, Any] | None = None   # the judge's last vote correction, for his screen
         self.notes = director.notes()   # the judge's notes: his screen only, never the public state
         self.ballots: BallotsCast | None = None   # the last vote's ballots: the judge's during the count, all after
+        self.verdict: str | None = None   # «Игра аннулирована.»: the judge's verdict, until it is undone
 
     def heard(self, notice: Notice) -> None:
         """A director watcher: keeps what the view needs beyond the game itself."""
         if isinstance(notice, LineSaid):
             self.said += 1
             self.lines.append({"n": self.said, "text": notice.text})
+            if notice.key in VERDICT_KEYS:
+                self.verdict = notice.text
+            elif notice.key == "resumed":   # the verdict undone: the game goes on
+                self.verdict = None
         elif isinstance(notice, WindowChanged):
             self.window = notice.candidate
         elif isinstance(notice, FloorChanged):
@@ -111,7 +120,7 @@ class TableView:
             "speaker": self._speaker(),
             "nominations": _nominations(public_events, self.book),
             "vote": self._vote(public_events),
-            "result": _last_result(public_events, self.book, game.names),
+            "result": self.verdict or _last_result(public_events, self.book, game.names),
             "subtitles": list(self.lines)[-SUBTITLES:],
             "log": _last_lines(public_events, self.book, game.names),
             "paused": self.paused,
