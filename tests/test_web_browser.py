@@ -1285,3 +1285,22 @@ def test_the_display_says_an_annulment_until_the_next_game_and_not_after_undo(li
         return live.table.public_state()
     idle = live.call(game_set_aside())
     assert idle["result"] == "Игра остановлена." and idle["seats"] == []
+
+
+def test_at_night_the_nights_log_stands_above_the_seats(live: LiveTable, chromium: Any) -> None:
+    """At night the judge needs the shots and checks: the page's own moment (judge.js drawMoment,
+    given the state as it is at night: no speaker, no vote, a night phase) puts the night's log
+    in the first screen, above the seats, and the clock's tools away."""
+    driver = chromium
+    viewport(driver, PHONES["phone 390×844"])
+    in_a_speech(driver, live.base)
+    driver.execute_script("Judge.drawMoment({...Table.state, speaker: null, vote: null, "
+                          "phase: {kind: 'night', number: 2, text: 'Ночь 2'}}, false)")
+    for size in PHONES.values():
+        viewport(driver, size)
+        assert not outside_the_first_screen(driver, {"night": "#night-box h2"}), size
+        night, seats = driver.execute_script(
+            "return [document.getElementById('night-box').getBoundingClientRect().top, "
+            "document.getElementById('seats').getBoundingClientRect().top]")
+        assert night < seats, f"{size}: the night's log at {night}, the seats at {seats}"
+    assert not driver.find_element(By.ID, "speech-tools").is_displayed()
