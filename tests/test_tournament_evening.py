@@ -286,6 +286,8 @@ def test_serve_seats_each_rounds_game_from_the_schedule(capsys: pytest.CaptureFi
             table._game.cancel()   # the game itself is not what this test plays
 
     table.on_change = told
+    table.state = TableState.IDLE   # ready: the phone's setup page is sent the schedule's names
+    assert table.setup_state()["scheduled"] == {str(s): PLAYERS[10 + s - 1] for s in range(1, 11)}
 
     async def two_games() -> None:
         for _ in range(2):

@@ -1304,3 +1304,43 @@ def test_at_night_the_nights_log_stands_above_the_seats(live: LiveTable, chromiu
             "document.getElementById('seats').getBoundingClientRect().top]")
         assert night < seats, f"{size}: the night's log at {night}, the seats at {seats}"
     assert not driver.find_element(By.ID, "speech-tools").is_displayed()
+
+
+class ScheduledDesk(IdleDesk):
+    """A tournament table's idle desk (``serve --tournament``): the schedule seats its next game."""
+
+    scheduled = {"1": "Анна", "2": "Борис", "10": "Яна"}
+
+    def setup_state(self) -> dict[str, Any]:
+        return {**super().setup_state(), "scheduled": dict(self.scheduled)}
+
+
+def test_a_tournament_tables_setup_page_shows_the_schedules_names(tmp_path: Path, chromium: Any) -> None:
+    """The schedule's names were taken by the game but not shown on the phone's setup page; now
+    they fill the roster, and a name the judge types himself stays his."""
+    desk = ScheduledDesk()
+    table = LiveTable(tmp_path / "game.jsonl", desk=desk)
+    driver = chromium
+    try:
+        viewport(driver, SIZES["phone 390×844"])
+        judge_logged_in_idle(driver, table.base)
+        roster = {field.get_attribute("data-seat"): field for field in
+                  driver.find_elements(By.CSS_SELECTOR, "#roster input")}
+        WebDriverWait(driver, hang_guard(10)).until(lambda d: roster["1"].get_attribute("value") == "Анна")
+        assert [roster[seat].get_attribute("value") for seat in ("1", "2", "3", "10")] == ["Анна", "Борис", "", "Яна"]
+        roster["2"].clear()
+        roster["2"].send_keys("Вера")
+        driver.find_element(By.ID, "start-button").click()
+        WebDriverWait(driver, hang_guard(10)).until(lambda d: desk.started)
+        assert dict(desk.started[0].names) == {1: "Анна", 2: "Вера", 10: "Яна"}
+    finally:
+        table.close()
+
+
+def judge_logged_in_idle(driver: Any, base: str) -> None:
+    driver.get(base + "/judge")
+    wait = WebDriverWait(driver, hang_guard(20))
+    wait.until(lambda d: d.find_element(By.ID, "pin").is_displayed())
+    driver.find_element(By.ID, "pin").send_keys(PIN)
+    driver.find_element(By.ID, "login-button").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#roster input"))

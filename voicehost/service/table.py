@@ -356,6 +356,9 @@ class IdleTable:
     """The power cut's journal (RESUME_WINDOW)."""
     _halted: str | None = None
     """Why the table stopped taking inputs (HALTED)."""
+    _scheduled: Mapping[int, str] = field(default_factory=dict)
+    """``serve --tournament``: the names the stored schedule seats at the next game's place, read
+    as the table becomes ready (not on every state the phone is sent): its setup page shows them."""
     _records: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "voicehost-records"))
     """The records' one worker thread: stores run in order, so a vote never races its game's store."""
 
@@ -375,11 +378,18 @@ class IdleTable:
         if new not in TRANSITIONS[self._state]:
             raise RefusedTransition(self._state, new)
         self._state = new
+        if new in READY_STATES:
+            self._scheduled = self._next_seating()
         self._changed.set()
         self._changed = asyncio.Event()
         self.on_state(new)
         if new is not S.PLAYING:  # a game's start tells the web its director instead
             self.on_change(None)
+
+    def _next_seating(self) -> Mapping[int, str]:
+        """The schedule's names at the next game's place (none outside a tournament)."""
+        place = self.setup.next_place()
+        return {} if place is None or self.setup.seating is None else dict(self.setup.seating(place))
 
     @property
     def halted(self) -> str | None:
@@ -425,7 +435,8 @@ class IdleTable:
         return {"ruleset": self.setup.ruleset.name, "options": dict(self.setup.options),
                 "unfinished": unfinished.name if unfinished is not None else None,
                 "playing": self._state is S.PLAYING, "halted": self.halted, "best": best,
-                "state": self._state.value}
+                "state": self._state.value,
+                "scheduled": {str(seat): name for seat, name in sorted(self._scheduled.items())}}
 
     def start(self, choice: GameChoice) -> Refusal | None:
         """The judge's game from the web, started as ``start`` starts the default one."""

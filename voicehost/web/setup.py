@@ -54,7 +54,8 @@ class SetupDesk(Protocol):
     def setup_state(self) -> dict[str, Any]:
         """``{"ruleset", "options"}`` preselected, ``unfinished`` (a journal's name) while a
         power cut's game waits, ``playing``, ``halted`` (why, or None), ``best`` (the last
-        game's open best-player vote: ``seats``, ``names``, ``chosen``, ``points``; or None)."""
+        game's open best-player vote: ``seats``, ``names``, ``chosen``, ``points``; or None),
+        ``scheduled`` (a tournament table's names from the stored schedule, by seat; may be absent)."""
     def start(self, choice: GameChoice) -> Refusal | None: ...
     def resume(self) -> Refusal | None: ...
     def discard(self) -> Refusal | None: ...

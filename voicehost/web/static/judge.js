@@ -351,11 +351,22 @@ const Setup = {
       }));
       Setup.buildOptions();
     }
+    Setup.prefill(offer.scheduled || {});
     Setup.drawBest(offer.best);
     const waiting = offer.unfinished;
     document.getElementById("unfinished").classList.toggle("hidden", !waiting);
     document.getElementById("unfinished-text").textContent = waiting ? `Прерванная игра: ${waiting}` : "";
     document.getElementById("start-button").disabled = Boolean(waiting || offer.halted);
+  },
+
+  // A tournament table's names from the stored schedule (serve --tournament): filled in where the
+  // judge has not typed a name of his own, and changed with the round.
+  prefill(names) {
+    document.querySelectorAll("#roster input").forEach((input) => {
+      const name = names[input.dataset.seat] || "";
+      if (input.value === (input.dataset.scheduled || "")) input.value = name;
+      input.dataset.scheduled = name;
+    });
   },
 
   drawBest(best) {
