@@ -14,9 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .edges import Debouncer, Edge
-from .messages import _
-from .panel import HOLD_WAKE_S, Deliver, GpioUnavailable
+from .messages import N_, _
+from .panel import Deliver, GpioUnavailable, pins_refused, wired_button
 from .pinmap import HELD_KEYS, LONG_PRESS, PinMap
+
+KEYPAD_PINS = (N_("cannot open the judge's keypad: {why}"), N_("cannot open the judge's keypad ({kind}: {error})"))
 
 
 class JudgeKeypad:
@@ -42,15 +44,11 @@ class JudgeKeypad:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 for key in pinmap.judge:
-                    button = Button(key.pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-                    button.hold_time = HOLD_WAKE_S
-                    button.when_pressed = self._callback(key.pin, True)
-                    button.when_released = self._callback(key.pin, False)
-                    self.buttons[key.pin] = button
-        except Exception as err:  # gpiozero raises many kinds
+                    self.buttons[key.pin] = wired_button(Button, key.pin, pin_factory, self._callback(key.pin, True),
+                                                         self._callback(key.pin, False))
+        except Exception as err:  # gpiozero raises many kinds: said as the seat pins' are, in our words
             self.close()
-            raise GpioUnavailable(_("cannot open the judge's keypad ({kind}: {error})").format(
-                kind=type(err).__name__, error=err)) from None
+            raise GpioUnavailable(pins_refused(err, KEYPAD_PINS)) from None
 
     def _callback(self, pin: int, pressed: bool) -> Callable[[], None]:
         def on_edge() -> None:

@@ -43,12 +43,27 @@ PIN_FAILURES = {
 }
 
 
-def pins_refused(err: Exception) -> str:
-    """One line for a failure to open the seat pins, in the language in use."""
+SEAT_PINS = (N_("cannot open the seat pins: {why}"), N_("cannot open the seat pins ({kind}: {error})"))
+
+
+def pins_refused(err: Exception, lines: tuple[str, str] = SEAT_PINS) -> str:
+    """One line for a failure to open pins (the seats', or ``lines`` another part's: the reason
+    known, then gpiozero's own words), in the language in use."""
     known = PIN_FAILURES.get(type(err).__name__)
     if known is not None:
-        return _("cannot open the seat pins: {why}").format(why=_(known))
-    return _("cannot open the seat pins ({kind}: {error})").format(kind=type(err).__name__, error=err)
+        return _(lines[0]).format(why=_(known))
+    return _(lines[1]).format(kind=type(err).__name__, error=err)
+
+
+def wired_button(Button: Any, pin: int, pin_factory: Any,  # noqa: N803 - gpiozero's class
+                 pressed: Callable[[], None], released: Callable[[], None]) -> Any:
+    """A button as the panel reads it, a seat's or a judge's key: pulled up, no gpiozero
+    debounce (the :class:`Debouncer` is ours), the short hold wake (:data:`HOLD_WAKE_S`)."""
+    button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+    button.hold_time = HOLD_WAKE_S
+    button.when_pressed = pressed
+    button.when_released = released
+    return button
 
 
 class SeatPanel:
@@ -79,11 +94,8 @@ class SeatPanel:
 
     def _open(self, pinmap: PinMap, pin_factory: Any, Button: Any, PWMLED: Any) -> None:  # noqa: N803
         for pins in pinmap.seats:
-            button = Button(pins.button, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-            button.hold_time = HOLD_WAKE_S
-            button.when_pressed = self._callback(pins.seat, True)
-            button.when_released = self._callback(pins.seat, False)
-            self.buttons[pins.seat] = button
+            self.buttons[pins.seat] = wired_button(Button, pins.button, pin_factory, self._callback(pins.seat, True),
+                                                   self._callback(pins.seat, False))
             self.leds[pins.seat] = PWMLED(pins.led, pin_factory=pin_factory)
 
     def _callback(self, seat: int, pressed: bool) -> Callable[[], None]:

@@ -863,3 +863,16 @@ def test_under_english_rules_show_and_the_groups_refusals_carry_no_russian(capsy
         code, out, err = run_main(capsys, group)
         assert code == 2 and err == f"voicehost {group}: error: the following arguments are required: command " \
                                     "(see --help)\n", err
+
+
+def test_the_judges_keypad_off_a_pi_is_said_in_russian(russian: None) -> None:
+    """The keypad wrapped gpiozero's English as the seat panel once did («… (BadPinFactory: Unable …)»):
+    it gives the same reasons as the seats, in the program's words."""
+    from gpiozero.exc import BadPinFactory
+
+    from hw.keypad import KEYPAD_PINS
+    from hw.panel import pins_refused
+
+    line = pins_refused(BadPinFactory("Unable to load any default pin factory!"), KEYPAD_PINS)
+    assert line.startswith("не открывается пульт судьи: на этой машине нет выводов GPIO") and "Unable" not in line, line
+    assert_no_english(line, "the judge's keypad off a Pi", {"gpio", "gpiozero", "raspberry", "pi"})
