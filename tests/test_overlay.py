@@ -166,6 +166,36 @@ def test_the_ballots_appear_window_by_window_before_the_count() -> None:
         ("last_word" in [json.loads(h)["scene"] for h in seen["hints"]])
 
 
+PRESS_TO_OVERLAY_S = 0.25   # issue 45's target for a button press → the overlay's socket
+
+
+def test_each_ballot_reaches_the_overlay_as_its_button_goes_down() -> None:
+    """Every counted press of every vote (lift included) is on ``/ws/overlay`` before its
+    window closes, within the target of its button going down: the overlay follows the
+    director's per-press notice, not the window's close (on the old host it waited for it)."""
+    seen = run_virtual(record_overlay(three_candidates()))
+    arrivals = [(at, json.loads(text)["state"]) for at, text in seen["public"]]
+    votes = seen["result"].table.ballots
+    checked = 0
+    for vote in votes:
+        for window in vote.windows:
+            for ballot in vote.ballots:
+                if ballot.pressed != window.candidate or ballot.t is None or not ballot.counted:
+                    continue
+                shown = [at for at, state in arrivals if window.opens <= at < window.closes and state["ballots"]
+                         and any(g["candidate"] == window.candidate and ballot.voter in g["voters"]
+                                 for g in state["ballots"]["groups"])]
+                assert shown, f"day {vote.day} vote {vote.vote}: seat {ballot.voter}'s ballot for " \
+                              f"{window.candidate} not on the overlay before its window closed"
+                assert -0.001 <= shown[0] - ballot.t <= PRESS_TO_OVERLAY_S, (ballot, shown[0])   # t: to the ms
+                checked += 1
+    assert checked >= 5 and any(w.candidate for v in votes for w in v.windows[1:]), \
+        "the sample's votes have several windows and many presses"
+    counted = [s for _, s in arrivals if s["vote"] and s["vote"]["counted"] and s["ballots"]
+               and s["ballots"]["complete"]]
+    assert counted, "then the count, with every ballot"
+
+
 def test_the_roles_wait_for_the_streams_delay() -> None:
     delay = 30.0
     seen = run_virtual(record_overlay(games()[0].values[0](), delay_s=delay))

@@ -25,6 +25,7 @@ from voicehost.host.journal_clock import clock_facts, journal_clock
 from voicehost.host.judging import VERDICT_LINES, judge_protocol, judged_results
 from voicehost.host.live import resume_game
 from voicehost.host.notices import (
+    BallotPressed,
     BallotsCast,
     ConsoleAnswered,
     FloorChanged,
@@ -61,7 +62,7 @@ __all__ = [
     "InputsTaken", "Journal", "JournalEntry", "LineSaid", "MusicChanged", "NoCommand", "NotesChanged", "Notice",
     "Paused", "Ports",
     "Refused", "SetupRefused", "SetupRequest", "TableClock", "TableWatcher", "Voice", "VoteCorrected",
-    "WindowChanged", "check_setup", "BallotsCast", "ballot_changed", "ballots_view", "option_label",
+    "WindowChanged", "check_setup", "BallotPressed", "BallotsCast", "ballot_changed", "ballots_view", "option_label",
     "option_value_label", "events_to", "fixed_lines", "judge_protocol", "judged_results", "clock_facts",
     "journal_clock",
     "load_audio", "load_journal", "load_ears", "mock_factory", "open_pinmap", "read_command",

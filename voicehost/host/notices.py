@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from voicehost.host.ballots import VoteBallots
+from voicehost.host.ballots import CastBallot, VoteBallots
 from voicehost.host.journal import Source
 from voicehost.host.refusals import ConsoleAnswer
 from voicehost.rules import IllegalInput
@@ -119,6 +119,22 @@ class BallotsCast:
 
 
 @dataclass(frozen=True)
+class BallotPressed:
+    """A seat's button went down inside an open vote window: its ballot, the moment it is cast.
+
+    Every ruleset's vote is open (a thumb on the table, docs/rules.md), so a ballot is public as
+    it is cast; only a vote's presses are ever told (a night's taps never are). ``ballot`` is the
+    press as the count will read it so far: ``vote``, or ``second_vote`` / ``not_a_voter``
+    (ignored by the count); a release before «Спасибо» is a foul and still counts, so a ballot
+    is never withdrawn. ``so_far`` is the vote with it: the closed windows' ballots and the open
+    window's up to this press (that window's ``closes``: when it is due to close). The ballots
+    as counted follow as the window closes (:class:`BallotsCast`)."""
+
+    ballot: CastBallot
+    so_far: VoteBallots
+
+
+@dataclass(frozen=True)
 class MusicChanged:
     """The night music came on or went off; ``t`` in table seconds."""
 
@@ -135,7 +151,7 @@ class NotesChanged:
 
 
 Notice = (LineSaid | InputsTaken | FloorChanged | WindowChanged | Paused | ConsoleAnswered | VoteCorrected
-          | MusicChanged | NotesChanged | BallotsCast)
+          | MusicChanged | NotesChanged | BallotsCast | BallotPressed)
 
 
 class TableWatcher(Protocol):

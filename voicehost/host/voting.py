@@ -1,16 +1,18 @@
 """A vote at a live table: a window per candidate opened at the onset of the question and
 closed at the onset of «Спасибо», thumbs read from the seat buttons, the lift vote — and every
-press kept as a ballot (:mod:`~voicehost.host.ballots`): journaled beside the vote's inputs, shown
-to the judge as the windows close and to the table once the count is said."""
+press kept as a ballot (:mod:`~voicehost.host.ballots`): told the moment its button goes down
+(:class:`~voicehost.host.notices.BallotPressed`: the stream's overlay shows it), journaled beside
+the vote's inputs, shown to the judge as the windows close and to the table once the count is said."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from hw.capture import Ballot, Press, Window, count_votes, read_lift
 from voicehost.host.ballots import VoteBallots
-from voicehost.host.notices import BallotsCast, LineSaid, Notice, VoteCorrected, WindowChanged
+from voicehost.host.notices import BallotPressed, BallotsCast, LineSaid, Notice, VoteCorrected, WindowChanged
 from voicehost.host.stage import Stage
 from voicehost.language.host_lines import question_key
 from voicehost.rules.events import LiftCounted, MorningCame, VotesCounted
@@ -79,15 +81,57 @@ class Voting:
             self.stage.journal.ballots(self.ports.clock(), vote)
         return vote
 
-    async def window(self, key: str, **values: Any) -> Window:
-        """One candidate's window; his LED pulses while it is open."""
+    def _so_far(self, round_: str, windows: Sequence[Window], presses: list[Ballot]) -> VoteBallots:
+        """The vote being taken, as far as its windows go (not journaled: its ballots are once it is read)."""
+        return VoteBallots.of(self.game.day, self._which_vote(), round_, len(self.game.inputs), 0, windows, presses)
+
+    async def _taking(self, seconds: float, window: Window, so_far: Callable[[float], VoteBallots]) -> None:
+        """The open window's ``seconds`` (table seconds), each of its ballots told as its button
+        goes down (:class:`BallotPressed`): a vote is open, hands raised, so a ballot is public
+        the moment it is cast. A real panel's edges stir the ports as they come (and are polled
+        as a speech polls them, for the panel's settling); a simulated table's are known ahead:
+        the wait wakes at each. The window lasts exactly ``seconds`` whatever the presses."""
+        timer = asyncio.ensure_future(self.stage.wait(seconds))
+        told: set[tuple[int, float]] = set()
+        try:
+            while True:
+                self.ports.stirred.clear()
+                now = self.ports.clock()
+                vote = so_far(now)
+                for ballot in vote.ballots:
+                    key = (ballot.voter, ballot.t or 0.0)
+                    if ballot.pressed == window.candidate and ballot.t is not None and key not in told:
+                        told.add(key)   # a candidate has one window a vote: its presses are this window's
+                        self.stage.notify(BallotPressed(ballot, vote))
+                if timer.done():
+                    return
+                ahead = [p.down - now for p in self.ports.presses(now, window.closes) if p.down > now]
+                if self.ports.poll_s is not None:
+                    ahead.append(self.ports.poll_s)
+                stirred = asyncio.ensure_future(self.ports.stirred.wait())
+                await asyncio.wait([timer, stirred], timeout=min(ahead, default=None),
+                                   return_when=asyncio.FIRST_COMPLETED)
+                stirred.cancel()
+        finally:
+            timer.cancel()
+
+    async def window(self, request: AwaitVotes, closed: Sequence[Window], key: str, **values: Any) -> Window:
+        """One candidate's window (``closed``: the vote's windows before it); his LED pulses
+        while it is open, and each ballot is told as its button goes down."""
         candidate = int(values.get("seat", 0))
         self.stage.lights.window(candidate)
         self.stage.notify(WindowChanged(candidate))
         opens = (await self.stage.say([(key, values)]))[0]
         self.ports.cue("vote_open")
         closing = self.stage.clock.table_span(self.ports.cue_length("vote_close"))
-        await self.stage.wait(self.game.ruleset.timers.get("vote_window_s", 2) - closing)
+        seconds = self.game.ruleset.timers.get("vote_window_s", 2) - closing
+        until = self.ports.clock() + self.stage.clock.span(max(0.0, seconds))   # when it is due to close
+
+        def so_far(now: float) -> VoteBallots:
+            windows = [*closed, Window(candidate, opens, until)]
+            result = count_votes(windows, self.ports.presses(windows[0].opens, now + 1e-9), request.voters)
+            return self._so_far(request.round, windows, result.ballots)
+        await self._taking(seconds, Window(candidate, opens, until), so_far)
         self.ports.cue("vote_close")   # ends as the window does: «Спасибо» comes the window's length after the question
         closes = (await self.stage.say([("thanks", {})]))[0]
         self.stage.notify(WindowChanged(None))
@@ -101,11 +145,11 @@ class Voting:
         windows: list[Window] = []
         vote: VoteBallots | None = None
         for c in cast(TableGame, self.game).windowed(request):
-            windows.append(await self.window(question, seat=c, name=self.game.names.get(c, str(c))))
+            windows.append(await self.window(request, windows, question, seat=c,
+                                             name=self.game.names.get(c, str(c))))
             result = count_votes(windows, self.ports.presses(windows[0].opens, self.ports.clock() + 1e-9),
                                  request.voters)
-            self.stage.notify(BallotsCast(VoteBallots.of(self.game.day, self._which_vote(), request.round,
-                                                         len(self.game.inputs), 0, windows, result.ballots), False))
+            self.stage.notify(BallotsCast(self._so_far(request.round, windows, result.ballots), False))
         at = len(self.game.inputs)
         presses: list[Ballot] = []
         if windows:
@@ -137,7 +181,14 @@ class Voting:
             opens = (await self.stage.say([(LIFT_QUESTION, {})]))[0]
             self.lift_asked_at = None
         self.stage.notify(WindowChanged(0))
-        await self.stage.wait(self.game.ruleset.timers.get("vote_window_s", 2))
+        seconds = self.game.ruleset.timers.get("vote_window_s", 2)
+        until = self.ports.clock() + self.stage.clock.span(max(0.0, seconds))
+
+        def so_far(now: float) -> VoteBallots:
+            window = Window(0, opens, until)
+            return self._so_far("lift", [window], read_lift(window, self.ports.presses(opens, now + 1e-9),
+                                                            request.voters))
+        await self._taking(seconds, Window(0, opens, until), so_far)
         closes = (await self.stage.say([("thanks", {})]))[0]
         self.stage.notify(WindowChanged(None))
         # Every press in the window is a thumb, in the order pressed; the game judges a

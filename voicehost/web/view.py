@@ -15,6 +15,7 @@ from typing import Any
 from voicehost.host import (
     REGISTRY,
     VERDICT_LINES,
+    BallotPressed,
     BallotsCast,
     Director,
     FloorChanged,
@@ -107,6 +108,8 @@ class TableView:
                                "ballot": ballot_changed(self.book, notice.voter, notice.before, notice.candidate)}
         elif isinstance(notice, BallotsCast):
             self.ballots = notice
+        elif isinstance(notice, BallotPressed):   # the vote so far: the judge and the stream see each press
+            self.ballots = BallotsCast(notice.so_far, False)
 
     # ---- the public state --------------------------------------------------------------------------
 
