@@ -20,7 +20,7 @@ from voicehost.cli.main import main
 from voicehost.host.ballots import VoteBallots
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.journal import Journal, load_journal, write_results
-from voicehost.host.notices import BallotsCast, Notice
+from voicehost.host.notices import BallotPressed, BallotsCast, Notice
 from voicehost.host.vclock import run_virtual
 from voicehost.records.games import record_from_protocol
 from voicehost.rules import Game, InputError
@@ -243,6 +243,37 @@ def test_the_judge_sees_the_ballots_during_the_count_and_the_table_once_it_is_sa
     row = next(r for r in after_public["rows"] if r["voter"] == 6)
     assert not row["inside"] and row["at"] == pytest.approx(-0.5) and "мимо окна" in row["text"]
     assert json.dumps(after_public, ensure_ascii=False)   # what the socket sends
+
+
+def test_each_press_inside_the_window_is_told_as_its_button_goes_down(
+        tmp_path: Path, voted: Callable[[], Game]) -> None:
+    """The stream's notice: a ballot per press inside the window, at the moment it is pressed,
+    marked as the count reads it so far (an early release is known only at the close), with the
+    vote so far; a press outside the window is never told, and the table's display still waits
+    for the count."""
+    told: list[tuple[float, BallotPressed, Any]] = []
+
+    def watcher(director: Director) -> Any:
+        view = TableView(director)
+
+        def watch(notice: Notice) -> None:
+            view.heard(notice)
+            if isinstance(notice, BallotPressed):
+                told.append((director.ports.clock(), notice, view.public()["ballots"]))
+        return watch
+
+    run_vote(tmp_path, voted(), PRESSES, watcher)
+    assert [(n.ballot.voter, n.ballot.pressed, n.ballot.mark) for _, n, _ in told] == [
+        (4, 5, "vote"), (2, 5, "vote"), (1, 5, "vote"), (4, 5, "second_vote")]
+    opens = told[0][1].so_far.windows[0].opens
+    for (at, notice, public), (_, down, _) in zip(told, [PRESSES[2], PRESSES[1], PRESSES[0], PRESSES[3]],
+                                                  strict=True):
+        assert at == pytest.approx(opens + down, abs=1e-3), "told the moment the button went down"
+        assert notice.ballot in notice.so_far.ballots and notice.so_far.day == 1 and notice.so_far.round == "main"
+        assert public is None, "the table's display waits for the count"
+    so_far = told[-1][1].so_far   # at 0.6 s: 4 let go at 0.4 s, 2 still holds (he lets go at 1 s)
+    assert [(b.voter, b.mark) for b in so_far.ballots] == [(4, "early_release"), (2, "vote"), (1, "vote"),
+                                                          (4, "second_vote")]
 
 
 # ---- the formats ----------------------------------------------------------------------------------

@@ -21,11 +21,12 @@ from aiohttp.test_utils import TestClient, TestServer
 from test_web_leaks import EXAMPLES, JUDGE_ONLY_KEYS, ROLE_VALUES, games, keys_and_strings
 
 from voicehost.cli.args import overlay_settings
-from voicehost.host import Director, LineSaid, run_virtual
+from voicehost.host import BallotPressed, Director, LineSaid, run_virtual
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
 from voicehost.rules.events import PRIVATE_EVENTS
+from voicehost.rules.requests import AwaitLift, AwaitVotes
 from voicehost.simulation.script import script_from_data
 from voicehost.simulation.table_level import TableRun, play_table
 from voicehost.web import WebTable
@@ -53,7 +54,7 @@ async def record_overlay(script: Any, delay_s: float = 0.0) -> dict[str, Any]:
     every roles message (with the loop's time each arrived) and the lines said aloud."""
     table = WebTable("1234", wrong_pin_delay_s=0.0, overlay=OverlaySettings(KEY, delay_s))
     loop = asyncio.get_running_loop()
-    seen: dict[str, Any] = {"public": [], "hints": [], "secret": [], "aloud": [], "pages": []}
+    seen: dict[str, Any] = {"public": [], "hints": [], "secret": [], "aloud": [], "pages": [], "pressed": []}
     async with served(table) as client:
         for path in ("/overlay", "/static/overlay.js", "/static/overlay.css"):
             seen["pages"].append(await (await client.get(path)).text())
@@ -75,6 +76,8 @@ async def record_overlay(script: Any, delay_s: float = 0.0) -> dict[str, Any]:
         async def around(director: Director) -> AsyncIterator[WebTable]:
             table.attach(director)
             director.watch(lambda n: seen["aloud"].append(n.text) if isinstance(n, LineSaid) else None)
+            director.watch(lambda n: seen["pressed"].append(director.game.request)
+                           if isinstance(n, BallotPressed) else None)
             yield table
 
         tasks = [asyncio.create_task(listen(public, seen["public"])),
@@ -129,6 +132,8 @@ def test_no_overlay_message_carries_a_role_a_night_action_or_a_check(make_script
     public = [text for _, text in seen["public"]]
     assert len(public) > 20, "the overlay heard the game"
     assert leaks(public + seen["hints"] + seen["pages"], secrets) == [], "the public overlay leaked"
+    assert all(isinstance(request, (AwaitVotes, AwaitLift)) for request in seen["pressed"]), \
+        "a press is told only while a vote is taken (a night's taps never are)"
     roles = [json.loads(text)["state"] for _, text in seen["secret"]]
     assert any(state["roles"] for state in roles), "the keyed overlay carries the cards"
     assert any(secret in text for _, text in seen["secret"] for secret in secrets), "… and the night"
@@ -302,7 +307,7 @@ def test_a_reports_overlay_keeps_only_its_public_fields() -> None:
     assert not keys & SECRET_KEYS and not strings & ROLE_VALUES and "дон" not in json.dumps(overlay, ensure_ascii=False)
     assert len(overlay["seats"]) == 20 and overlay["seats"][0] == {
         "seat": 1, "name": "Анна", "alive": False, "fouls": 0, "out": None, "nominated": False, "on_ballot": False,
-        "speaking": False}
+        "speaking": False, "ballot": None}
     assert overlay["speaker"]["left"] == 24 * 3600 and overlay["speaker"]["held"] is False
     assert overlay["vote"]["counts"] == [[5, 3]] and overlay["vote"]["candidates"] == [5, 0]
     assert len(overlay["outcomes"]) == 2 and overlay["scene"] == "day" and overlay["card"]["rows"][0]["seat"] == 1

@@ -1,7 +1,7 @@
 """The stream's overlay in real headless Chromium at 1920×1080 (docs/broadcast.md).
 
-- Each phase of a real table-level game (a speech, a vote taken window by window, its count,
-  a last word, a night, the game card), as the overlay's own server sends it, drawn by the
+- Each phase of a real table-level game (a speech, a vote with each ballot drawn as its button
+  goes down, its count, a last word, a night, the game card), as the overlay's own server sends it, drawn by the
   page over a transparent background: the screenshot's corners are see-through, nothing is
   drawn outside the broadcast's safe area, and each picture is put over a checkerboard in
   docs/screenshots (the transparency shows) — the public page and the keyed one with the roles.
@@ -82,7 +82,10 @@ def chrome() -> Any:
 PHASES: dict[str, Callable[[dict[str, Any]], bool]] = {
     "speech": lambda s: s["scene"] == "day" and bool(s["speaker"]) and len(s["nominations"]) >= 2,
     "vote": lambda s: s["scene"] == "vote" and s["vote"]["open"] is not None and bool(s["ballots"])
-    and any(g["voters"] for g in s["ballots"]["groups"]),
+    and any(g["voters"] for g in s["ballots"]["groups"] if g["candidate"] != s["vote"]["open"]),
+    "vote-press": lambda s: s["scene"] == "vote" and s["vote"]["open"] is not None and bool(s["ballots"])
+    and any(g["voters"] for g in s["ballots"]["groups"] if g["candidate"] != s["vote"]["open"])
+    and any(g["voters"] for g in s["ballots"]["groups"] if g["candidate"] == s["vote"]["open"]),
     "count": lambda s: s["scene"] == "day" and bool(s["vote"]) and s["vote"]["counted"] and bool(s["ballots"])
     and s["ballots"]["complete"] and not s["speaker"],
     "last-word": lambda s: s["scene"] == "last_word",
@@ -189,6 +192,17 @@ def test_each_phase_is_drawn_transparent_inside_the_safe_area(chrome: Any) -> No
                     assert "выставил" in text
                 if name == "vote":
                     assert "сейчас за игрока" in text.lower() or "сейчас «все покидают»" in text.lower()
+                if name == "vote-press":   # a ballot of the open window, drawn before it closes
+                    state = json.loads(public)["state"]
+                    open_ = state["vote"]["open"]
+                    (group,) = [g for g in state["ballots"]["groups"] if g["candidate"] == open_]
+                    row = driver.execute_script(
+                        f"return document.querySelector('#vote-groups .group[data-candidate=\"{open_}\"]').innerText")
+                    assert all(str(voter) in row for voter in group["voters"]), row
+                    newest = driver.execute_script("return [...document.querySelectorAll('.voter.new')]"
+                                                   ".map((c) => c.innerText)")
+                    assert newest and newest[-1] == str(group["voters"][-1]), "the newest ballot lit"
+                    assert sum(f"за {open_}" in tile for tile in tiles) == len(group["voters"]), tiles
                 if name == "over":
                     assert "итог игры" in text.lower() and "победа" in text.lower()
                 over_checkerboard(shot).save(SHOTS / f"{view}-{name}.png", optimize=True)

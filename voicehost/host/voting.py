@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, cast
 
 from hw.capture import Ballot, Press, Window, count_votes, read_lift
@@ -81,6 +82,12 @@ class Voting:
             self.stage.journal.ballots(self.ports.clock(), vote)
         return vote
 
+    def _pressed(self, since: float, now: float) -> list[Press]:
+        """The presses from ``since`` as they stand at ``now``: a button that comes up later (a
+        simulated table knows it ahead) is still held."""
+        return [p if p.up is None or p.up <= now else replace(p, up=None)
+                for p in self.ports.presses(since, now + 1e-9)]
+
     def _so_far(self, round_: str, windows: Sequence[Window], presses: list[Ballot]) -> VoteBallots:
         """The vote being taken, as far as its windows go (not journaled: its ballots are once it is read)."""
         return VoteBallots.of(self.game.day, self._which_vote(), round_, len(self.game.inputs), 0, windows, presses)
@@ -129,7 +136,7 @@ class Voting:
 
         def so_far(now: float) -> VoteBallots:
             windows = [*closed, Window(candidate, opens, until)]
-            result = count_votes(windows, self.ports.presses(windows[0].opens, now + 1e-9), request.voters)
+            result = count_votes(windows, self._pressed(windows[0].opens, now), request.voters)
             return self._so_far(request.round, windows, result.ballots)
         await self._taking(seconds, Window(candidate, opens, until), so_far)
         self.ports.cue("vote_close")   # ends as the window does: «Спасибо» comes the window's length after the question
@@ -186,8 +193,7 @@ class Voting:
 
         def so_far(now: float) -> VoteBallots:
             window = Window(0, opens, until)
-            return self._so_far("lift", [window], read_lift(window, self.ports.presses(opens, now + 1e-9),
-                                                            request.voters))
+            return self._so_far("lift", [window], read_lift(window, self._pressed(opens, now), request.voters))
         await self._taking(seconds, Window(0, opens, until), so_far)
         closes = (await self.stage.say([("thanks", {})]))[0]
         self.stage.notify(WindowChanged(None))

@@ -5,7 +5,7 @@ Two states are made from the :class:`~voicehost.web.view.TableView` the display 
 
 - :func:`public_overlay` — what ``/overlay`` and ``/ws/overlay`` carry, and what the club
   screen's ``/overlay/table/N`` shows: the players' strip, the speaker and his clock, the
-  nominations, the vote with each window's ballots as it closes, the outcomes of votes and
+  nominations, the vote with each ballot as its button goes down, the outcomes of votes and
   mornings, and the game card at the end. Built from public events only: no field can carry a
   role or a night action.
 - :func:`secret_overlay` — the same plus each seat's role, the night's shots and checks, and
@@ -100,16 +100,21 @@ def public_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
     shown = view.public()
     game = view.game
     events = [e for e in game.events if not isinstance(e, PRIVATE_EVENTS)]
-    candidates = set(shown["vote"]["candidates"]) if shown["vote"] and not shown["vote"]["counted"] else set()
+    taken = bool(shown["vote"]) and not shown["vote"]["counted"]
+    candidates = set(shown["vote"]["candidates"]) if taken else set()
+    ballots = _live_ballots(view, book)
+    voted = {voter: g["candidate"] for g in ballots["groups"] for voter in g["voters"]} \
+        if taken and ballots and not ballots["complete"] else {}
     seats = [{"seat": s["seat"], "name": s["name"], "alive": s["alive"], "fouls": s["fouls"],
               "out": _out(book, s["out"]["cause"]) if s["out"] else None, "nominated": s["nominated"],
-              "on_ballot": s["seat"] in candidates, "speaking": s["speaking"]} for s in shown["seats"]]
+              "on_ballot": s["seat"] in candidates, "speaking": s["speaking"], "ballot": voted.get(s["seat"])}
+             for s in shown["seats"]]
     speaker = shown["speaker"]
     state = {"phase": shown["phase"], "seats": seats,
              "speaker": None if speaker is None else {k: speaker[k] for k in (
                  "seat", "name", "turn", "turn_text", "seconds", "left", "held", "warning_s")},
              "nominations": [{"by": n["by"], "target": n["target"], "text": n["text"]} for n in shown["nominations"]],
-             "vote": shown["vote"], "ballots": _live_ballots(view, book), "outcomes": _outcomes(events, book),
+             "vote": shown["vote"], "ballots": ballots, "outcomes": _outcomes(events, book),
              "card": _card(view, events, book), "paused": shown["paused"], "speed": shown["speed"],
              "finished": finished or game.is_over}
     scene = scene_of(state)
@@ -153,8 +158,10 @@ def scene_of(state: dict[str, Any]) -> str:
 
 
 def _live_ballots(view: TableView, book: Phrasebook) -> dict[str, Any] | None:
-    """Today's last vote's ballots, each window's as it closes (the stream is not the table:
-    the display waits for the count, the broadcast shows them as they come)."""
+    """Today's last vote's ballots, each as its button goes down (the vote so far, told by the
+    director's :class:`~voicehost.host.BallotPressed`), each window's as counted once it closes,
+    then all with the count. The stream is not the table: the display waits for the count, the
+    broadcast shows the hands as they go up. A group's voters are in the order they pressed."""
     cast, game = view.ballots, view.game
     if cast is None or cast.ballots.day != game.day or game.night > cast.ballots.day:
         return None
@@ -406,10 +413,12 @@ def read_overlay(data: object) -> dict[str, Any] | None:
 
 
 def _read_seat(seat: dict[str, Any]) -> dict[str, Any]:
+    ballot = seat.get("ballot")   # whom his ballot in the vote being taken is for (0: the lift)
     return {"seat": _int(seat.get("seat")), "name": _str(seat.get("name"), 80), "alive": seat.get("alive") is True,
             "fouls": _int(seat.get("fouls")), "out": _str(seat.get("out")) or None,
             "nominated": seat.get("nominated") is True, "on_ballot": seat.get("on_ballot") is True,
-            "speaking": seat.get("speaking") is True}
+            "speaking": seat.get("speaking") is True,
+            "ballot": _int(ballot) if isinstance(ballot, int) and not isinstance(ballot, bool) else None}
 
 
 def _read_speaker(speaker: dict[str, Any]) -> dict[str, Any] | None:

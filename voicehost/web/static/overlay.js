@@ -5,7 +5,7 @@
 "use strict";
 
 const Overlay = {
-  state: null, texts: {}, receivedAt: 0,
+  state: null, texts: {}, receivedAt: 0, shownVoters: new Set(),
 
   connect() {
     const path = "/ws" + location.pathname + location.search;
@@ -101,8 +101,9 @@ const Overlay = {
     Overlay.byId("nominations").classList.toggle("hidden", s.phase.kind !== "day" || Boolean(s.vote && s.vote.counted && !s.nominations.length));
   },
 
-  // The vote: a line per candidate with the seats whose ballots count for him — each window's
-  // ballots appear as it closes — and the count once it is said.
+  // The vote: a line per candidate with the seats whose ballots count for him, in the order
+  // they pressed — each appears as its button goes down, the newest lit — and the count once
+  // it is said.
   drawVote(s) {
     const box = Overlay.byId("vote"), vote = s.card ? null : s.vote;   // the game card replaces the last vote
     box.classList.toggle("hidden", !vote);
@@ -114,16 +115,24 @@ const Overlay = {
     Overlay.byId("vote-title").textContent = title;
     const voters = {};
     for (const group of (s.ballots && s.ballots.groups) || []) voters[group.candidate] = group.voters;
-    Overlay.byId("vote-groups").replaceChildren(...vote.counts.map(([candidate, n]) => {
+    const rows = vote.counts.map(([candidate, n]) => {
       const row = Overlay.el("div", "group");
       row.classList.toggle("open", vote.open === candidate);
       row.dataset.candidate = candidate;
       const who = candidate === 0 ? Overlay.t("all_leave") : Overlay.t("for_seat", { seat: candidate });
       const seats = voters[candidate] || [];
-      row.append(Overlay.el("span", "who", who), Overlay.el("span", "voters", seats.join(", ")),
-                 Overlay.el("span", "n", vote.counted ? n : seats.length || ""));
+      const chips = Overlay.el("span", "voters");
+      seats.forEach((seat, k) => {
+        const chip = Overlay.el("span", "voter", seat);
+        const known = Overlay.shownVoters.has(`${candidate}:${seat}`);
+        chip.classList.toggle("new", !vote.counted && vote.open === candidate && (!known || k === seats.length - 1));
+        chips.append(chip);
+      });
+      row.append(Overlay.el("span", "who", who), chips, Overlay.el("span", "n", vote.counted ? n : seats.length || ""));
       return row;
-    }));
+    });
+    Overlay.byId("vote-groups").replaceChildren(...rows);
+    Overlay.shownVoters = new Set(Object.entries(voters).flatMap(([c, seats]) => seats.map((seat) => `${c}:${seat}`)));
   },
 
   drawCard(card) {
@@ -154,7 +163,10 @@ const Overlay = {
       const fouls = Overlay.el("div", "fouls");
       for (let i = 0; i < seat.fouls; i++) fouls.append(Overlay.el("span"));
       tile.append(fouls);
-      const tag = !seat.alive ? seat.out || Overlay.t("out") : seat.on_ballot ? Overlay.t("on_ballot") : "";
+      const voted = seat.ballot !== null && seat.ballot !== undefined;   // his hand is up: «за 5» (the lift: ✓)
+      tile.classList.toggle("voted", voted);
+      const tag = voted ? (seat.ballot ? Overlay.t("for_seat", { seat: seat.ballot }) : "✓")
+        : !seat.alive ? seat.out || Overlay.t("out") : seat.on_ballot ? Overlay.t("on_ballot") : "";
       if (tag) tile.append(Overlay.el("div", "tag", tag));
       const kind = roles[String(seat.seat)];
       if (kind) tile.append(Overlay.el("div", `role ${kind}`, names[String(seat.seat)]));
