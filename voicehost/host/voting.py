@@ -99,6 +99,7 @@ class Voting:
         as a speech polls them, for the panel's settling); a simulated table's are known ahead:
         the wait wakes at each. The window lasts exactly ``seconds`` whatever the presses."""
         timer = asyncio.ensure_future(self.stage.wait(seconds))
+        stirred: asyncio.Future[Any] | None = None
         told: set[tuple[int, float]] = set()
         try:
             while True:
@@ -119,8 +120,10 @@ class Voting:
                 await asyncio.wait([timer, stirred], timeout=min(ahead, default=None),
                                    return_when=asyncio.FIRST_COMPLETED)
                 stirred.cancel()
-        finally:
+        finally:   # a game stopped mid-window leaves no task behind
             timer.cancel()
+            if stirred is not None:
+                stirred.cancel()
 
     async def window(self, request: AwaitVotes, closed: Sequence[Window], key: str, **values: Any) -> Window:
         """One candidate's window (``closed``: the vote's windows before it); his LED pulses
