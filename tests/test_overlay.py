@@ -312,3 +312,7 @@ def test_a_reports_overlay_keeps_only_its_public_fields() -> None:
     assert overlay["vote"]["counts"] == [[5, 3]] and overlay["vote"]["candidates"] == [5, 0]
     assert len(overlay["outcomes"]) == 2 and overlay["scene"] == "day" and overlay["card"]["rows"][0]["seat"] == 1
     assert read_report(json.dumps({**hostile, "overlay": "none"}))["overlay"] is None
+    voters = [{"seat": 1, "ballot": "дон"}, {"seat": 2, "ballot": True}, {"seat": 3, "ballot": 5},
+              {"seat": 4, "ballot": 0}, {"seat": 5, "ballot": 10**6}]
+    seats = read_report(json.dumps({**hostile, "overlay": {"seats": voters}}, ensure_ascii=False))["overlay"]["seats"]
+    assert [seat["ballot"] for seat in seats] == [None, None, 5, 0, None], "a seat's ballot: a seat number, 0 the lift"

@@ -418,7 +418,7 @@ def _read_seat(seat: dict[str, Any]) -> dict[str, Any]:
             "fouls": _int(seat.get("fouls")), "out": _str(seat.get("out")) or None,
             "nominated": seat.get("nominated") is True, "on_ballot": seat.get("on_ballot") is True,
             "speaking": seat.get("speaking") is True,
-            "ballot": _int(ballot) if isinstance(ballot, int) and not isinstance(ballot, bool) else None}
+            "ballot": ballot if isinstance(ballot, int) and _int(ballot) == ballot else None}
 
 
 def _read_speaker(speaker: dict[str, Any]) -> dict[str, Any] | None:
