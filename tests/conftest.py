@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from pulse import pulse_daemon, pulse_loop  # noqa: F401  (the sound fixtures)
 
+import voicehost.i18n  # noqa: F401  (loaded as in the program, so hw's messages come out translated)
 from hw.pinmap import PinMap, load_pinmap
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.engine_level import Simulation, simulate
