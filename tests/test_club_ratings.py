@@ -48,7 +48,8 @@ def protocols(folder: Path) -> list[Path]:
     """:data:`GAMES` finished sport games, ten of the 30 players each (the long names too), an
     hour apart (their ``started``: the order the records rate them in)."""
     folder.mkdir(parents=True, exist_ok=True)
-    paths, seed, first = [], 1, datetime(2026, 10, 1, 18, 0, 0)
+    paths: list[Path] = []
+    seed, first = 1, datetime(2026, 10, 1, 18, 0, 0)
     while len(paths) < GAMES:
         data = random_script("sport", seed)
         names = random.Random(seed).sample(PLAYERS, data["seats"])
@@ -73,31 +74,30 @@ def by_the_library(paths: list[Path]) -> dict[str, dict[str, Any]]:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    overall: dict[str, Any] = {}
-    sides: dict[tuple[str, str], Any] = {}
+    rated: dict[tuple[str, str], Any] = {}   # (player, "all"): overall; (player, side): that side's
     games: dict[tuple[str, str], int] = {}
     for path in paths:
         protocol = json.loads(path.read_text())
         teams: dict[str, list[str]] = {"red": [], "black": []}
         for entry in protocol["seats"].values():
             teams[Role(entry["role"]).team.value].append(entry["name"])
-        ranks = [0, 0] if protocol["winner"] not in teams else [0 if side == protocol["winner"] else 1
-                                                                 for side in teams]
-        for table, key in ((overall, lambda name, side: name), (sides, lambda name, side: (name, side))):
-            keys = [[key(name, side) for name in names] for side, names in teams.items()]
-            rated = model.rate([[table.setdefault(k, model.rating()) for k in team] for team in keys], ranks=ranks)
-            for team, new in zip(keys, rated, strict=True):
-                for k, rating in zip(team, new, strict=True):
-                    table[k] = rating
+        ranks = [0.0, 0.0] if protocol["winner"] not in teams else [0.0 if side == protocol["winner"] else 1.0
+                                                                     for side in teams]
+        for overall in (True, False):
+            keys = [[(name, "all" if overall else side) for name in names] for side, names in teams.items()]
+            new = model.rate([[rated.setdefault(k, model.rating()) for k in team] for team in keys], ranks=ranks)
+            for team, after in zip(keys, new, strict=True):
+                for k, rating in zip(team, after, strict=True):
+                    rated[k] = rating
         for side, names in teams.items():
             for name in names:
                 games[(name, side)] = games.get((name, side), 0) + 1
     return {name: {"mu": r.mu, "sigma": r.sigma, "rating": r.mu - 3 * r.sigma,
                    "games": games.get((name, "red"), 0) + games.get((name, "black"), 0),
-                   "sides": {side: {"mu": sides[(name, side)].mu, "sigma": sides[(name, side)].sigma,
+                   "sides": {side: {"mu": rated[(name, side)].mu, "sigma": rated[(name, side)].sigma,
                                     "games": games[(name, side)]} for side in ("red", "black")
-                             if (name, side) in sides}}
-            for name, r in overall.items()}
+                             if (name, side) in rated}}
+            for (name, kind), r in rated.items() if kind == "all"}
 
 
 def tenths(value: float) -> str:
@@ -110,7 +110,9 @@ def tenths(value: float) -> str:
 def expected_rows(expected: dict[str, dict[str, Any]]) -> list[list[str]]:
     """The rating table's cells, best first (by mu − 3·sigma, then name)."""
     order = sorted(expected, key=lambda name: (-expected[name]["rating"], name))
-    spread = lambda s: f"{tenths(s['mu'])} ± {tenths(s['sigma'])}"   # noqa: E731
+
+    def spread(skill: dict[str, Any]) -> str:
+        return f"{tenths(skill['mu'])} ± {tenths(skill['sigma'])}"
     return [[str(place), name, tenths(expected[name]["rating"]), spread(expected[name]), str(expected[name]["games"]),
              *[f"{spread(side)} ({side['games']})" if (side := expected[name]["sides"].get(key)) else "—"
                for key in ("red", "black")]]

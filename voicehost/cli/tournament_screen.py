@@ -225,8 +225,8 @@ def with_skills(provider: Callable[[str | None, Sequence[str]], Board], db: str 
     """``provider``'s board with the OpenSkill rating of the players in its standings: the
     club's rating over every game stored at ``db`` (what ``records rating --system openskill``
     prints), not the evening's alone — one evening says little of a player's skill. Worked out
-    again only when the board counts another game or other players (a rating pass over a
-    season of games takes long; the provider is asked every few seconds)."""
+    again only when the board counts another game or other players: the provider is asked every
+    few seconds, and the whole history need not be rated again while nothing was played."""
     from dataclasses import replace
 
     from voicehost.records.store import open_records
