@@ -186,7 +186,7 @@ def test_serve_journals_the_earpiece_and_a_resume_repeats_the_deal_once(mock_fac
     """``serve`` with ``--judge-audio``: each earpiece line goes into the game's journal on the
     judge's channel (as ``run`` keeps it), and a game resumed after a power cut tells the judge
     its deal once more — once, not at each change of the table's state."""
-    bench, heard = Bench(mock_factory, tmp_path), []
+    bench, heard = Bench(mock_factory, tmp_path), list[str]()
 
     async def first() -> None:
         await bench.start()
@@ -205,7 +205,7 @@ def test_serve_journals_the_earpiece_and_a_resume_repeats_the_deal_once(mock_fac
     assert all(r["channel"] == "judge" and str(r["key"]).startswith("judge.") for r in said)
     assert [r["text"] for r in said] == heard[:len(said)]
     deal = [text for text in heard if text != "Раздача."][:3]
-    resumed, again = Bench(mock_factory, tmp_path), []
+    resumed, again = Bench(mock_factory, tmp_path), list[str]()
 
     async def second() -> None:
         table = await resumed.start()
