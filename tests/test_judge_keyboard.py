@@ -301,6 +301,7 @@ def test_a_whole_sport_game_by_keyboard_alone(table: KeyboardTable, chromium: An
     remove(walk, 5)
     walk.until(lambda s: s["phase"]["kind"] == "over" and s["result"], "the game over")
     result = table.state()["result"]
+    assert "победа красных" in result, result
     WebDriverWait(driver, hang_guard(10)).until(lambda d: result in " ".join(walk.heard()))
     walk.axe(axe_source, "the game over")
     heard = walk.heard()
