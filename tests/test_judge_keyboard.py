@@ -307,7 +307,7 @@ def test_a_whole_sport_game_by_keyboard_alone(table: KeyboardTable, chromium: An
     heard = walk.heard()
     for line in ("Говорит игрок 2: речь.", "Стоп-время: часы игрока 1 стоят.", "Игра продолжается.",
                  "Голосование: сейчас за игрока 5.",
-                 "Подсчитано: за игрока 5: 0, за игрока 9: 10. Игрок номер 9 покидает игру",
+                 "Подсчитано: за игрока 5: 0, за игрока 9: 10.", "Игрок номер 9 покидает игру",
                  "Ночь 2.", "День 2.", "Игроку 1 — замечание (всего: 1).", "Игрок 1 выставил игрока 5."):
         assert any(line in said for said in heard), (line, heard)
     assert not walk.faults, "\n".join(walk.faults)
