@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from voicehost.host.keypad import KeypadCommands
-from voicehost.host.push_to_talk import CONFIRM_S, TAIL_S, JudgeEars
+from voicehost.host.push_to_talk import CONFIRM_S, TAIL_S, JudgeEars, heard_by
 from voicehost.host.vclock import run_virtual
 from voicehost.language.judge_speech import CANCEL, judge_command, judge_grammar
 
@@ -105,3 +105,43 @@ def test_only_what_is_said_while_the_key_is_held_is_the_judges() -> None:
         assert ears.listening(end + TAIL_S / 2) and not ears.listening(end + TAIL_S * 2)
         assert not ears.listening(start - 1.0)   # what a player said before the key went down stays his
     _session(steps)
+
+
+def test_the_talk_key_routes_the_real_decoders_words_to_the_judge() -> None:
+    """The pipeline through vosk's real decoder (the Korean model: no Russian one can be fetched
+    on CI; tests/test_listener.py): espeak-ng's Korean, streamed as the microphone's blocks,
+    comes out of the recogniser with its end time; what ended while the talk key was held (or
+    :data:`TAIL_S` after) is the judge's — not a command of his, so the earpiece says «Не понял.»
+    and nothing is typed — and the same words after the key are the players' (the ports' ears)."""
+    from test_listener import KO_GRAMMAR, THANKS_KO, blocks, ko_model_path, spoken
+
+    from audio.listener import ModelUnavailable, SpeechModel
+    try:
+        model = SpeechModel(ko_model_path())
+    except ModelUnavailable as err:
+        pytest.skip(f"vosk cannot load the Korean model here: {err}")
+    pcm = spoken(THANKS_KO)
+    now = [0.0]
+    typed: list[str] = []
+    channel = _Channel()
+    players: list[Any] = []
+
+    async def run() -> None:
+        ears = JudgeEars(KeypadCommands(typed.append, channel), 10, lambda: now[0])  # type: ignore[arg-type]
+        hear = heard_by(ears, players.append)
+        recognizer = model.recognizer(KO_GRAMMAR)
+        now[0] = 10.0
+        ears.talk(True)                            # the key goes down as he starts to speak
+        for chunk, t in blocks(pcm, t0=10.0):
+            if (heard := recognizer.accept(chunk, t)) is not None:
+                now[0] = heard.t_end - 0.3         # he let go just before the decoder's endpoint
+                ears.talk(False)
+                hear(heard)
+        for chunk, t in blocks(pcm, t0=20.0):      # the same words, well after the key
+            if (heard := recognizer.accept(chunk, t)) is not None:
+                hear(heard)
+        await asyncio.sleep(CONFIRM_S + 0.1)
+
+    run_virtual(run())
+    assert channel.told == ["ptt_unknown"] and typed == []
+    assert [h.text for h in players] == [THANKS_KO] and players[0].t_end > 20.0

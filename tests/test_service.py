@@ -160,6 +160,67 @@ def test_an_unfinished_game_is_resumed_at_start(mock_factory: MockFactory, tmp_p
     assert json.loads(journal.with_suffix(".protocol.json").read_text())["winner"] == "red"
 
 
+def _earpiece(bench: Bench, heard: list[str]) -> None:
+    """``serve``'s earpiece (cli/service.py: _judge_earpiece) on the bench's table: a follower of
+    each game, saying into ``heard``."""
+    from voicehost.host.earpiece import JudgeFollower
+    from voicehost.language.phrasebook import load_phrasebook
+    loop = asyncio.get_running_loop()
+
+    async def speak(text: str) -> float:
+        heard.append(text)
+        await asyncio.sleep(0.2)
+        return loop.time()
+
+    follower = JudgeFollower(speak, load_phrasebook())
+    bench.table.on_change = follower.follow
+
+
+def _said(journal: Path) -> list[dict[str, object]]:
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    return [r for r in lines if r.get("type") == "said"]
+
+
+def test_serve_journals_the_earpiece_and_a_resume_repeats_the_deal_once(mock_factory: MockFactory,
+                                                                         tmp_path: Path) -> None:
+    """``serve`` with ``--judge-audio``: each earpiece line goes into the game's journal on the
+    judge's channel (as ``run`` keeps it), and a game resumed after a power cut tells the judge
+    its deal once more — once, not at each change of the table's state."""
+    bench, heard = Bench(mock_factory, tmp_path), list[str]()
+
+    async def first() -> None:
+        await bench.start()
+        _earpiece(bench, heard)
+        await bench.until(lambda: READY in bench.said)
+        await bench.chord()
+        await bench.until(lambda: any(tmp_path.glob("*.jsonl")) and
+                          len(read_journal(next(tmp_path.glob("*.jsonl")))[1]) >= 12)
+        await bench.finish()
+
+    run_virtual(first())
+    mock_factory.reset()
+    journal = next(tmp_path.glob("*.jsonl"))
+    said = _said(journal)
+    assert said and said[0]["text"] == "Раздача." and str(said[1]["key"]).startswith("judge.role_")
+    assert all(r["channel"] == "judge" and str(r["key"]).startswith("judge.") for r in said)
+    assert [r["text"] for r in said] == heard[:len(said)]
+    deal = [text for text in heard if text != "Раздача."][:3]
+    resumed, again = Bench(mock_factory, tmp_path), list[str]()
+
+    async def second() -> None:
+        table = await resumed.start()
+        _earpiece(resumed, again)
+        await resumed.until(lambda: table.played)
+        await resumed.finish()
+
+    run_virtual(second())
+    assert again.count("Раздача.") == 1 and again[1:4] == deal
+    kept = _said(journal)
+    assert [r["text"] for r in kept].count("Раздача.") == 2   # the first start's and the resume's
+    assert [r["text"] for r in kept][len(said):] == again[:len(kept) - len(said)]
+    assert json.loads(journal.with_suffix(".protocol.json").read_text())["winner"] == "red"
+
+
 def test_the_judge_discards_an_unfinished_game_and_it_is_kept(mock_factory: MockFactory, tmp_path: Path) -> None:
     journal = _interrupted_game(mock_factory, tmp_path)
     content = journal.read_text()

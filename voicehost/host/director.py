@@ -95,6 +95,11 @@ class Director:
     def clock(self) -> TableClock:
         return self.stage.clock
 
+    @property
+    def journal(self) -> Journal | None:
+        """The game's journal: the judge's earpiece keeps its lines there (``serve``, like ``run``)."""
+        return self.stage.journal
+
     def log(self, line: str) -> None:
         self.stage.log(line)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from voicehost.host.clock import TableClock
 from voicehost.host.notices import BallotsCast, ConsoleAnswered, FloorChanged, InputsTaken, Notice, Paused
@@ -307,9 +307,18 @@ def both(*arounds: Callable[[Any], Any] | None) -> Callable[[Any], Any] | None:
     return around
 
 
+@runtime_checkable
+class Journaled(Protocol):
+    """A director with a journal (:attr:`voicehost.host.director.Director.journal`)."""
+
+    @property
+    def journal(self) -> JudgeJournal | None: ...
+
+
 class JudgeFollower:
     """The channel from game to game (``serve``: the idle table starts one director after
-    another): each new director gets a channel of its own, which tells its deal once."""
+    another): each new director gets a channel of its own, which tells its deal once (a resumed
+    game's too) and keeps each line in that game's journal, channel ``judge``, as ``run`` does."""
 
     def __init__(self, speak: Speak, book: Phrasebook) -> None:
         self.speak = speak
@@ -324,6 +333,7 @@ class JudgeFollower:
             self.channel.close()
         self.channel, self._director = None, director
         if director is not None:
-            self.channel = JudgeChannel(director.game, self.book, director.clock, self.speak)
+            journal = director.journal if isinstance(director, Journaled) else None
+            self.channel = JudgeChannel(director.game, self.book, director.clock, self.speak, journal)
             director.watch(self.channel.notice)
             self.channel.start()

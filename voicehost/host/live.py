@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from audio.listener import Heard
 from hw.keypad import JudgeKeypad
 from hw.panel import GpioUnavailable, SeatPanel
 from voicehost.config import journals_dir
@@ -26,7 +25,7 @@ from voicehost.host.journal_clock import journal_clock
 from voicehost.host.judging import best_points, judged_results
 from voicehost.host.keypad import KeypadCommands
 from voicehost.host.notices import events_to
-from voicehost.host.push_to_talk import JudgeEars
+from voicehost.host.push_to_talk import JudgeEars, heard_by
 from voicehost.host.seats import mock_factory, open_pinmap
 from voicehost.host.setup import GameSetup, audio_choice, setup_from_header
 from voicehost.host.subtitles import Transcript
@@ -268,11 +267,7 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
     from audio.listener import MicListener, MicrophoneUnavailable, ModelUnavailable, SpeechModel
     config = load_ears(table)
 
-    def hear(heard: Heard) -> None:
-        if judge is not None and judge.listening(heard.t_end):
-            judge.heard(heard.text)
-        else:
-            ports.hear(heard)
+    hear = heard_by(judge, ports.hear)
     try:
         model = SpeechModel(model_path(config))
         phrases = grammar(range(1, seats + 1), forbidden=config.forbidden_words)

@@ -10,12 +10,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from voicehost.host.keypad import KeypadCommands
 from voicehost.language.judge_speech import CANCEL, judge_command
 
 CONFIRM_S = 2.5     # seconds the echoed command waits for «отмена» before it is carried out
 TAIL_S = 0.8        # an utterance that ends this long after the key is released is still the judge's
+
+
+class Utterance(Protocol):
+    """What the recogniser heard (:class:`audio.listener.Heard`): its text and when it ended."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def t_end(self) -> float: ...
+
+
+U = TypeVar("U", bound=Utterance)
 
 
 class JudgeEars:
@@ -78,3 +92,14 @@ class JudgeEars:
     def _tell(self, key: str, **values: int) -> None:
         if self.keys.channel is not None:
             self.keys.channel.tell([(key, dict(values))])
+
+
+def heard_by(judge: JudgeEars | None, players: Callable[[U], None]) -> Callable[[U], None]:
+    """Where each utterance of the table's microphone goes: to the judge while he holds the
+    talk key (and :data:`TAIL_S` after), else to the players (the ports' ears)."""
+    def hear(heard: U) -> None:
+        if judge is not None and judge.listening(heard.t_end):
+            judge.heard(heard.text)
+        else:
+            players(heard)
+    return hear

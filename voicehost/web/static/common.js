@@ -10,7 +10,8 @@
 
 const Table = {
   state: null, receivedAt: 0, generation: 0, ticking: false,
-  spoken: { speaker: null, warned: null, result: null, window: null },
+  spoken: { speaker: null, warned: null, result: null, window: null, phase: null, paused: null, held: null,
+            counted: null, last: null },
 
   // onEnded: the server closed the socket for good (the judge's session ended, code 4001).
   // onLost: asked after every lost connection whether to stop retrying (a promise of true: stop;
@@ -82,9 +83,37 @@ const Table = {
       lines.push(candidate === 0 ? "Голосование: все покидают?" : `Голосование: сейчас за игрока ${candidate}.`);
     }
     said.window = candidate;
+    const counted = s.vote && s.vote.counted ? Table.countText(s.vote) : null;
+    if (said.phase !== null && counted && counted !== said.counted) lines.push(`Подсчитано: ${counted}.`);
+    said.counted = counted;
     if (s.result && s.result !== said.result && said.result !== null) lines.push(s.result);
     said.result = s.result || "";
+    lines.push(...Table.toolChanges(s, said));
     if (lines.length) Table.announce(lines.join(" "));
+  },
+
+  // What the judge's tools change without a new speaker: the phase (night, day), a pause, a held
+  // clock («стоп-время») and its release (the vote's count is said above, before its result).
+  // Each is said once as it changes, never on the first state a page gets (it is on the screen).
+  toolChanges(s, said) {
+    const lines = [], first = said.phase === null;
+    const phase = s.phase ? s.phase.text : "";
+    if (!first && phase !== said.phase && phase) lines.push(`${phase}.`);
+    said.phase = phase;
+    const paused = Boolean(s.paused);
+    if (!first && paused !== said.paused) lines.push(paused ? "Игра на паузе." : "Игра продолжается.");
+    said.paused = paused;
+    const held = s.speaker && s.speaker.held ? s.speaker.seat : 0;
+    if (!first && held !== said.held && (held || said.held)) {
+      lines.push(held ? `Стоп-время: часы игрока ${held} стоят.` : `Часы игрока ${said.held} снова идут.`);
+    }
+    said.held = held;
+    return lines;
+  },
+
+  countText(vote) {
+    return vote.counts.map(([candidate, n]) => `${candidate === 0 ? "все покидают" : `за игрока ${candidate}`}: ${n}`)
+      .join(", ");
   },
 
   timeLeft() {
@@ -133,6 +162,11 @@ const Table = {
     box.classList.toggle("last5", stage === 5);
     const speaker = `${s.speaker.seat}/${s.speaker.turn}`;
     if (!held && !s.paused) Table.buzz(speaker, stage);
+    // the last 5 seconds are said too (the warning said the 10): a judge who cannot see the red
+    if (stage === 5 && Table.spoken.last !== speaker && !held && !s.paused) {
+      Table.spoken.last = speaker;
+      Table.announce(`Игрок ${s.speaker.seat}: осталось ${Table.seconds(Math.ceil(left))}.`);
+    }
     if (warning && Table.spoken.warned !== speaker) {
       Table.spoken.warned = speaker;
       Table.announce(`Игрок ${s.speaker.seat}: осталось ${Table.seconds(Math.ceil(left))}.`);
@@ -173,6 +207,8 @@ const Table = {
       Table.tick();
     }
     const seats = document.getElementById("seats");
+    // The tiles are drawn anew on every state: a seat that had the keyboard's focus keeps it.
+    const focused = seats.contains(document.activeElement) ? document.activeElement.dataset.seat : null;
     seats.replaceChildren(...s.seats.map((seat) => {
       const tile = Table.el("div", "seat");
       tile.dataset.seat = seat.seat;
@@ -191,6 +227,7 @@ const Table = {
       if (onSeat) onSeat(tile, seat);
       return tile;
     }));
+    if (focused) seats.querySelector(`.seat[data-seat="${focused}"]`)?.focus();
     const noms = document.getElementById("nominations");
     noms.textContent = s.nominations.length
       ? s.nominations.map((n) => n.text || `${n.by} выставил ${n.target}`).join(", ") : "никто не выставлен";

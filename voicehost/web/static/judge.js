@@ -18,6 +18,12 @@ const Judge = {
     Judge.showConsole();
   },
 
+  // The keyboard's and the screen reader's place once the console opens: the phase's heading,
+  // just above the speaker's clock and its tools (a Tab from there reaches them first).
+  focusTop() {
+    document.getElementById("phase").focus();
+  },
+
   // note: why the PIN is asked again (the server restarted, and its sessions with it).
   showLogin(note) {
     const shown = document.getElementById("login-note");
@@ -61,21 +67,24 @@ const Judge = {
     }
     Judge.csrf = body.csrf;
     Judge.showConsole();
+    Judge.focusTop();
   },
 
   draw(s) {
+    const before = document.activeElement;
     const idle = Boolean(s.setup);
     document.getElementById("setup").classList.toggle("hidden", !idle);
     document.querySelectorAll(".in-game").forEach((node) => node.classList.toggle("hidden", idle));
     if (idle) Setup.draw(s.setup);
     Table.draw(s, (tile, seat) => {
       const role = s.roles[String(seat.seat)], kind = (s.role_kinds || {})[String(seat.seat)];
-      if (role) tile.append(Table.el("div", "role" + (kind ? ` role-${kind}` : ""), role));
+      if (role) tile.append(Table.el("span", "sr-only", ", "), Table.el("div", "role" + (kind ? ` role-${kind}` : ""), role));
       if (kind) tile.dataset.role = kind;
       const selected = Judge.selected === seat.seat;
       tile.classList.toggle("selected", selected);
       tile.setAttribute("role", "button"); tile.tabIndex = 0;
       tile.setAttribute("aria-pressed", String(selected));
+      tile.prepend(Table.el("span", "sr-only", "Место "));   // read «Место 4 Игрок4, говорит»
       tile.onclick = () => { if (!SeatMenu.swallow(seat.seat)) Judge.seatTapped(seat.seat); };
       tile.onkeydown = (event) => {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); Judge.seatTapped(seat.seat, true); }
@@ -85,7 +94,9 @@ const Judge = {
       };
       SeatMenu.attach(tile, seat.seat);
     });
-    Judge.drawMoment(s, idle);
+    const moment = Judge.drawMoment(s, idle);
+    Judge.labelControls();
+    Judge.keepFocus(before, moment);
     const offered = new Set(s.commands || []);
     document.querySelectorAll(".controls button[data-command]").forEach((button) => {
       const command = button.dataset.command;
@@ -114,6 +125,39 @@ const Judge = {
     const foul = tools.querySelector('[data-speech="foul"]');
     foul.textContent = s.speaker ? `Фол игроку ${s.speaker.seat}` : "Фол говорящему";
     foul.dataset.seat = s.speaker ? s.speaker.seat : "";
+    const end = tools.querySelector('[data-speech="end"]');
+    end.setAttribute("aria-label", s.speaker ? `Конец речи игрока ${s.speaker.seat}` : "Конец речи");
+    return moment;
+  },
+
+  // Each control that acts on a seat says on which: «Фол: игрок 4» once seat 4 is chosen; the
+  // seat menu's button names the seat whose menu it opens.
+  labelControls() {
+    const seat = Judge.selected;
+    document.querySelectorAll(".controls button[data-command]").forEach((button) => {
+      if (Number(button.dataset.arity) === 0 || Confirm.armed?.button === button) return;
+      if (seat === null) button.removeAttribute("aria-label");
+      else button.setAttribute("aria-label", `${button.textContent}: игрок ${seat}`);
+    });
+    const menu = document.getElementById("seat-actions");
+    if (seat === null) menu.removeAttribute("aria-label");
+    else menu.setAttribute("aria-label", `Действия места… игрок ${seat}`);
+  },
+
+  // Keyboard focus after a redraw: a control that a state hid (the pause that became «Продолжить»,
+  // the speech's tools after the last speech) hands it to the control now in its place, or to
+  // the heading of what the judge needs now — never to the page's top, where a screen reader
+  // would start again from the beginning. (A seat tile keeps it in Table.draw.)
+  keepFocus(before, moment) {
+    if (!before || before === document.body || !document.getElementById("console").contains(before)) return;
+    if (document.activeElement !== before && document.activeElement !== document.body) return;   // a seat kept it
+    if (before.isConnected && before.offsetParent !== null) return;
+    const speech = before.dataset ? before.dataset.speech : undefined;
+    const twin = { pause: "resume", resume: "pause" }[speech];
+    const place = twin && moment === "speech" ? document.querySelector(`#speech-tools [data-speech="${twin}"]`)
+      : moment === "speech" ? document.querySelector('#speech-tools [data-speech="end"]')
+        : moment === "vote" ? document.getElementById("vote-title") : document.getElementById("phase");
+    if (place) place.focus();
   },
 
   speechTapped(button) {
@@ -152,6 +196,20 @@ const Judge = {
     button.classList.add("armed");
     const asks = { nominate: "кого выставляет", withdraw: "кого отзывает", blood: "кого называет", vote: "за кого голосовал" };
     Judge.hint(`Место ${seat}: ${asks[command]}? Выберите место.`);
+    // the second seat is chosen among the tiles: the keyboard goes there (the hint is said)
+    document.querySelector("#seats .seat")?.focus();
+  },
+
+  // «Действия места…»: the chosen seat's long-press menu, for a keyboard or a screen reader.
+  seatActions(button) {
+    if (Judge.selected === null) {
+      Judge.hint("Сначала выберите место.");
+      Table.announce("Сначала выберите место.");
+      return;
+    }
+    const seat = Judge.selected;
+    Judge.selected = null;
+    SeatMenu.open(seat, button);
   },
 
   unselect() {
@@ -175,7 +233,7 @@ const Judge = {
 
   async send(command) {
     const answer = document.getElementById("answer");
-    answer.className = "answer"; answer.textContent = `${command}…`;
+    answer.className = "answer"; answer.textContent = "Отправлено…";   // the server's sentence follows
     Judge.hint("Выберите место, затем действие.");
     if (Table.state) Judge.draw(Table.state);
     const reply = await fetch("/api/judge/command", {
@@ -213,9 +271,11 @@ const Confirm = {
       return act();
     }
     Confirm.reset();
-    Confirm.armed = { button, text: button.textContent, letGo, timer: setTimeout(Confirm.reset, CONFIRM_MS) };
+    Confirm.armed = { button, text: button.textContent, label: button.getAttribute("aria-label"), letGo,
+                      timer: setTimeout(Confirm.reset, CONFIRM_MS) };
     button.classList.add("confirm");
     button.textContent = question;
+    button.removeAttribute("aria-label");   // the question is what a screen reader reads on it now
     Table.announce(question);
     return undefined;
   },
@@ -226,6 +286,7 @@ const Confirm = {
     clearTimeout(armed.timer);
     armed.button.classList.remove("confirm");
     armed.button.textContent = armed.text;
+    if (armed.label) armed.button.setAttribute("aria-label", armed.label);
     Confirm.armed = null;
     if (armed.letGo) armed.letGo();
   },
@@ -270,7 +331,8 @@ const SeatMenu = {
     const offered = new Set(s.commands || []);
     const info = (s.seats || []).find((x) => x.seat === seat) || { seat };
     const menu = document.getElementById("seat-menu");
-    SeatMenu.returnTo = tile;
+    SeatMenu.returnTo = tile && tile.id ? tile : null;   // a button stays; a tile is redrawn
+    SeatMenu.returnSeat = seat;
     document.getElementById("seat-menu-title").textContent = `Место ${Table.who(seat, info.name)}`;
     const actions = SEAT_ACTIONS.filter((a) => !a.offered || offered.has(a.command)).map((a) => {
       const button = Table.el("button", a.danger ? "danger" : null, a.label);
@@ -316,7 +378,20 @@ const SeatMenu = {
   close() {
     Confirm.reset();
     document.getElementById("seat-menu").classList.add("hidden");
-    if (SeatMenu.returnTo && document.body.contains(SeatMenu.returnTo)) SeatMenu.returnTo.focus();
+    const back = SeatMenu.returnTo && document.body.contains(SeatMenu.returnTo) ? SeatMenu.returnTo
+      : document.querySelector(`#seats .seat[data-seat="${SeatMenu.returnSeat}"]`);
+    if (back) back.focus();
+    if (Table.state) Judge.draw(Table.state);
+  },
+
+  // aria-modal: Tab and Shift+Tab go round the menu's own controls, never behind it.
+  trap(event) {
+    if (event.key !== "Tab") return;
+    const inside = [...document.querySelectorAll("#seat-menu button, #seat-menu input")].filter((n) => n.offsetParent !== null);
+    if (!inside.length) return;
+    const first = inside[0], last = inside[inside.length - 1];
+    if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
   },
 };
 
@@ -443,8 +518,11 @@ document.getElementById("typed").addEventListener("submit", (event) => {
   if (input.value.trim()) Judge.send(input.value.trim());
   input.value = "";
 });
-document.querySelectorAll(".controls button").forEach((b) => b.addEventListener("click", () => Judge.actionTapped(b)));
+document.querySelectorAll(".controls button[data-command]").forEach((b) => b.addEventListener("click", () => Judge.actionTapped(b)));
+document.getElementById("seat-actions").addEventListener("click", (event) => Judge.seatActions(event.currentTarget));
 document.querySelectorAll("#speech-tools button[data-speech]").forEach((b) => b.addEventListener("click", () => Judge.speechTapped(b)));
 document.getElementById("seat-menu-close").addEventListener("click", () => SeatMenu.close());
-document.getElementById("seat-menu").addEventListener("keydown", (event) => { if (event.key === "Escape") SeatMenu.close(); });
+document.getElementById("seat-menu").addEventListener("keydown", (event) => {
+  if (event.key === "Escape") SeatMenu.close(); else SeatMenu.trap(event);
+});
 Judge.start();
