@@ -72,6 +72,7 @@ from voicehost.host.refusals import (
 from voicehost.host.stage import Stage
 from voicehost.i18n import _, language
 from voicehost.language.host_lines import event_lines, spoken, status_lines
+from voicehost.language.read_lines import has_line, read_line
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import (
@@ -260,9 +261,9 @@ class Console:
         about this very command, on the terminal and on his phone."""
         key, values = self.answer or ("done", {})
         self.answer = None
-        if f"answers.{key}" not in self.stage.book.lines:   # an input no answer names (a night's action)
+        if not has_line("answers", key):   # an input no answer names (a night's action)
             key, values = ("undone_input" if key.startswith("undone_") else "done"), {}
-        text = self.stage.book.line("answers", key, **values)   # the phone reads it in Russian
+        text = read_line("answers", key, **values)   # the phone reads it in Russian
         printed = text if language() != "en" else _("done")   # the phrasebook is Russian only
         self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=printed))
         self.answer_line(typed, "done", text=text)

@@ -40,6 +40,7 @@ from aiohttp import WSMsgType, web
 
 from voicehost.i18n import _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.read_lines import read_line, section_lines
 from voicehost.rules.scoring import SCREEN_COLUMNS, Column, Standing
 from voicehost.web.door import MAX_BODY, add_security_headers, dumps, listen, no_content, refused
 from voicehost.web.fanout import Fanout
@@ -313,11 +314,11 @@ class ClubScreen:
     async def reported(self, request: web.Request) -> web.WebSocketResponse:
         """A table's socket: its reports, each checked (:func:`read_report`)."""
         if "Origin" in request.headers:
-            raise web.HTTPForbidden(text=dumps({"error": self.book.line("club", "not_a_table")}),
+            raise web.HTTPForbidden(text=dumps({"error": read_line("club", "not_a_table")}),
                                     content_type="application/json")
         if not self._has_the_key(request):
             log.warning(_("club: a table without the club's key is refused (%s)"), request.remote or "?")
-            raise web.HTTPUnauthorized(text=dumps({"error": self.book.line("club", "wrong_key")}),
+            raise web.HTTPUnauthorized(text=dumps({"error": read_line("club", "wrong_key")}),
                                        content_type="application/json")
         ws = web.WebSocketResponse(heartbeat=10.0, max_msg_size=MAX_REPORT)
         await ws.prepare(request)
@@ -469,7 +470,7 @@ class ClubScreen:
                           ensure_ascii=False)
 
     def _texts(self) -> dict[str, str]:
-        return {key.split(".", 1)[1]: text for key, text in self.book.lines.items() if key.startswith("club.")}
+        return section_lines("club")
 
 
 

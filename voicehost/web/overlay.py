@@ -37,6 +37,7 @@ from voicehost.host import ballots_view
 from voicehost.i18n import _
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.read_lines import has_line, read_line, section_lines
 from voicehost.language.record_words import record_word
 from voicehost.rules import InputError
 from voicehost.rules.events import (
@@ -87,16 +88,16 @@ def check_settings(key: object, delay_s: object, key_place: str = "--overlay-key
 
 def texts(book: Phrasebook) -> dict[str, str]:
     """The page's labels, from the phrasebook's ``[overlay]``."""
-    return {key.split(".", 1)[1]: text for key, text in book.lines.items() if key.startswith("overlay.")}
+    return section_lines("overlay")
 
 
 def public_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> dict[str, Any]:
     """What the public overlay shows (before a game: the phase alone)."""
     if view is None:
-        phase = {"kind": "waiting", "number": 0, "text": book.line("web", "phase_waiting")}
+        phase = {"kind": "waiting", "number": 0, "text": read_line("web", "phase_waiting")}
         return {"phase": phase, "seats": [], "speaker": None, "nominations": [], "vote": None, "ballots": None,
                 "outcomes": [], "card": None, "paused": False, "speed": 1.0, "finished": finished,
-                "scene": "day", "scene_text": book.line("overlay", "scene_day")}
+                "scene": "day", "scene_text": read_line("overlay", "scene_day")}
     shown = view.public()
     game = view.game
     events = [e for e in game.events if not isinstance(e, PRIVATE_EVENTS)]
@@ -118,7 +119,7 @@ def public_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
              "card": _card(view, events, book), "paused": shown["paused"], "speed": shown["speed"],
              "finished": finished or game.is_over}
     scene = scene_of(state)
-    return {**state, "scene": scene, "scene_text": book.line("overlay", f"scene_{scene}")}
+    return {**state, "scene": scene, "scene_text": read_line("overlay", f"scene_{scene}")}
 
 
 def secret_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> dict[str, Any]:
@@ -140,7 +141,7 @@ def secret_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
 def _role(book: Phrasebook, kind: str) -> str:
     """A card's name for the strip: the overlay's short one («мирный»), else its record word."""
     key = f"role_{kind}"
-    return book.line("overlay", key) if f"overlay.{key}" in book.lines else record_word(kind)
+    return read_line("overlay", key) if has_line("overlay", key) else record_word(kind)
 
 
 def scene_of(state: dict[str, Any]) -> str:
@@ -174,7 +175,7 @@ def _live_ballots(view: TableView, book: Phrasebook) -> dict[str, Any] | None:
 def _out(book: Phrasebook, cause: str) -> str:
     """Why a seat is out, in a word or two (the strip's tile is narrow): «заголосован»."""
     key = f"out_{cause}"
-    return book.line("web", key) if f"web.{key}" in book.lines else book.line("overlay", "out")
+    return read_line("web", key) if has_line("web", key) else read_line("overlay", "out")
 
 
 def _outcomes(events: list[Event], book: Phrasebook) -> list[str]:
@@ -199,7 +200,7 @@ def _card(view: TableView, events: list[Event], book: Phrasebook) -> dict[str, A
     if over is None or final is None:
         return None
     winner = public_lines([over], book, view.game.names)
-    return {"title": book.line("overlay", "card_title"), "winner": winner[-1] if winner else "",
+    return {"title": read_line("overlay", "card_title"), "winner": winner[-1] if winner else "",
             "rows": [{"seat": r["seat"], "name": r["name"], "text": r["text"]} for r in final["rows"]]}
 
 
