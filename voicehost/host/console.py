@@ -257,15 +257,15 @@ class Console:
         self.stage.notify(ConsoleAnswered(ConsoleAnswer(typed.id, typed.line, outcome, refusal, text), illegal))
 
     def done_line(self, typed: Typed) -> None:
-        """Carried out: the judge reads what was done (or taken back), a sentence of ``[answers]``
-        about this very command, on the terminal and on his phone."""
+        """Carried out: the judge reads what was done (or taken back), an ``answers.`` line
+        (:mod:`voicehost.language.read_lines`) about this very command, on the terminal and on his
+        phone, in the language in use."""
         key, values = self.answer or ("done", {})
         self.answer = None
         if not has_line("answers", key):   # an input no answer names (a night's action)
             key, values = ("undone_input" if key.startswith("undone_") else "done"), {}
-        text = read_line("answers", key, **values)   # the phone reads it in Russian
-        printed = text if language() != "en" else _("done")   # the phrasebook is Russian only
-        self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=printed))
+        text = read_line("answers", key, **values)
+        self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=text))
         self.answer_line(typed, "done", text=text)
 
     def refuse_line(self, typed: Typed, refusal: Refusal, illegal: IllegalInput | None = None) -> None:
