@@ -125,7 +125,7 @@ from voicehost.rules.requests import (
 COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
 
 Answer = tuple[str, dict[str, Any]]
-"""What a carried-out line did: a key of ``[answers]`` and its values."""
+"""What a carried-out line did: a key of ``answers.`` (read_lines) and its values."""
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ class Console:
         self.in_speech = False
         """The lines are read during a speech (``end`` ends it; elsewhere it has nothing to end)."""
         self.answer: Answer | None = None
-        """What the line being carried out did, for its answer (a key of ``[answers]`` and its values)."""
+        """What the line being carried out did, for its answer (a key of ``answers.`` (read_lines) and its values)."""
         self.spliced: Spliced | None = None
         """The judge's last splice (``unfoul``, a late ``withdraw``), which ``undo`` reverses while
         nothing has followed it."""

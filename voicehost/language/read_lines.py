@@ -19,7 +19,7 @@ from voicehost.i18n import N_, _
 SECTIONS = ("log", "answers", "web", "club", "overlay", "setup")
 
 LINES: dict[str, str] = {
-    # [log]: the judge's written account of a game (`voicehost simulate` without --json).
+    # log.: the judge's written account of a game (`voicehost simulate` without --json).
     "log.roles_dealt": N_("The cards are dealt."),
     "log.night_fell": N_("Night {night}."),
     "log.shooting_hit": N_("The mafia shoots: player number {target}."),
@@ -132,7 +132,7 @@ LINES: dict[str, str] = {
     "log.reason_only_yakuza_left": N_("only yakuza are left in the town"),
     "log.reason_mutual_destruction": N_("the last players of two teams died together"),
 
-    # [setup]: the setup page's option labels (config/rules/*.toml, [options.NAME]) and their values.
+    # setup.: the setup page's option labels (config/rules/*.toml, [options.NAME]) and their values.
     "setup.option_nomination": N_("Which nomination counts when a speech makes several"),
     "setup.option_nomination=first": N_("the first"),
     "setup.option_nomination=last": N_("the last"),
@@ -185,7 +185,7 @@ LINES: dict[str, str] = {
     "setup.option_three_sides": N_("Three sides: the yakuza"),
     "setup.option_etiquette": N_("Fouls as in the sport game"),
 
-    # [answers]: what each carried-out command of the judge's console did, or what undo took back.
+    # answers.: what each carried-out command of the judge's console did, or what undo took back.
     "answers.done": N_("Done."),
     "answers.foul": N_("A foul to player {seat} ({n} in all)."),
     "answers.foul_not_counted": N_("A foul to player {seat} is written down, but the rules do not count it now "
@@ -241,7 +241,7 @@ LINES: dict[str, str] = {
     "answers.undone_note": N_("The note is undone: {text}"),
     "answers.undone_verdict": N_("The judge's decision is undone: the game goes on."),
 
-    # [web]: what the phone pages read (voicehost/web): the answers to the judge and the display's labels.
+    # web.: what the phone pages read (voicehost/web): the answers to the judge and the display's labels.
     "web.done": N_("Done."),
     "web.held": N_("Held till \"Resume\": the game is paused, the command runs after the pause."),
     "web.queued": N_("The command is queued: the host runs it as soon as they finish speaking."),
@@ -353,7 +353,7 @@ LINES: dict[str, str] = {
     "web.final_best_move": N_("best move {seats}, blacks: {black}"),
     "web.final_judge": N_("from the judge {points}"),
 
-    # [club]: the tournament screen (voicehost/web/club.py, static/club.js): the big screen and the phones.
+    # club.: the tournament screen (voicehost/web/club.py, static/club.js): the big screen and the phones.
     "club.title": N_("Tournament"),
     "club.tournament": N_("Tournament \"{name}\""),
     "club.table": N_("Table {table}"),
@@ -381,7 +381,7 @@ LINES: dict[str, str] = {
     "club.not_a_table": N_("Only tables write here."),
     "club.wrong_key": N_("The club's key is needed: start the table with --club-key."),
 
-    # [overlay]: the stream's overlay (voicehost/web/overlay.py, static/overlay.js): what the broadcast shows.
+    # overlay.: the stream's overlay (voicehost/web/overlay.py, static/overlay.js): what the broadcast shows.
     "overlay.scene_day": N_("Day"),
     "overlay.scene_night": N_("Night"),
     "overlay.scene_vote": N_("Voting"),

@@ -87,7 +87,7 @@ def check_settings(key: object, delay_s: object, key_place: str = "--overlay-key
 # ---- the states -----------------------------------------------------------------------------------
 
 def texts(book: Phrasebook) -> dict[str, str]:
-    """The page's labels, from the phrasebook's ``[overlay]``."""
+    """The page's labels, the ``overlay.`` read lines in the language in use."""
     return section_lines("overlay")
 
 
