@@ -240,7 +240,7 @@ def test_the_phone_tools_and_the_journal_reader_come_from_the_registry() -> None
     from voicehost.host.journal import JUDGE_RECORDS
     from voicehost.web.view import judge_tools
 
-    tools = judge_tools(["bestmove", "bonus", "penalty"], BOOK)
+    tools = judge_tools(["bestmove", "bonus", "penalty"])
     assert [b["command"] for b in tools["buttons"]] == [b.line for c in REGISTRY.values() for b in c.buttons]
     assert {f["command"] for f in tools["forms"]} == {name for name, c in REGISTRY.items() if c.form is not None}
     assert set(JUDGE_RECORDS) == {c.record.action for c in REGISTRY.values() if c.record is not None} | {"undo"}

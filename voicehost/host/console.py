@@ -498,7 +498,7 @@ class Console:
         said += self._floor_now(request_before)
         await self.reply(said)
         lines = spoken(said, self.stage.book, self.game.ruleset.name)
-        self.answer = ("vote", {"ballot": ballot_changed(self.stage.book, voter, before, candidate),
+        self.answer = ("vote", {"ballot": ballot_changed(voter, before, candidate),
                                 "said": " ".join(lines)})
         self.stage.notify(VoteCorrected(voter, candidate, returned, left,
                                         tuple(lines), before))
