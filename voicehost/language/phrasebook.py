@@ -26,7 +26,7 @@ class Phrasebook:
         self.place = place
 
     def line(self, section: str, key: str, **values: Any) -> str:
-        """A written line (the judge's log): numbers stay digits."""
+        """A written line (a refusal's sentence, ``[refusals]``): numbers stay digits."""
         return self._filled(f"{section}.{key}", lambda text: text.format(**values))
 
     def host_key(self, key: str, ruleset: str) -> str:
