@@ -25,6 +25,7 @@ from voicehost.host.commands import REGISTRY, Command, read_command
 from voicehost.host.journal import load_journal
 from voicehost.host.refusals import Refused, TakesNothing, Usage
 from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.read_lines import has_line
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import Game, Role, new_game
 from voicehost.rules.inputs import ACTIONS, Dawn, Deal, EndSpeech, Join, Proceed, Remove, Shots
@@ -223,13 +224,13 @@ def test_each_command_has_its_russian_usage_answer_and_phone_control(name: str) 
     assert refused.value.refusal in (Usage(command.usage), TakesNothing(name))
     russian = refusal_text(refused.value.refusal, BOOK)
     assert any("а" <= c <= "я" for c in russian.lower()) and (command.usage in russian or name in russian)
-    assert f"answers.{name}" in BOOK.lines or name in ("undo", "note", "end")   # those answer by what they did
+    assert has_line("answers", name) or name in ("undo", "note", "end")   # those answer by what they did
     for button in command.buttons:
         assert type(read_command(button.line, 10)) is command
-        assert f"web.tool_{button.key}" in BOOK.lines and f"web.tool_{button.key}_help" in BOOK.lines
+        assert has_line("web", f"tool_{button.key}") and has_line("web", f"tool_{button.key}_help")
     if command.form is not None:
-        assert f"web.tool_{name}" in BOOK.lines and f"web.tool_{name}_help" in BOOK.lines
-        assert all(f"web.tool_field_{field}" in BOOK.lines for field in command.form.fields)
+        assert has_line("web", f"tool_{name}") and has_line("web", f"tool_{name}_help")
+        assert all(has_line("web", f"tool_field_{field}") for field in command.form.fields)
     if command.record is not None:
         assert command.journaled == "judge" and command.undo != "none"
 
@@ -239,7 +240,7 @@ def test_the_phone_tools_and_the_journal_reader_come_from_the_registry() -> None
     from voicehost.host.journal import JUDGE_RECORDS
     from voicehost.web.view import judge_tools
 
-    tools = judge_tools(["bestmove", "bonus", "penalty"], BOOK)
+    tools = judge_tools(["bestmove", "bonus", "penalty"])
     assert [b["command"] for b in tools["buttons"]] == [b.line for c in REGISTRY.values() for b in c.buttons]
     assert {f["command"] for f in tools["forms"]} == {name for name, c in REGISTRY.items() if c.form is not None}
     assert set(JUDGE_RECORDS) == {c.record.action for c in REGISTRY.values() if c.record is not None} | {"undo"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -69,10 +70,24 @@ def test_every_shipped_ruleset_loads_and_every_option_has_a_source(name: str) ->
 
 @pytest.mark.usefixtures("english")
 def test_phrasebook_errors_name_the_line() -> None:
-    with pytest.raises(InputError, match="ru.toml: log.x: must be a string"):
-        phrasebook_from_mapping({"log": {"x": 5}}, "ru.toml")
-    with pytest.raises(InputError, match=r"ru.toml: log.y: bad placeholder"):
-        phrasebook_from_mapping({"log": {"y": "игрок {seat"}}, "ru.toml")
+    with pytest.raises(InputError, match="ru.toml: judge.x: must be a string"):
+        phrasebook_from_mapping({"judge": {"x": 5}}, "ru.toml")
+    with pytest.raises(InputError, match=r"ru.toml: judge.y: bad placeholder"):
+        phrasebook_from_mapping({"judge": {"y": "игрок {seat"}}, "ru.toml")
+
+
+@pytest.mark.parametrize("section", ["log", "answers", "web", "club", "overlay", "setup"])
+def test_a_phrases_file_with_a_read_section_is_one_russian_line_and_exit_2(
+        section: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What a club reads moved to the gettext catalog: an old club file that still rewords it
+    is refused by name, not silently ignored."""
+    (tmp_path / "phrases").mkdir()
+    (tmp_path / "phrases" / "ru.toml").write_text(f'[{section}]\ndone = "Сделано."\n', encoding="utf-8")
+    assert main(["config", "check", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1, captured.err
+    assert f"ru.toml: [{section}]: этот раздел больше не читается из файла фраз" in captured.err
+    assert not re.search(r"[A-Za-z]{4,}", captured.err.split("]: ")[1].replace("voicehost/locale", "")), captured.err
 
 
 def test_a_broken_config_folder_is_one_line_and_exit_2(

@@ -20,7 +20,6 @@ from voicehost.config import ruleset_names
 from voicehost.host.ballots import GIVEN, VoteBallots, ballots_view
 from voicehost.host.journal import Journal, load_journal
 from voicehost.host.vclock import run_virtual
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules.events import LiftCounted, MorningCame, VotesCounted
 from voicehost.rules.game import Game
 from voicehost.rules.protocol import build_protocol
@@ -120,9 +119,8 @@ def test_the_sport_samples_votes_for_the_last_candidate_are_ballots_marked_as_gi
 def test_the_pages_list_a_given_vote_with_its_mark_and_a_mayors_with_its_weight() -> None:
     """«Кто за кого» on the judge's page and the display: each candidate's voters, a given vote
     marked as such, and its row saying which rule gave it."""
-    book = load_phrasebook()
     table = at_the_table(load_script(ROOT / "examples" / "sport-sample.json"))
-    view = ballots_view(next(v for v in table.table.ballots if (v.day, v.vote) == (1, 1)), True, book)
+    view = ballots_view(next(v for v in table.table.ballots if (v.day, v.vote) == (1, 1)), True)
     last = next(group for group in view["groups"] if group["candidate"] == 9)
     assert last["votes"] == 4 and len(last["given"]) == 4 and last["voters"] == last["given"]
     assert last["text"] == "за 9: не голосовали, по правилам: " + ", ".join(map(str, last["given"]))
@@ -132,7 +130,7 @@ def test_the_pages_list_a_given_vote_with_its_mark_and_a_mayors_with_its_weight(
     marks = {(b.mark, b.weight) for vote in classic.table.ballots for b in vote.ballots if b.counted}
     assert ("vote", 2) in marks and ("blood_name", 1) in marks
     final = next(v for v in classic.table.ballots if any(b.mark == "blood_name" for b in v.ballots))
-    text = " ".join(group["text"] for group in ballots_view(final, True, book)["groups"])
+    text = " ".join(group["text"] for group in ballots_view(final, True)["groups"])
     assert "кровью: " in text and "(×2)" in text
 
 

@@ -14,6 +14,7 @@ from conftest import kinds, play, run
 
 from voicehost.config import load_ruleset
 from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.read_lines import read_line
 from voicehost.rules import IllegalInput, Role, new_game
 from voicehost.rules.events import DayBegan, Eliminated, FoulGiven, GameOver, NominationAccepted, VotesCounted
 from voicehost.rules.inputs import Check, CloseVoting, Dawn, Deal, EndSpeech, Input, Proceed, Remove, Shots
@@ -238,7 +239,7 @@ def test_the_misses_reason_says_how_many_nights_the_option_counts(limit: int, sa
     over = kinds(result, "game_over")[0]
     assert (over.reason, over.count) == ("three_misses", limit)
     assert load_phrasebook().say("reason_three_misses", "sport", n=over.count) == said
-    assert str(limit) in load_phrasebook().line("log", "reason_three_misses", n=over.count)
+    assert str(limit) in read_line("log", "reason_three_misses", n=over.count)
 
 
 # ---- 9. where a script runs out --------------------------------------------------------------

@@ -104,9 +104,9 @@ def _record(args: argparse.Namespace, protocol: dict[str, Any], name: str, journ
     if not getattr(args, "record", False):
         return None
     if protocol.get("winner") is None:
-        from voicehost.language.phrasebook import load_phrasebook
+        from voicehost.language.read_lines import read_line
 
-        print(load_phrasebook().line("log", "not_recorded"), file=sys.stderr)
+        print(read_line("log", "not_recorded"), file=sys.stderr)
         return None
     from sqlalchemy.engine import make_url
 
@@ -241,11 +241,11 @@ def _report(result: Any, as_json: bool, journal: Path | None = None, record: arg
 def _account(result: Any) -> list[str]:
     from voicehost.language.narrate import narrate
     from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.language.read_lines import read_line
 
-    book = load_phrasebook()
-    lines = list(narrate(result.game.events, book, result.script.names))
+    lines = list(narrate(result.game.events, load_phrasebook(), result.script.names))
     if result.game.outcome() is None:
-        lines.append(book.line("log", "ran_out"))
+        lines.append(read_line("log", "ran_out"))
     for entry in result.ignored:
         lines.append(_("(ignored: {at} — {why})").format(at=entry['at'], why=entry['why']))
     return lines
@@ -258,7 +258,7 @@ def _demo(args: argparse.Namespace) -> int:
     public log in the terminal and a short summary at the end (``--json``: the protocol; it is
     saved in the data folder either way). ``--audio off``: no voice, on game time (instant;
     ``--pace`` spaces the printed lines)."""
-    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.language.read_lines import read_line
     from voicehost.rules.protocol import build_protocol
 
     script = _demo_script(args)
@@ -274,7 +274,7 @@ def _demo(args: argparse.Namespace) -> int:
         else:
             result = _demo_aloud(args, script, pinmap, transcript, around)
     if result.game.outcome() is None:
-        print(load_phrasebook().line("log", "ran_out"))
+        print(read_line("log", "ran_out"))
     print()
     protocol = _tagged(build_protocol(result.game, result.ignored, result.script.names), args)
     saved = _demo_protocol_file(protocol)
@@ -384,16 +384,16 @@ def _demo_protocol_file(protocol: dict[str, Any]) -> Path:
 def demo_summary(result: Any, protocol: dict[str, Any], saved: Path, recorded: str | None) -> list[str]:
     """The demo's last lines, in Russian: who won, who left the table when, and where the
     protocol and the record went (the whole protocol: ``--json``)."""
-    from voicehost.language.phrasebook import load_phrasebook
+    from voicehost.language.read_lines import read_line
     from voicehost.rules.events import GameOver
 
-    book, names = load_phrasebook(), result.script.names
+    names = result.script.names
     over = next((e for e in reversed(result.game.events) if isinstance(e, GameOver)), None)
     if over is None:
         lines = [_("Result: the game is not over.")]
     else:
-        reason = book.line("log", f"reason_{over.reason}", n=over.count)
-        winner = book.line("log", f"winner_{over.winner}")
+        reason = read_line("log", f"reason_{over.reason}", n=over.count)
+        winner = read_line("log", f"winner_{over.winner}")
         lines = [_("Result: {winner} — {reason}.").format(winner=winner, reason=reason)]
     left = [f"{_seat(out['seat'], names)} — {_when(out)}, {_left_by(out['cause'])}"
             for out in protocol.get("eliminations", [])]

@@ -27,7 +27,7 @@ from typing import Any, get_args
 
 from hw.capture import Ballot, Mark, Window
 from voicehost.i18n import _
-from voicehost.language.phrasebook import Phrasebook
+from voicehost.language.read_lines import read_line
 from voicehost.rules import InputError
 from voicehost.rules.flow import CountedVote, Given
 
@@ -236,22 +236,22 @@ def _ballot(data: Any, bad: Any) -> CastBallot:
 # ---- on the pages ----------------------------------------------------------------------------------
 
 
-def candidate_text(book: Phrasebook, candidate: int | None, round_: str) -> str:
+def candidate_text(candidate: int | None, round_: str) -> str:
     """«за игрока 5», «за то, чтобы все покинули игру», «ни за кого»."""
     if round_ == "lift" and candidate == 0:
-        return book.line("web", "ballot_for_lift")
+        return read_line("web", "ballot_for_lift")
     if not candidate:
-        return book.line("web", "ballot_for_nobody")
-    return book.line("web", "ballot_for", seat=candidate)
+        return read_line("web", "ballot_for_nobody")
+    return read_line("web", "ballot_for", seat=candidate)
 
 
-def ballot_changed(book: Phrasebook, voter: int, before: int, after: int) -> str:
+def ballot_changed(voter: int, before: int, after: int) -> str:
     """The judge's answer to ``vote V C``: which ballot it changed, before → after."""
-    return book.line("web", "ballot_corrected", seat=voter, before=candidate_text(book, before, "main"),
-                     after=candidate_text(book, after, "main"))
+    return read_line("web", "ballot_corrected", seat=voter, before=candidate_text(before, "main"),
+                     after=candidate_text(after, "main"))
 
 
-def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: float = 1.0) -> dict[str, Any]:
+def ballots_view(vote: VoteBallots, complete: bool, speed: float = 1.0) -> dict[str, Any]:
     """What the pages show of a vote's ballots: who pressed for whom, the press's time in table
     seconds since the vote's first window opened, what it counted for; and per candidate, the
     voters it counts (the way a sport table shows who raised a hand for whom). ``speed``: the
@@ -264,15 +264,15 @@ def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: flo
     rows = []
     for ballot in vote.ballots:
         at = since(ballot.t)
-        mark = book.line("web", f"ballot_{ballot.mark}")
-        when = book.line("web", "ballot_when", seconds=f"{at:.3f}".replace(".", ",")) if at is not None else ""
-        whom = candidate_text(book, ballot.candidate, vote.round) if ballot.candidate is not None \
-            else book.line("web", "ballot_no_window")
+        mark = read_line("web", f"ballot_{ballot.mark}")
+        when = read_line("web", "ballot_when", seconds=f"{at:.3f}".replace(".", ",")) if at is not None else ""
+        whom = candidate_text(ballot.candidate, vote.round) if ballot.candidate is not None \
+            else read_line("web", "ballot_no_window")
         if ballot.weight != 1:
-            mark = book.line("web", "ballot_weighted", mark=mark, weight=ballot.weight)
-        text = book.line("web", "ballot_row", voter=ballot.voter, whom=whom, when=when, mark=mark).replace("  ", " ")
+            mark = read_line("web", "ballot_weighted", mark=mark, weight=ballot.weight)
+        text = read_line("web", "ballot_row", voter=ballot.voter, whom=whom, when=when, mark=mark).replace("  ", " ")
         if ballot.corrections:
-            text += " " + book.line("web", "ballot_was", whom=candidate_text(book, ballot.pressed, vote.round))
+            text += " " + read_line("web", "ballot_was", whom=candidate_text(ballot.pressed, vote.round))
         rows.append({"voter": ballot.voter, "candidate": ballot.candidate, "pressed": ballot.pressed, "at": at,
                      "inside": ballot.pressed is not None, "mark": ballot.mark, "counted": ballot.counted,
                      "given": ballot.mark in GIVEN, "weight": ballot.weight,
@@ -288,29 +288,29 @@ def ballots_view(vote: VoteBallots, complete: bool, book: Phrasebook, speed: flo
                        "votes": sum(b.weight for b in counted),
                        "opens": since(window.opens) if window else None,
                        "closes": since(window.closes) if window else None,
-                       "text": book.line("web", "ballot_group", whom=candidate_text(book, candidate, vote.round),
-                                         voters=_voters_text(book, counted))})
-    title = book.line("web", "ballots_title", day=vote.day, round=book.line("web", f"ballots_round_{vote.round}"))
+                       "text": read_line("web", "ballot_group", whom=candidate_text(candidate, vote.round),
+                                         voters=_voters_text(counted))})
+    title = read_line("web", "ballots_title", day=vote.day, round=read_line("web", f"ballots_round_{vote.round}"))
     return {"day": vote.day, "vote": vote.vote, "round": vote.round, "complete": complete, "title": title,
-            "groups": groups, "rows": rows, "details": book.line("web", "ballots_details")}
+            "groups": groups, "rows": rows, "details": read_line("web", "ballots_details")}
 
 
-def _voters_text(book: Phrasebook, counted: Sequence[CastBallot]) -> str:
+def _voters_text(counted: Sequence[CastBallot]) -> str:
     """A candidate's voters: the presses' first, then each rule's given votes under its own mark
     («4, 7 (×2); не голосовали, по правилам: 1, 3»); «—» for none."""
-    parts = [", ".join(_voter_text(book, b) for b in counted if b.mark not in GIVEN)]
+    parts = [", ".join(_voter_text(b) for b in counted if b.mark not in GIVEN)]
     for mark in GIVEN:
-        given = [_voter_text(book, b) for b in counted if b.mark == mark]
+        given = [_voter_text(b) for b in counted if b.mark == mark]
         if given:
-            parts.append(book.line("web", f"ballot_voters_{mark}", voters=", ".join(given)))
+            parts.append(read_line("web", f"ballot_voters_{mark}", voters=", ".join(given)))
     shown = [part for part in parts if part]
     text = shown[0] if shown else "—"
     for part in shown[1:]:
-        text = book.line("web", "ballot_group_part", part=text, next=part)
+        text = read_line("web", "ballot_group_part", part=text, next=part)
     return text
 
 
-def _voter_text(book: Phrasebook, ballot: CastBallot) -> str:
+def _voter_text(ballot: CastBallot) -> str:
     """A voter in a candidate's list: «3», or «5 (×2)» for a ballot that counts twice."""
     voter = str(ballot.voter)
-    return voter if ballot.weight == 1 else book.line("web", "ballot_voter_weighted", voter=voter, weight=ballot.weight)
+    return voter if ballot.weight == 1 else read_line("web", "ballot_voter_weighted", voter=voter, weight=ballot.weight)

@@ -72,6 +72,7 @@ from voicehost.host.refusals import (
 from voicehost.host.stage import Stage
 from voicehost.i18n import _, language
 from voicehost.language.host_lines import event_lines, spoken, status_lines
+from voicehost.language.read_lines import has_line, read_line
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import IllegalInput, InputError, Refusal
 from voicehost.rules.errors import (
@@ -124,7 +125,7 @@ from voicehost.rules.requests import (
 COUNT_ENDS = (SpeechBegan, LiftAsked, NightFell, MorningCame, DayBegan)   # a corrected count is said up to these
 
 Answer = tuple[str, dict[str, Any]]
-"""What a carried-out line did: a key of ``[answers]`` and its values."""
+"""What a carried-out line did: a key of ``answers.`` (read_lines) and its values."""
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ class Console:
         self.in_speech = False
         """The lines are read during a speech (``end`` ends it; elsewhere it has nothing to end)."""
         self.answer: Answer | None = None
-        """What the line being carried out did, for its answer (a key of ``[answers]`` and its values)."""
+        """What the line being carried out did, for its answer (a key of ``answers.`` (read_lines) and its values)."""
         self.spliced: Spliced | None = None
         """The judge's last splice (``unfoul``, a late ``withdraw``), which ``undo`` reverses while
         nothing has followed it."""
@@ -256,15 +257,15 @@ class Console:
         self.stage.notify(ConsoleAnswered(ConsoleAnswer(typed.id, typed.line, outcome, refusal, text), illegal))
 
     def done_line(self, typed: Typed) -> None:
-        """Carried out: the judge reads what was done (or taken back), a sentence of ``[answers]``
-        about this very command, on the terminal and on his phone."""
+        """Carried out: the judge reads what was done (or taken back), an ``answers.`` line
+        (:mod:`voicehost.language.read_lines`) about this very command, on the terminal and on his
+        phone, in the language in use."""
         key, values = self.answer or ("done", {})
         self.answer = None
-        if f"answers.{key}" not in self.stage.book.lines:   # an input no answer names (a night's action)
+        if not has_line("answers", key):   # an input no answer names (a night's action)
             key, values = ("undone_input" if key.startswith("undone_") else "done"), {}
-        text = self.stage.book.line("answers", key, **values)   # the phone reads it in Russian
-        printed = text if language() != "en" else _("done")   # the phrasebook is Russian only
-        self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=printed))
+        text = read_line("answers", key, **values)
+        self.stage.log(_("console: «{line}»: {answer}").format(line=shown(typed.line.strip()), answer=text))
         self.answer_line(typed, "done", text=text)
 
     def refuse_line(self, typed: Typed, refusal: Refusal, illegal: IllegalInput | None = None) -> None:
@@ -497,7 +498,7 @@ class Console:
         said += self._floor_now(request_before)
         await self.reply(said)
         lines = spoken(said, self.stage.book, self.game.ruleset.name)
-        self.answer = ("vote", {"ballot": ballot_changed(self.stage.book, voter, before, candidate),
+        self.answer = ("vote", {"ballot": ballot_changed(voter, before, candidate),
                                 "said": " ".join(lines)})
         self.stage.notify(VoteCorrected(voter, candidate, returned, left,
                                         tuple(lines), before))

@@ -55,7 +55,7 @@ TIMER_ACTIONS = frozenset(cls.record.action for cls in REGISTRY.values()
 """The judge records that set the speaker's clock (a resumed speech opens as they left it)."""
 VERDICT_LINES = {"annulled": "game_annulled", "stopped": "game_stopped"}
 Answer = tuple[str, dict[str, Any]]
-"""What a control did, for the judge: a key of ``[answers]`` and its values."""
+"""What a control did, for the judge: a key of ``answers.`` (read_lines) and its values."""
 Reply = Callable[[list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 """Said aloud and printed for the judge (:meth:`~voicehost.host.console.Console.reply`)."""
 
@@ -163,7 +163,7 @@ class JudgeControls:
         return self._record(declared.action, **fields)
 
     async def command(self, command: JudgeControl, by: str) -> Answer:
-        """Carry ``command`` out; what it did, for the judge (a key of ``[answers]``, its values)."""
+        """Carry ``command`` out; what it did, for the judge (a key of ``answers.`` (read_lines), its values)."""
         match command:
             case BestCommand(seat=seat):
                 await self._best(seat)

@@ -49,7 +49,7 @@ class ConsoleAnswer:
     outcome: AnswerOutcome
     refusal: Refusal | None = None
     text: str = ""
-    """Carried out: what was done (or taken back), in the judge's words (``[answers]``)."""
+    """Carried out: what was done (or taken back), in the judge's words (``answers.`` (read_lines))."""
 
 
 # ---- the console's own refusals -------------------------------------------------------------------------

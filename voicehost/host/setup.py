@@ -36,7 +36,7 @@ from voicehost.host.journal import FORMAT, check_header
 from voicehost.host.seats import open_pinmap
 from voicehost.host.table_file import load_audio, load_web_pin, table_path
 from voicehost.i18n import N_, Message, language, said
-from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.read_lines import has_line, read_line
 from voicehost.rules import GAMES, Game, InputError, new_game
 from voicehost.rules.inputs import Deal
 from voicehost.rules.roster import roster
@@ -290,18 +290,16 @@ def _allowed(spec: OptionSpec, labelled: bool) -> Message:
 
 
 def option_label(option: str) -> str:
-    """An option's Russian label (``[setup] option_NAME``), what the setup page and its refusals
-    call it; the option's own name when the phrasebook has none."""
-    book = load_phrasebook()
+    """An option's label (``setup.option_NAME`` in :mod:`voicehost.language.read_lines`), what the
+    setup page and its refusals call it; the option's own name when there is none."""
     key = f"option_{option}"
-    return book.line("setup", key) if f"setup.{key}" in book.lines else option
+    return read_line("setup", key) if has_line("setup", key) else option
 
 
 def option_value_label(option: str, value: str) -> str:
-    """A choice's Russian label (``[setup] "option_NAME=VALUE"``); the value itself when there is none."""
-    book = load_phrasebook()
+    """A choice's label (``setup.option_NAME=VALUE``); the value itself when there is none."""
     key = f"option_{option}={value}"
-    return book.line("setup", key) if f"setup.{key}" in book.lines else value
+    return read_line("setup", key) if has_line("setup", key) else value
 
 
 def _names(ruleset: Ruleset, entries: list[tuple[object, object]], seats: int, place: str) -> dict[int, str]:

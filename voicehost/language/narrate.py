@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from voicehost.language.phrasebook import Phrasebook
+from voicehost.language.read_lines import read_line
 from voicehost.language.record_words import record_word
 from voicehost.rules.events import (
     PRIVATE_EVENTS,
@@ -162,30 +163,30 @@ def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:
     """Events whose line is built from other lines (checks, counts, the end) are spelled out here."""
     if isinstance(event, CheckAnswered):
         role = event.role.value
-        answer = book.line("log", f"check_{'yes' if event.result else 'no'}_{role}")
-        return book.line("log", f"check_{role}", target=label(event.target), answer=answer)
+        answer = read_line("log", f"check_{'yes' if event.result else 'no'}_{role}")
+        return read_line("log", f"check_{role}", target=label(event.target), answer=answer)
     if isinstance(event, VotesCounted):
         counts = "; ".join(f"№{label(seat)} — {votes}" for seat, votes in event.counts)
-        text = book.line("log", "votes_counted", list=counts)
+        text = read_line("log", "votes_counted", list=counts)
         if event.defaulted:
             key = "votes_defaulted_one" if len(event.defaulted) == 1 else "votes_defaulted"
-            text += " " + book.line("log", key, **label.fill({"list": event.defaulted}))
+            text += " " + read_line("log", key, **label.fill({"list": event.defaulted}))
         return text
     if isinstance(event, ActionTaken):
         role = record_word(event.role.value).capitalize()
-        text = book.line("log", f"action_{event.action}", role=role, by=label(event.by), target=label(event.target))
-        return text if event.effective else text + book.line("log", "action_blocked")
+        text = read_line("log", f"action_{event.action}", role=role, by=label(event.by), target=label(event.target))
+        return text if event.effective else text + read_line("log", "action_blocked")
     if isinstance(event, RoleRevealed):
         role = record_word(event.role.value)
-        return book.line("log", "role_revealed", seat=label(event.seat), role=role)
+        return read_line("log", "role_revealed", seat=label(event.seat), role=role)
     if isinstance(event, NominationsTallied):
-        points = ", ".join(f"№{label(seat)} — {n}" for seat, n in event.points) or book.line("log", "nominations_none")
-        return book.line("log", "nominations_tallied", list=points, ballot=label.fill({"b": event.ballot})["b"])
+        points = ", ".join(f"№{label(seat)} — {n}" for seat, n in event.points) or read_line("log", "nominations_none")
+        return read_line("log", "nominations_tallied", list=points, ballot=label.fill({"b": event.ballot})["b"])
     if isinstance(event, GameOver):
-        return book.line("log", "game_over", winner=book.line("log", f"winner_{event.winner}"),
-                         reason=book.line("log", f"reason_{event.reason}", n=event.count))
+        return read_line("log", "game_over", winner=read_line("log", f"winner_{event.winner}"),
+                         reason=read_line("log", f"reason_{event.reason}", n=event.count))
     build = _LINES.get(type(event))
     if build is None:
         return None
     key, values = build(event)
-    return book.line("log", key, **label.fill(values))
+    return read_line("log", key, **label.fill(values))

@@ -1,4 +1,7 @@
-"""The Russian lines in ``config/phrases/ru.toml``, asked for by key."""
+"""The Russian lines in ``config/phrases/ru.toml``, asked for by key: what the host says aloud, what
+the judge hears in the earpiece, and the refusals' sentences. What a club reads is in the gettext
+catalog (:mod:`voicehost.language.read_lines`); a phrases file that still has one of those sections
+is refused, so that a club's old rewording is not silently ignored."""
 
 from __future__ import annotations
 
@@ -10,19 +13,20 @@ from typing import Any
 
 from voicehost.config import config_file, packaged_config, read_toml
 from voicehost.i18n import _
+from voicehost.language.read_lines import SECTIONS as READ_SECTIONS
 from voicehost.language.russian import fill
 from voicehost.rules import InputError
 
 
 class Phrasebook:
-    """Lines by dotted key (``log.nominated``, ``host.club.testament``)."""
+    """Lines by dotted key (``host.night_falls``, ``host.club.testament``, ``refusals.no_such_seat``)."""
 
     def __init__(self, lines: Mapping[str, str], place: str) -> None:
         self.lines = lines
         self.place = place
 
     def line(self, section: str, key: str, **values: Any) -> str:
-        """A written line (the judge's log): numbers stay digits."""
+        """A written line (a refusal's sentence, ``[refusals]``): numbers stay digits."""
         return self._filled(f"{section}.{key}", lambda text: text.format(**values))
 
     def host_key(self, key: str, ruleset: str) -> str:
@@ -60,6 +64,10 @@ def phrasebook_from_mapping(data: Mapping[str, Any], place: str,
     placeholders the program fills for it."""
     lines: dict[str, str] = {}
     for name, body in data.items():
+        if name in READ_SECTIONS:   # read, not spoken: its lines are in the gettext catalog now (read_lines)
+            raise InputError(f"{place}: [{name}]", _("this section is no longer read from a phrases file: its "
+                                                     "lines are in the program's catalog (voicehost/locale); "
+                                                     "remove the section"))
         if not isinstance(body, Mapping):
             raise InputError(f"{place}: {name}", _("must be a table of lines"))
         _collect(body, name, lines, place)

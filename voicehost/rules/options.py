@@ -6,7 +6,7 @@ choice takes), its default the option's default, and :func:`at_least` its lower 
 code reads ``game.options.non_voter_foul``; mypy checks every read, where a name in a string
 was checked by nothing. As python-chess's variants carry their differences as class
 attributes, everything else about an option follows from its field (:meth:`Options.declared`):
-its kind, its values, its text key (``[setup] option_NAME`` in the phrasebook).
+its kind, its values, its text key (``setup.option_NAME`` in voicehost/language/read_lines.py).
 
 The ruleset file (``config/rules/NAME.toml``) still carries what a club reads — each option's
 ``doc`` and ``source`` — and may change a default for its club; tests/test_config.py checks the
@@ -45,7 +45,7 @@ class Declared:
 
     @property
     def text_key(self) -> str:
-        """The phrasebook's key of its Russian label (``[setup] option_NAME``)."""
+        """The key of its label among the read lines (``setup.option_NAME``)."""
         return f"option_{self.name}"
 
 

@@ -40,6 +40,7 @@ from aiohttp import WSMsgType, web
 
 from voicehost.i18n import _
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.read_lines import read_line, section_lines
 from voicehost.rules.scoring import SCREEN_COLUMNS, Column, Standing
 from voicehost.web.door import MAX_BODY, add_security_headers, dumps, listen, no_content, refused
 from voicehost.web.fanout import Fanout
@@ -161,7 +162,8 @@ class LiveTable:
 
 
 class BadReport(ValueError):
-    """A report the screen does not take; its text is the one log line's reason (English: the log)."""
+    """A report the screen does not take; its text is the one log line's reason, from the catalog
+    (in the language in use, as the rest of the line)."""
 
 
 # A report is read like any hostile input: a program on the club's Wi-Fi (with the key, or on an
@@ -189,46 +191,46 @@ def read_report(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text, parse_constant=_not_finite, parse_float=_finite)
     except RecursionError:
-        raise BadReport("nested too deep") from None
+        raise BadReport(_("nested too deep")) from None
     except ValueError as err:
-        raise BadReport(str(err) if isinstance(err, BadReport) else "not JSON") from None
+        raise BadReport(str(err) if isinstance(err, BadReport) else _("not JSON")) from None
     if _depth(data) > MAX_DEPTH:
-        raise BadReport(f"nested deeper than {MAX_DEPTH}")
+        raise BadReport(_("nested deeper than {most}").format(most=MAX_DEPTH))
     if not isinstance(data, dict) or data.get("type") != "report":
-        raise BadReport("not a report")
+        raise BadReport(_("not a report"))
     tournament, table = data.get("tournament"), data.get("table")
     if not isinstance(tournament, str) or len(tournament) > MAX_NAME or not tournament.isprintable():
-        raise BadReport("no tournament name (printable, at most 80 characters)")
+        raise BadReport(_("no tournament name (printable, at most {most} characters)").format(most=MAX_NAME))
     if not isinstance(table, str) or not TABLE_ID.fullmatch(table):
-        raise BadReport("the table is not a table's name (letters, digits, space, _.-; at most 40)")
+        raise BadReport(_("the table is not a table's name (letters, digits, space, _.-; at most 40)"))
     records_table = data.get("records_table")
     if records_table is None:
         records_table = table
     elif not isinstance(records_table, str) or not TABLE_ID.fullmatch(records_table):
-        raise BadReport("the records table is not a table's name")
+        raise BadReport(_("the records table is not a table's name"))
     round_ = data.get("round")
     if round_ is not None:
         round_ = _whole(round_, "round", 0, MAX_ROUND)
     state = data.get("state")
     if not isinstance(state, dict):
-        raise BadReport("no state")
+        raise BadReport(_("no state"))
     seq, changed_at = _whole(data.get("seq"), "seq", 0, MAX_SEQ), data.get("t")
     if isinstance(changed_at, bool) or not isinstance(changed_at, (int, float)) or not 0 <= changed_at <= \
             time.time() + MAX_AHEAD_S:
-        raise BadReport("no t, or t ahead of the club's clock")
+        raise BadReport(_("no t, or t ahead of the club's clock"))
     return {"tournament": tournament, "table": table, "round": round_, "seq": seq, "t": float(changed_at),
             "records_table": records_table, "beat": bool(data.get("beat")), "state": _public_fields(state),
             "overlay": read_overlay(data.get("overlay"))}
 
 
 def _not_finite(word: str) -> Any:
-    raise BadReport(f"{word} is no number")
+    raise BadReport(_("{word} is no number").format(word=word))
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise BadReport(f"{text[:20]} is out of range")
+        raise BadReport(_("{number} is out of range").format(number=text[:20]))
     return value
 
 
@@ -245,7 +247,7 @@ def _depth(data: Any) -> int:
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BadReport(f"{name} is not a whole number from {low} to {high}")
+        raise BadReport(_("{name} is not a whole number from {low} to {high}").format(name=name, low=low, high=high))
     return value
 
 
@@ -279,7 +281,7 @@ def _int(value: Any, high: int) -> int:
     """A count or a seat: 0 when it is none; refused out of 0…``high``."""
     if isinstance(value, bool) or not isinstance(value, int):
         return 0
-    return _whole(value, "a seat or a count", 0, high)
+    return _whole(value, _("a seat or a count"), 0, high)
 
 
 def _number(value: Any, high: float) -> float:
@@ -344,11 +346,11 @@ class ClubScreen:
     async def reported(self, request: web.Request) -> web.WebSocketResponse:
         """A table's socket: its reports, each checked (:func:`read_report`)."""
         if "Origin" in request.headers:
-            raise web.HTTPForbidden(text=dumps({"error": self.book.line("club", "not_a_table")}),
+            raise web.HTTPForbidden(text=dumps({"error": read_line("club", "not_a_table")}),
                                     content_type="application/json")
         if not self._has_the_key(request):
             log.warning(_("club: a table without the club's key is refused (%s)"), request.remote or "?")
-            raise web.HTTPUnauthorized(text=dumps({"error": self.book.line("club", "wrong_key")}),
+            raise web.HTTPUnauthorized(text=dumps({"error": read_line("club", "wrong_key")}),
                                        content_type="application/json")
         ws = web.WebSocketResponse(heartbeat=10.0, max_msg_size=MAX_REPORT)
         await ws.prepare(request)
@@ -389,7 +391,7 @@ class ClubScreen:
         live = self.tables.get(key)
         if live is None:
             if len(self.tables) >= (self.board.tables or self.max_tables):
-                raise BadReport(f"the screen shows {len(self.tables)} tables, no more")
+                raise BadReport(_("the screen shows {count} tables, no more").format(count=len(self.tables)))
             live = self.tables[key] = LiveTable(report["tournament"], report["table"], report["round"],
                                                 report["records_table"], report["state"], report["seq"],
                                                 report["t"], now, source=source)
@@ -398,9 +400,9 @@ class ClubScreen:
             self._overlay_changed(report)
             return
         if live.source is not None and live.source is not source and now - live.heard < self.drop_s:
-            raise BadReport(f"table {live.table} reports over another connection")
+            raise BadReport(_("table {table} reports over another connection").format(table=live.table))
         if report["seq"] - live.seq > MAX_SEQ_STEP:
-            raise BadReport(f"seq jumps from {live.seq} to {report['seq']}")
+            raise BadReport(_("seq jumps from {before} to {after}").format(before=live.seq, after=report["seq"]))
         live.heard, live.source = now, source
         back = live.dropped
         live.dropped = False
@@ -502,7 +504,7 @@ class ClubScreen:
                           ensure_ascii=False)
 
     def _texts(self) -> dict[str, str]:
-        return {key.split(".", 1)[1]: text for key, text in self.book.lines.items() if key.startswith("club.")}
+        return section_lines("club")
 
 
 

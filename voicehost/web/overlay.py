@@ -37,6 +37,7 @@ from voicehost.host import ballots_view
 from voicehost.i18n import _
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.read_lines import has_line, read_line, section_lines
 from voicehost.language.record_words import record_word
 from voicehost.rules import InputError
 from voicehost.rules.events import (
@@ -85,28 +86,28 @@ def check_settings(key: object, delay_s: object, key_place: str = "--overlay-key
 
 # ---- the states -----------------------------------------------------------------------------------
 
-def texts(book: Phrasebook) -> dict[str, str]:
-    """The page's labels, from the phrasebook's ``[overlay]``."""
-    return {key.split(".", 1)[1]: text for key, text in book.lines.items() if key.startswith("overlay.")}
+def texts() -> dict[str, str]:
+    """The page's labels, the ``overlay.`` read lines in the language in use."""
+    return section_lines("overlay")
 
 
 def public_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> dict[str, Any]:
     """What the public overlay shows (before a game: the phase alone)."""
     if view is None:
-        phase = {"kind": "waiting", "number": 0, "text": book.line("web", "phase_waiting")}
+        phase = {"kind": "waiting", "number": 0, "text": read_line("web", "phase_waiting")}
         return {"phase": phase, "seats": [], "speaker": None, "nominations": [], "vote": None, "ballots": None,
                 "outcomes": [], "card": None, "paused": False, "speed": 1.0, "finished": finished,
-                "scene": "day", "scene_text": book.line("overlay", "scene_day")}
+                "scene": "day", "scene_text": read_line("overlay", "scene_day")}
     shown = view.public()
     game = view.game
     events = [e for e in game.events if not isinstance(e, PRIVATE_EVENTS)]
     taken = bool(shown["vote"]) and not shown["vote"]["counted"]
     candidates = set(shown["vote"]["candidates"]) if taken else set()
-    ballots = _live_ballots(view, book)
+    ballots = _live_ballots(view)
     voted = {voter: g["candidate"] for g in ballots["groups"] for voter in g["voters"]} \
         if taken and ballots and not ballots["complete"] else {}
     seats = [{"seat": s["seat"], "name": s["name"], "alive": s["alive"], "fouls": s["fouls"],
-              "out": _out(book, s["out"]["cause"]) if s["out"] else None, "nominated": s["nominated"],
+              "out": _out(s["out"]["cause"]) if s["out"] else None, "nominated": s["nominated"],
               "on_ballot": s["seat"] in candidates, "speaking": s["speaking"], "ballot": voted.get(s["seat"])}
              for s in shown["seats"]]
     speaker = shown["speaker"]
@@ -118,7 +119,7 @@ def public_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
              "card": _card(view, events, book), "paused": shown["paused"], "speed": shown["speed"],
              "finished": finished or game.is_over}
     scene = scene_of(state)
-    return {**state, "scene": scene, "scene_text": book.line("overlay", f"scene_{scene}")}
+    return {**state, "scene": scene, "scene_text": read_line("overlay", f"scene_{scene}")}
 
 
 def secret_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> dict[str, Any]:
@@ -131,16 +132,16 @@ def secret_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
     night = [e for e in game.events if isinstance(e, PRIVATE_EVENTS) and not isinstance(e, RolesDealt)]
     named = [e for e in game.events if isinstance(e, BestMoveNamed)]
     return {**state,
-            "roles": {str(seat): _role(book, role.value) for seat, role in roles.items()},
+            "roles": {str(seat): _role(role.value) for seat, role in roles.items()},
             "role_kinds": {str(seat): role.value for seat, role in roles.items()},
             "night_log": list(narrate(night, book, {}))[-NIGHT_LINES:],
             "best_move": list(named[-1].seats) if named else []}
 
 
-def _role(book: Phrasebook, kind: str) -> str:
+def _role(kind: str) -> str:
     """A card's name for the strip: the overlay's short one («мирный»), else its record word."""
     key = f"role_{kind}"
-    return book.line("overlay", key) if f"overlay.{key}" in book.lines else record_word(kind)
+    return read_line("overlay", key) if has_line("overlay", key) else record_word(kind)
 
 
 def scene_of(state: dict[str, Any]) -> str:
@@ -157,7 +158,7 @@ def scene_of(state: dict[str, Any]) -> str:
     return "day"
 
 
-def _live_ballots(view: TableView, book: Phrasebook) -> dict[str, Any] | None:
+def _live_ballots(view: TableView) -> dict[str, Any] | None:
     """Today's last vote's ballots, each as its button goes down (the vote so far, told by the
     director's :class:`~voicehost.host.BallotPressed`), each window's as counted once it closes,
     then all with the count. The stream is not the table: the display waits for the count, the
@@ -165,16 +166,16 @@ def _live_ballots(view: TableView, book: Phrasebook) -> dict[str, Any] | None:
     cast, game = view.ballots, view.game
     if cast is None or cast.ballots.day != game.day or game.night > cast.ballots.day:
         return None
-    shown = ballots_view(cast.ballots, cast.complete, book, view.clock.speed)
+    shown = ballots_view(cast.ballots, cast.complete, view.clock.speed)
     return {"complete": shown["complete"], "title": shown["title"],
             "groups": [{"candidate": g["candidate"], "voters": g["voters"], "text": g["text"]}
                        for g in shown["groups"]]}
 
 
-def _out(book: Phrasebook, cause: str) -> str:
+def _out(cause: str) -> str:
     """Why a seat is out, in a word or two (the strip's tile is narrow): «заголосован»."""
     key = f"out_{cause}"
-    return book.line("web", key) if f"web.{key}" in book.lines else book.line("overlay", "out")
+    return read_line("web", key) if has_line("web", key) else read_line("overlay", "out")
 
 
 def _outcomes(events: list[Event], book: Phrasebook) -> list[str]:
@@ -195,11 +196,11 @@ def _card(view: TableView, events: list[Event], book: Phrasebook) -> dict[str, A
     """The game card once the game is over: the winner, each seat's points (the best move's and
     the judge's parts said beside them)."""
     over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
-    final = final_score(view.game, book)
+    final = final_score(view.game)
     if over is None or final is None:
         return None
     winner = public_lines([over], book, view.game.names)
-    return {"title": book.line("overlay", "card_title"), "winner": winner[-1] if winner else "",
+    return {"title": read_line("overlay", "card_title"), "winner": winner[-1] if winner else "",
             "rows": [{"seat": r["seat"], "name": r["name"], "text": r["text"]} for r in final["rows"]]}
 
 
@@ -237,7 +238,7 @@ class Overlay:
 
     def message(self, state: dict[str, Any], secret: bool, changed_at: float) -> str:
         return json.dumps({"type": "overlay", "secret": secret, "seq": self.sequence, "t": changed_at,
-                           "state": state, "texts": texts(self.book)}, ensure_ascii=False)
+                           "state": state, "texts": texts()}, ensure_ascii=False)
 
     def changed(self, public: Callable[[], dict[str, Any]], secret: Callable[[], dict[str, Any]] | None,
                 changed_at: float) -> None:

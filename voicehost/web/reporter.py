@@ -30,6 +30,7 @@ import aiohttp
 from voicehost.host import Director, Notice
 from voicehost.i18n import _
 from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.read_lines import read_line
 from voicehost.rules import InputError
 from voicehost.web.overlay import public_overlay
 from voicehost.web.view import TableView
@@ -161,7 +162,7 @@ class ClubReporter:
     def state(self) -> dict[str, Any]:
         if self.view is None:
             kind = "idle"   # no game yet, or between games (serve)
-            return {"phase": {"kind": kind, "number": 0, "text": self._book.line("web", f"phase_{kind}")},
+            return {"phase": {"kind": kind, "number": 0, "text": read_line("web", f"phase_{kind}")},
                     "speaker": None, "seats": [], "nominations": [], "result": None, "paused": False,
                     "speed": 1.0, "finished": self.finished}
         public = self.view.public()

@@ -39,7 +39,7 @@ from aiohttp import web
 
 from voicehost.host import ConsoleAnswer, ConsoleAnswered, Director, Notice
 from voicehost.i18n import _
-from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.read_lines import read_line
 from voicehost.rules import InputError, Refusal
 from voicehost.web.commands import CommandError, CommandsClosed, NoGameYet, TableIdle, check_command
 from voicehost.web.door import (
@@ -75,8 +75,8 @@ ANSWERS = 20                   # the judge's recent console answers kept in his 
 
 
 def said(key: str, **values: object) -> str:
-    """A line of the phrasebook's ``[web]``: what the judge's phone reads (``done`` «Готово.» …)."""
-    return load_phrasebook().line("web", key, **values)
+    """A ``web.`` line of :mod:`voicehost.language.read_lines`: what the judge's phone reads (``done`` «Готово.» …)."""
+    return read_line("web", key, **values)
 
 
 def parse_address(text: str) -> tuple[str, int]:

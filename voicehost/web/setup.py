@@ -25,7 +25,7 @@ from voicehost.host import (
     option_value_label,
     setup_refusal_text,
 )
-from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.read_lines import read_line
 from voicehost.rules import GAMES, Refusal
 from voicehost.rules.roster import NAME_MAX_CHARS
 from voicehost.rules.ruleset import INT_OPTION_MAX
@@ -65,8 +65,8 @@ class SetupDesk(Protocol):
 def offered(seats: int, default: str | None = None, options: Mapping[str, object] | None = None) -> dict[str, Any]:
     """Every ruleset playable at this table, with its options' allowed values and defaults
     (the table file's ``[game]`` — ruleset ``default`` and its ``options`` — preselected), and
-    the Russian ``label`` of each option and ``labels`` of its values (``[setup]`` in the
-    phrasebook: the page shows no English ``doc``)."""
+    the ``label`` of each option and ``labels`` of its values in the language in use (``setup.``
+    in :mod:`voicehost.language.read_lines`: the page shows no ``doc`` of the ruleset file)."""
     rulesets = []
     for name in ruleset_names():
         ruleset = load_ruleset(name)
@@ -82,7 +82,7 @@ def offered(seats: int, default: str | None = None, options: Mapping[str, object
                          "labels": {value: option_value_label(spec.name, value) for value in spec.values}}
                         for spec in ruleset.options.values()],
         })
-    deal_modes = {mode: load_phrasebook().line("web", f"deal_{mode}") for mode in DEAL_MODES}
+    deal_modes = {mode: read_line("web", f"deal_{mode}") for mode in DEAL_MODES}
     return {"seats": seats, "rulesets": rulesets, "deal_modes": deal_modes, "name_max": NAME_MAX_CHARS,
             "default": default if any(r["name"] == default for r in rulesets)
             else (rulesets[0]["name"] if rulesets else None)}

@@ -32,6 +32,7 @@ from voicehost.host import (
 )
 from voicehost.language.narrate import narrate, public_lines
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
+from voicehost.language.read_lines import has_line, read_line
 from voicehost.language.record_words import record_word
 from voicehost.rules import Game
 from voicehost.rules.events import (
@@ -105,7 +106,7 @@ class TableView:
         elif isinstance(notice, VoteCorrected):
             self.correction = {"text": " ".join(notice.lines), "returned": list(notice.returned),
                                "left": list(notice.left),
-                               "ballot": ballot_changed(self.book, notice.voter, notice.before, notice.candidate)}
+                               "ballot": ballot_changed(notice.voter, notice.before, notice.candidate)}
         elif isinstance(notice, BallotsCast):
             self.ballots = notice
         elif isinstance(notice, BallotPressed):   # the vote so far: the judge and the stream see each press
@@ -118,7 +119,7 @@ class TableView:
         public_events = [e for e in game.events if not isinstance(e, PRIVATE_EVENTS)]
         return {
             "ruleset": game.ruleset.name,
-            "phase": _phase(public_events, game, self.book),
+            "phase": _phase(public_events, game),
             "seats": self._seats(public_events),
             "speaker": self._speaker(),
             "nominations": _nominations(public_events, self.book),
@@ -137,7 +138,7 @@ class TableView:
         if cast is None or (public and not cast.complete) or cast.ballots.day != self.game.day \
                 or self.game.night > cast.ballots.day:
             return None
-        return ballots_view(cast.ballots, cast.complete, self.book, self.clock.speed)
+        return ballots_view(cast.ballots, cast.complete, self.clock.speed)
 
     def _seats(self, events: list[Event]) -> list[dict[str, Any]]:
         game = self.game
@@ -150,7 +151,7 @@ class TableView:
                 "seat": seat,
                 "name": game.names.get(seat, ""),
                 "alive": gone is None,
-                "out": None if gone is None else _how_out(gone, self.book),
+                "out": None if gone is None else _how_out(gone),
                 "fouls": game.fouls.get(seat, 0),
                 "nominated": seat in nominated,
                 "speaking": seat == self.floor.speaker,
@@ -165,7 +166,7 @@ class TableView:
         left = max(0.0, held if held is not None else deadline - self.clock.now())
         return {"held": held is not None,
                 "seat": request.seat, "name": self.game.names.get(request.seat, ""), "turn": request.turn,
-                "turn_text": _label(self.book, "turn", request.turn), "seconds": request.seconds,
+                "turn_text": _label("turn", request.turn), "seconds": request.seconds,
                 "left": round(left, 2), "warning_s": self._warning_s(request)}
 
     def _warning_s(self, request: AwaitSpeech) -> int | None:
@@ -207,8 +208,8 @@ class TableView:
 
     def _note_line(self, seat: int, text: str) -> str:
         """A judge's note as his page lists it (seat 0: the game's)."""
-        return self.book.line("web", "tool_note_of_seat", seat=seat, text=text) if seat else \
-            self.book.line("web", "tool_note_of_game", text=text)
+        return read_line("web", "tool_note_of_seat", seat=seat, text=text) if seat else \
+            read_line("web", "tool_note_of_game", text=text)
 
     def judge(self) -> dict[str, Any]:
         """The public state plus what only the judge may see: the cards, the night's actions and
@@ -227,8 +228,8 @@ class TableView:
         state["notes"] = [{"seat": seat, "text": text, "line": self._note_line(seat, text)}
                           for seat, text in self.notes]
         state["ballots"] = self._ballots(public=False)
-        state["final"] = final_score(game, self.book)
-        state["tools"] = judge_tools(state["commands"], self.book)
+        state["final"] = final_score(game)
+        state["tools"] = judge_tools(state["commands"])
         return state
 
 
@@ -241,12 +242,12 @@ def offered_commands(game: Game) -> list[str]:
             if (command.needs is not None or command.option is not None) and offered(command, inputs, game.options)]
 
 
-def judge_tools(commands: list[str], book: Phrasebook) -> dict[str, Any]:
+def judge_tools(commands: list[str]) -> dict[str, Any]:
     """The judge's own controls as his page draws them, every text from ``[web]``: each command's
     buttons and forms as it declares them (one a game may not take only where
     :func:`offered_commands` has it)."""
     def text(key: str) -> str:
-        return book.line("web", f"tool_{key}")
+        return read_line("web", f"tool_{key}")
     buttons = [{"command": button.line, "label": text(button.key), "help": text(f"{button.key}_help")}
                for command in REGISTRY.values() for button in command.buttons]
     forms = [{"command": name, "label": text(name), "help": text(f"{name}_help"), "danger": command.form.danger,
@@ -258,7 +259,7 @@ def judge_tools(commands: list[str], book: Phrasebook) -> dict[str, Any]:
             "send": text("send"), "notes": text("notes"), "logout": text("logout")}
 
 
-def final_score(game: Game, book: Phrasebook) -> dict[str, Any] | None:
+def final_score(game: Game) -> dict[str, Any] | None:
     """A finished game's points per seat, for the judge's page: the total (``Game.scores``, as
     the protocol's ``scores``) and, where the game had them, the best move's and the judge's
     parts of it (the protocol's ``best_move`` and ``judge_points``). None before the end."""
@@ -275,13 +276,13 @@ def final_score(game: Game, book: Phrasebook) -> dict[str, Any] | None:
     for seat in range(1, game.seats + 1):
         parts = []
         if best_move and seat == first_killed:
-            parts.append(book.line("web", "final_best_move", seats=", ".join(map(str, best_move)), black=black))
+            parts.append(read_line("web", "final_best_move", seats=", ".join(map(str, best_move)), black=black))
         if seat in judge:
-            parts.append(book.line("web", "final_judge", points=_points(judge[seat])))
+            parts.append(read_line("web", "final_judge", points=_points(judge[seat])))
         rows.append({"seat": seat, "name": game.names.get(seat, ""), "points": scores.get(seat, 0.0),
-                     "text": book.line("web", "final_row", points=_points(scores.get(seat, 0.0)))
+                     "text": read_line("web", "final_row", points=_points(scores.get(seat, 0.0)))
                      + (f" ({'; '.join(parts)})" if parts else "")})
-    return {"title": book.line("web", "final_title"), "rows": rows}
+    return {"title": read_line("web", "final_title"), "rows": rows}
 
 
 def _points(value: float) -> str:
@@ -301,17 +302,17 @@ def _last_lines(events: list[Event], book: Phrasebook, names: dict[int, str]) ->
     return newest_first[::-1]
 
 
-def _phase(events: list[Event], game: Game, book: Phrasebook) -> dict[str, Any]:
+def _phase(events: list[Event], game: Game) -> dict[str, Any]:
     for event in reversed(events):
         if isinstance(event, GameOver):
-            return {"kind": "over", "number": 0, "text": book.line("web", "phase_over")}
+            return {"kind": "over", "number": 0, "text": read_line("web", "phase_over")}
         if isinstance(event, NightFell):
-            return {"kind": "night", "number": event.night, "text": book.line("web", "phase_night", night=event.night)}
+            return {"kind": "night", "number": event.night, "text": read_line("web", "phase_night", night=event.night)}
         if isinstance(event, (DayBegan, MorningCame)):
-            return {"kind": "day", "number": event.day, "text": book.line("web", "phase_day", day=event.day)}
+            return {"kind": "day", "number": event.day, "text": read_line("web", "phase_day", day=event.day)}
     if not game.inputs:
-        return {"kind": "deal", "number": 0, "text": book.line("web", "phase_deal")}
-    return {"kind": "night", "number": 1, "text": book.line("web", "phase_night", night=1)}
+        return {"kind": "deal", "number": 0, "text": read_line("web", "phase_deal")}
+    return {"kind": "night", "number": 1, "text": read_line("web", "phase_night", night=1)}
 
 
 def _nominations(events: list[Event], book: Phrasebook | None = None) -> list[dict[str, Any]]:
@@ -323,24 +324,24 @@ def _nominations(events: list[Event], book: Phrasebook | None = None) -> list[di
             today = []
         elif isinstance(event, NominationAccepted):
             today.append({"by": event.by, "target": event.target,
-                          **({"text": book.line("web", "nominated", by=event.by, target=event.target)}
+                          **({"text": read_line("web", "nominated", by=event.by, target=event.target)}
                              if book is not None else {})})
         elif isinstance(event, NominationWithdrawn):
             today = [n for n in today if n["target"] != event.target]
     return today
 
 
-def _how_out(event: Eliminated, book: Phrasebook) -> dict[str, Any]:
-    when = (book.line("web", "out_on_day", day=event.day) if event.day is not None
-            else book.line("web", "out_at_night", night=event.night))
-    return {"cause": event.cause, "text": book.line("web", "out", cause=_label(book, "out", event.cause), when=when)}
+def _how_out(event: Eliminated) -> dict[str, Any]:
+    when = (read_line("web", "out_on_day", day=event.day) if event.day is not None
+            else read_line("web", "out_at_night", night=event.night))
+    return {"cause": event.cause, "text": read_line("web", "out", cause=_label("out", event.cause), when=when)}
 
 
-def _label(book: Phrasebook, prefix: str, code: str) -> str:
+def _label(prefix: str, code: str) -> str:
     """A code's label from ``[web]`` (``turn_speech`` «речь», ``out_voted`` «заголосован»); the code
     itself when the phrasebook has none (a ruleset's new turn still shows)."""
     key = f"{prefix}_{code}"
-    return book.line("web", key) if f"web.{key}" in book.lines else code
+    return read_line("web", key) if has_line("web", key) else code
 
 
 def _last_result(events: list[Event], book: Phrasebook, names: dict[int, str]) -> str | None:
