@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,10 +36,10 @@ print(json.dumps({"code": code, "out": out.getvalue(),
 """
 
 
-def run_fresh(argv: list[str]) -> dict[str, object]:
+def run_fresh(argv: list[str]) -> dict[str, Any]:
     done = subprocess.run([sys.executable, "-c", RUN, json.dumps(argv), json.dumps(HEAVY)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=True)
-    result: dict[str, object] = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)
     return result
 
 
@@ -116,8 +117,8 @@ def test_every_message_of_the_catalog_reads_as_gettext_reads_it() -> None:
     ours, theirs = Catalog(catalog_path("ru")), gettext.GNUTranslations(catalog_path("ru").open("rb"))
     with (LOCALES / "ru" / "LC_MESSAGES" / "voicehost.po").open("rb") as po:
         messages = [m for m in read_po(po) if m.id and m.string]
-    singles = [m.id for m in messages if not m.pluralizable]
-    plurals = [m.id for m in messages if m.pluralizable]
+    singles = [str(m.id) for m in messages if not m.pluralizable]
+    plurals = [(str(m.id[0]), str(m.id[1])) for m in messages if m.pluralizable]
     assert len(singles) > 500 and len(plurals) > 20
     assert [ours.gettext(i) for i in singles] == [theirs.gettext(i) for i in singles]
     assert all(ours.gettext(i) != i for i in singles if theirs.gettext(i) != i)

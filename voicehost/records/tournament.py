@@ -389,7 +389,7 @@ def _schedule_warnings(tournament: Tournament, at: TournamentPlace, seats: Seque
         for seat in seats if planned.get(seat.seat) != seat.player]
 
 
-def tournament_standings(records: Records, name: str, upto_round: int | None = None) -> Standings:
+def tournament_standings(records: Readable, name: str, upto_round: int | None = None) -> Standings:
     """The standings of the games stored so far, or of the rounds up to ``upto_round`` (the
     standings "as of round N"): the compensation points too are worked out over those games."""
     games = played_games(records, name)
