@@ -4,10 +4,12 @@ the records (:mod:`voicehost.records.reader`) needs the shapes, not the host tha
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: uuid brings platform, which a read of no game needs
+    import uuid
+    from datetime import datetime
 
 
 @dataclass(frozen=True)

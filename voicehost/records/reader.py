@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
+import sys
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -30,6 +30,8 @@ from voicehost.records.game_record import GameRecord, SeatRecord
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
+    import uuid
+
     from voicehost.records.store import Records
 
 #: The newest migration's revision (migrations/versions/): the only schema read without Alembic.
@@ -51,7 +53,12 @@ class Readable(Protocol):
 
 
 def _uuid(value: Any) -> Any:
-    return uuid.UUID(value) if isinstance(value, str) else value
+    """A stored id; :mod:`uuid` (and the :mod:`platform` it brings) loads with the first one."""
+    if not isinstance(value, str):
+        return value
+    import uuid
+
+    return uuid.UUID(value)
 
 
 def _when(value: Any) -> Any:
@@ -79,7 +86,8 @@ def _sqlite_param(value: Any) -> Any:
     """A value bound as SQLAlchemy stored it on SQLite (so comparisons meet the stored text)."""
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S.%f")
-    if isinstance(value, uuid.UUID):
+    known = sys.modules.get("uuid")   # not loaded: no value can be a UUID
+    if known is not None and isinstance(value, known.UUID):
         return value.hex
     return value
 

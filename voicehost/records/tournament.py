@@ -25,9 +25,7 @@ The schedule file (``voicehost tournament create --schedule FILE``) is JSON::
 from __future__ import annotations
 
 import csv
-import html
 import io
-import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -56,6 +54,8 @@ from voicehost.rules.scoring import (
 from voicehost.rules.scoring import TIE_BREAKS as TIE_BREAKS
 
 if TYPE_CHECKING:
+    import uuid
+
     from voicehost.records.games import GameRecord, SeatRecord
     from voicehost.records.reader import Readable
     from voicehost.records.store import Records
@@ -477,6 +477,8 @@ tr:nth-child(even) td { background: #f6f6f6; }
 
 def standings_html(result: Standings) -> str:
     """A page to print: the standings table with its headings in the club's language."""
+    import html  # its entities table loads for the page only, not for every standings
+
     titles, mark = column_titles(), decimal_mark()
     esc = html.escape
     head = "".join(f'<th class="{c.key}">{esc(titles[c.key])}</th>' for c in result.columns)
