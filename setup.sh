@@ -24,6 +24,9 @@ AUDIO_PACKAGES=(espeak-ng libportaudio2 libsndfile1 libasound2-plugins alsa-util
 # the appliance's unit is rated and verified by systemd-analyze (Debian's systemd);
 # the Russian catalog is checked and compiled by msgfmt (Debian's gettext; tools/translations).
 TEST_PACKAGES=(pulseaudio-utils postgresql chromium chromium-driver systemd gettext)
+# OBS Studio under a virtual screen, for the overlay's scene switching against a real OBS (about 30 s of apt;
+# tests/test_overlay_obs.py skips with its reason where it cannot start). Not on a Pi: it is a big package.
+OBS_PACKAGES=(obs-studio xvfb xauth)
 # On a Raspberry Pi the seat pins go through lgpio (Pi 5 and older alike); Raspberry Pi OS packages it
 # in its own repository (Debian's has none, so only on_a_pi installs it), and the venv then sees the
 # system's site-packages so gpiozero can find it.
@@ -218,6 +221,9 @@ test_packages() {
     local packages=("${TEST_PACKAGES[@]}")
     if ! installed pipewire-pulse; then
         packages+=(pulseaudio)
+    fi
+    if ! on_a_pi && apt_can_install obs-studio; then
+        packages+=("${OBS_PACKAGES[@]}")
     fi
     install_apt_packages "${packages[@]}"
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import warnings
 from typing import Any
 
 import pytest
@@ -43,10 +44,20 @@ def test_the_director_runs_a_script_on_game_time() -> None:
 
 
 def test_the_director_runs_a_script_on_mock_pins_in_real_time(ten_seats: PinMap) -> None:
-    """The demo's path: SeatPanel on MockFactory pins, debounced and stamped in real time."""
+    """The demo's path: SeatPanel on MockFactory pins, debounced and stamped in real time.
+
+    At 40× a count's number lasts 25 ms, so a busy machine can land a press on the next number;
+    such a run is played again slower (a host that reads the pins wrong diverges at every pace)."""
     script = script_from_data(SCRIPT)
-    how = TableRun(say=lambda text: time.monotonic(), seats=mock_pin_seats(ten_seats), speed=40.0)
-    result = asyncio.run(asyncio.wait_for(play_table(script, how=how), timeout=120))
+    for speed in (40.0, 16.0, 6.0):
+        how = TableRun(say=lambda text: time.monotonic(), seats=mock_pin_seats(ten_seats), speed=speed)
+        try:
+            result = asyncio.run(asyncio.wait_for(play_table(script, how=how), timeout=240))
+            break
+        except Divergence as err:
+            warnings.warn(f"played again slower: at {speed:g}× {err}", stacklevel=1)
+    else:
+        raise AssertionError("the table diverged from the script at every pace")
     table, engine = protocols(result)
     assert table == engine
     assert table["nights"][1]["killed"] == [1]

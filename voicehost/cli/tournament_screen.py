@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from voicehost.host import Director
-    from voicehost.web.club import Board
+    from voicehost.web.club import Board, SkillLine
     from voicehost.web.reporter import ClubReporter
 
 DEFAULT_PORT = 8090
@@ -211,12 +211,50 @@ def tournament_board(db: str | None, since: datetime | None) -> Callable[[str | 
 
 
 def standings_provider(db: str | None, since: datetime | None) -> Callable[[str | None, Sequence[str]], Board]:
-    """The tournament records' standings where this build has them, else the season's points."""
+    """The tournament records' standings where this build has them, else the season's points;
+    with the players' club ratings (:func:`with_skills`)."""
     import importlib.util
 
     if importlib.util.find_spec("voicehost.records.tournament") is not None:
-        return tournament_board(db, since)
-    return season_standings(db, since)
+        return with_skills(tournament_board(db, since), db)
+    return with_skills(season_standings(db, since), db)
+
+
+def with_skills(provider: Callable[[str | None, Sequence[str]], Board], db: str | None
+                ) -> Callable[[str | None, Sequence[str]], Board]:
+    """``provider``'s board with the OpenSkill rating of the players in its standings: the
+    club's rating over every game stored at ``db`` (what ``records rating --system openskill``
+    prints), not the evening's alone — one evening says little of a player's skill. Worked out
+    again only when the board counts another game or other players: the provider is asked every
+    few seconds, and the whole history need not be rated again while nothing was played."""
+    from dataclasses import replace
+
+    from voicehost.records.store import open_records
+
+    records = open_records(db)
+    kept: dict[str, Any] = {}
+
+    def board(tournament: str | None, tables: Sequence[str], /) -> Board:
+        shown = provider(tournament, tables)
+        players = tuple(sorted(row.player for row in shown.standings))
+        if shown.hidden or not players:
+            return shown
+        if kept.get("key") != (shown.games, players):
+            kept["key"], kept["skills"] = (shown.games, players), club_skills(records.seat_rows(), set(players))
+        return replace(shown, skills=kept["skills"])
+    return board
+
+
+def club_skills(rows: Sequence[Any], players: set[str]) -> tuple[SkillLine, ...]:
+    """The OpenSkill rating of ``players`` over the seat rows (:meth:`Records.seat_rows`), best
+    first, as the screen's :class:`~voicehost.web.club.SkillLine`."""
+    from voicehost.records.openskill_rating import SIDES, openskill_ratings
+    from voicehost.web.club import SideSkill, SkillLine
+
+    return tuple(SkillLine(r.player, r.overall.ordinal, r.overall.mu, r.overall.sigma, r.overall.games,
+                           tuple(SideSkill(side, k.mu, k.sigma, k.games) for side in SIDES
+                                 if (k := r.sides.get(side)) is not None))
+                 for r in openskill_ratings(rows) if r.player in players)
 
 
 def _screen(args: argparse.Namespace) -> int:

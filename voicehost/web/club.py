@@ -72,6 +72,34 @@ class Seating:
 
 
 @dataclass(frozen=True)
+class SideSkill:
+    """A player's OpenSkill rating on one side (``red`` or ``black``): his games on it only."""
+
+    side: str
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def rating(self) -> float:
+        return self.mu - 3.0 * self.sigma
+
+
+@dataclass(frozen=True)
+class SkillLine:
+    """One player's team-aware rating (:mod:`voicehost.records.openskill_rating`): the
+    conservative ``rating`` (mu − 3·sigma) the table is ordered by, the estimate ``mu`` with
+    its uncertainty ``sigma``, the games rated, and the same per side."""
+
+    player: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    sides: tuple[SideSkill, ...] = ()
+
+
+@dataclass(frozen=True)
 class Board:
     """What the page shows under the tables."""
 
@@ -90,6 +118,9 @@ class Board:
     tables: int | None = None
     """How many tables the tournament plays at (its schedule's largest round), where it is known:
     the screen shows no more than this many."""
+    skills: tuple[SkillLine, ...] = ()
+    """The players' OpenSkill ratings, best first: the page's rating pages (none while the
+    standings are hidden: a rating would tell what the hidden standings keep back)."""
 
 
 class StandingsProvider(Protocol):
@@ -460,7 +491,9 @@ class ClubScreen:
                 "columns": [{"key": c.key, "kind": c.kind, "title": board.titles.get(c.key, c.key)}
                             for c in board.columns], "hidden": board.hidden, "games": board.games,
                 "next_round": board.next_round, "seating": [asdict(s) for s in board.seating],
-                "texts": self._texts()}
+                "skills": [] if board.hidden else [{**asdict(s), "sides": {k.side: asdict(k) for k in s.sides}}
+                                                   for s in board.skills],
+                "skill_columns": skill_columns(), "texts": self._texts()}
 
     def message(self, changes: list[list[Any]]) -> str:
         """``changes``: which tables changed and when (their own clocks), so a viewer can tell
@@ -471,6 +504,14 @@ class ClubScreen:
     def _texts(self) -> dict[str, str]:
         return {key.split(".", 1)[1]: text for key, text in self.book.lines.items() if key.startswith("club.")}
 
+
+
+def skill_columns() -> dict[str, str]:
+    """The rating pages' title and headings in the club's language (gettext, as the records'
+    own headings are): the page names no column of its own."""
+    return {"title": _("Club rating (OpenSkill): mu − 3·sigma"),
+            "place": _("Place"), "player": _("Player"), "rating": _("Rating"), "mu": _("mu ± sigma"),
+            "games": _("Games"), "red": _("As red"), "black": _("As black")}
 
 
 SCREEN = web.AppKey("screen", ClubScreen)

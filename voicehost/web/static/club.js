@@ -1,7 +1,8 @@
 // The tournament screen on a TV: the board over one WebSocket (the whole board each time, so a
 // screen that rejoins misses nothing), each table's speaker clock counted down between messages,
-// and under the tables one page at a time — the standings page by page, then the next round's
-// seating — turned by itself every few seconds (?page=SECONDS, default 12). Nothing scrolls.
+// and under the tables one page at a time — the standings page by page, the players' club
+// ratings (OpenSkill) page by page, then the next round's seating — turned by itself every few
+// seconds (?page=SECONDS, default 12). Nothing scrolls.
 "use strict";
 
 const PAGE_S = (() => {
@@ -91,10 +92,12 @@ const Club = {
                                                                  : Club.say("title");
     Club.drawTables(b.tables);
     // The pages are drawn again only when what they show changed: a table's report does not turn them back.
-    const key = JSON.stringify([b.standings, b.columns, b.hidden, b.games, b.next_round, b.seating, Club.texts]);
+    const key = JSON.stringify([b.standings, b.columns, b.hidden, b.games, b.next_round, b.seating, b.skills,
+                                b.skill_columns, Club.texts]);
     if (key !== Club.pagerKey) {
       Club.pagerKey = key;
       Club.drawStandings(b);
+      Club.drawRatings(b);
       Club.drawSeating(b);
     }
     Club.paginate();
@@ -197,6 +200,58 @@ const Club = {
     box.append(table);
   },
 
+  // A rating to tenths with the club's decimal mark and a true minus («−1,6»); rounded as
+  // toFixed does (to the nearer tenth of the exact value, a tie away from zero).
+  tenths(value) {
+    const text = Math.abs(value).toFixed(1).replace(".", Club.say("decimal_mark") || ".");
+    return (value < 0 && text.replace(/[0.,]/g, "") ? "\u2212" : "") + text;
+  },
+
+  spread(skill) { return `${Club.tenths(skill.mu)} ± ${Club.tenths(skill.sigma)}`; },
+
+  // The players' club rating: mu − 3·sigma (the order), mu ± sigma, games, and mu ± sigma
+  // (games) as red and as black. The headings are the server's, as the standings' are.
+  drawRatings(b) {
+    const box = document.getElementById("ratings"), titles = b.skill_columns || {};
+    box.replaceChildren();
+    if (!b.skills || !b.skills.length) return;
+    const table = Club.el("table", "ratings"), head = Club.el("tr");
+    for (const key of ["place", "player", "rating", "mu", "games", "red", "black"]) {
+      head.append(Club.el("th", key === "red" || key === "black" ? `side ${key}` : key, titles[key]));
+    }
+    table.append(head);
+    b.skills.forEach((skill, k) => {
+      const tr = Club.el("tr");
+      tr.dataset.player = skill.player;
+      tr.append(Club.el("td", "place", String(k + 1)), Club.el("td", "player", skill.player),
+                Club.el("td", "rating", Club.tenths(skill.rating)), Club.el("td", "mu", Club.spread(skill)),
+                Club.el("td", "games", String(skill.games)));
+      for (const side of ["red", "black"]) {
+        const played = skill.sides[side], cell = Club.el("td", `side ${side}`, played ? Club.spread(played) : "—");
+        if (played) cell.append(Club.el("span", "n", ` (${played.games})`));
+        tr.append(cell);
+      }
+      table.append(tr);
+    });
+    box.append(table);
+  },
+
+  // The rating table's size: the names' 4.8 u when every column fits the width, else smaller,
+  // not under 3.2 u (measured, as the seating's names are), until no name is cut short.
+  fitRatings() {
+    const box = document.getElementById("ratings");
+    const unit = Math.min(window.innerHeight / 100, window.innerWidth * 0.5625 / 100);
+    const names = [...box.querySelectorAll("td.player")], table = box.querySelector("table");
+    let size = 4.8;
+    const over = () => table.scrollWidth > box.clientWidth + 1 || names.some((n) => n.scrollWidth > n.clientWidth + 1);
+    box.style.setProperty("--rate-font", `${size * unit}px`);
+    while (size > 3.2 && over()) {
+      size -= 0.1;
+      box.style.setProperty("--rate-font", `${size * unit}px`);
+    }
+    box.dataset.font = size.toFixed(1);
+  },
+
   drawSeating(b) {
     const box = document.getElementById("seating");
     box.replaceChildren();
@@ -216,30 +271,26 @@ const Club = {
   },
 
   // The pages: as many standings rows as the room under the tables holds (measured), the rows
-  // shared out evenly; then the seating, when the next round has one.
+  // shared out evenly; the ratings the same way; then the seating, when the next round has one.
   paginate() {
     const b = Club.board, standings = document.getElementById("standings"), seating = document.getElementById("seating");
-    const rows = [...standings.querySelectorAll("tr[data-player]")];
-    const pages = [];
+    const ratings = document.getElementById("ratings");
+    const rows = [...standings.querySelectorAll("tr[data-player]")], skills = b.skills || [];
     if (Club.upright()) {
       standings.classList.remove("hidden"); seating.classList.toggle("hidden", !b.seating.length);
-      rows.forEach((tr) => tr.classList.remove("off"));
+      ratings.classList.toggle("hidden", !skills.length);
+      ratings.style.removeProperty("--rate-font");
+      document.querySelectorAll("#pager tr[data-player]").forEach((tr) => tr.classList.remove("off"));
       Club.pages = [{kind: rows.length ? "standings" : "empty", from: 0, to: rows.length}];
       Club.show(0);
       return;
     }
-    if (rows.length) {
-      standings.classList.remove("hidden"); seating.classList.add("hidden");
-      rows.forEach((tr) => tr.classList.remove("off"));
-      const head = standings.querySelector("tr").getBoundingClientRect().height;
-      const tall = Math.max(...rows.slice(0, 3).map((tr) => tr.getBoundingClientRect().height));
-      const fit = Math.max(1, Math.floor((standings.clientHeight - head) / tall - 0.1));
-      const count = Math.ceil(rows.length / fit), each = Math.ceil(rows.length / count);
-      for (let from = 0; from < rows.length; from += each) {
-        pages.push({kind: "standings", from: from, to: Math.min(rows.length, from + each)});
-      }
-    } else if (!b.seating.length) {
-      pages.push({kind: "empty"});
+    const pages = Club.rowPages(standings, "standings");
+    if (!rows.length && !b.seating.length) pages.push({kind: "empty"});
+    if (skills.length) {
+      Club.only(ratings);
+      Club.fitRatings();
+      pages.push(...Club.rowPages(ratings, "ratings"));
     }
     // The seating: every table on one page up to five, else four tables a page.
     const each = b.seating.length <= 5 ? b.seating.length : 4;
@@ -275,6 +326,24 @@ const Club = {
     box.classList.toggle("hidden", hidden[0]); standings.classList.toggle("hidden", hidden[1]);
   },
 
+  only(box) {
+    for (const page of document.querySelectorAll("#pager .page")) page.classList.toggle("hidden", page !== box);
+  },
+
+  // A table's rows in pages: as many a page as its box holds (measured), shared out evenly.
+  rowPages(box, kind) {
+    const rows = [...box.querySelectorAll("tr[data-player]")], pages = [];
+    if (!rows.length) return pages;
+    Club.only(box);
+    rows.forEach((tr) => tr.classList.remove("off"));
+    const head = box.querySelector("tr").getBoundingClientRect().height;
+    const tall = Math.max(...rows.slice(0, 3).map((tr) => tr.getBoundingClientRect().height));
+    const fit = Math.max(1, Math.floor((box.clientHeight - head) / tall - 0.1));
+    const count = Math.ceil(rows.length / fit), each = Math.ceil(rows.length / count);
+    for (let from = 0; from < rows.length; from += each) pages.push({kind, from, to: Math.min(rows.length, from + each)});
+    return pages;
+  },
+
   seatingPage(page) {
     const box = document.getElementById("seating");
     box.style.setProperty("--seat-cols", Math.max(1, page.to - page.from));
@@ -290,15 +359,22 @@ const Club = {
     const title = document.getElementById("pager-title"), count = document.getElementById("pager-count");
     const standingPages = Club.pages.filter((p) => p.kind === "standings").length;
     const seatingPages = Club.pages.filter((p) => p.kind === "seating");
+    const ratingPages = Club.pages.filter((p) => p.kind === "ratings");
     if (!Club.upright()) {
-      standings.classList.toggle("hidden", page.kind === "seating");
-      seating.classList.toggle("hidden", page.kind !== "seating");
-      standings.querySelectorAll("tr[data-player]").forEach((tr, k) => {
-        tr.classList.toggle("off", page.kind === "standings" && (k < page.from || k >= page.to));
-      });
+      const ratings = document.getElementById("ratings");
+      Club.only(page.kind === "seating" ? seating : page.kind === "ratings" ? ratings : standings);
+      for (const box of [standings, ratings]) {
+        box.querySelectorAll("tr[data-player]").forEach((tr, k) => {
+          tr.classList.toggle("off", page.kind === box.id && (k < page.from || k >= page.to));
+        });
+      }
       if (page.kind === "seating") Club.seatingPage(page);
     }
-    if (page.kind === "seating") {
+    if (page.kind === "ratings") {
+      title.textContent = (b.skill_columns || {}).title || "";
+      const n = ratingPages.indexOf(page) + 1;
+      count.textContent = ratingPages.length > 1 ? Club.say("page", {page: n, pages: ratingPages.length}) : "";
+    } else if (page.kind === "seating") {
       title.textContent = Club.say("seating", {round: b.next_round ?? ""});
       const n = seatingPages.indexOf(page) + 1;
       count.textContent = seatingPages.length > 1 ? Club.say("page", {page: n, pages: seatingPages.length})
@@ -310,6 +386,7 @@ const Club = {
     }
     const pager = document.getElementById("pager");
     pager.dataset.page = page.kind === "standings" ? `standings ${Club.pages.indexOf(page) + 1}/${standingPages}`
+                       : page.kind === "ratings" ? `ratings ${ratingPages.indexOf(page) + 1}/${ratingPages.length}`
                        : page.kind === "seating" && seatingPages.length > 1
                          ? `seating ${seatingPages.indexOf(page) + 1}/${seatingPages.length}` : page.kind;
   },
