@@ -107,8 +107,10 @@ def test_bench_cli_times_each_command_against_a_bare_interpreter(capsys: pytest.
     assert main(["bench", "cli", "--repeat", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[1].strip() for line in lines] == [
-        "python -c pass", "voicehost --help", "voicehost rules", "voicehost parse"]
-    assert lines[0].endswith("= 1.0× a bare interpreter")
+        "python -c pass", "voicehost --help", "voicehost rules", "voicehost parse", "voicehost records ratings",
+        "voicehost records elo", "voicehost records games", "voicehost tournament list",
+        "voicehost tournament standings"]
+    assert lines[0].endswith("= 1.0× a bare interpreter (min against min; medians 1.0×)")
     assert all(" ms CPU = " in line for line in lines)
 
 

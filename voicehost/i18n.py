@@ -8,16 +8,18 @@ Russian is the default, because the users are Russian-speaking clubs: English on
 for, by ``--lang en``, ``VOICEHOST_LANG=en`` or an English locale (``LANG=en_GB.UTF-8``). A
 machine with no locale set (``C``, ``POSIX``, nothing: a fresh Pi, a systemd unit) speaks Russian.
 
-Only the standard library's :mod:`gettext` is loaded at run time (compiled ``.mo`` files ship
-in the package), so a command that prints one line pays no more than reading one small file.
+The compiled ``.mo`` files ship in the package and are read as they are (:class:`Catalog`): each
+message is looked up when it is asked for, by a binary search of the file's sorted ids, instead
+of decoding all of them first as :mod:`gettext` does (a command that prints one line pays for
+reading one file, not for a thousand messages; :mod:`gettext` loads only for a plural's formula).
 """
 
 from __future__ import annotations
 
-import gettext
 import os
 import re
-from collections.abc import Mapping
+import struct
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 DOMAIN = "voicehost"
@@ -27,7 +29,73 @@ DEFAULT = "ru"
 _LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")   # gettext's own order
 
 _chosen: str | None = None
-_catalogs: dict[str, gettext.NullTranslations] = {}   # read once per language, when first used
+_MO_MAGIC = 0x950412DE
+
+
+class Catalog:
+    """A compiled catalog (GNU ``.mo``), looked up one message at a time: the file's ids are
+    sorted (Babel and msgfmt write them so; tests/test_records_startup.py checks every message
+    against :mod:`gettext`'s reading), so a lookup is a binary search. No file: every message
+    is its own translation (English)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._data = path.read_bytes() if path is not None and path.is_file() else b""
+        self._order, self._count, self._ids, self._texts = "<", 0, 0, 0
+        if len(self._data) >= 20:
+            self._order = "<" if struct.unpack("<I", self._data[:4])[0] == _MO_MAGIC else ">"
+            _revision, self._count, self._ids, self._texts = struct.unpack(self._order + "4I", self._data[4:20])
+        self._found: dict[str, str] = {}
+        self._plural: Callable[[int], int] | None = None
+
+    def _lookup(self, key: bytes) -> bytes | None:
+        data, order, low, high = self._data, self._order + "2I", 0, self._count
+        while low < high:
+            middle = (low + high) // 2
+            length, offset = struct.unpack_from(order, data, self._ids + 8 * middle)
+            probe = data[offset:offset + length]
+            if probe < key:
+                low = middle + 1
+            elif probe > key:
+                high = middle
+            else:
+                length, offset = struct.unpack_from(order, data, self._texts + 8 * middle)
+                return data[offset:offset + length]
+        return None
+
+    def gettext(self, message: str) -> str:
+        found = self._found.get(message)
+        if found is None:
+            text = self._lookup(message.encode("utf-8"))
+            found = self._found[message] = text.decode("utf-8") if text is not None else message
+        return found
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        text = self._lookup(f"{singular}\0{plural}".encode())
+        if text is None:
+            return singular if count == 1 else plural
+        forms = text.decode("utf-8").split("\0")
+        index = self._plural_of(count)
+        return forms[index] if 0 <= index < len(forms) else (singular if count == 1 else plural)
+
+    def _plural_of(self, count: int) -> int:
+        """The form for ``count`` by the header's ``Plural-Forms`` (gettext's own reading of it)."""
+        if self._plural is None:
+            import gettext
+
+            header = (self._lookup(b"") or b"").decode("utf-8")
+            forms = next((line.split(":", 1)[1] for line in header.splitlines()
+                          if line.lower().startswith("plural-forms:")), "")
+            expression = next((part.split("=", 1)[1] for part in forms.split(";")
+                               if part.strip().startswith("plural=")), "n != 1")
+            self._plural = gettext.c2py(expression.strip())
+        return self._plural(count)
+
+
+def catalog_path(language: str) -> Path:
+    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+_catalogs: dict[str, Catalog] = {}   # read once per language, when first used
 
 
 def language_from(environ: Mapping[str, str]) -> str:
@@ -56,13 +124,13 @@ def language() -> str:
     return _chosen if _chosen is not None else language_from(os.environ)
 
 
-def _translations() -> gettext.NullTranslations:
+def _translations() -> Catalog:
     """The catalog of the language in use now (the environment may change between two calls of
     ``main`` in one process: a test, a fuzzer), read once per language."""
     wanted = language()
     catalog = _catalogs.get(wanted)
     if catalog is None:
-        catalog = _catalogs[wanted] = gettext.translation(DOMAIN, LOCALES, languages=[wanted], fallback=True)
+        catalog = _catalogs[wanted] = Catalog(catalog_path(wanted))
     return catalog
 
 
@@ -76,7 +144,7 @@ def in_russian(message: str) -> str:
     card's name) is understood under ``--lang en`` too."""
     catalog = _catalogs.get("ru")
     if catalog is None:
-        catalog = _catalogs["ru"] = gettext.translation(DOMAIN, LOCALES, languages=["ru"], fallback=True)
+        catalog = _catalogs["ru"] = Catalog(catalog_path("ru"))
     return catalog.gettext(message)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from functools import cache
@@ -14,7 +15,7 @@ from functools import cache
 from voicehost import __version__
 from voicehost.cli.args import Parser, speak_argparse_in_our_language
 from voicehost.files import is_text
-from voicehost.i18n import LANGUAGES, _, language, said, set_language
+from voicehost.i18n import LANGUAGES, _, language, language_from, said, set_language
 from voicehost.rules import InputError
 
 #: The command modules of this package, in the order ``--help`` lists their commands.
@@ -86,7 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_program = argv is None  # not a test calling main() again and again in one process
     argv = list(sys.argv[1:] if argv is None else argv)
     argv = _lang_first(argv)
-    set_language(_language_asked(argv))   # before anything is printed, argparse's errors included
+    asked = _language_asked(argv)
+    # Before anything is printed, argparse's errors included. A process's environment does not
+    # change under it: resolved once, not again for each of the ~500 messages --help says (a test
+    # calling main() again and again in one process changes it, and gets it read each time).
+    set_language(asked if asked is not None or not as_program else language_from(os.environ))
     for number, arg in enumerate(argv, start=1):
         if not is_text(arg):  # bytes that are not UTF-8, as Python hands them over (surrogates)
             return _error(_("argument {number} ({text})").format(number=number, text=ascii(arg)[:60]),

@@ -20,15 +20,25 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from voicehost.records.games import GameRecord
+    from voicehost.records.reader import Reader
     from voicehost.records.store import Records
 
-# SQLAlchemy, Alembic and matplotlib load only when a records command runs (the other commands start fast).
+# SQLAlchemy and Alembic load only when a records command writes (or finds the schema behind), matplotlib
+# only when one draws: reading is plain SQL (voicehost.records.reader).
 
 
 def open_records(url: str | None) -> Records:
     from voicehost.records.store import open_records as open_db
 
     return open_db(url)
+
+
+def read_records(url: str | None) -> Reader | Records:
+    """The records to read: plain SQL without SQLAlchemy or Alembic while the schema is current
+    (:mod:`voicehost.records.reader`); migrated first, through the writing path, if it is not."""
+    from voicehost.records.reader import open_reader
+
+    return open_reader(url)
 
 
 def add_commands(commands: Commands) -> None:
@@ -111,7 +121,7 @@ def _rating(args: argparse.Namespace) -> int:
         return _elo(args)
     from voicehost.records.openskill_rating import SIDES, draw_openskill, openskill_ratings
 
-    with open_records(args.db) as db:
+    with read_records(args.db) as db:
         rows = db.seat_rows(*args.season)
     table = openskill_ratings(rows)
     if args.json:
@@ -137,7 +147,7 @@ def _elo(args: argparse.Namespace) -> int:
     from voicehost.i18n import _
     from voicehost.records.elo import SIDES, draw_elo, elo_ratings
 
-    with open_records(args.db) as db:
+    with read_records(args.db) as db:
         rows = db.seat_rows(*args.season)
     table = elo_ratings(rows)
     if args.json:
@@ -220,7 +230,7 @@ def _import_site(args: argparse.Namespace) -> int:
 
 
 def _games(args: argparse.Namespace) -> int:
-    with open_records(args.db) as db:
+    with read_records(args.db) as db:
         history = db.games(args.player, args.since)
     if args.json:
         print_json([game_summary(game) for game in history])
@@ -258,7 +268,7 @@ def _ratings(args: argparse.Namespace) -> int:
     from voicehost.records.ratings import check_scoring, ratings
 
     check_scoring(args.scoring)
-    with open_records(args.db) as db:
+    with read_records(args.db) as db:
         rows = db.seat_rows(*args.season)
         say_unnamed(db, args.season)
     table = ratings(rows, args.scoring)
@@ -279,7 +289,7 @@ def _ratings(args: argparse.Namespace) -> int:
     return 0
 
 
-def say_unnamed(db: Records, season: tuple[datetime | None, datetime | None]) -> None:
+def say_unnamed(db: Reader | Records, season: tuple[datetime | None, datetime | None]) -> None:
     """Why a rating or a chart leaves games out: a played game whose seats had no names (the
     demo's, a table run without ``--names``) has nobody to rate. One line on stderr, with the
     count, so an empty table is never a silent one."""
@@ -298,7 +308,7 @@ EXPORT_COLUMNS = ["game_id", "played_at", "table", "ruleset", "winner", "reason"
 
 
 def _export(args: argparse.Namespace) -> int:
-    with open_records(args.db) as db:
+    with read_records(args.db) as db:
         history = db.games(since=args.season[0], until=args.season[1])
     if args.format == "json":
         text = json.dumps([{**game_summary(g), "protocol": g.protocol} for g in history], ensure_ascii=False,
@@ -334,7 +344,7 @@ def _chart(args: argparse.Namespace) -> int:
     from voicehost.records.ratings import check_scoring
 
     check_scoring(args.scoring)
-    with open_records(args.db) as db:
+    with read_records(args.db) as db:
         rows = db.seat_rows(*args.season)
         say_unnamed(db, args.season)
     leaders = draw_season(rows, Path(args.out), args.top, args.scoring)

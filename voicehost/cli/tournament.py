@@ -29,10 +29,11 @@ from voicehost.i18n import N_, _, ngettext
 from voicehost.rules import InputError
 
 if TYPE_CHECKING:
+    from voicehost.records.reader import Reader
     from voicehost.records.store import Records
     from voicehost.tournament.plan import Balance, Plan
 
-# SQLAlchemy loads only when a tournament command runs.
+# SQLAlchemy loads only when a tournament command writes: reading is plain SQL (voicehost.records.reader).
 
 DB_HELP = N_("sqlite:///FILE or postgresql://USER@HOST/DB (default: records.sqlite in the data dir)")
 # voicehost.records.tournament's EXPORT_FORMATS and DEFAULT_TIE_BREAKS (a test holds them equal), here so
@@ -263,6 +264,13 @@ def _open(url: str | None) -> Records:
     return open_records(url)
 
 
+def _read(url: str | None) -> Reader | Records:
+    """The records to read, in plain SQL while the schema is current (:mod:`voicehost.records.reader`)."""
+    from voicehost.records.reader import open_reader
+
+    return open_reader(url)
+
+
 def read_players(path: str) -> list[str]:
     """A player list: one name a line; blank lines and ``#`` comments left out (the rules of
     ``tournament plan --names``: each name once, no control or direction characters)."""
@@ -295,7 +303,7 @@ def _create(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     from voicehost.records.tournament import tournament_names
 
-    with _open(args.db) as db:
+    with _read(args.db) as db:
         names = tournament_names(db)
     for name in names:
         print(name)
@@ -306,7 +314,7 @@ def _list(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from voicehost.records.tournament import load_tournament, played_games, schedule_json
 
-    with _open(args.db) as db:
+    with _read(args.db) as db:
         tournament = load_tournament(db, args.name)
         games = played_games(db, args.name)
     played = {(g.place.round, g.place.table): g for g in games}
@@ -333,7 +341,7 @@ def _show(args: argparse.Namespace) -> int:
 def _standings(args: argparse.Namespace) -> int:
     from voicehost.records.tournament import standings_html, standings_lines, tournament_standings
 
-    with _open(args.db) as db:
+    with _read(args.db) as db:
         result = tournament_standings(db, args.name, args.round)
     if args.html is not None:
         _write(args.html, standings_html(result))

@@ -1,7 +1,10 @@
 """The club's records: every finished game, the players by nickname, and their ratings.
 
 - :mod:`~voicehost.records.schema` — the tables (SQLAlchemy Core); :mod:`~voicehost.records.migrations`
-  — their Alembic history, run on every open so an old file or a club server catches up by itself;
+  — their Alembic history, run on every open for writing so an old file or a club server catches
+  up by itself;
+- :mod:`~voicehost.records.reader` — the reads in plain SQL through the driver, without
+  SQLAlchemy or Alembic while the schema is at its ``SCHEMA_HEAD`` (the read-only commands);
 - :mod:`~voicehost.records.games` — a protocol or a journal made into a :class:`GameRecord`;
 - :mod:`~voicehost.records.store` — the database: SQLite in the data dir by default, PostgreSQL
   for a club server (``postgresql://…``);
@@ -11,6 +14,7 @@
 - :mod:`~voicehost.records.chart` — the season's points as a picture.
 
 It stands on rules, config and the live host's public API (:mod:`voicehost.host`); the
-command line and the appliance use it. Nothing is imported here, so a table that only checks
+command line and the appliance use it (reading a stored game needs none of the host:
+:mod:`~voicehost.records.game_record`). Nothing is imported here, so a table that only checks
 its ``[records]`` at start (:mod:`~voicehost.records.table`) does not load SQLAlchemy.
 """

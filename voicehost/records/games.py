@@ -15,51 +15,21 @@ import json
 import re
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from voicehost.config import load_ruleset
 from voicehost.files import read_json
-from voicehost.host import clock_facts, judge_protocol, load_journal
 from voicehost.i18n import _, ngettext
 from voicehost.records.checks import check_protocol, parse_started
+from voicehost.records.game_record import GameRecord as GameRecord
+from voicehost.records.game_record import SeatRecord as SeatRecord
 from voicehost.rules import IllegalInput, InputError, Role, new_game
-from voicehost.rules.protocol import build_protocol
 
 GAME_IDS = uuid.UUID("6f1c2a53-5d0e-4b8e-9a53-7c1d2e0f4b11")  # the uuid5 namespace of voicehost games
 _STAMP = re.compile(r"(\d{8})-(\d{6})")
 VOIDED = ("annulled", "stopped")   # a protocol's ``result`` when the judge annulled or stopped the game
-
-
-@dataclass(frozen=True)
-class SeatRecord:
-    seat: int
-    player: str | None
-    role: str
-    team: str
-    alive: bool
-    won: bool
-    fouls: int
-    out_cause: str | None
-    out_day: int | None
-    out_night: int | None
-    points: float
-    best_player: bool = False
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: uuid.UUID
-    played_at: datetime  # UTC, naive
-    table: str | None
-    ruleset: str
-    options: dict[str, Any]
-    winner: str | None
-    reason: str | None
-    seats: list[SeatRecord]
-    protocol: dict[str, Any] = field(repr=False)
 
 
 def game_id(protocol: Mapping[str, Any], started: datetime) -> uuid.UUID:
@@ -167,7 +137,12 @@ def read_record(path: Path, table: str | None = None) -> GameRecord:
 def record_from_journal(path: Path, table: str | None = None) -> GameRecord:
     """The game replayed from its journal, then its protocol. Every input must be one the game
     takes (as ``voicehost resume`` checks): a journal that does not replay is refused, and so is
-    one whose game is not over — a game still at the table, or one a crash stopped (resume it)."""
+    one whose game is not over — a game still at the table, or one a crash stopped (resume it).
+    The live host's journal reader loads here, not with the module: reading stored games needs
+    none of it."""
+    from voicehost.host import clock_facts, judge_protocol, load_journal
+    from voicehost.rules.protocol import build_protocol
+
     read = load_journal(path)
     header, entries = read.header, read.entries
     try:

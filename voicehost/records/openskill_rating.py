@@ -72,10 +72,12 @@ def model() -> Any:
 
 def openskill_ratings(rows: Iterable[Mapping[str, Any]]) -> list[SkillRating]:
     """The season's table from :meth:`Records.seat_rows` (``nickname``, ``game_id``, ``team``,
-    ``won``, ``winner``), games in the order played; the conservative rating first."""
-    rater = model()
+    ``won``, ``winner``), games in the order played; the conservative rating first. The package
+    loads with the first game: a season without games rates nobody and waits for no import."""
+    rater: Any = None
     table: dict[str, SkillRating] = {}
     for number, game in enumerate(_games(rows), start=1):
+        rater = rater or model()
         seats = [(str(row["nickname"]), str(row["team"]), bool(row["won"])) for row in game]
         for player, _team, _won in seats:
             table.setdefault(player, SkillRating(player))

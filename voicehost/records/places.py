@@ -5,10 +5,12 @@ apart from :mod:`voicehost.records.tournament` (which reads the store) so the tw
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import uuid
 
 from voicehost.i18n import _
 from voicehost.rules import InputError

@@ -23,7 +23,6 @@ from voicehost.config import load_ruleset, ruleset_names
 from voicehost.i18n import _
 from voicehost.rules import InputError, Role
 from voicehost.rules.scoring import GameFacts, SeatFacts, check_scheme, score_game
-from voicehost.rules.sport import FIRST_SHOOTING_NIGHT, JUDGE_POINTS_LIMIT
 
 
 @dataclass
@@ -49,21 +48,20 @@ def _rate(wins: int, games: int) -> float:
 
 
 @cache
-def _schemes() -> tuple[dict[str, Mapping[str, float]], dict[tuple[str, str], Mapping[str, float]]]:
-    """Every scoring scheme the rulesets define: by name, and by (ruleset, name)."""
-    by_ruleset = {(name, scheme): check_scheme(points, f"config/rules/{name}.toml: scoring.{scheme}")
-                  for name in ruleset_names() for scheme, points in load_ruleset(name).scoring.items()}
-    return {scheme: points for (_, scheme), points in by_ruleset.items()}, by_ruleset
+def schemes_of(ruleset: str) -> Mapping[str, Mapping[str, float]]:
+    """The scoring schemes one ruleset defines, by name: only that ruleset's file is read (a
+    tournament of sport games reads no other), once per process."""
+    if ruleset not in ruleset_names():
+        return {}
+    return {scheme: check_scheme(points, f"config/rules/{ruleset}.toml: scoring.{scheme}")
+            for scheme, points in load_ruleset(ruleset).scoring.items()}
 
 
-def scoring_schemes() -> dict[str, Mapping[str, float]]:
-    """Every scoring scheme the rulesets define, by name (seed001, showtime, …)."""
-    return _schemes()[0]
-
-
-def schemes_of(ruleset: str) -> dict[str, Mapping[str, float]]:
-    """The scoring schemes one ruleset defines, by name."""
-    return {scheme: points for (name, scheme), points in _schemes()[1].items() if name == ruleset}
+@cache
+def scoring_schemes() -> Mapping[str, Mapping[str, float]]:
+    """Every scoring scheme the rulesets define, by name (seed001, showtime, …): every ruleset is
+    read, so only what needs them all (a scheme named on the command line) asks for it."""
+    return {scheme: points for name in ruleset_names() for scheme, points in schemes_of(name).items()}
 
 
 def check_scoring(scoring: str | None) -> None:
@@ -77,7 +75,7 @@ def points_of(row: Mapping[str, Any], scoring: str | None = None) -> float:
     """One seat's points: as played (the protocol's, which hold the best move and the judge's
     points, plus the best-player vote), or under ``scoring``."""
     if scoring is None:
-        as_played = _schemes()[1].get((row["ruleset"], row["scoring"]), {})
+        as_played = schemes_of(row["ruleset"]).get(row["scoring"], {})
         return float(row["points"]) + (as_played.get("best_player", 0.0) if row["best_player"] else 0.0)
     seat = SeatFacts(int(row["seat"]), Role(row["role"]), str(row.get("team") or Role(row["role"]).team.value),
                      bool(row["alive"]), row.get("out_cause"), row.get("out_night"), int(row.get("fouls") or 0),
@@ -115,7 +113,12 @@ def _whole(value: Any) -> bool:
 
 
 def judge_totals(judge_points: Any) -> dict[int, float]:
-    """The judge's points per seat (``judge_points``: a list of {seat, points, reason})."""
+    """The judge's points per seat (``judge_points``: a list of {seat, points, reason}). The sport
+    ruleset's module, for its limit, loads with the first game that has any (not with ratings)."""
+    if not judge_points:
+        return {}
+    from voicehost.rules.sport import JUDGE_POINTS_LIMIT
+
     totals: dict[int, float] = {}
     for given in judge_points if isinstance(judge_points, list) else []:
         if not isinstance(given, Mapping) or not _whole(given.get("seat")):
@@ -129,12 +132,16 @@ def judge_totals(judge_points: Any) -> dict[int, float]:
 
 def first_shooting_night(protocol: Mapping[str, Any]) -> int:
     """The game's first night with shots (its protocol's ``nights``); without them, the
-    ruleset's: sport's night 1 is the acquaintance."""
+    ruleset's: sport's night 1 is the acquaintance (sport's module loads here, not with ratings)."""
     nights = protocol.get("nights")
     for night in nights if isinstance(nights, list) else []:
         if isinstance(night, Mapping) and "shots" in night and _whole(night.get("night")):
             return int(night["night"])
-    return FIRST_SHOOTING_NIGHT if protocol.get("ruleset") == "sport" else 1
+    if protocol.get("ruleset") != "sport":
+        return 1
+    from voicehost.rules.sport import FIRST_SHOOTING_NIGHT
+
+    return FIRST_SHOOTING_NIGHT
 
 
 def scores_by_scheme(ruleset: str, winner: str | None, seats: Iterable[Any],
@@ -144,7 +151,7 @@ def scores_by_scheme(ruleset: str, winner: str | None, seats: Iterable[Any],
     tournament's, not one game's: see :func:`voicehost.records.tournament.standings`."""
     game = game_facts(winner, [seat_facts(s) for s in seats], {"ruleset": ruleset, **(protocol or {})})
     return {scheme: {str(seat): score.total for seat, score in score_game(points, game).items()}
-            for (name, scheme), points in _schemes()[1].items() if name == ruleset}
+            for scheme, points in schemes_of(ruleset).items()}
 
 
 def ratings(rows: Iterable[Mapping[str, Any]], scoring: str | None = None) -> list[Rating]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
 from voicehost.i18n import N_
-from voicehost.records.games import GameRecord, SeatRecord
+from voicehost.records import reader
+from voicehost.records.game_record import GameRecord, SeatRecord
 from voicehost.records.paths import default_url
 from voicehost.records.places import PlaceTaken, TournamentPlace, place_of
 from voicehost.records.schema import game_seats, games, outbox, players
@@ -213,64 +214,34 @@ class Records:
 
     # ---- reading ---------------------------------------------------------------
 
+    # Plain SQL on the engine's raw connection, through the same functions as the read-only path
+    # (voicehost.records.reader): one read path, however the database was opened.
+
+    @property
+    def dialect(self) -> str:
+        return str(self.engine.dialect.name)
+
+    def rows(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        connection = self.engine.raw_connection()
+        try:
+            return reader.run_rows(connection, self.dialect, sql, params)
+        finally:
+            connection.close()
+
     def count(self) -> int:
-        with self.engine.connect() as connection:
-            return int(connection.execute(sa.select(sa.func.count()).select_from(games)).scalar_one())
+        return reader.count(self)
 
     def games(self, player: str | None = None, since: datetime | None = None,
               until: datetime | None = None) -> list[GameRecord]:
         """The history, oldest first, as records (with their rosters)."""
-        query = sa.select(games).order_by(games.c.played_at, games.c.id)
-        if since is not None:
-            query = query.where(games.c.played_at >= since)
-        if until is not None:
-            query = query.where(games.c.played_at < until)
-        if player is not None:
-            query = query.where(games.c.id.in_(
-                sa.select(game_seats.c.game_id).join(players).where(players.c.nickname == player)))
-        with self.engine.connect() as connection:
-            game_rows = connection.execute(query).mappings().all()
-            seats = self._seats(connection, [row["id"] for row in game_rows])
-        return [_record(row, seats.get(row["id"], [])) for row in game_rows]
+        return reader.game_records(self, player, since, until)
 
     def game(self, game_id: uuid.UUID) -> GameRecord | None:
-        with self.engine.connect() as connection:
-            row = connection.execute(sa.select(games).where(games.c.id == game_id)).mappings().first()
-            if row is None:
-                return None
-            return _record(row, self._seats(connection, [game_id]).get(game_id, []))
-
-    @staticmethod
-    def _seats(connection: Connection, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[SeatRecord]]:
-        found: dict[uuid.UUID, list[SeatRecord]] = {}
-        query = (sa.select(game_seats, players.c.nickname).select_from(game_seats.outerjoin(players))
-                 .order_by(game_seats.c.game_id, game_seats.c.seat))
-        for chunk in _batches(ids, 5000):
-            for row in connection.execute(query.where(game_seats.c.game_id.in_(chunk))).mappings():
-                found.setdefault(row["game_id"], []).append(_seat_record(row))
-        return found
+        return reader.game_record(self, game_id)
 
     def seat_rows(self, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
         """Every named player's seat in the games of a season: what the ratings are made of."""
-        scoring = games.c.options["scoring"].as_string().label("scoring")  # the scheme played, if the ruleset has one
-        # Tournament scoring (ratings.game_facts), for a game scored again under another scheme.
-        tournament = (games.c.options["removal_forfeits"].as_boolean().label("removal_forfeits"),
-                      games.c.protocol["best_move"].label("best_move"),
-                      games.c.protocol["judge_points"].label("judge_points"))
-        query = (sa.select(players.c.nickname, games.c.id.label("game_id"), games.c.played_at, games.c.ruleset,
-                           scoring, games.c.winner, game_seats.c.seat,
-                           game_seats.c.role, game_seats.c.team, game_seats.c.alive, game_seats.c.won,
-                           game_seats.c.fouls, game_seats.c.points, game_seats.c.best_player,
-                           game_seats.c.out_cause, game_seats.c.out_night, *tournament)
-                 .select_from(game_seats.join(players).join(games))
-                 .where(games.c.winner.is_not(None))   # an annulled or stopped game is kept, never rated
-                 .order_by(games.c.played_at, games.c.id, game_seats.c.seat))
-        if since is not None:
-            query = query.where(games.c.played_at >= since)
-        if until is not None:
-            query = query.where(games.c.played_at < until)
-        with self.engine.connect() as connection:
-            return [dict(row) for row in connection.execute(query).mappings()]
+        return reader.seat_rows(self, since, until)
 
     # ---- the outbox (a table's games on their way to the club server) -----------
 
@@ -342,15 +313,3 @@ def seat_row(game_id: uuid.UUID, seat: SeatRecord, ids: dict[str, int]) -> dict[
             "out_cause": seat.out_cause, "out_day": seat.out_day, "out_night": seat.out_night,
             "points": seat.points, "best_player": seat.best_player}
 
-
-def _seat_record(row: Any) -> SeatRecord:
-    return SeatRecord(seat=row["seat"], player=row["nickname"], role=row["role"], team=row["team"],
-                      alive=row["alive"], won=row["won"], fouls=row["fouls"], out_cause=row["out_cause"],
-                      out_day=row["out_day"], out_night=row["out_night"], points=row["points"],
-                      best_player=row["best_player"])
-
-
-def _record(row: Any, seats: list[SeatRecord]) -> GameRecord:
-    return GameRecord(id=uuid.UUID(str(row["id"])), played_at=row["played_at"], table=row["table_name"],
-                      ruleset=row["ruleset"], options=dict(row["options"]), winner=row["winner"],
-                      reason=row["reason"], seats=seats, protocol=row["protocol"])

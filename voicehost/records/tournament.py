@@ -25,10 +25,7 @@ The schedule file (``voicehost tournament create --schedule FILE``) is JSON::
 from __future__ import annotations
 
 import csv
-import html
 import io
-import json
-import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -57,7 +54,10 @@ from voicehost.rules.scoring import (
 from voicehost.rules.scoring import TIE_BREAKS as TIE_BREAKS
 
 if TYPE_CHECKING:
+    import uuid
+
     from voicehost.records.games import GameRecord, SeatRecord
+    from voicehost.records.reader import Readable
     from voicehost.records.store import Records
 
 Schedule = dict[int, dict[int, dict[int, str]]]   # round → table → seat → player
@@ -218,27 +218,21 @@ def create_tournament(records: Records, tournament: Tournament) -> None:
             connection.execute(tournament_seats.insert(), seats)
 
 
-def load_tournament(records: Records, name: str) -> Tournament:
-    import sqlalchemy as sa
-
-    from voicehost.records.schema import tournament_players, tournament_seats, tournaments
-
-    with records.engine.connect() as connection:
-        row = connection.execute(sa.select(tournaments).where(tournaments.c.name == name)).mappings().first()
-        if row is None:
-            known = ", ".join(repr(n) for n in connection.execute(sa.select(tournaments.c.name)
-                                                                  .order_by(tournaments.c.name)).scalars())
-            raise InputError(name, _("no such tournament (known: {known})").format(known=known or "-"))
-        players = connection.execute(sa.select(tournament_players.c.nickname)
-                                     .where(tournament_players.c.tournament_id == row["id"])
-                                     .order_by(tournament_players.c.position)).scalars().all()
-        schedule: Schedule = {}
-        for r, t, s, n in connection.execute(sa.select(tournament_seats.c.round_no, tournament_seats.c.table_no,
-                                                       tournament_seats.c.seat, tournament_seats.c.nickname)
-                                             .where(tournament_seats.c.tournament_id == row["id"])
-                                             .order_by(tournament_seats.c.round_no, tournament_seats.c.table_no,
-                                                       tournament_seats.c.seat)):
-            schedule.setdefault(r, {}).setdefault(t, {})[s] = n
+def load_tournament(records: Readable, name: str) -> Tournament:
+    """The tournament of that name (plain SQL: :mod:`voicehost.records.reader`); an unknown name
+    is refused with the known ones."""
+    found = records.rows("SELECT id, name, scoring, tie_breaks, created_at, standings_hidden FROM tournaments "
+                         "WHERE name = :name", {"name": name})
+    if not found:
+        known = ", ".join(repr(row["name"]) for row in records.rows("SELECT name FROM tournaments ORDER BY name"))
+        raise InputError(name, _("no such tournament (known: {known})").format(known=known or "-"))
+    row, tid = found[0], {"tid": found[0]["id"]}
+    players = [p["nickname"] for p in records.rows("SELECT nickname FROM tournament_players "
+                                                   "WHERE tournament_id = :tid ORDER BY position", tid)]
+    schedule: Schedule = {}
+    for seat in records.rows("SELECT round_no, table_no, seat, nickname FROM tournament_seats WHERE tournament_id = "
+                             ":tid ORDER BY round_no, table_no, seat", tid):
+        schedule.setdefault(seat["round_no"], {}).setdefault(seat["table_no"], {})[seat["seat"]] = seat["nickname"]
     return Tournament(row["name"], row["scoring"], tuple(row["tie_breaks"]), tuple(players), schedule,
                       row["created_at"], bool(row["standings_hidden"]))
 
@@ -256,13 +250,8 @@ def show_standings(records: Records, name: str, shown: bool) -> None:
                            .values(standings_hidden=not shown))
 
 
-def tournament_names(records: Records) -> list[str]:
-    import sqlalchemy as sa
-
-    from voicehost.records.schema import tournaments
-
-    with records.engine.connect() as connection:
-        return list(connection.execute(sa.select(tournaments.c.name).order_by(tournaments.c.created_at)).scalars())
+def tournament_names(records: Readable) -> list[str]:
+    return [row["name"] for row in records.rows("SELECT name FROM tournaments ORDER BY created_at")]
 
 
 @dataclass(frozen=True)
@@ -276,25 +265,16 @@ class PlayedGame:
     best_player: int | None = None
 
 
-def played_games(records: Records, name: str) -> list[PlayedGame]:
-    """The tournament's games as stored, by round and table."""
-    import sqlalchemy as sa
-
-    from voicehost.records.schema import game_seats, games
-
-    query = (sa.select(games.c.id, games.c.round_no, games.c.table_no, games.c.protocol)
-             .where(games.c.tournament == name).order_by(games.c.round_no, games.c.table_no))
-    voted = sa.select(game_seats.c.game_id, game_seats.c.seat).where(game_seats.c.best_player)
-    with records.engine.connect() as connection:
-        rows = connection.execute(query).all()
-        votes = {uuid.UUID(str(g)): s for g, s in connection.execute(voted.where(game_seats.c.game_id.in_(
-            [row.id for row in rows])))} if rows else {}
-    found = []
-    for row in rows:
-        protocol = json.loads(row.protocol) if isinstance(row.protocol, str) else dict(row.protocol)
-        game = uuid.UUID(str(row.id))
-        found.append(PlayedGame(game, TournamentPlace(name, row.round_no, row.table_no), protocol, votes.get(game)))
-    return found
+def played_games(records: Readable, name: str) -> list[PlayedGame]:
+    """The tournament's games as stored, by round and table (plain SQL: :mod:`voicehost.records.reader`)."""
+    at = {"name": name}
+    rows = records.rows("SELECT g.id AS game_id, g.round_no, g.table_no, g.protocol FROM games g "
+                        "WHERE g.tournament = :name ORDER BY g.round_no, g.table_no", at)
+    votes = {row["game_id"]: row["seat"] for row in records.rows(
+        "SELECT s.game_id, s.seat FROM game_seats s JOIN games g ON g.id = s.game_id "
+        "WHERE g.tournament = :name AND s.best_player", at)} if rows else {}
+    return [PlayedGame(row["game_id"], TournamentPlace(name, row["round_no"], row["table_no"]), dict(row["protocol"]),
+                       votes.get(row["game_id"])) for row in rows]
 
 
 # ---- the standings -----------------------------------------------------------------------------
@@ -342,19 +322,18 @@ class ScoredGame:
 def scored_games(tournament: Tournament, games: Iterable[PlayedGame]) -> tuple[list[ScoredGame], list[str]]:
     """Each game's points per seat under the tournament's scheme (one function:
     :func:`voicehost.rules.scoring.score_game`), and the warnings of games it cannot score."""
-    from voicehost.records.ratings import game_facts, scoring_schemes, seat_facts
+    from voicehost.records.ratings import game_facts, schemes_of, seat_facts
 
-    points = scoring_schemes().get(tournament.scoring, {})
     scored, warnings = [], []
     for game in games:
         seats = game_seats(game)
         ruleset = str(game.protocol.get("ruleset"))
+        scheme = schemes_of(ruleset).get(tournament.scoring, {})   # only the rulesets played are read
         if not _has_scheme(ruleset, tournament.scoring):
             warnings.append(_("{at}: the {ruleset} ruleset has no scheme {scheme}: no points").format(
                 at=game.place, ruleset=ruleset, scheme=tournament.scoring))
         facts = game_facts(game.protocol.get("winner") if game.protocol.get("result") is None else None,
                            [seat_facts(seat) for seat in seats], game.protocol)
-        scheme = points if _has_scheme(ruleset, tournament.scoring) else {}
         scored.append(ScoredGame(game, seats, facts, score_game(scheme, facts)))
         warnings.extend(_schedule_warnings(tournament, game.place, seats))
     return scored, warnings
@@ -381,7 +360,7 @@ def standings(tournament: Tournament, games: Iterable[PlayedGame]) -> Standings:
     of the tournament so far, so they change as games arrive), ordered by the tie-breaks;
     players tied on all share a place. A game whose seats differ from the schedule counts as
     played, with a warning."""
-    from voicehost.records.ratings import scoring_schemes
+    from voicehost.records.ratings import schemes_of
 
     scored, warnings = scored_games(tournament, games)
     rows = {name: Standing(name) for name in tournament.players}
@@ -389,7 +368,8 @@ def standings(tournament: Tournament, games: Iterable[PlayedGame]) -> Standings:
         for seat in game.seats:
             rows.setdefault(str(seat.player), Standing(str(seat.player))).add(
                 game.facts.seats[seat.seat - 1], game.scores[seat.seat], game.game.place.round)
-    points = scoring_schemes().get(tournament.scoring, {})
+    points = next((found for game in scored if (found := schemes_of(str(game.game.protocol.get("ruleset")))
+                   .get(tournament.scoring))), {})   # the scheme as the games' rulesets define it
     for game in scored:
         for seat in game.seats:
             row = rows[str(seat.player)]
@@ -409,7 +389,7 @@ def _schedule_warnings(tournament: Tournament, at: TournamentPlace, seats: Seque
         for seat in seats if planned.get(seat.seat) != seat.player]
 
 
-def tournament_standings(records: Records, name: str, upto_round: int | None = None) -> Standings:
+def tournament_standings(records: Readable, name: str, upto_round: int | None = None) -> Standings:
     """The standings of the games stored so far, or of the rounds up to ``upto_round`` (the
     standings "as of round N"): the compensation points too are worked out over those games."""
     games = played_games(records, name)
@@ -497,6 +477,8 @@ tr:nth-child(even) td { background: #f6f6f6; }
 
 def standings_html(result: Standings) -> str:
     """A page to print: the standings table with its headings in the club's language."""
+    import html  # its entities table loads for the page only, not for every standings
+
     titles, mark = column_titles(), decimal_mark()
     esc = html.escape
     head = "".join(f'<th class="{c.key}">{esc(titles[c.key])}</th>' for c in result.columns)
