@@ -523,7 +523,7 @@ def test_simulate_record_of_an_unfinished_game_says_nothing_was_stored(tmp_path:
     script.write_text(json.dumps({"roles": {"3": "don", "5": "mafia", "9": "mafia", "7": "sheriff"}, "days": [{}]}))
     code, out, err = cli(capsys, "simulate", str(script), "--record", "--db", db, "--json")
     assert code == 0 and json.loads(out)["winner"] is None
-    assert err.strip() == "Игра не окончена: в записи клуба ничего не сохранено."
+    assert err.strip() == "The game is not over: nothing is saved in the club's records."  # the module is English
     assert not (tmp_path / "records.sqlite").exists()
     assert cli(capsys, "simulate", str(script), "--db", db)[2] == ""  # not asked to record: nothing said
 # ---- what an import refuses, and one game however it arrives (issue 28) --------------------

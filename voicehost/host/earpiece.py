@@ -308,7 +308,7 @@ def both(*arounds: Callable[[Any], Any] | None) -> Callable[[Any], Any] | None:
 
 
 @runtime_checkable
-class Journaled(Protocol):
+class KeepsJournal(Protocol):
     """A director with a journal (:attr:`voicehost.host.director.Director.journal`)."""
 
     @property
@@ -333,7 +333,7 @@ class JudgeFollower:
             self.channel.close()
         self.channel, self._director = None, director
         if director is not None:
-            journal = director.journal if isinstance(director, Journaled) else None
+            journal = director.journal if isinstance(director, KeepsJournal) else None
             self.channel = JudgeChannel(director.game, self.book, director.clock, self.speak, journal)
             director.watch(self.channel.notice)
             self.channel.start()
