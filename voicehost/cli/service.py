@@ -142,14 +142,22 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
     from voicehost.language.parser import forbidden_words
     from voicehost.records.table import protocol_hook
     from voicehost.service.notify import Notifier
-    from voicehost.service.table import IdleTable
+    from voicehost.service.table import IdleTable, idle_lines
+    from voicehost.config import cache_dir
+    from voicehost.service.voice_render import BackgroundRender, prepare_cues
 
     loop = asyncio.get_running_loop()
-    voice = Voice(load_audio(path), args.audio, log=_log)
-    # Warmed in the background: a fresh Pi's table is ready at once, and a line a game asks for
-    # meanwhile goes before the warm-up's (SpeechRenderer's queue).
-    warm_up = loop.run_in_executor(None, voice.renderer.warm,
-                                   fixed_lines(voice.book, setup.ruleset.name, range(1, setup.seats + 1)))
+    audio = load_audio(path)
+    await asyncio.to_thread(prepare_cues, audio, cache_dir() / "cues")   # a fresh cache: in a child, not here
+    voice = Voice(audio, args.audio, log=_log)
+    # Rendered in the background by idle-priority children (voice_render): a fresh Pi's table is
+    # ready at once and stays light; a line a game asks for first is rendered by the table itself.
+    spell = voice.renderer.spell
+    render = BackgroundRender.of_missing(
+        voice.renderer.settings, voice.renderer.cache_dir,
+        map(spell, fixed_lines(voice.book, setup.ruleset.name, range(1, setup.seats + 1))), _log,
+        first=map(spell, idle_lines(voice.book, setup.ruleset.name)))
+    warm_up = asyncio.create_task(render.run())
     try:
         edges = EdgeLog()
         try:
@@ -161,6 +169,7 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         gate = Gate(load_ears(path).hold_off_s)
 
         def say(text: str) -> float:
+            render.wait_for(spell(text))   # an idle line of a fresh cache: its child renders it
             onset = voice.say(text)
             gate.host_speaks(onset, time.monotonic())  # the ears ignore the host's own voice
             return onset
@@ -196,7 +205,8 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
                 mic.close()
             panel.close()
     finally:
-        voice.close()   # a warm-up still running stops at its next line
+        render.stop()   # the child at work ends now, no other starts
+        voice.close()
         await asyncio.gather(warm_up, return_exceptions=True)
 
 
