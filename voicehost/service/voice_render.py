@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from voicehost.i18n import N_, _
+
 if TYPE_CHECKING:
     from audio.tts import VoiceSettings
     from voicehost.host.table_file import AudioConfig
@@ -37,6 +39,9 @@ FIRST_PATIENCE_S = 30.0
 """How long the table's idle line waits for the first child before the table renders it itself."""
 NICE = 19
 """The child's niceness: the lowest priority an ordinary process can take."""
+
+RENDERED_LINE = N_("voicehost: the voice is rendered ({lines} lines, {children} children at idle priority)")
+"""Logged when the background render is over (a warm cache: at once, 0 lines)."""
 
 Log = Callable[[str], None]
 
@@ -103,6 +108,8 @@ class BackgroundRender:
                 done += 1
         finally:
             self._first_done.set()
+        if not self._stopped:
+            self.log(_(RENDERED_LINE).format(lines=sum(map(len, self.batches)), children=done))
         return done
 
     def wait_for(self, line: str, timeout: float = FIRST_PATIENCE_S) -> None:
@@ -123,7 +130,6 @@ class BackgroundRender:
         finally:
             self._child = None
         if child.returncode and not self._stopped:
-            from voicehost.i18n import _
             why = errors.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {child.returncode}"]
             self.log(_("voicehost: the background voice render failed ({error}); the table renders those lines "
                        "when it says them").format(error=why[0]))
