@@ -20,6 +20,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import shutil
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -55,6 +56,13 @@ def lower_priority() -> None:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         except OSError:
             pass  # not allowed here: nice 19 alone
+
+
+def niced() -> list[str]:
+    """``nice -n 19`` before the child's command, so it is never at the table's priority, not
+    even while the interpreter starts (a child lowers itself further once it runs)."""
+    command = shutil.which("nice")
+    return [command, "-n", str(NICE)] if command else []
 
 
 def batches(lines: Iterable[str], size: int = BATCH_LINES) -> list[list[str]]:
@@ -121,7 +129,7 @@ class BackgroundRender:
 
     async def _render(self, lines: list[str]) -> None:
         child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "voicehost.service.voice_render", stdin=asyncio.subprocess.PIPE,
+            *niced(), sys.executable, "-m", "voicehost.service.voice_render", stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
         self._child = child
         self.children.append(child.pid)
