@@ -136,6 +136,7 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
 
     from audio.listener import Gate
     from hw.panel import GpioUnavailable, SeatPanel
+    from voicehost.config import cache_dir
     from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory
     from voicehost.host.ears import load_ears
     from voicehost.host.live import _open_ears as open_ears  # the same ears as `voicehost run`
@@ -143,7 +144,6 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
     from voicehost.records.table import protocol_hook
     from voicehost.service.notify import Notifier
     from voicehost.service.table import IdleTable, idle_lines
-    from voicehost.config import cache_dir
     from voicehost.service.voice_render import BackgroundRender, prepare_cues
 
     loop = asyncio.get_running_loop()

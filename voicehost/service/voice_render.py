@@ -134,11 +134,11 @@ class BackgroundRender:
         self._child = child
         self.children.append(child.pid)
         try:
-            _, errors = await child.communicate(job(self.settings, self.cache, lines))
+            said = (await child.communicate(job(self.settings, self.cache, lines)))[1]
         finally:
             self._child = None
         if child.returncode and not self._stopped:
-            why = errors.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {child.returncode}"]
+            why = said.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {child.returncode}"]
             self.log(_("voicehost: the background voice render failed ({error}); the table renders those lines "
                        "when it says them").format(error=why[0]))
 
