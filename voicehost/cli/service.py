@@ -26,6 +26,7 @@ from voicehost.service.unit import DEFAULT_USER, ENVIRONMENT_FILE, install, unit
 
 if TYPE_CHECKING:  # the host, the audio stack and asyncio load only for `serve` (see issue 30)
     import asyncio
+    import subprocess
 
     from voicehost.service.notify import Notifier
     from voicehost.service.table import IdleTable, TableSetup
@@ -108,6 +109,21 @@ def serve_place(args: argparse.Namespace) -> dict[str, Any] | None:
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
+    from voicehost.config import cache_dir
+    from voicehost.service.voice_render import start_cues
+
+    cues = start_cues(args.table, cache_dir() / "cues")   # a fresh cache: beside the table's own start-up
+    try:
+        asyncio.run(_serve_table(args, *_checked_table(args), cues))
+    finally:
+        if cues is not None and cues.poll() is None:   # refused before the voice opened
+            cues.kill()
+            cues.wait()
+    return 0
+
+
+def _checked_table(args: argparse.Namespace) -> tuple[Path, Any, TableSetup]:
+    """The table file and everything given on the line, refused before the table opens anything."""
     path, pinmap, setup = table_setup(args.table, args.journals)
     setup.tournament = serve_place(args)
     if setup.tournament is not None:   # each game's players from the stored schedule, at its round
@@ -121,15 +137,15 @@ def _serve(args: argparse.Namespace) -> int:
     club_reporter(args, path.stem)   # a bad --club-server is refused before the table opens anything
     from voicehost.host.setup import audio_choice
     audio_choice(args.judge_audio, "--judge-audio")   # and a bad earpiece
-    asyncio.run(_serve_table(args, path, pinmap, setup))
-    return 0
+    return path, pinmap, setup
 
 
 def _log(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup: TableSetup) -> None:
+async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup: TableSetup,
+                       cues: subprocess.Popen[bytes] | None) -> None:
     import asyncio
     import signal
     import time
@@ -148,7 +164,9 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
 
     loop = asyncio.get_running_loop()
     audio = load_audio(path)
-    await asyncio.to_thread(prepare_cues, audio, cache_dir() / "cues")   # a fresh cache: in a child, not here
+    if cues is not None:
+        await asyncio.to_thread(cues.wait)
+    await asyncio.to_thread(prepare_cues, audio, cache_dir() / "cues")   # still missing: in a child, not here
     voice = Voice(audio, args.audio, log=_log)
     # Rendered in the background by idle-priority children (voice_render): a fresh Pi's table is
     # ready at once and stays light; a line a game asks for first is rendered by the table itself.
