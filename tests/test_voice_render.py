@@ -15,7 +15,7 @@ from audio.cues import cues_cached
 from audio.tts import SpeechRenderer, VoiceSettings
 from voicehost.bench.startup import _rss_mb, _serve, _stop, _wait_for_line, children_of
 from voicehost.host import load_audio, table_path
-from voicehost.service.voice_render import NICE, RENDERED_LINE, BackgroundRender, batches, prepare_cues
+from voicehost.service.voice_render import NICE, RENDERED_LINE, BackgroundRender, batches, start_cues
 
 LINES = ["Один.", "Два.", "Три.", "Четыре.", "Пять."]
 
@@ -76,8 +76,10 @@ def test_the_cues_are_finished_in_a_child(tmp_path: Path) -> None:
     audio = load_audio(table_path(None))
     shape = (audio.mix.samplerate, dict(audio.cues), audio.voice.loudness_lufs, audio.voice.ceiling_dbtp)
     assert not cues_cached(*shape, tmp_path)
-    prepare_cues(audio, tmp_path)
+    child = start_cues(audio, tmp_path)
+    assert child is not None and child.wait(timeout=120) == 0
     assert cues_cached(*shape, tmp_path)
+    assert start_cues(audio, tmp_path) is None   # cached: no child
 
 
 def test_a_fresh_table_is_ready_light_and_renders_in_low_priority_children(tmp_path: Path) -> None:

@@ -110,13 +110,15 @@ def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from voicehost.config import cache_dir
+    from voicehost.host import load_audio
     from voicehost.service.voice_render import start_cues
 
-    cues = start_cues(args.table, cache_dir() / "cues")   # a fresh cache: beside the table's own start-up
+    path, pinmap, setup = _checked_table(args)
+    cues = start_cues(load_audio(path), cache_dir() / "cues")   # a fresh cache: beside the rest of the start-up
     try:
-        asyncio.run(_serve_table(args, *_checked_table(args), cues))
+        asyncio.run(_serve_table(args, path, pinmap, setup, cues))
     finally:
-        if cues is not None and cues.poll() is None:   # refused before the voice opened
+        if cues is not None and cues.poll() is None:   # stopped before the voice opened
             cues.kill()
             cues.wait()
     return 0
@@ -152,7 +154,6 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
 
     from audio.listener import Gate
     from hw.panel import GpioUnavailable, SeatPanel
-    from voicehost.config import cache_dir
     from voicehost.host import EdgeLog, Ports, Voice, fixed_lines, load_audio, mock_factory
     from voicehost.host.ears import load_ears
     from voicehost.host.live import _open_ears as open_ears  # the same ears as `voicehost run`
@@ -160,13 +161,12 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
     from voicehost.records.table import protocol_hook
     from voicehost.service.notify import Notifier
     from voicehost.service.table import IdleTable, idle_lines
-    from voicehost.service.voice_render import BackgroundRender, prepare_cues
+    from voicehost.service.voice_render import BackgroundRender
 
     loop = asyncio.get_running_loop()
     audio = load_audio(path)
     if cues is not None:
         await asyncio.to_thread(cues.wait)
-    await asyncio.to_thread(prepare_cues, audio, cache_dir() / "cues")   # still missing: in a child, not here
     voice = Voice(audio, args.audio, log=_log)
     # Rendered in the background by idle-priority children (voice_render): a fresh Pi's table is
     # ready at once and stays light; a line a game asks for first is rendered by the table itself.

@@ -37,8 +37,6 @@ if TYPE_CHECKING:
 BATCH_LINES = 40
 """Lines a child renders before it exits: its memory is bounded by one batch's, and a
 stop costs at most the line being rendered."""
-CUES = 5
-"""The cues a table has (``audio.cues.NOTES``, not imported here: it loads numpy)."""
 FIRST_PATIENCE_S = 30.0
 """How long the table's idle line waits for the first child before the table renders it itself."""
 NICE = 19
@@ -162,35 +160,24 @@ def cached(settings: VoiceSettings, cache: Path, line: str) -> bool:
     return path.exists() and path.stat().st_size > 0
 
 
-def start_cues(table: str | None, cache: Path) -> subprocess.Popen[bytes] | None:
-    """On a fresh cache (fewer cue files than cues), the cues' child started at once, beside
-    the table's own start-up (its imports, its pins), so the table rarely waits for it; the
-    table file (``serve --table``, None: the default) is found and read in the child. None:
-    the cache has its cues already."""
-    if cache.is_dir() and len(list(cache.glob("*.npy"))) >= CUES:
+def start_cues(audio: AudioConfig, cache: Path) -> subprocess.Popen[bytes] | None:
+    """A fresh cache's cues, finished by a child started as soon as the table file is read,
+    beside the rest of the table's start-up; the table waits for it before it opens its voice,
+    which then only loads them. Normalizing them in the table's own process would keep scipy
+    and pyloudnorm there (60 MB) for its whole life. At the table's own priority: the table
+    is not ready without its cues. None: they are cached already. If the child fails, the
+    table normalizes them itself, as before."""
+    from audio.cues import cues_cached
+
+    shape = (audio.mix.samplerate, dict(audio.cues), audio.voice.loudness_lufs, audio.voice.ceiling_dbtp)
+    if cues_cached(*shape, cache):
         return None
     child = subprocess.Popen([sys.executable, "-m", "voicehost.service.voice_render"], stdin=subprocess.PIPE,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert child.stdin is not None
     with child.stdin:
-        child.stdin.write(json.dumps({"cues_of": [table, str(cache)]}).encode())
+        child.stdin.write(json.dumps({"cues": [*shape, str(cache)]}).encode())
     return child
-
-
-def prepare_cues(audio: AudioConfig, cache: Path) -> None:
-    """A fresh cache's cues finished by a child before the table opens its voice, which then
-    only loads them: normalizing them in the table's process would keep scipy and pyloudnorm
-    there (60 MB) for its whole life. Waited for (a few tenths of a second, at the table's own
-    priority: the table is not ready without its cues); if the child fails, the table
-    normalizes them itself, as before."""
-    from audio.cues import cues_cached
-
-    shape = (audio.mix.samplerate, dict(audio.cues), audio.voice.loudness_lufs, audio.voice.ceiling_dbtp)
-    if cues_cached(*shape, cache):
-        return
-    order = json.dumps({"cues": [*shape, str(cache)]}).encode()
-    subprocess.run([sys.executable, "-m", "voicehost.service.voice_render"], input=order, check=False,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
 
 
 def render_job(raw: bytes) -> int:
@@ -198,13 +185,6 @@ def render_job(raw: bytes) -> int:
     from audio.tts import SpeechRenderer, VoiceSettings
 
     order: dict[str, Any] = json.loads(raw)
-    if "cues_of" in order:
-        from voicehost.host.table_file import load_audio, table_path
-
-        table, cache = order["cues_of"]
-        audio = load_audio(table_path(table))
-        order = {"cues": [audio.mix.samplerate, dict(audio.cues), audio.voice.loudness_lufs,
-                          audio.voice.ceiling_dbtp, cache]}
     if "cues" in order:
         from audio.cues import load_cues
 
@@ -219,7 +199,7 @@ def render_job(raw: bytes) -> int:
 
 def main() -> int:
     raw = sys.stdin.buffer.read()
-    if b'"cues' not in raw[:16]:   # the table waits for its cues: those keep its priority
+    if b'"cues"' not in raw[:16]:   # the table waits for its cues: those keep its priority
         lower_priority()   # first, before the imports that cost a core
     render_job(raw)
     return 0
