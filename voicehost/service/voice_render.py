@@ -32,7 +32,6 @@ from voicehost.i18n import N_, _
 
 if TYPE_CHECKING:
     from audio.tts import VoiceSettings
-    from voicehost.host.table_file import AudioConfig
 
 BATCH_LINES = 40
 """Lines a child renders before it exits: its memory is bounded by one batch's, and a
@@ -160,8 +159,9 @@ def cached(settings: VoiceSettings, cache: Path, line: str) -> bool:
     return path.exists() and path.stat().st_size > 0
 
 
-def start_cues(audio: AudioConfig, cache: Path) -> subprocess.Popen[bytes] | None:
-    """A fresh cache's cues, finished by a child started as soon as the table file is read,
+def start_cues(audio: Any, cache: Path) -> subprocess.Popen[bytes] | None:
+    """A fresh cache's cues (``audio``: the table file's ``[audio]``, as ``load_audio`` reads
+    it), finished by a child started as soon as the table file is read,
     beside the rest of the table's start-up; the table waits for it before it opens its voice,
     which then only loads them. Normalizing them in the table's own process would keep scipy
     and pyloudnorm there (60 MB) for its whole life. At the table's own priority: the table
