@@ -59,10 +59,7 @@ def load_cues(samplerate: int, files: Mapping[str, str], voice_lufs: float, ceil
     instead (keyed by everything that shapes them), so an idle table never loads them."""
     cues = {}
     for name, notes in NOTES.items():
-        own = Path(files[name]) if name in files else None
-        source = own.read_bytes() if own is not None and own.is_file() else repr(notes).encode()
-        key = hashlib.sha256(repr((name, source, samplerate, voice_lufs, ceiling_dbtp, CHAIN_VERSION)).encode())
-        cached = cache / f"{name}-{key.hexdigest()[:16]}.npy" if cache is not None else None
+        cached = cue_file(name, samplerate, files, voice_lufs, ceiling_dbtp, cache) if cache is not None else None
         if cached is not None and cached.is_file():
             cues[name] = np.load(cached)
             continue
@@ -71,6 +68,21 @@ def load_cues(samplerate: int, files: Mapping[str, str], voice_lufs: float, ceil
         if cached is not None:
             _store(cached, cues[name])
     return cues
+
+
+def cue_file(name: str, samplerate: int, files: Mapping[str, str], voice_lufs: float, ceiling_dbtp: float,
+             cache: Path) -> Path:
+    """Where the finished cue ``name`` is cached: keyed by everything that shapes it."""
+    own = Path(files[name]) if name in files else None
+    source = own.read_bytes() if own is not None and own.is_file() else repr(NOTES[name]).encode()
+    key = hashlib.sha256(repr((name, source, samplerate, voice_lufs, ceiling_dbtp, CHAIN_VERSION)).encode())
+    return cache / f"{name}-{key.hexdigest()[:16]}.npy"
+
+
+def cues_cached(samplerate: int, files: Mapping[str, str], voice_lufs: float, ceiling_dbtp: float,
+                cache: Path) -> bool:
+    """Whether every cue is in the cache already (:func:`load_cues` then loads no scipy)."""
+    return all(cue_file(name, samplerate, files, voice_lufs, ceiling_dbtp, cache).is_file() for name in NOTES)
 
 
 def _store(path: Path, clip: np.ndarray) -> None:

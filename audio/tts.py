@@ -145,9 +145,10 @@ class SpeechRenderer:
         lines = list(dict.fromkeys(texts))
         futures = [self.render(text, WARM) for text in lines
                    if not self._on_disk(self.settings.key(self.spell(text)))]
-        for future in futures:
+        futures.reverse()
+        while futures:   # each clip let go once it is on disk: hundreds of them are hundreds of MB
             try:
-                future.result()
+                futures.pop().result()
             except CancelledError:   # the voice closed meanwhile: nothing is left to warm for
                 break
         return len(lines)

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -72,43 +73,118 @@ def _cpu_s(argv: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def bench_start(idle_s: float = 10.0) -> dict[str, float]:
-    """The appliance's budgets: ``voicehost serve`` (mock pins, null audio, no model) from the
-    process start to «Стол готов» with a warm TTS cache (a first run warms it, untimed); then
-    the idle table's RSS and CPU over ``idle_s``; and the size of the TTS cache."""
+def bench_start(idle_s: float = 10.0, fresh_s: float = 20.0) -> dict[str, float]:
+    """The appliance's budgets, a warm cache and a fresh one apart. Warm: ``voicehost serve``
+    (mock pins, null audio, no model) from the process start to «Стол готов» with the user's
+    TTS cache rendered to its end (a first run finishes it, untimed), then the idle table's
+    RSS and CPU over ``idle_s``. Fresh: the same with an empty cache, as a Pi's first boot
+    after an install, then over ``fresh_s`` of its background render (or to its end) the peak
+    RSS of the table and its render children together and the table's own CPU. The start-up
+    times are ratios to a bare interpreter's, measured in the same run (the machine may be busy)."""
     from voicehost.config import cache_dir
+    from voicehost.service.voice_render import RENDERED_LINE
 
-    with tempfile.TemporaryDirectory() as journals:
-        warm, _ = _serve(journals)
-        _stop(warm)
-        process, ready_s = _serve(journals)
+    bare_s = min(_wall_s([sys.executable, "-c", "pass"]) for _ in range(3))
+    with tempfile.TemporaryDirectory() as journals, tempfile.TemporaryDirectory() as empty:
+        _stop(_serve(journals, until=RENDERED_LINE)[0])   # untimed: the user's cache, rendered to its end
+        warm = _warm_figures(*_serve(journals), idle_s)
+        fresh, fresh_ready_s = _serve(journals, cache=empty)
         try:
-            time.sleep(1.0)  # past the start-up's last work
-            before, began = _cpu_s_of(process.pid), time.perf_counter()
-            time.sleep(idle_s)
-            cpu_percent = 100 * (_cpu_s_of(process.pid) - before) / (time.perf_counter() - began)
-            rss_kb = next(int(line.split()[1]) for line in Path(f"/proc/{process.pid}/status").read_text().split("\n")
-                          if line.startswith("VmRSS:"))
+            peak_mb, cpu_percent, finished = _watch_render(fresh, fresh_s)
         finally:
-            _stop(process)
-    return {"ready_s": ready_s, "idle_rss_mb": rss_kb / 1024, "idle_cpu_percent": cpu_percent,
+            _stop(fresh)
+        rendered = len(list((Path(empty) / "tts").glob("*.ogg")))
+    return {"reference_s": bare_s, "warm_ready_x": warm["ready_s"] / bare_s,
+            "warm_idle_rss_mb": warm["rss_mb"], "warm_idle_cpu_percent": warm["cpu_percent"],
+            "fresh_ready_x": fresh_ready_s / bare_s, "fresh_peak_rss_mb": peak_mb,
+            "fresh_peak_above_idle_mb": peak_mb - warm["rss_mb"], "fresh_table_cpu_percent": cpu_percent,
+            "fresh_lines_rendered": float(rendered), "fresh_render_finished": float(finished),
             **fixed_lines_cache(cache_dir() / "tts")}
 
 
-def _serve(journals: str) -> tuple[subprocess.Popen[str], float]:
-    """``voicehost serve`` started, once it says it is ready; and how long that took."""
-    from voicehost.i18n import _
+def _warm_figures(process: subprocess.Popen[str], ready_s: float, idle_s: float) -> dict[str, float]:
+    """The warm table: its start-up, then its RSS and CPU while idle."""
+    try:
+        time.sleep(1.0)  # past the start-up's last work
+        before, began = _cpu_s_of(process.pid), time.perf_counter()
+        time.sleep(idle_s)
+        cpu_percent = 100 * (_cpu_s_of(process.pid) - before) / (time.perf_counter() - began)
+        rss_mb = _rss_mb(process.pid)
+    finally:
+        _stop(process)
+    return {"ready_s": ready_s, "rss_mb": rss_mb, "cpu_percent": cpu_percent}
+
+
+def _watch_render(process: subprocess.Popen[str], seconds: float) -> tuple[float, float, bool]:
+    """Over ``seconds`` of a fresh table's background render, or until it says it is done: the
+    peak RSS of the table and its children together (MB), the table's own CPU (% of a core),
+    and whether the render finished."""
+    from voicehost.service.voice_render import RENDERED_LINE
+
+    done = threading.Event()
+    threading.Thread(target=_wait_for_line, args=(process, RENDERED_LINE, done), daemon=True).start()
+    before, began, peak = _cpu_s_of(process.pid), time.perf_counter(), 0.0
+    while time.perf_counter() - began < seconds and not done.is_set():
+        peak = max(peak, _rss_mb(process.pid) + sum(_rss_mb(child) for child in children_of(process.pid)))
+        time.sleep(0.05)
+    return peak, 100 * (_cpu_s_of(process.pid) - before) / (time.perf_counter() - began), done.is_set()
+
+
+def children_of(pid: int) -> list[int]:
+    """The process's children now (from /proc; none once it has ended)."""
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            found += [int(child) for child in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+    except OSError:
+        pass
+    return found
+
+
+def _rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` (0: it has ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    return next((int(line.split()[1]) / 1024 for line in status.split("\n") if line.startswith("VmRSS:")), 0.0)
+
+
+def _wall_s(argv: list[str]) -> float:
+    began = time.perf_counter()
+    subprocess.run(argv, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - began
+
+
+def _serve(journals: str, cache: str | None = None, until: str | None = None) -> tuple[subprocess.Popen[str], float]:
+    """``voicehost serve`` started, once it has said ``until`` (default: the ready line); and
+    how long that took. ``cache``: its TTS and cue cache (default: the user's)."""
     from voicehost.service.table import READY_LINE
 
+    env = {**os.environ, "VOICEHOST_CACHE": cache} if cache is not None else None
     began = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-m", "voicehost.cli.main", "serve", "--mock", "--audio", "null",
                                 "--journals", journals], stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, text=True)
+                               stdout=subprocess.DEVNULL, text=True, env=env)
+    if not _wait_for_line(process, until or READY_LINE):
+        raise RuntimeError(f"voicehost serve ended before it was ready (exit {process.wait()})")
+    return process, time.perf_counter() - began
+
+
+def _wait_for_line(process: subprocess.Popen[str], wanted: str, seen: threading.Event | None = None) -> bool:
+    """Read the table's log until a line that begins as ``wanted`` does (in English or in the
+    language in use: the child speaks it); then, with ``seen``, set it and go on reading, so
+    the table never blocks on a full pipe."""
+    from voicehost.i18n import _
+
+    heads = {_(wanted).split("{")[0].strip(), wanted.split("{")[0].strip()}
     assert process.stderr is not None
     for line in process.stderr:
-        if line.strip() in (READY_LINE, _(READY_LINE)):   # the child speaks the language in use
-            return process, time.perf_counter() - began
-    raise RuntimeError(f"voicehost serve ended before it was ready (exit {process.wait()})")
+        if any(line.strip().startswith(head) for head in heads):
+            if seen is None:
+                return True
+            seen.set()
+    return False
 
 
 def _stop(process: subprocess.Popen[str]) -> None:

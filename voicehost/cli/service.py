@@ -26,6 +26,7 @@ from voicehost.service.unit import DEFAULT_USER, ENVIRONMENT_FILE, install, unit
 
 if TYPE_CHECKING:  # the host, the audio stack and asyncio load only for `serve` (see issue 30)
     import asyncio
+    import subprocess
 
     from voicehost.service.notify import Notifier
     from voicehost.service.table import IdleTable, TableSetup
@@ -108,6 +109,23 @@ def serve_place(args: argparse.Namespace) -> dict[str, Any] | None:
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
+    from voicehost.config import cache_dir
+    from voicehost.host import load_audio
+    from voicehost.service.voice_render import start_cues
+
+    path, pinmap, setup = _checked_table(args)
+    cues = start_cues(load_audio(path), cache_dir() / "cues")   # a fresh cache: beside the rest of the start-up
+    try:
+        asyncio.run(_serve_table(args, path, pinmap, setup, cues))
+    finally:
+        if cues is not None and cues.poll() is None:   # stopped before the voice opened
+            cues.kill()
+            cues.wait()
+    return 0
+
+
+def _checked_table(args: argparse.Namespace) -> tuple[Path, Any, TableSetup]:
+    """The table file and everything given on the line, refused before the table opens anything."""
     path, pinmap, setup = table_setup(args.table, args.journals)
     setup.tournament = serve_place(args)
     if setup.tournament is not None:   # each game's players from the stored schedule, at its round
@@ -121,15 +139,15 @@ def _serve(args: argparse.Namespace) -> int:
     club_reporter(args, path.stem)   # a bad --club-server is refused before the table opens anything
     from voicehost.host.setup import audio_choice
     audio_choice(args.judge_audio, "--judge-audio")   # and a bad earpiece
-    asyncio.run(_serve_table(args, path, pinmap, setup))
-    return 0
+    return path, pinmap, setup
 
 
 def _log(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup: TableSetup) -> None:
+async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup: TableSetup,
+                       cues: subprocess.Popen[bytes] | None) -> None:
     import asyncio
     import signal
     import time
@@ -142,14 +160,22 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
     from voicehost.language.parser import forbidden_words
     from voicehost.records.table import protocol_hook
     from voicehost.service.notify import Notifier
-    from voicehost.service.table import IdleTable
+    from voicehost.service.table import IdleTable, idle_lines
+    from voicehost.service.voice_render import BackgroundRender
 
     loop = asyncio.get_running_loop()
-    voice = Voice(load_audio(path), args.audio, log=_log)
-    # Warmed in the background: a fresh Pi's table is ready at once, and a line a game asks for
-    # meanwhile goes before the warm-up's (SpeechRenderer's queue).
-    warm_up = loop.run_in_executor(None, voice.renderer.warm,
-                                   fixed_lines(voice.book, setup.ruleset.name, range(1, setup.seats + 1)))
+    audio = load_audio(path)
+    if cues is not None:
+        await asyncio.to_thread(cues.wait)
+    voice = Voice(audio, args.audio, log=_log)
+    # Rendered in the background by idle-priority children (voice_render): a fresh Pi's table is
+    # ready at once and stays light; a line a game asks for first is rendered by the table itself.
+    spell = voice.renderer.spell
+    render = BackgroundRender.of_missing(
+        voice.renderer.settings, voice.renderer.cache_dir,
+        map(spell, fixed_lines(voice.book, setup.ruleset.name, range(1, setup.seats + 1))), _log,
+        first=map(spell, idle_lines(voice.book, setup.ruleset.name)))
+    warm_up = asyncio.create_task(render.run())
     try:
         edges = EdgeLog()
         try:
@@ -161,6 +187,7 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
         gate = Gate(load_ears(path).hold_off_s)
 
         def say(text: str) -> float:
+            render.wait_for(spell(text))   # an idle line of a fresh cache: its child renders it
             onset = voice.say(text)
             gate.host_speaks(onset, time.monotonic())  # the ears ignore the host's own voice
             return onset
@@ -196,7 +223,8 @@ async def _serve_table(args: argparse.Namespace, path: Path, pinmap: Any, setup:
                 mic.close()
             panel.close()
     finally:
-        voice.close()   # a warm-up still running stops at its next line
+        render.stop()   # the child at work ends now, no other starts
+        voice.close()
         await asyncio.gather(warm_up, return_exceptions=True)
 
 

@@ -100,6 +100,8 @@ DISCARD_WINDOW_S = 10.0
 JOURNAL_ROOM = 1 << 20
 """Bytes free before a game starts (a game's journal is a few dozen KB)."""
 DISCARDED = ".discarded"
+IDLE_LINES = ("table_ready", "no_room", "game_discarded", "journal_failed", "game_resumed")
+"""The phrasebook keys the table says between games: on a fresh appliance they are rendered first."""
 READY_LINE = N_("voicehost: the table is ready (hold the first and the last seat's buttons 3 s to start a game)")
 
 Log = Callable[[str], None]
@@ -755,6 +757,11 @@ class IdleTable:
     def _show_all(self, pattern: Any) -> None:
         for seat in range(1, self.setup.seats + 1):
             self.ports.led(seat, pattern)
+
+def idle_lines(book: Phrasebook, ruleset: str) -> list[str]:
+    """What the table itself says between games (:data:`IDLE_LINES`), as the phrasebook words it."""
+    return [book.say(key, ruleset) for key in IDLE_LINES]
+
 
 def held_since(edges: list[Any]) -> dict[int, float]:
     """Seats whose button is down now, with the time it went down (from the panel's edges)."""
