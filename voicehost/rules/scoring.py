@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .input_error import N_, InputError
+from .records import quicken
 from .roles import Role, Team
 
 FOUL_LIMIT = 4   # the 4th foul removes a player (a removal with this many fouls is «по фолам»)
@@ -79,6 +80,9 @@ class SeatFacts:
     best_player: bool = False        # the table's vote
 
 
+quicken(SeatFacts)  # every seat of every game scored: the quick constructor (see quicken)
+
+
 @dataclass(frozen=True)
 class GameFacts:
     """What a finished game decided beyond the deal: its winner (None: not over, or annulled:
@@ -119,6 +123,9 @@ class SeatScore:
         """The best move, the judge's points and the penalties together: mafiaratings' first
         tie-break after the total (its ``(epg)``)."""
         return round(self.best_move + self.bonus + self.penalty, 2)
+
+
+quicken(SeatScore)
 
 
 def score_game(points: Mapping[str, float], game: GameFacts) -> dict[int, SeatScore]:

@@ -21,7 +21,7 @@ from voicehost.i18n import _
 from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
 from voicehost.language.parser import normalize, parse
 from voicehost.rules import Game, IllegalInput, InputError, new_game
-from voicehost.rules.flow import request_night
+from voicehost.rules.flow import NIGHT_REQUESTS, request_night
 from voicehost.rules.inputs import (
     ACTIONS,
     BloodName,
@@ -141,6 +141,8 @@ def phase_index(game: Game, request: Request) -> int:
 
 # Turns whose words come from the script's ``speeches``.
 SPOKEN_TURNS: frozenset[Turn] = frozenset({"speech", "silent", "short"})
+# Turns that ask the speaker for a name (the answer ends the turn).
+ASKED_TURNS: frozenset[Turn] = frozenset({"nominate", "blood_name"})
 
 # A voting round → the day key of the script that answers it.
 ROUND_KEYS: dict[Round, str] = {"main": "votes", "final": "votes", "revote": "revote", "acquittal": "revote",
@@ -183,6 +185,11 @@ class ScriptPlayer:
         game = self.game
         request = game.request
         bare = self.journal is None and not self.replayed   # nothing to check or write: straight in
+        if bare and len(batch) == 1:  # most batches: one act, and nothing left to stop
+            item = batch[0].item
+            if item is not None:
+                game.push(item)
+            return
         for act in batch:
             item = act.item
             if item is not None:
@@ -192,6 +199,12 @@ class ScriptPlayer:
                     self.push(item, act.source)
             if game.request is not request and game.request != request:  # `is`: most acts change nothing
                 return
+
+    def _asks(self, request: Request) -> bool:
+        """Whether the game still asks for ``request``: the same one, most often (an identity,
+        where ``==`` would call the records' Python-level comparison), or an equal one."""
+        current = self.game.request
+        return current is request or current == request
 
     @property
     def pushed(self) -> int:
@@ -235,7 +248,8 @@ class ScriptPlayer:
         yield [Act("deal", Deal(self.script.roles), "deal")]
         game, started = self.game, self.started
         while (request := game.request) is not None:
-            index = phase_index(game, request)
+            # phase_index, inlined: once per request
+            index = 2 * request.night - 2 if type(request) in NIGHT_REQUESTS else 2 * game.day - 1  # type: ignore[union-attr]
             if index > self.horizon:
                 break
             if index not in started:
@@ -250,7 +264,10 @@ class ScriptPlayer:
         function, not one more generator in the chain every act passes through)."""
         kind = type(request)   # exact types: requests are final dataclasses
         if kind is AwaitSpeech:
-            return self._speech(request, self._day())  # type: ignore[arg-type]
+            day = self._day()
+            if self._only_ends(request, day):  # type: ignore[arg-type]
+                return ([speech_ends(request.seat)],)  # type: ignore[union-attr]
+            return self._speech(request, day)  # type: ignore[arg-type]
         if kind is AwaitVotes:
             return self._votes(request, self._day())  # type: ignore[arg-type]
         if kind is AwaitShots:
@@ -269,7 +286,7 @@ class ScriptPlayer:
 
     def _nightfall(self, request: AwaitNightfall) -> Acts:
         yield from self._after_vote(self._day())
-        if self.game.request == request:
+        if self._asks(request):
             yield [PROCEED]
 
     def _phase_start(self, request: Request) -> Acts:
@@ -337,7 +354,7 @@ class ScriptPlayer:
             # it); a judge's foul «after_speech» comes after it.
             entries, make = (day.nominate, Nominate) if request.turn == "nominate" else (day.blood_name, BloodName)
             yield from self._answer_with(request, entries, request.turn, make)
-            if self.game.request == request:
+            if self._asks(request):
                 yield [speech_ends(seat)]
             yield from self._timed(day, after_speech=seat)
             return
@@ -350,8 +367,25 @@ class ScriptPlayer:
             yield from self._after_vote(day)
         if request.turn != "tie" and request.turn != "last_word":
             yield from self._timed(day, after_speech=seat)
-        if self.game.request == request:
+        if self._asks(request):
             yield [speech_ends(seat)]
+
+    def _only_ends(self, request: AwaitSpeech, day: Day) -> bool:
+        """Whether all the script does in this turn, at the engine level, is to end it: most
+        turns (a pass, a tie speech, a last word) on a day without the judge's fouls or
+        removals. Then :meth:`_speech` would only note the words read and end the speech; its
+        generator (a third of the script player's time) is spared. Not where the words are
+        acts of their own (a table that listens), a name is asked for or a hand may go up."""
+        if self.words_heard or day.fouls or day.removals or request.turn in ASKED_TURNS \
+                or (day.extra_word and request.turn == "speech"):
+            return False
+        seat = request.seat
+        lines = day.speeches.get(seat)
+        if lines is not None and request.turn in SPOKEN_TURNS:
+            if request.seconds and request.may_nominate and not all([names_nobody(text) for text in lines]):
+                return False
+            self.used.add(f"days[{self.game.day - 1}].speeches.{seat}")
+        return True
 
     def _answer_with(self, request: AwaitSpeech, entries: dict[int, int], key: str,
                      make: type[Nominate] | type[BloodName]) -> Acts:
@@ -380,17 +414,17 @@ class ScriptPlayer:
                 if self.words_heard:
                     yield [Act("words", None, "ears", body)]
                 for nomination in heard(body, request.seat) if request.may_nominate else ():
-                    if self.game.request != request:
+                    if not self._asks(request):
                         break
                     if not self._a_seat(nomination, place):
                         break   # the host asks again and takes nothing more of these words
                     yield [nomination]
             if end:
                 yield from self._timed(day, after_speech=request.seat)  # after its every word, before its end
-                if self.words_heard and self.game.request == request:
+                if self.words_heard and self._asks(request):
                     yield [Act("words", None, "ears", end)]
                 return
-            if self.game.request != request:
+            if not self._asks(request):
                 return
 
     def _a_seat(self, nomination: Act, place: str) -> bool:
@@ -409,7 +443,7 @@ class ScriptPlayer:
         if request.round != "mayor" and self.game.day not in self.voting_seen:
             self.voting_seen.add(self.game.day)
             yield from self._timed(day, at="voting")
-            if self.game.request != request:
+            if not self._asks(request):
                 return
         key = ROUND_KEYS[request.round]
         ballot: dict[int, int] = getattr(day, key)
@@ -440,7 +474,7 @@ class ScriptPlayer:
     def _ballot(self, request: Request, thumbs: list[Act]) -> Acts:
         if thumbs:
             yield thumbs
-            if self.game.request != request:
+            if not self._asks(request):
                 return
         yield [CLOSE]
 
@@ -476,6 +510,13 @@ class ScriptPlayer:
             self.used.add(place)
         except IllegalInput as err:
             self.reasons[place] = str(err)
+
+
+@lru_cache(maxsize=4096)
+def names_nobody(text: str) -> bool:
+    """Whether the words of ``text`` (before those that end the speech) nominate or withdraw
+    nobody: said in a turn, they change nothing but its end."""
+    return not heard(split_end(text)[0], 0)
 
 
 @lru_cache(maxsize=4096)  # parses the utterance several times: once per phrase is enough
