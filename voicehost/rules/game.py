@@ -226,7 +226,7 @@ class Game:
         return self.roles[seat]
 
     def team(self, seat: int) -> Team:
-        return self.roles[seat].team
+        return _TEAM_OF[self.roles[seat]]  # (Role.team is a property: the dict spares its call)
 
     def alive_seats(self) -> tuple[int, ...]:
         return self._alive_in_order

@@ -33,7 +33,7 @@ from .events import (
     SideChosen,
     VotesCounted,
 )
-from .roles import Team
+from .roles import ROLE_NAMES, Team
 
 
 def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
@@ -52,7 +52,7 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
         builder.today()  # the morning passed and the game goes on: the day has begun
     seats: dict[str, Any] = {}
     for seat in range(1, game.seats + 1):
-        entry: dict[str, Any] = {"role": game.roles[seat].value, "fouls": game.fouls[seat]}
+        entry: dict[str, Any] = {"role": ROLE_NAMES[game.roles[seat]], "fouls": game.fouls[seat]}
         if names and seat in names:
             entry["name"] = names[seat]
         if seat in builder.out:

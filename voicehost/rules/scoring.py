@@ -49,6 +49,7 @@ SCHEME_KEYS: Mapping[str, str] = {
     "ci_games": "Ci's divisor: the player's tournament games times this, rounded",
     "ci_cap": "Ci at most (per game)",
 }
+ALIVE_KEYS = {role: f"{role.value}_alive" for role in Role}  # a seat's role alive, as a scheme names it
 _FLAGS = ("best_move_first_night", "best_move_red", "removal_keeps_win")
 
 
@@ -143,7 +144,7 @@ def _score_seat(points: Mapping[str, float], game: GameFacts, seat: SeatFacts) -
     won = seat.team == game.winner and not forfeited
     main = points.get("won", 0.0) + points.get(f"won_{seat.team}", 0.0) if won else 0.0
     if seat.alive:
-        main += points.get("alive", 0.0) + points.get(f"{seat.role.value}_alive", 0.0)
+        main += points.get("alive", 0.0) + points.get(ALIVE_KEYS[seat.role], 0.0)
     main += points.get("best_player", 0.0) if seat.best_player else 0.0
     penalty = 0.0
     if forfeited or (removed and kept):

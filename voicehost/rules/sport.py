@@ -52,7 +52,7 @@ from .requests import (
     Request,
     Turn,
 )
-from .roles import Role, Team
+from .roles import TEAM_NAMES, Role, Team
 from .ruleset import HostLines, Ruleset
 from .scoring import GameFacts, SeatFacts, score_game
 
@@ -470,7 +470,7 @@ class SportGame(TableGame):
     def _seat_facts(self, seat: int) -> SeatFacts:
         role = self.roles.get(seat, Role.CITIZEN)
         killed = seat == self.first_killed
-        return SeatFacts(seat, role, self.team(seat).value if seat in self.roles else role.team.value,
+        return SeatFacts(seat, role, TEAM_NAMES[self.team(seat) if seat in self.roles else role.team],
                          seat in self.alive, "removed" if seat in self.removed else "killed" if killed else None,
                          self.first_killed_night if killed else None, self.fouls.get(seat, 0))
 
