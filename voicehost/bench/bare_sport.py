@@ -103,7 +103,7 @@ def bare_protocol(text: str) -> dict[str, Any]:  # noqa: C901 — one game, read
     data = json.loads(text)
     defaults, turn_s, seats, schemes = sport()
     options = {**defaults, **data.get("options", {})}
-    seats = data.get("seats", seats)
+    seats = int(data.get("seats", seats))
     turn_s = {**turn_s, "last_word": options["last_word_s"]}
     roles = {seat: "citizen" for seat in range(1, seats + 1)}
     roles.update({int(seat): role for seat, role in data.get("roles", {}).items()})

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import random
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
