@@ -301,8 +301,9 @@ class SportGame(TableGame):
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
-        counts = self._counts(ballot)
-        defaulted = tuple([vote.voter for vote in self.counted_votes(ballot) if vote.given])
+        counted = self.counted_votes(ballot)  # once: the count and its defaulted voters from the same votes
+        counts = self._counts(ballot, counted)
+        defaulted = tuple([vote.voter for vote in counted if vote.given])
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), defaulted))
         top = max(counts.values())
         leaders = tuple([c for c in ballot.candidates if counts[c] == top])

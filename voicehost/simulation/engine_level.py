@@ -197,7 +197,7 @@ class ScriptPlayer:
         request's generator is driven on its own, not through an outer one (a generator
         resumed at every act cost a fifth of a script's time)."""
         game, started, push = self.game, self.started, self.push_batch
-        game.push(Deal(self.script.roles))
+        game.take(Deal(self.script.roles))
         while (request := game.request) is not None:
             kind = type(request)
             index = 2 * request.night - 2 if kind in NIGHT_REQUESTS else 2 * game.day - 1  # type: ignore[union-attr]
@@ -211,13 +211,13 @@ class ScriptPlayer:
             if kind is AwaitSpeech:
                 day = self._day()
                 if self._only_ends(request, day):  # type: ignore[arg-type]
-                    game.push(end_speech(request.seat))  # type: ignore[union-attr]
+                    game.take(end_speech(request.seat))  # type: ignore[union-attr]
                 else:
                     drive(self._speech(request, day), push)  # type: ignore[arg-type]
             elif kind is AwaitDawn:
-                game.push(DAWN_INPUT)
+                game.take(DAWN_INPUT)
             elif kind is AwaitMorning:
-                game.push(PROCEED_INPUT)
+                game.take(PROCEED_INPUT)
             else:  # votes, shots, a night action, nightfall, the lift: each a generator
                 drive(self._answer(request), push)  # type: ignore[arg-type]
 
@@ -228,13 +228,13 @@ class ScriptPlayer:
         if bare and len(batch) == 1:  # most batches: one act, and nothing left to stop
             item = batch[0].item
             if item is not None:
-                game.push(item)
+                game.take(item)
             return
         for act in batch:
             item = act.item
             if item is not None:
                 if bare:
-                    game.push(item)
+                    game.take(item)
                 else:
                     self.push(item, act.source)
             if game.request is not request and game.request != request:  # `is`: most acts change nothing
@@ -276,10 +276,12 @@ class ScriptPlayer:
                              _("the journal goes on ({extra}) where the script stops: not the same game").format(
                                  extra=extra))
         ignored = []
-        for place in self.script.places:
-            if place not in self.used:
-                ignored.append({"at": place, "why": self.reasons.get(place, "not asked for")})
-            ignored.extend({"at": place, "why": why} for why in self.not_taken.get(place, ()))
+        used, reasons, not_taken = self.used, self.reasons, self.not_taken
+        for place in self.script.places:  # a few dozen a game, nearly all used
+            if place not in used:
+                ignored.append({"at": place, "why": reasons.get(place, "not asked for")})
+            if place in not_taken:  # (rare: a word the host does not take)
+                ignored.extend({"at": place, "why": why} for why in not_taken[place])
         return Simulation(self.script, self.game, ignored)
 
     # ---- what the people do ------------------------------------------------------------------
