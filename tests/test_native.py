@@ -186,3 +186,14 @@ def test_the_build_is_checked_at_the_first_import_of_an_engine_module(build_fold
     assert deferred.find_spec("voicehost.cli.main") is None and sys.meta_path[0] is deferred  # not an engine module
     assert deferred.find_spec(native.MODULES[0]) is None  # a stale build: the plain Python module
     assert deferred not in sys.meta_path and not any(isinstance(f, native.CompiledModules) for f in sys.meta_path)
+
+
+def test_voicehost_native_build_names_a_build_elsewhere(tmp_path: Path) -> None:
+    """VOICEHOST_NATIVE_BUILD: where an import looks for the build (and a build is made), e.g. a
+    benchmark's build of another checkout; an empty folder there means plain Python."""
+    code = "from voicehost import native; print(native.FOLDER); print(native.state())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True,
+                          env={**os.environ, native.BUILD_SWITCH: str(tmp_path / "build")}, cwd=ROOT)
+    folder, state = done.stdout.splitlines()
+    assert folder == str(tmp_path / "build")
+    assert state.startswith("plain Python (not compiled")

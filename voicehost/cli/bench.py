@@ -79,7 +79,7 @@ def _print_figures(name: str, figures: dict[str, float]) -> None:
 
 def _engine(args: argparse.Namespace) -> None:
     from voicehost import native
-    from voicehost.bench.engine import bench_engine, bench_scripts
+    from voicehost.bench.engine import bench_engine, bench_scripts, plain_python_scripts
 
     print(f"engine: {native.running()}")  # compiled by mypyc, or plain Python and why (voicehost.native)
     for name in [args.ruleset] if args.ruleset else ruleset_names():
@@ -91,7 +91,13 @@ def _engine(args: argparse.Namespace) -> None:
     if not args.ruleset or args.ruleset == "sport":
         figures = bench_scripts(args.scripts, args.seed, args.repeat)
         print(f"script → protocol: {figures['games']} sport scripts ({figures['bundled']} bundled, the rest "
-              f"generated) in {figures['seconds']:.2f} s = {figures['games_per_second']:.0f} games/s on one core")
+              f"generated): {figures['ratio']:.2f}× the speed of the bare reading of the sport rules in the same run "
+              f"(voicehost/bench/bare_sport.py, the same protocols; CPU {figures['seconds']:.2f} s against "
+              f"{figures['bare_seconds']:.2f} s)")
+        if native.active():
+            plain = plain_python_scripts(args.scripts, args.seed, args.repeat)
+            print(f"script → protocol as plain Python (VOICEHOST_ENGINE=python): {plain['ratio']:.2f}× the bare "
+                  f"reading; the compiled engine is {figures['ratio'] / plain['ratio']:.2f}× as fast as plain Python")
 
 
 def _hearing(args: argparse.Namespace) -> None:

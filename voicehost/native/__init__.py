@@ -7,8 +7,8 @@ the records import, a club studying its rules by simulation — while the live t
 need it. So the compiled build is optional and never stale:
 
 - ``python -m voicehost.native build`` (:mod:`~voicehost.native.build`; ``setup.sh`` runs it)
-  compiles :data:`MODULES` into a build named by :data:`FOLDER`, inside the environment, next
-  to a fingerprint of the sources it was compiled from;
+  compiles :data:`MODULES` into a build named by :data:`FOLDER`, inside the environment (or
+  where ``VOICEHOST_NATIVE_BUILD`` says), next to a fingerprint of the sources it was compiled from;
 - importing ``voicehost`` calls :func:`install`, which loads those modules from the build only
   when the fingerprint still matches the sources beside it. Any edited source, a missing
   compiler or ``VOICEHOST_ENGINE=python`` all mean the plain Python modules, which behave the
@@ -47,7 +47,10 @@ MODULES = (
 # The modules' shared library, a top-level module (mypyc gives the modules in it file names
 # as if it sat at the top of the tree): <build>/voicehost_engine__mypyc.<suffix>.
 GROUP = "voicehost_engine"
-FOLDER = Path(sys.prefix) / "lib" / "voicehost-native"
+BUILD_SWITCH = "VOICEHOST_NATIVE_BUILD"  # a build elsewhere (a benchmark's, a branch's): used, and built, there
+# Where the build is: in the environment, unless VOICEHOST_NATIVE_BUILD names another (one environment
+# shared by several checkouts keeps one build per checkout, and a benchmark can build a branch aside).
+FOLDER = Path(os.environ.get(BUILD_SWITCH) or Path(sys.prefix) / "lib" / "voicehost-native")
 FINGERPRINT = "fingerprint"
 SOURCES_SEEN = "sources-seen"  # the sources' names, sizes and modification times at the build
 SWITCH = "VOICEHOST_ENGINE"  # "python": leave the compiled build alone

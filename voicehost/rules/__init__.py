@@ -61,7 +61,9 @@ def __getattr__(name: str) -> Any:
 
 def new_game(ruleset: Ruleset, options: Options, seats: int) -> TableGame:
     """A fresh game of ``ruleset`` waiting for the deal."""
-    games: Mapping[str, type[TableGame]] = __getattr__("GAMES")
+    # from this module's globals once loaded: __getattr__ itself would build the table (and ask
+    # importlib for each ruleset's module) on every call, a third of a short script's reading
+    games: Mapping[str, type[TableGame]] = globals().get("GAMES") or __getattr__("GAMES")
     return games[ruleset.name](ruleset, options, seats)
 
 

@@ -408,10 +408,11 @@ class TableGame(Game):
         the order taken, then those the rules give (see :class:`CountedVote`)."""
         return tuple([CountedVote(voter, candidate) for voter, candidate in self.votes.items()])
 
-    def _counts(self, ballot: AwaitVotes) -> dict[int, int]:
-        """Each candidate's votes, in ballot order: :meth:`counted_votes` summed."""
+    def _counts(self, ballot: AwaitVotes, counted: tuple[CountedVote, ...] | None = None) -> dict[int, int]:
+        """Each candidate's votes, in ballot order: :meth:`counted_votes` summed (``counted``:
+        those votes, where the caller has them already)."""
         counts = {c: 0 for c in ballot.candidates}
-        for vote in self.counted_votes(ballot):
+        for vote in self.counted_votes(ballot) if counted is None else counted:
             counts[vote.candidate] += vote.weight
         return counts
 

@@ -120,8 +120,13 @@ class Game:
         An input that answers the current request goes straight to its handler; the deal, the
         judge's penalties and refusals take the long way (:meth:`_apply`). Games are pushed a
         few hundred inputs at a time by every simulation: the common case is two dict lookups."""
-        events = self.events
-        start = len(events)
+        start = len(self.events)
+        self.take(item)
+        return self.events[start:]
+
+    def take(self, item: Input) -> None:
+        """:meth:`push` for a caller that does not read the events an input caused (the script
+        player): the same, without copying them out, about ninety times a game."""
         request = self.request
         try:
             handler = self._accepts[type(request)].get(type(item))
@@ -133,7 +138,6 @@ class Game:
             self._replay(list(self.inputs))
             raise
         self.inputs.append(item)
-        return events[start:]
 
     def pop(self) -> Input:
         """Undo the last input and return it."""
@@ -226,7 +230,7 @@ class Game:
         return self.roles[seat]
 
     def team(self, seat: int) -> Team:
-        return self.roles[seat].team
+        return _TEAM_OF[self.roles[seat]]  # (Role.team is a property: the dict spares its call)
 
     def alive_seats(self) -> tuple[int, ...]:
         return self._alive_in_order

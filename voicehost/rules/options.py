@@ -73,7 +73,9 @@ class Options(Mapping[str, OptionValue]):
 
     def changed(self) -> dict[str, OptionValue]:
         """The options that differ from their declared defaults: what a protocol lists."""
-        return {name: value for name, value in self.items() if value != self.declared()[name].default}
+        return {name: value for name, option in self.declared().items()
+                if (value := getattr(self, name)) != option.default}  # (as the mapping's items, without
+        # its generic iterator and a lookup of the declarations for every option)
 
     def __getitem__(self, key: str) -> OptionValue:
         if key not in self.declared():

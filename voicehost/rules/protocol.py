@@ -33,7 +33,7 @@ from .events import (
     SideChosen,
     VotesCounted,
 )
-from .roles import Team
+from .roles import ROLE_NAMES, Team
 
 
 def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
@@ -52,7 +52,7 @@ def build_protocol(game: Game, ignored: list[dict[str, str]] | None = None,
         builder.today()  # the morning passed and the game goes on: the day has begun
     seats: dict[str, Any] = {}
     for seat in range(1, game.seats + 1):
-        entry: dict[str, Any] = {"role": game.roles[seat].value, "fouls": game.fouls[seat]}
+        entry: dict[str, Any] = {"role": ROLE_NAMES[game.roles[seat]], "fouls": game.fouls[seat]}
         if names and seat in names:
             entry["name"] = names[seat]
         if seat in builder.out:
@@ -158,20 +158,28 @@ class _Builder:
         phase = self.nights[-1] if day is None else day
         phase.setdefault("fouls", []).append({"seat": event.seat, "count": event.count})
 
-    def _night_event(self, event: Event) -> None:
+    # Each event a night or a day records has a method of its own, found by the event's exact type
+    # in _ADDS: one dict lookup per event, where a chain of isinstance checks cost up to a dozen.
+
+    def _shooting_resolved(self, event: ShootingResolved) -> None:
         night = self.nights[-1]
-        if isinstance(event, ShootingResolved):
-            night.setdefault("shots", {})[event.team] = event.target
-            night["missed"] = night["shots"].get("black", 0) is None
-        elif isinstance(event, CheckAnswered):
-            night["checks"].append({"by": event.by, "target": event.target, "result": event.result})
-        elif isinstance(event, ActionTaken):
-            night.setdefault("actions", []).append({"role": event.role.value, "action": event.action, "by": event.by,
-                                                    "target": event.target, "effective": event.effective})
-        elif isinstance(event, Saved):
-            night.setdefault("saved", []).append(event.seat)
-        elif isinstance(event, SideChosen):
-            night["maniac_side"] = event.side
+        shots = night.setdefault("shots", {})
+        shots[event.team] = event.target
+        night["missed"] = shots.get("black", 0) is None
+
+    def _check_answered(self, event: CheckAnswered) -> None:
+        self.nights[-1]["checks"].append({"by": event.by, "target": event.target, "result": event.result})
+
+    def _action_taken(self, event: ActionTaken) -> None:
+        self.nights[-1].setdefault("actions", []).append({"role": event.role.value, "action": event.action,
+                                                          "by": event.by, "target": event.target,
+                                                          "effective": event.effective})
+
+    def _saved(self, event: Saved) -> None:
+        self.nights[-1].setdefault("saved", []).append(event.seat)
+
+    def _side_chosen(self, event: SideChosen) -> None:
+        self.nights[-1]["maniac_side"] = event.side
 
     def _eliminated(self, event: Eliminated) -> None:
         when = {"night": event.night} if event.night is not None else {"day": event.day}
@@ -181,36 +189,50 @@ class _Builder:
         if day is not None:
             day["eliminated"].append(event.seat)
 
-    def _day_event(self, event: Event) -> None:
+    def _day_began(self, event: DayBegan) -> None:
+        day = self.today()
+        if day is not None:
+            day["opener"] = event.opener
+
+    def _nomination_accepted(self, event: NominationAccepted) -> None:
+        day = self.today()
+        if day is not None:
+            day["nominations"].append([event.by, event.target])
+
+    def _nomination_withdrawn(self, event: NominationWithdrawn) -> None:
+        day = self.today()
+        if day is not None:
+            day["nominations"].remove([event.by, event.target])
+            day["withdrawn"].append([event.by, event.target])
+
+    def _votes_counted(self, event: VotesCounted) -> None:
         day = self.today()
         if day is None:
             return
-        if isinstance(event, DayBegan):
-            day["opener"] = event.opener
-        elif isinstance(event, NominationAccepted):
-            day["nominations"].append([event.by, event.target])
-        elif isinstance(event, NominationWithdrawn):
-            day["nominations"].remove([event.by, event.target])
-            day["withdrawn"].append([event.by, event.target])
-        elif isinstance(event, VotesCounted):
-            counts = {str(seat): votes for seat, votes in event.counts}
-            if event.round != "mayor":
-                day["vote"] = "held"  # until then None: no vote (yet) that day
-            if event.round in ("main", "final") and not day["votes"]:
-                day["votes"] = counts
-            elif event.round in ("prevote", "mayor"):
-                day[event.round if event.round == "prevote" else "mayor_votes"] = counts
-            else:
-                day["revotes"].append(counts)
-        elif isinstance(event, (MayorElected, Acquitted, BloodNamed, HandRaised, NominationsTallied)):
-            self._day_extra(day, event)
-        elif isinstance(event, LiftCounted):
+        counts = {str(seat): votes for seat, votes in event.counts}
+        if event.round != "mayor":
+            day["vote"] = "held"  # until then None: no vote (yet) that day
+        if event.round in ("main", "final") and not day["votes"]:
+            day["votes"] = counts
+        elif event.round in ("prevote", "mayor"):
+            day[event.round if event.round == "prevote" else "mayor_votes"] = counts
+        else:
+            day["revotes"].append(counts)
+
+    def _lift_counted(self, event: LiftCounted) -> None:
+        day = self.today()
+        if day is not None:
             day["lift"] = {"yes": event.yes, "needed": event.needed, "passed": event.passed}
-        elif isinstance(event, NoVote):
+
+    def _no_vote(self, event: NoVote) -> None:
+        day = self.today()
+        if day is not None:
             day["vote"] = event.reason
 
-    @staticmethod
-    def _day_extra(day: dict[str, Any], event: Event) -> None:
+    def _day_extra(self, event: Event) -> None:
+        day = self.today()
+        if day is None:
+            return
         if isinstance(event, MayorElected):
             day["mayor"] = event.seat
         elif isinstance(event, Acquitted):
@@ -224,8 +246,6 @@ class _Builder:
             day["ballot"] = list(event.ballot)
 
 
-_DAY_EVENTS = (DayBegan, NominationAccepted, NominationWithdrawn, VotesCounted, MayorElected, Acquitted, BloodNamed,
-               HandRaised, NominationsTallied, LiftCounted, NoVote)
 # Each event type the protocol records → how it records it.
 _ADDS: dict[type[Event], Callable[[_Builder, Any], None]] = {
     NightFell: _Builder._night_fell,
@@ -235,6 +255,16 @@ _ADDS: dict[type[Event], Callable[[_Builder, Any], None]] = {
     FoulGiven: _Builder._foul,
     BestMoveNamed: _Builder._best_move,
     PointsGiven: _Builder._points_given,
-    **dict.fromkeys((ShootingResolved, CheckAnswered, ActionTaken, Saved, SideChosen), _Builder._night_event),
-    **dict.fromkeys(_DAY_EVENTS, _Builder._day_event),
+    ShootingResolved: _Builder._shooting_resolved,
+    CheckAnswered: _Builder._check_answered,
+    ActionTaken: _Builder._action_taken,
+    Saved: _Builder._saved,
+    SideChosen: _Builder._side_chosen,
+    DayBegan: _Builder._day_began,
+    NominationAccepted: _Builder._nomination_accepted,
+    NominationWithdrawn: _Builder._nomination_withdrawn,
+    VotesCounted: _Builder._votes_counted,
+    LiftCounted: _Builder._lift_counted,
+    NoVote: _Builder._no_vote,
+    **dict.fromkeys((MayorElected, Acquitted, BloodNamed, HandRaised, NominationsTallied), _Builder._day_extra),
 }

@@ -34,6 +34,12 @@ _TEAM = {role: Team.RED for role in Role} | {
 }
 
 
+# Each role's and team's name, for code that reads many (the protocol, the scores): an enum's
+# ``.value`` is a Python-level descriptor, a dict lookup is not.
+ROLE_NAMES: dict[Role, str] = {role: role.value for role in Role}
+TEAM_NAMES: dict[Team, str] = {team: team.value for team in Team}
+
+
 def parse_role(text: str) -> Role:
     """The role named ``text``; ValueError names the known roles otherwise."""
     try:

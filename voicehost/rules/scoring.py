@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .input_error import N_, InputError
+from .records import quicken
 from .roles import Role, Team
 
 FOUL_LIMIT = 4   # the 4th foul removes a player (a removal with this many fouls is «по фолам»)
@@ -48,6 +49,7 @@ SCHEME_KEYS: Mapping[str, str] = {
     "ci_games": "Ci's divisor: the player's tournament games times this, rounded",
     "ci_cap": "Ci at most (per game)",
 }
+ALIVE_KEYS = {role: f"{role.value}_alive" for role in Role}  # a seat's role alive, as a scheme names it
 _FLAGS = ("best_move_first_night", "best_move_red", "removal_keeps_win")
 
 
@@ -77,6 +79,9 @@ class SeatFacts:
     out_night: int | None = None
     fouls: int = 0
     best_player: bool = False        # the table's vote
+
+
+quicken(SeatFacts)  # every seat of every game scored: the quick constructor (see quicken)
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,9 @@ class SeatScore:
         return round(self.best_move + self.bonus + self.penalty, 2)
 
 
+quicken(SeatScore)
+
+
 def score_game(points: Mapping[str, float], game: GameFacts) -> dict[int, SeatScore]:
     """Each seat's points under the scheme ``points`` (see :data:`SCHEME_KEYS`). Nothing before
     the end (or in an annulled game); each part rounded to hundredths (0.1 + 0.2 is 0.3)."""
@@ -136,7 +144,7 @@ def _score_seat(points: Mapping[str, float], game: GameFacts, seat: SeatFacts) -
     won = seat.team == game.winner and not forfeited
     main = points.get("won", 0.0) + points.get(f"won_{seat.team}", 0.0) if won else 0.0
     if seat.alive:
-        main += points.get("alive", 0.0) + points.get(f"{seat.role.value}_alive", 0.0)
+        main += points.get("alive", 0.0) + points.get(ALIVE_KEYS[seat.role], 0.0)
     main += points.get("best_player", 0.0) if seat.best_player else 0.0
     penalty = 0.0
     if forfeited or (removed and kept):

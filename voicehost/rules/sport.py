@@ -52,7 +52,7 @@ from .requests import (
     Request,
     Turn,
 )
-from .roles import Role, Team
+from .roles import TEAM_NAMES, Role, Team
 from .ruleset import HostLines, Ruleset
 from .scoring import GameFacts, SeatFacts, score_game
 
@@ -301,8 +301,9 @@ class SportGame(TableGame):
 
     def _count_votes(self, ballot: AwaitVotes, _: CloseVoting) -> None:
         """Non-voters' votes go to the last candidate; a tie leads to speeches and a revote."""
-        counts = self._counts(ballot)
-        defaulted = tuple([vote.voter for vote in self.counted_votes(ballot) if vote.given])
+        counted = self.counted_votes(ballot)  # once: the count and its defaulted voters from the same votes
+        counts = self._counts(ballot, counted)
+        defaulted = tuple([vote.voter for vote in counted if vote.given])
         self._emit(VotesCounted(self.day, ballot.round, tuple(counts.items()), defaulted))
         top = max(counts.values())
         leaders = tuple([c for c in ballot.candidates if counts[c] == top])
@@ -470,7 +471,7 @@ class SportGame(TableGame):
     def _seat_facts(self, seat: int) -> SeatFacts:
         role = self.roles.get(seat, Role.CITIZEN)
         killed = seat == self.first_killed
-        return SeatFacts(seat, role, self.team(seat).value if seat in self.roles else role.team.value,
+        return SeatFacts(seat, role, TEAM_NAMES[self.team(seat) if seat in self.roles else role.team],
                          seat in self.alive, "removed" if seat in self.removed else "killed" if killed else None,
                          self.first_killed_night if killed else None, self.fouls.get(seat, 0))
 

@@ -133,8 +133,10 @@ class _Reader:
         return raw
 
     def _seat(self, key: Any, place: str) -> int:
-        if type(key) is str and key in self._seat_keys:  # a script names seats many times over
-            return self._seat_keys[key]
+        if type(key) is str:  # a script names seats many times over
+            seat = self._seat_keys.get(key)
+            if seat is not None:
+                return seat
         if isinstance(key, bool) or not isinstance(key, (str, int)):
             raise InputError(place, _("{key!r} is not a seat number").format(key=key))
         seat = ascii_number(str(key), place, "seat number", digits=3)
@@ -243,10 +245,16 @@ class _Reader:
         for key, value in _mapping(raw, where).items():
             place = f"{where}.{key}"
             seat = self._seat(key, place)
-            lines = [value] if isinstance(value, str) else value
-            if not isinstance(lines, list) or not all([isinstance(line, str) for line in lines]):
+            if type(value) is str:  # most speeches: one line
+                speeches[seat] = [value]
+            elif type(value) is list and all([type(line) is str for line in value]):
+                speeches[seat] = value
+            elif isinstance(value, str):  # a str subclass (as the check always took)
+                speeches[seat] = [value]
+            elif not isinstance(value, list) or not all([isinstance(line, str) for line in value]):
                 raise InputError(place, _("must be a string or a list of strings"))
-            speeches[seat] = lines
+            else:
+                speeches[seat] = value
             self.places.append(place)
         return speeches
 

@@ -50,6 +50,8 @@ def random_script(ruleset_name: str, seed: int, seats: int | None = None,
 class _Inventor(ScriptPlayer):
     """Plays the engine level, writing each decision into the script just before it is read."""
 
+    answers_directly = False  # it decides in _answer
+
     def __init__(self, script: Script, rng: random.Random) -> None:
         super().__init__(script)
         self.rng = rng
