@@ -91,17 +91,26 @@ def test_a_fresh_table_is_ready_light_and_renders_in_low_priority_children(tmp_p
     threading.Thread(target=_wait_for_line, args=(process, RENDERED_LINE, finished), daemon=True).start()
     try:
         assert not finished.is_set()
-        table_mb, children_mb, nices = 0.0, 0.0, set()
-        began = time.monotonic()
-        while time.monotonic() - began < 20 and not finished.is_set():
+        table_mb, children_mb = 0.0, 0.0
+        nices: dict[int, int] = {}   # each child's niceness, in the order they were seen
+        began, deadline = time.monotonic(), time.monotonic() + 90   # a busy machine starts the children late
+        while time.monotonic() < min(deadline, began + 20) and not finished.is_set():
             children = children_of(process.pid)
-            nices |= {nice_of(child) for child in children} - {None}
+            if not nices and not children:
+                began = time.monotonic()   # watch 20 s from the first child
+            for child in children:
+                if (nice := nice_of(child)) is not None:
+                    nices.setdefault(child, nice)
             table_mb = max(table_mb, _rss_mb(process.pid))
             children_mb = max(children_mb, sum(map(_rss_mb, children)))
             time.sleep(0.05)
     finally:
         _stop(process)
-    assert nices == {NICE}, nices
+    # the cues' child comes first, at the table's own priority (the table is not ready without
+    # them); a slow machine catches it at work. Every child after it renders lines at nice 19.
+    order = list(nices.values())
+    cue_child = order[:1] if order and order[0] != NICE else []
+    assert order[len(cue_child):] and set(order[len(cue_child):]) == {NICE}, nices
     assert table_mb < 100, f"the table's own process grew to {table_mb:.0f} MB"   # a warm idle table: ~75 MB
     assert children_mb <= 150, f"the render's children took {children_mb:.0f} MB"
     assert process.returncode == 0

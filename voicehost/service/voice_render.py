@@ -42,7 +42,7 @@ NICE = 19
 """The child's niceness: the lowest priority an ordinary process can take."""
 
 RENDERED_LINE = N_("voicehost: the voice is rendered ({lines} lines, {children} children at idle priority)")
-"""Logged when the background render is over (a warm cache: at once, 0 lines)."""
+"""Logged when the background render is over (not with a warm cache, where there is none)."""
 
 Log = Callable[[str], None]
 
@@ -116,7 +116,7 @@ class BackgroundRender:
                 done += 1
         finally:
             self._first_done.set()
-        if not self._stopped:
+        if done and not self._stopped:   # a warm cache renders nothing, and says nothing
             self.log(_(RENDERED_LINE).format(lines=sum(map(len, self.batches)), children=done))
         return done
 
