@@ -117,6 +117,9 @@ def _check_ranges(values: Mapping[str, Any], place: str) -> None:
         if key in values and not low <= values[key] <= high:
             raise InputError(f"{place}.{key}", _("{values} is outside {low}..{high}").format(
                                                    values=values[key], low=low, high=high))
+    split = values.get("split_hz", MixSettings.split_hz)
+    if values.get("line_split_hz", MixSettings.line_split_hz) >= split:
+        raise InputError(f"{place}.line_split_hz", _("must be under split_hz ({split:g} Hz)").format(split=split))
 
 
 WEB_KEYS = frozenset({"pin", "overlay_key", "overlay_delay_s"})
