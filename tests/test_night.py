@@ -18,6 +18,7 @@ from audio.nightmusic import CHORDS, MOTIF, NightMusic, night_music
 
 RATE = 48000
 BLOCK = 480
+COUNT_P10_DB = -6.5   # the worst tenth of taps through the sample game's count, at least (docs/voice.md)
 
 
 class _Bands:
@@ -240,6 +241,24 @@ def test_the_sample_games_music_hides_a_55_dba_tap(sport_night: dict[str, float]
     masked threshold at the reference level (docs/voice.md, «The night's loudness plan»)."""
     assert sport_night["tap_margin_db_count_median"] >= 0.0
     assert sport_night["tap_margin_db_outside_median"] >= 0.0
+
+
+def test_the_sample_games_three_band_night_hides_nine_taps_in_ten_outside_the_count(
+        sport_night: dict[str, float]) -> None:
+    """A line ducks only the music under 2 kHz, and not through the pause before it: outside
+    the count even the worst tenth of taps is hidden (−3.7 dB with the two-band mix)."""
+    assert sport_night["tap_margin_db_outside_p10"] >= 0.0
+
+
+def test_the_sample_games_count_leaves_fewer_taps_heard(sport_night: dict[str, float]) -> None:
+    """The worst tenth of taps through the count (−7.8 dB with the two-band mix)."""
+    assert sport_night["tap_margin_db_count_p10"] >= COUNT_P10_DB
+
+
+def test_the_sample_games_mix_stays_under_the_true_peak_ceiling(sport_night: dict[str, float]) -> None:
+    """The look-ahead limiter: −3 dBTP like every line (−2.3 dBTP, the treble over a line's
+    peak, with the two-band mix)."""
+    assert sport_night["true_peak_dbtp"] <= -2.95
 
 
 def test_voice_night_measures_a_count_with_taps_and_writes_it(tmp_path: Path,
