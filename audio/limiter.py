@@ -20,7 +20,6 @@ import math
 
 import numpy as np
 
-
 #: A half-sample delay's taps, from the nearest pair of samples out (a Hann-windowed sinc, DC gain 1).
 _HALF = (0.60267247, -0.11721084, 0.01453837)
 #: What the halfway points miss of a true peak (the quarter points, the treble near 20 kHz):

@@ -113,7 +113,8 @@ def test_the_feed_drops_no_samples_where_one_bar_meets_the_next() -> None:
         feed.close()
     import random
     bars = NightMusic(RATE, random.Random(3).randrange(2 ** 32)).bars()
-    expected = np.concatenate([soften_treble(split_bands(next(bars), RATE, feed.line_split_hz, feed.split_hz)).sum(axis=0)
+    splits = (feed.line_split_hz, feed.split_hz)
+    expected = np.concatenate([soften_treble(split_bands(next(bars), RATE, *splits)).sum(axis=0)
                                for _ in range(int(seconds * RATE) // 120_000 + 1)])[:len(out)]
     assert filled >= len(out) and np.array_equal(out, expected)
 
