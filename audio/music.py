@@ -11,8 +11,9 @@ track (or bar) meets the next.
 Decoding happens on a worker thread into a bounded deque of blocks; the mixer's callback
 only copies from it (no file I/O, no locks in the callback). The worker also does what the
 night's loudness plan needs (docs/voice.md): every track — a club's file or a bar of the
-built-in music — is split at ``split_hz`` into the speech band and the treble (the mixer ducks
-only the first), and a club's track is brought to the built-in music's loudness
+built-in music — is split at ``line_split_hz`` and ``split_hz`` into three bands (the low
+band under a line's speech, the top of the speech band, the treble: the mixer ducks each its
+own way, and never the treble), and a club's track is brought to the built-in music's loudness
 (:data:`MUSIC_LUFS`), so the night level means the same whatever plays.
 """
 
@@ -40,20 +41,23 @@ TREBLE_PEAK = 0.2        # the treble's peaks, softly limited: it is never ducke
 #                          (−3 dBTP) over a hi-hat's must still stay under full scale
 
 
-def split_bands(track: np.ndarray, samplerate: int, split_hz: float) -> np.ndarray:
-    """``track`` as two rows, under and over ``split_hz``, that sum back to it exactly: a
+def split_bands(track: np.ndarray, samplerate: int, *splits: float) -> np.ndarray:
+    """``track`` as one row more than ``splits`` (rising frequencies): under the first split,
+    between each two, over the last; they sum back to it exactly. Each split is a
     zero-phase crossover (a raised cosine over half an octave, in the frequency domain). A long
     track (a club's file) is split :data:`SPLIT_CHUNK_S` at a time, each chunk filtered with
     :data:`SPLIT_PAD_S` of its neighbours on either side (the filter's response is a few ms
     long), so a five-minute file never needs its whole spectrum in memory at once."""
     samples = np.asarray(track, dtype=np.float32)
     chunk, pad = int(SPLIT_CHUNK_S * samplerate), int(SPLIT_PAD_S * samplerate)
-    low = np.empty_like(samples)
+    under = [np.empty_like(samples) for _ in splits]   # everything under each split
     for start in range(0, len(samples), chunk):
         begin, end = max(0, start - pad), min(len(samples), start + chunk + pad)
-        filtered = _low_band(samples[begin:end], samplerate, split_hz)
-        low[start:start + chunk] = filtered[start - begin:start - begin + min(chunk, len(samples) - start)]
-    return np.stack([low, samples - low])
+        keep = slice(start - begin, start - begin + min(chunk, len(samples) - start))
+        for row, split_hz in zip(under, splits, strict=True):
+            row[start:start + chunk] = _low_band(samples[begin:end], samplerate, split_hz)[keep]
+    edges = [np.zeros_like(samples), *under, samples]
+    return np.stack([high - low for low, high in zip(edges, edges[1:], strict=False)])
 
 
 def _low_band(samples: np.ndarray, samplerate: int, split_hz: float) -> np.ndarray:
@@ -64,9 +68,9 @@ def _low_band(samples: np.ndarray, samplerate: int, split_hz: float) -> np.ndarr
 
 
 def soften_treble(bands: np.ndarray) -> np.ndarray:
-    """The treble row's peaks brought softly under :data:`TREBLE_PEAK` (a hi-hat's crack, not
+    """The treble row's (the last row's) peaks brought softly under :data:`TREBLE_PEAK` (a hi-hat's crack, not
     its body: the noise-like treble keeps its level, and so its masking)."""
-    bands[1] = TREBLE_PEAK * np.tanh(bands[1] / TREBLE_PEAK)
+    bands[-1] = TREBLE_PEAK * np.tanh(bands[-1] / TREBLE_PEAK)
     return bands
 
 
@@ -123,15 +127,17 @@ class MusicFeed:
     """Blocks of night music, produced ahead on a worker thread."""
 
     def __init__(self, samplerate: int, folder: str | Path | None = None, block: int = 2048,
-                 ahead: int = 64, seed: int | None = None, split_hz: float = 3400.0) -> None:
+                 ahead: int = 64, seed: int | None = None, split_hz: float = 3400.0,
+                 line_split_hz: float = 2000.0) -> None:
         self.samplerate = samplerate
         self.split_hz = split_hz
+        self.line_split_hz = line_split_hz
         self.block = block
         self.ahead = ahead
         self.files = self._files(folder) if folder else []
         self.rng = random.Random(seed)
-        self.blocks: collections.deque[np.ndarray] = collections.deque()   # rows: speech band, treble
-        self._current = np.zeros((2, 0), dtype=np.float32)
+        self.blocks: collections.deque[np.ndarray] = collections.deque()   # rows: low, top of speech, treble
+        self._current = np.zeros((3, 0), dtype=np.float32)
         self._position = 0
         self.underruns = 0
         # A full queue is looked at again after a quarter of what it holds plays (at most 0.25 s):
@@ -152,20 +158,21 @@ class MusicFeed:
         return files
 
     def read(self, out: np.ndarray) -> None:
-        """Copy the next ``len(out)`` samples, both bands summed (callback side)."""
-        self._copy(out, None)
+        """Copy the next ``len(out)`` samples, the bands summed (callback side)."""
+        self._copy(out, None, None)
 
-    def read_bands(self, low: np.ndarray, high: np.ndarray) -> None:
-        """Copy the next ``len(low)`` samples, the speech band and the treble apart (callback side)."""
-        self._copy(low, high)
+    def read_bands(self, low: np.ndarray, mid: np.ndarray, high: np.ndarray) -> None:
+        """Copy the next ``len(low)`` samples, the three bands apart (callback side)."""
+        self._copy(low, mid, high)
 
-    def _copy(self, low: np.ndarray, high: np.ndarray | None) -> None:
+    def _copy(self, low: np.ndarray, mid: np.ndarray | None, high: np.ndarray | None) -> None:
         filled = 0
         while filled < len(low):
             if self._position >= self._current.shape[1]:
                 if not self.blocks:
                     low[filled:] = 0.0
-                    if high is not None:
+                    if mid is not None and high is not None:
+                        mid[filled:] = 0.0
                         high[filled:] = 0.0
                     self.underruns += 1
                     return
@@ -174,10 +181,12 @@ class MusicFeed:
             take = min(len(low) - filled, self._current.shape[1] - self._position)
             rows = self._current[:, self._position:self._position + take]
             low[filled:filled + take] = rows[0]
-            if high is None:
+            if mid is None or high is None:
                 low[filled:filled + take] += rows[1]
+                low[filled:filled + take] += rows[2]
             else:
-                high[filled:filled + take] = rows[1]
+                mid[filled:filled + take] = rows[1]
+                high[filled:filled + take] = rows[2]
             self._position += take
             filled += take
 
@@ -187,9 +196,9 @@ class MusicFeed:
 
     def _produce(self) -> None:
         """Cut tracks into blocks; a track's last partial block is joined to the next track."""
-        carry = np.zeros((2, 0), dtype=np.float32)
+        carry = np.zeros((3, 0), dtype=np.float32)
         for mono in self._tracks():
-            bands = soften_treble(split_bands(mono, self.samplerate, self.split_hz))
+            bands = soften_treble(split_bands(mono, self.samplerate, self.line_split_hz, self.split_hz))
             track = np.concatenate([carry, bands], axis=1) if carry.shape[1] else bands
             whole = track.shape[1] - track.shape[1] % self.block
             for start in range(0, whole, self.block):

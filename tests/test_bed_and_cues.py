@@ -104,7 +104,7 @@ def test_the_feed_drops_no_samples_where_one_bar_meets_the_next() -> None:
         filled = 0
         while filled < len(out) and time.monotonic() < deadline:
             if feed.blocks:
-                block = feed.blocks.popleft().sum(axis=0)   # the speech band and the treble
+                block = feed.blocks.popleft().sum(axis=0)   # the three bands
                 out[filled:filled + len(block)] = block[:len(out) - filled]
                 filled += len(block)
             else:
@@ -113,14 +113,15 @@ def test_the_feed_drops_no_samples_where_one_bar_meets_the_next() -> None:
         feed.close()
     import random
     bars = NightMusic(RATE, random.Random(3).randrange(2 ** 32)).bars()
-    expected = np.concatenate([soften_treble(split_bands(next(bars), RATE, feed.split_hz)).sum(axis=0)
+    splits = (feed.line_split_hz, feed.split_hz)
+    expected = np.concatenate([soften_treble(split_bands(next(bars), RATE, *splits)).sum(axis=0)
                                for _ in range(int(seconds * RATE) // 120_000 + 1)])[:len(out)]
     assert filled >= len(out) and np.array_equal(out, expected)
 
 
 def test_a_feed_carries_a_partial_block_into_the_next_track() -> None:
     feed = MusicFeed.__new__(MusicFeed)
-    feed.block, feed.ahead, feed.samplerate, feed.split_hz = 4, 100, RATE, 3400.0
+    feed.block, feed.ahead, feed.samplerate, feed.split_hz, feed.line_split_hz = 4, 100, RATE, 3400.0, 2000.0
     import collections
     import threading
     feed.blocks, feed._stop = collections.deque(), threading.Event()
@@ -158,11 +159,14 @@ def test_a_club_replaces_a_cue_with_its_own_file(tmp_path: Path) -> None:
 @pytest.mark.usefixtures("english")
 def test_table_settings_for_the_voice_the_bed_and_the_cues() -> None:
     audio = audio_from_mapping({"pause_s": 1.2, "count_duck_db": -6, "warning": "both", "loudness_lufs": -18,
-                                "cues": {"vote_open": "bell.wav"}}, "t")
+                                "cues": {"vote_open": "bell.wav"}, "count_top_duck_db": -9, "line_split_hz": 1800,
+                                "limit_dbtp": -4}, "t")
     assert audio.mix.pause_s == 1.2 and audio.mix.count_duck_db == -6.0 and audio.voice.loudness_lufs == -18.0
+    assert (audio.mix.count_top_duck_db, audio.mix.line_split_hz, audio.mix.limit_dbtp) == (-9.0, 1800.0, -4.0)
     assert audio.warning == "both" and audio.cues == {"vote_open": "bell.wav"}
     for bad, message in (({"warning": "beep"}, "warning"), ({"cues": {"gong": "x.wav"}}, "unknown cue"),
-                         ({"count_duck_db": -40}, "outside"), ({"pause_s": 9}, "outside")):
+                         ({"count_duck_db": -40}, "outside"), ({"pause_s": 9}, "outside"),
+                         ({"line_split_hz": 4000}, "under split_hz"), ({"limit_dbtp": 0}, "outside")):
         with pytest.raises(InputError, match=message):
             audio_from_mapping(bad, "t")
 
@@ -211,16 +215,17 @@ def test_the_director_plays_the_cues_and_holds_the_bed_through_each_count() -> N
 def test_every_number_of_the_night_count_is_heard_10_db_over_the_music_in_the_speech_band(
         renderer: SpeechRenderer) -> None:
     """The mafia taps on its number: each number must stand out of the music in the speech band
-    (its speech band ducked to ``count_duck_db`` under the number, its treble not), wherever in
-    the music (a kick, a clap) it falls."""
+    (its low band ducked to ``count_duck_db`` under the number, the top of its speech band to
+    ``count_top_duck_db``, its treble not), wherever in the music (a kick, a clap) it falls."""
     from voicehost.language.phrasebook import load_phrasebook
     book = load_phrasebook()
     numbers = [renderer.clip(book.say("count", "sport", seat=seat)) for seat in range(1, 13)] * 4
     settings = MixSettings()
-    low, high = soften_treble(split_bands(night_music(RATE, 60.0, seed=1), RATE, settings.split_hz))
+    low, mid, high = soften_treble(split_bands(night_music(RATE, 60.0, seed=1), RATE, settings.line_split_hz,
+                                               settings.split_hz))
 
-    def over(duck_db: float) -> list[float]:
-        bed = (low * 10 ** (duck_db / 20) + high) * settings.music_level
+    def over(duck_db: float, top_duck_db: float = 0.0) -> list[float]:
+        bed = (low * 10 ** (duck_db / 20) + mid * 10 ** (top_duck_db / 20) + high) * settings.music_level
         heard = []
         for k, clip in enumerate(numbers):
             start = int(k * 1.13 * RATE)
@@ -228,5 +233,6 @@ def test_every_number_of_the_night_count_is_heard_10_db_over_the_music_in_the_sp
             heard.append(10 * np.log10(band_energy(clip, RATE, 300, 3400) / band_energy(under, RATE, 300, 3400)))
         return heard
 
-    assert min(over(settings.count_duck_db)) >= 10.0, sorted(over(settings.count_duck_db))[:5]
+    heard = over(settings.count_duck_db, settings.count_top_duck_db)
+    assert min(heard) >= 10.0, sorted(heard)[:5]
     assert min(over(0.0)) < 10.0   # undimmed, the loud night would drown them

@@ -37,7 +37,7 @@ class Night:
         """The host counts the seats aloud; a tap belongs to the number being called. The first
         number comes a line's pause after the line that woke the players; through the count
         the music's treble stays up (it hides the taps) and only its speech band ducks, under
-        each number (docs/voice.md, «The night's loudness plan»)."""
+        each number and not between them (docs/voice.md, «The night's loudness plan»)."""
         calls = []
         self.ports.hold(True)
         try:

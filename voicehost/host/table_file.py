@@ -39,7 +39,8 @@ class AudioConfig:
 
 _VOICE = {"voice": str, "rate": int, "volume": float, "loudness_lufs": float, "ceiling_dbtp": float}
 _MIX = {"duck_db": float, "count_duck_db": float, "duck_attack_s": float, "duck_release_s": float, "fade_s": float,
-        "music_level": float, "voice_level": float, "pause_s": float, "split_hz": float, "count_release_s": float}
+        "music_level": float, "voice_level": float, "pause_s": float, "split_hz": float, "count_release_s": float,
+        "line_split_hz": float, "count_top_duck_db": float, "limit_dbtp": float}
 _OTHER = {"music_folder": str, "output": str, "warning": str, "cues": dict, "voice_folder": str,
           "judge_output": str}
 WARNINGS: tuple[WarningStyle, ...] = get_args(WarningStyle)
@@ -100,7 +101,8 @@ def _check_ranges(values: Mapping[str, Any], place: str) -> None:
     limits = {"rate": (60, 400), "volume": (0.0, 1.0), "duck_db": (-60.0, -12.0), "music_level": (0.0, 1.0),
               "voice_level": (0.0, 1.0), "fade_s": (0.0, 30.0), "duck_attack_s": (0.005, 2.0),
               "duck_release_s": (0.01, 5.0), "count_duck_db": (-24.0, 0.0), "pause_s": (0.0, 3.0),
-              "split_hz": (1000.0, 8000.0), "count_release_s": (0.01, 2.0),
+              "split_hz": (1000.0, 8000.0), "count_release_s": (0.01, 2.0), "line_split_hz": (500.0, 8000.0),
+              "count_top_duck_db": (-24.0, 0.0), "limit_dbtp": (-12.0, -0.5),
               "loudness_lufs": (-40.0, -10.0), "ceiling_dbtp": (-12.0, -0.5)}
     if "warning" in values and values["warning"] not in WARNINGS:
         raise InputError(f"{place}.warning", _("{warning!r}: use {warnings}").format(
@@ -115,6 +117,9 @@ def _check_ranges(values: Mapping[str, Any], place: str) -> None:
         if key in values and not low <= values[key] <= high:
             raise InputError(f"{place}.{key}", _("{values} is outside {low}..{high}").format(
                                                    values=values[key], low=low, high=high))
+    split = values.get("split_hz", MixSettings.split_hz)
+    if values.get("line_split_hz", MixSettings.line_split_hz) >= split:
+        raise InputError(f"{place}.line_split_hz", _("must be under split_hz ({split:g} Hz)").format(split=split))
 
 
 WEB_KEYS = frozenset({"pin", "overlay_key", "overlay_delay_s"})

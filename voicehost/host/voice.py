@@ -137,10 +137,12 @@ def open_speech(voice: Speaking, audio: AudioConfig) -> None:
 def open_music(audio: AudioConfig, log: Log, **feed: Any) -> MusicFeed:
     """The club's music folder, or the built-in bed when it cannot be played (said in one line)."""
     try:
-        return MusicFeed(audio.mix.samplerate, audio.music_folder, split_hz=audio.mix.split_hz, **feed)
+        return MusicFeed(audio.mix.samplerate, audio.music_folder, split_hz=audio.mix.split_hz,
+                         line_split_hz=audio.mix.line_split_hz, **feed)
     except MusicUnavailable as err:
         log(_("voicehost: {error}; playing the built-in ambient music").format(error=err))
-        return MusicFeed(audio.mix.samplerate, split_hz=audio.mix.split_hz, **feed)
+        return MusicFeed(audio.mix.samplerate, split_hz=audio.mix.split_hz,
+                         line_split_hz=audio.mix.line_split_hz, **feed)
 
 
 def recorded_voice(audio: AudioConfig) -> RecordedVoice | None:
@@ -187,9 +189,9 @@ class Patient:
         self._wait()
         self.feed.read(out)
 
-    def read_bands(self, low: np.ndarray, high: np.ndarray) -> None:
+    def read_bands(self, low: np.ndarray, mid: np.ndarray, high: np.ndarray) -> None:
         self._wait()
-        self.feed.read_bands(low, high)
+        self.feed.read_bands(low, mid, high)
 
     def _wait(self) -> None:
         waited = 0
