@@ -275,16 +275,14 @@ class Records:
 
     def seat_rows(self, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
         """Every named player's seat in the games of a season: what the ratings are made of."""
-        scoring = games.c.options["scoring"].as_string().label("scoring")  # the scheme played, if the ruleset has one
-        # Tournament scoring (ratings.game_facts), for a game scored again under another scheme.
-        tournament = (games.c.options["removal_forfeits"].as_boolean().label("removal_forfeits"),
-                      games.c.protocol["best_move"].label("best_move"),
-                      games.c.protocol["judge_points"].label("judge_points"))
+        # The figures stored at import (records 0006), for a game scored again under another scheme.
+        figures = (games.c.scoring, games.c.removal_forfeits, game_seats.c.killed_first, game_seats.c.best_move_black,
+                   game_seats.c.judge_points, game_seats.c.team_removed)
         query = (sa.select(players.c.nickname, games.c.id.label("game_id"), games.c.played_at, games.c.ruleset,
-                           scoring, games.c.winner, game_seats.c.seat,
+                           games.c.winner, game_seats.c.seat,
                            game_seats.c.role, game_seats.c.team, game_seats.c.alive, game_seats.c.won,
                            game_seats.c.fouls, game_seats.c.points, game_seats.c.best_player,
-                           game_seats.c.out_cause, game_seats.c.out_night, *tournament)
+                           game_seats.c.out_cause, game_seats.c.out_night, *figures)
                  .select_from(game_seats.join(players).join(games))
                  .where(games.c.winner.is_not(None))   # an annulled or stopped game is kept, never rated
                  .order_by(games.c.played_at, games.c.id, game_seats.c.seat))

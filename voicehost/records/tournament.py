@@ -41,7 +41,7 @@ from voicehost.records.places import NAME_LIMIT as NAME_LIMIT
 from voicehost.records.places import PlaceTaken as PlaceTaken
 from voicehost.records.places import TournamentPlace, check_name, check_number
 from voicehost.records.places import place_of as place_of
-from voicehost.rules import InputError
+from voicehost.rules import InputError, Role
 from voicehost.rules.scoring import (
     COLUMNS,
     FIIM_TIE_BREAKS,
@@ -356,7 +356,7 @@ def scored_games(tournament: Tournament, games: Iterable[PlayedGame]) -> tuple[l
                            [seat_facts(seat) for seat in seats], game.protocol)
         scheme = points if _has_scheme(ruleset, tournament.scoring) else {}
         scored.append(ScoredGame(game, seats, facts, score_game(scheme, facts)))
-        warnings.extend(_schedule_warnings(tournament, game.place, seats))
+        warnings.extend(_schedule_warnings(tournament, game.place, [(s.seat, s.player) for s in seats]))
     return scored, warnings
 
 
@@ -380,42 +380,88 @@ def standings(tournament: Tournament, games: Iterable[PlayedGame]) -> Standings:
     scheme, summed per player, then each player's compensation points (Ci: over all his games
     of the tournament so far, so they change as games arrive), ordered by the tie-breaks;
     players tied on all share a place. A game whose seats differ from the schedule counts as
-    played, with a warning."""
+    played, with a warning. (:func:`tournament_standings` reads the same from the stored figures.)"""
+    scored, warnings = scored_games(tournament, games)
+    return _ranked(tournament, [(game.game.place.round, [(s.seat, str(s.player)) for s in game.seats],
+                                 game.facts, game.scores) for game in scored], warnings)
+
+
+Played = tuple[int, list[tuple[int, str]], GameFacts, dict[int, SeatScore]]   # round, (seat, player)s, facts, scores
+
+
+def _ranked(tournament: Tournament, scored: Sequence[Played], warnings: list[str]) -> Standings:
+    """The players' rows summed over the scored games, Ci added, ranked by the tie-breaks."""
     from voicehost.records.ratings import scoring_schemes
 
-    scored, warnings = scored_games(tournament, games)
     rows = {name: Standing(name) for name in tournament.players}
-    for game in scored:
-        for seat in game.seats:
-            rows.setdefault(str(seat.player), Standing(str(seat.player))).add(
-                game.facts.seats[seat.seat - 1], game.scores[seat.seat], game.game.place.round)
+    for round_no, players, facts, scores in scored:
+        for seat, player in players:
+            row = rows.get(player) or rows.setdefault(player, Standing(player))
+            row.add(facts.seats[seat - 1], scores[seat], round_no)
     points = scoring_schemes().get(tournament.scoring, {})
-    for game in scored:
-        for seat in game.seats:
-            row = rows[str(seat.player)]
-            if ci_eligible(game.facts, game.facts.seats[seat.seat - 1]):
-                row.add_ci(ci_points(points, row.games, row.killed_first), game.game.place.round)
+    for round_no, players, facts, _scores in scored:
+        for seat, player in players:
+            if ci_eligible(facts, facts.seats[seat - 1]):
+                row = rows[player]
+                row.add_ci(ci_points(points, row.games, row.killed_first), round_no)
     return Standings(tournament, rank(list(rows.values()), tournament.tie_breaks), len(scored), warnings)
 
 
-def _schedule_warnings(tournament: Tournament, at: TournamentPlace, seats: Sequence[SeatRecord]) -> list[str]:
+def _schedule_warnings(tournament: Tournament, at: TournamentPlace,
+                       seats: Sequence[tuple[int, str | None]]) -> list[str]:
+    """``seats``: (seat, player) as the game had them."""
     if not tournament.schedule:
         return []
     planned = tournament.scheduled(at.round, at.table)
     if planned is None:
         return [_("{at}: not in the schedule").format(at=at)]
     return [_("{at} seat {seat}: the schedule seats {planned}, the game had {played}").format(
-        at=at, seat=seat.seat, planned=planned.get(seat.seat, "-"), played=seat.player)
-        for seat in seats if planned.get(seat.seat) != seat.player]
+        at=at, seat=seat, planned=planned.get(seat, "-"), played=player)
+        for seat, player in seats if planned.get(seat) != player]
 
 
 def tournament_standings(records: Records, name: str, upto_round: int | None = None) -> Standings:
     """The standings of the games stored so far, or of the rounds up to ``upto_round`` (the
-    standings "as of round N"): the compensation points too are worked out over those games."""
-    games = played_games(records, name)
-    if upto_round is not None:
-        games = [game for game in games if game.place.round <= upto_round]
-    return standings(load_tournament(records, name), games)
+    standings "as of round N"): the compensation points too are worked out over those games.
+    Read set-wise from the figures stored at import (:mod:`voicehost.records.reading`), scored
+    by the one function, :func:`voicehost.rules.scoring.score_game`: no protocol read again."""
+    from voicehost.records.reading import tournament_seats
+
+    tournament = load_tournament(records, name)
+    with records.engine.connect() as connection:
+        rows = tournament_seats(connection, name, upto_round)
+    return _ranked(tournament, *_scored_rows(tournament, rows))
+
+
+def _scored_rows(tournament: Tournament, rows: Sequence[Any]) -> tuple[list[Played], list[str]]:
+    """:func:`~voicehost.records.reading.tournament_seats`' rows, game by game, scored."""
+    from voicehost.records.figures import game_facts_from
+    from voicehost.records.ratings import scoring_schemes
+    from voicehost.rules.scoring import SeatFacts
+
+    points = scoring_schemes().get(tournament.scoring, {})
+    roles = {role.value: role for role in Role}
+    scored: list[Played] = []
+    warnings: list[str] = []
+    start = 0
+    while start < len(rows):
+        end = start
+        while end < len(rows) and rows[end][0] == rows[start][0]:
+            end += 1
+        game = rows[start:end]
+        _id, round_no, table_no, ruleset, winner, forfeits = game[0][:6]
+        at = TournamentPlace(tournament.name, round_no, table_no)
+        seats = [SeatFacts(r[6], roles[r[8]], r[9], bool(r[10]), r[11], r[12], r[13], bool(r[14])) for r in game]
+        players = [(r[6], r[7] or f"#{r[6]}") for r in game]
+        facts = game_facts_from(winner, seats, forfeits, [(bool(r[15]), r[16], r[17], bool(r[18])) for r in game])
+        if not _has_scheme(ruleset, tournament.scoring):
+            warnings.append(_("{at}: the {ruleset} ruleset has no scheme {scheme}: no points").format(
+                at=at, ruleset=ruleset, scheme=tournament.scoring))
+        scored.append((round_no, players, facts,
+                       score_game(points if _has_scheme(ruleset, tournament.scoring) else {}, facts)))
+        warnings.extend(_schedule_warnings(tournament, at, players))
+        start = end
+    return scored, warnings
 
 
 # ---- printing and export -------------------------------------------------------------------------

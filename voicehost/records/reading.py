@@ -1,0 +1,103 @@
+"""The records' bulk reads for standings, ratings and Elo: a few small functions, each one plain
+SQL text over the stored figures (records 0006, :mod:`voicehost.records.figures`), the same on
+SQLite and PostgreSQL, returning plain rows. No protocol is read, parsed or checked again: what
+an import checked stays checked (docs/speed.md, "Records at season scale").
+
+Python's garbage collector is held off while a read builds its rows (:func:`no_gc`): the rows
+are many small tuples that form no cycles, and a full collection over them, several times
+during one read, made a read grow faster than the number of games.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+# Every column a seat's score needs, in the order :func:`voicehost.records.tournament` reads them.
+TOURNAMENT_SEATS = """
+SELECT g.id, g.round_no, g.table_no, g.ruleset, g.winner, g.removal_forfeits,
+       s.seat, p.nickname, s.role, s.team, s.alive, s.out_cause, s.out_night, s.fouls, s.best_player,
+       s.killed_first, s.best_move_black, s.judge_points, s.team_removed
+FROM games g JOIN game_seats s ON s.game_id = g.id LEFT JOIN players p ON p.id = s.player_id
+WHERE g.tournament = :name {upto}
+ORDER BY g.round_no, g.table_no, s.seat"""
+
+# A season's named seats in a rated game, grouped by all that makes a seat's points: one row per
+# kind of seat a player had, with how many, their points as played and their fouls.
+RATING_GROUPS = """
+SELECT p.nickname, g.ruleset, g.scoring, g.winner, g.removal_forfeits, s.role, s.team, s.alive, s.won,
+       s.fouls, s.best_player, s.out_cause, s.killed_first, s.best_move_black, s.judge_points, s.team_removed,
+       count(*), sum(s.points)
+FROM game_seats s JOIN players p ON p.id = s.player_id JOIN games g ON g.id = s.game_id
+WHERE g.winner IS NOT NULL {season}
+GROUP BY p.nickname, g.ruleset, g.scoring, g.winner, g.removal_forfeits, s.role, s.team, s.alive, s.won,
+         s.fouls, s.best_player, s.out_cause, s.killed_first, s.best_move_black, s.judge_points, s.team_removed"""
+
+# A season's named seats in a rated game, games in the order played: what Elo and OpenSkill read.
+GAME_SEATS = """
+SELECT g.id, p.nickname, s.team, s.won, g.winner
+FROM game_seats s JOIN players p ON p.id = s.player_id JOIN games g ON g.id = s.game_id
+WHERE g.winner IS NOT NULL {season}
+ORDER BY g.played_at, g.id, s.seat"""
+
+# A season's rated games without one named seat: nobody to rate (``records ratings`` says so).
+UNNAMED = """
+SELECT count(*) FROM games g
+WHERE g.winner IS NOT NULL {season}
+  AND NOT EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id IS NOT NULL)"""
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """The garbage collector off for the length of a bulk read (on again after, if it was on)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def tournament_seats(connection: Connection, name: str, upto: int | None = None) -> list[Any]:
+    """Each seat of a tournament's games (rounds up to ``upto``), by round, table and seat."""
+    with no_gc():
+        query = sa.text(TOURNAMENT_SEATS.format(upto="AND g.round_no <= :upto" if upto is not None else ""))
+        return list(connection.execute(query, {"name": name, "upto": upto} if upto is not None else {"name": name}))
+
+
+def rating_groups(connection: Connection, since: datetime | None = None, until: datetime | None = None) -> list[Any]:
+    """The season's seats grouped for the ratings (:data:`RATING_GROUPS`)."""
+    query, values = _season(RATING_GROUPS, since, until)
+    with no_gc():
+        return list(connection.execute(query, values))
+
+
+def game_seats(connection: Connection, since: datetime | None = None,
+               until: datetime | None = None) -> list[dict[str, Any]]:
+    """The season's named seats in the order played, as the Elo and OpenSkill tables read them
+    (``game_id``, ``nickname``, ``team``, ``won``, ``winner``)."""
+    query, values = _season(GAME_SEATS, since, until)
+    with no_gc():
+        return [{"game_id": game, "nickname": nickname, "team": team, "won": bool(won), "winner": winner}
+                for game, nickname, team, won, winner in connection.execute(query, values)]
+
+
+def unnamed_games(connection: Connection, since: datetime | None = None, until: datetime | None = None) -> int:
+    query, values = _season(UNNAMED, since, until)
+    return int(connection.execute(query, values).scalar_one())
+
+
+def _season(sql: str, since: datetime | None, until: datetime | None) -> tuple[sa.TextClause, dict[str, Any]]:
+    """``sql`` limited to the games played from ``since`` and before ``until``."""
+    where = ("AND g.played_at >= :since " if since is not None else "") + \
+        ("AND g.played_at < :until" if until is not None else "")
+    query = sa.text(sql.format(season=where))
+    bound = {name: value for name, value in (("since", since), ("until", until)) if value is not None}
+    return query.bindparams(*(sa.bindparam(name, type_=sa.DateTime) for name in bound)), bound
