@@ -53,3 +53,16 @@ def game_facts_from(winner: str | None, seats: Sequence[SeatFacts], forfeits: bo
         if team_removed:
             removed = seat.seat
     return GameFacts(winner, tuple(seats), best_by, black, judge, first_night, removed, bool(forfeits))
+
+
+def one_seat(winner: str | None, forfeits: Any, role: Any, team: str, alive: Any, out_cause: str | None, fouls: int,
+             best_player: Any, killed_first: Any, best_move_black: int, judge_points: float,
+             team_removed: Any) -> tuple[SeatFacts, GameFacts]:
+    """A seat alone in its game, from its stored columns: what it scores depends on nothing
+    else (the rest of the game reaches it through its figures), so seats alike are scored once."""
+    from voicehost.rules import Role
+
+    seat = SeatFacts(1, Role(role), str(team), bool(alive), out_cause, 1 if killed_first else None, int(fouls),
+                     bool(best_player))
+    return seat, game_facts_from(winner, [seat], bool(forfeits),
+                                 [(bool(killed_first), int(best_move_black), float(judge_points), bool(team_removed))])

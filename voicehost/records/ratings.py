@@ -21,7 +21,7 @@ from typing import Any
 
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.i18n import _
-from voicehost.records.figures import game_facts_from
+from voicehost.records.figures import game_facts_from, one_seat
 from voicehost.rules import InputError, Role
 from voicehost.rules.scoring import GameFacts, SeatFacts, check_scheme, score_game
 from voicehost.rules.sport import FIRST_SHOOTING_NIGHT, JUDGE_POINTS_LIMIT
@@ -197,10 +197,5 @@ def grouped_ratings(groups: Iterable[Sequence[Any]], scoring: str | None = None)
 
 def _group_points(points: Mapping[str, float], group: Sequence[Any]) -> float:
     """One seat's points of a group (:data:`voicehost.records.reading.RATING_GROUPS`'s columns)."""
-    (_nick, _ruleset, _scoring, winner, forfeits, role, team, alive, _won, fouls, best, out_cause, killed_first,
-     best_move_black, judge_points, team_removed) = group[:16]
-    seat = SeatFacts(1, Role(role), str(team), bool(alive), out_cause, 1 if killed_first else None, int(fouls),
-                     bool(best))
-    game = game_facts_from(winner, [seat], bool(forfeits),
-                           [(bool(killed_first), int(best_move_black), float(judge_points), bool(team_removed))])
-    return score_game(points, game)[1].total
+    seat, game = one_seat(group[3], *group[4:8], group[11], group[9], group[10], *group[12:16])
+    return score_game(points, game)[seat.seat].total

@@ -11,6 +11,7 @@ during one read, made a read grow faster than the number of games.
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -19,10 +20,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-# Every column a seat's score needs, in the order :func:`voicehost.records.tournament` reads them.
+# Every column a seat's score needs, by round, table and seat. The scoring columns (from
+# ``ruleset``) are what :func:`voicehost.records.figures.one_seat` takes: seats alike score alike.
 TOURNAMENT_SEATS = """
-SELECT g.id, g.round_no, g.table_no, g.ruleset, g.winner, g.removal_forfeits,
-       s.seat, p.nickname, s.role, s.team, s.alive, s.out_cause, s.out_night, s.fouls, s.best_player,
+SELECT g.round_no, g.table_no, s.seat, p.nickname,
+       g.ruleset, g.winner, g.removal_forfeits, s.role, s.team, s.alive, s.out_cause, s.fouls, s.best_player,
        s.killed_first, s.best_move_black, s.judge_points, s.team_removed
 FROM games g JOIN game_seats s ON s.game_id = g.id LEFT JOIN players p ON p.id = s.player_id
 WHERE g.tournament = :name {upto}
@@ -67,9 +69,22 @@ def no_gc() -> Iterator[None]:
 
 def tournament_seats(connection: Connection, name: str, upto: int | None = None) -> list[Any]:
     """Each seat of a tournament's games (rounds up to ``upto``), by round, table and seat."""
-    with no_gc():
-        query = sa.text(TOURNAMENT_SEATS.format(upto="AND g.round_no <= :upto" if upto is not None else ""))
-        return list(connection.execute(query, {"name": name, "upto": upto} if upto is not None else {"name": name}))
+    sql = TOURNAMENT_SEATS.format(upto="AND g.round_no <= :upto" if upto is not None else "")
+    return fetch(connection, sql, {"name": name, "upto": upto} if upto is not None else {"name": name})
+
+
+def fetch(connection: Connection, sql: str, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """``sql``'s rows as the driver gives them (sqlite3's or psycopg's tuples: no row objects, no
+    type processing), on the connection's own cursor; ``:name`` marks a value on both."""
+    if connection.dialect.name != "sqlite":
+        sql = re.sub(r":([a-z_]+)", r"%(\1)s", sql)
+    cursor = connection.connection.dbapi_connection.cursor()   # type: ignore[union-attr]
+    try:
+        with no_gc():
+            cursor.execute(sql, values)
+            return list(cursor.fetchall())
+    finally:
+        cursor.close()
 
 
 def rating_groups(connection: Connection, since: datetime | None = None, until: datetime | None = None) -> list[Any]:

@@ -41,12 +41,13 @@ from voicehost.records.places import NAME_LIMIT as NAME_LIMIT
 from voicehost.records.places import PlaceTaken as PlaceTaken
 from voicehost.records.places import TournamentPlace, check_name, check_number
 from voicehost.records.places import place_of as place_of
-from voicehost.rules import InputError, Role
+from voicehost.rules import InputError
 from voicehost.rules.scoring import (
     COLUMNS,
     FIIM_TIE_BREAKS,
     Column,
     GameFacts,
+    SeatFacts,
     SeatScore,
     Standing,
     ci_eligible,
@@ -430,38 +431,76 @@ def tournament_standings(records: Records, name: str, upto_round: int | None = N
     tournament = load_tournament(records, name)
     with records.engine.connect() as connection:
         rows = tournament_seats(connection, name, upto_round)
-    return _ranked(tournament, *_scored_rows(tournament, rows))
+    return standings_of_rows(tournament, rows)
 
 
-def _scored_rows(tournament: Tournament, rows: Sequence[Any]) -> tuple[list[Played], list[str]]:
-    """:func:`~voicehost.records.reading.tournament_seats`' rows, game by game, scored."""
-    from voicehost.records.figures import game_facts_from
-    from voicehost.records.ratings import scoring_schemes
-    from voicehost.rules.scoring import SeatFacts
+Alike = tuple[SeatFacts, SeatScore, float, bool]   # a kind of seat: its facts, score, total, whether it earns Ci
 
-    points = scoring_schemes().get(tournament.scoring, {})
-    roles = {role.value: role for role in Role}
-    scored: list[Played] = []
+
+def standings_of_rows(tournament: Tournament, rows: Sequence[Sequence[Any]]) -> Standings:
+    """The standings from :func:`~voicehost.records.reading.tournament_seats`' rows. Seats alike
+    (the same scoring columns) are scored once, by :func:`score_game` through
+    :func:`~voicehost.records.figures.one_seat`, and a player's seats alike are added at once;
+    the points of each round and the Ci games are kept seat by seat."""
+    points = _scheme(tournament)
+    kinds: dict[tuple[Any, ...], Alike] = {}
+    alike: dict[tuple[str, tuple[Any, ...]], int] = {}
+    by_round: dict[tuple[str, int], float] = {}
+    eligible: list[tuple[str, int]] = []
     warnings: list[str] = []
-    start = 0
-    while start < len(rows):
-        end = start
-        while end < len(rows) and rows[end][0] == rows[start][0]:
-            end += 1
-        game = rows[start:end]
-        _id, round_no, table_no, ruleset, winner, forfeits = game[0][:6]
-        at = TournamentPlace(tournament.name, round_no, table_no)
-        seats = [SeatFacts(r[6], roles[r[8]], r[9], bool(r[10]), r[11], r[12], r[13], bool(r[14])) for r in game]
-        players = [(r[6], r[7] or f"#{r[6]}") for r in game]
-        facts = game_facts_from(winner, seats, forfeits, [(bool(r[15]), r[16], r[17], bool(r[18])) for r in game])
-        if not _has_scheme(ruleset, tournament.scoring):
-            warnings.append(_("{at}: the {ruleset} ruleset has no scheme {scheme}: no points").format(
-                at=at, ruleset=ruleset, scheme=tournament.scoring))
-        scored.append((round_no, players, facts,
-                       score_game(points if _has_scheme(ruleset, tournament.scoring) else {}, facts)))
-        warnings.extend(_schedule_warnings(tournament, at, players))
-        start = end
-    return scored, warnings
+    games, last, ruleset, table = 0, None, "", []
+    schemes = {name: points if _has_scheme(name, tournament.scoring) else {} for name in {row[4] for row in rows}}
+    scheduled = bool(tournament.schedule)
+    for row in rows:
+        round_no, player, key = row[0], row[3] or f"#{row[2]}", row[4:]
+        if (round_no, row[1]) != last:
+            warnings.extend(_game_warnings(tournament, last, ruleset, table))
+            games, last, ruleset, table = games + 1, (round_no, row[1]), row[4], []
+        if scheduled:
+            table.append((row[2], player))
+        kind = kinds.get(key) or kinds.setdefault(key, _kind(schemes[key[0]], key))
+        alike[player, key] = alike.get((player, key), 0) + 1
+        by_round[player, round_no] = by_round.get((player, round_no), 0.0) + kind[2]
+        if kind[3]:
+            eligible.append((player, round_no))
+    warnings.extend(_game_warnings(tournament, last, ruleset, table))
+    standing = {name: Standing(name) for name in tournament.players}
+    for (player, key), count in alike.items():
+        seat, score, _total, _ci = kinds[key]
+        (standing.get(player) or standing.setdefault(player, Standing(player))).add(seat, score, None, count)
+    for (player, round_no), total in by_round.items():
+        standing[player].by_round[round_no] = total
+    for player, round_no in eligible:
+        row = standing[player]
+        row.add_ci(ci_points(points, row.games, row.killed_first), round_no)
+    return Standings(tournament, rank(list(standing.values()), tournament.tie_breaks), games, warnings)
+
+
+def _scheme(tournament: Tournament) -> Mapping[str, float]:
+    from voicehost.records.ratings import scoring_schemes
+
+    return scoring_schemes().get(tournament.scoring, {})
+
+
+def _kind(points: Mapping[str, float], key: Sequence[Any]) -> Alike:
+    """A kind of seat (``key``: ruleset, then :func:`~voicehost.records.figures.one_seat`'s columns) scored."""
+    from voicehost.records.figures import one_seat
+
+    seat, facts = one_seat(*key[1:])
+    score = score_game(points, facts)[seat.seat]
+    return seat, score, score.total, ci_eligible(facts, seat)
+
+
+def _game_warnings(tournament: Tournament, at: tuple[int, int] | None, ruleset: str,
+                   seats: Sequence[tuple[int, str]]) -> list[str]:
+    """A game's warnings: a ruleset without the tournament's scheme, seats off the schedule."""
+    if at is None:
+        return []
+    place = TournamentPlace(tournament.name, *at)
+    warnings = [] if _has_scheme(ruleset, tournament.scoring) else [
+        _("{at}: the {ruleset} ruleset has no scheme {scheme}: no points").format(
+            at=place, ruleset=ruleset, scheme=tournament.scoring)]
+    return warnings + _schedule_warnings(tournament, place, seats)
 
 
 # ---- printing and export -------------------------------------------------------------------------
