@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 # Every column a seat's score needs, by round, table and seat. The scoring columns (from
@@ -89,30 +88,30 @@ def fetch(connection: Connection, sql: str, values: dict[str, Any]) -> list[tupl
 
 def rating_groups(connection: Connection, since: datetime | None = None, until: datetime | None = None) -> list[Any]:
     """The season's seats grouped for the ratings (:data:`RATING_GROUPS`)."""
-    query, values = _season(RATING_GROUPS, since, until)
-    with no_gc():
-        return list(connection.execute(query, values))
+    return fetch(connection, *_season(connection, RATING_GROUPS, since, until))
 
 
 def game_seats(connection: Connection, since: datetime | None = None,
                until: datetime | None = None) -> list[dict[str, Any]]:
     """The season's named seats in the order played, as the Elo and OpenSkill tables read them
     (``game_id``, ``nickname``, ``team``, ``won``, ``winner``)."""
-    query, values = _season(GAME_SEATS, since, until)
+    rows = fetch(connection, *_season(connection, GAME_SEATS, since, until))
     with no_gc():
         return [{"game_id": game, "nickname": nickname, "team": team, "won": bool(won), "winner": winner}
-                for game, nickname, team, won, winner in connection.execute(query, values)]
+                for game, nickname, team, won, winner in rows]
 
 
 def unnamed_games(connection: Connection, since: datetime | None = None, until: datetime | None = None) -> int:
-    query, values = _season(UNNAMED, since, until)
-    return int(connection.execute(query, values).scalar_one())
+    return int(fetch(connection, *_season(connection, UNNAMED, since, until))[0][0])
 
 
-def _season(sql: str, since: datetime | None, until: datetime | None) -> tuple[sa.TextClause, dict[str, Any]]:
-    """``sql`` limited to the games played from ``since`` and before ``until``."""
+def _season(connection: Connection, sql: str, since: datetime | None,
+            until: datetime | None) -> tuple[str, dict[str, Any]]:
+    """``sql`` limited to the games played from ``since`` and before ``until`` (on SQLite, as
+    SQLAlchemy writes a time there: text that sorts as the time does)."""
     where = ("AND g.played_at >= :since " if since is not None else "") + \
         ("AND g.played_at < :until" if until is not None else "")
-    query = sa.text(sql.format(season=where))
-    bound = {name: value for name, value in (("since", since), ("until", until)) if value is not None}
-    return query.bindparams(*(sa.bindparam(name, type_=sa.DateTime) for name in bound)), bound
+    sqlite = connection.dialect.name == "sqlite"
+    bound = {name: value.strftime("%Y-%m-%d %H:%M:%S.%f") if sqlite else value
+             for name, value in (("since", since), ("until", until)) if value is not None}
+    return sql.format(season=where), bound

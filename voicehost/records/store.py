@@ -162,7 +162,8 @@ class Records:
         fresh = [record for record in unique if record.id not in known]
         new = {record.id for record in fresh}
         if fresh:  # executemany; ON CONFLICT guards against another writer between the SELECT and here
-            rows = [self._stored(game_row(record)) for record in fresh]
+            figures = {record.id: figures_of(record) for record in fresh}
+            rows = [self._stored(game_row(record, figures[record.id])) for record in fresh]
             _refuse_taken_places(connection, rows)
             if all(row["tournament"] is None for row in rows):  # the columns of 0001's games only (as before 0003)
                 rows = [{k: v for k, v in row.items() if k not in PLACE_COLUMNS} for row in rows]
@@ -174,7 +175,8 @@ class Records:
                     _refuse_taken_places(again, rows)
                 raise
             connection.execute(self._insert(game_seats).on_conflict_do_nothing(index_elements=["game_id", "seat"]),
-                               [self._stored(row) for r in fresh for row in seat_rows_of(r, ids)])
+                               [self._stored(row) for r in fresh
+                                for row in seat_rows_of(r, ids, figures=figures[r.id])])
         for record in unique:
             if record.id not in new and any(s.best_player for s in record.seats):
                 self._take_best(connection, record)
@@ -334,16 +336,20 @@ def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield batch
 
 
-def game_row(record: GameRecord) -> dict[str, Any]:
+def game_row(record: GameRecord, figures: Figures | None = None) -> dict[str, Any]:
+    """The game's ``games`` row; ``figures``: its :func:`figures_of`, if worked out already."""
     at = place_of(record.protocol, f"game {str(record.id)[:8]}: tournament")
     return {"id": record.id, "played_at": record.played_at, "table_name": record.table, "ruleset": record.ruleset,
             "options": record.options, "seats": len(record.seats), "winner": record.winner,
             "reason": record.reason, "protocol": record.protocol, "tournament": at.name if at else None,
             "round_no": at.round if at else None, "table_no": at.table if at else None,
-            **figures_of(record)[0]}
+            **(figures or figures_of(record))[0]}
 
 
-def figures_of(record: GameRecord) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+Figures = tuple[dict[str, Any], dict[int, dict[str, Any]]]   # the game's figures, each seat's
+
+
+def figures_of(record: GameRecord) -> Figures:
     """The game's and each seat's scoring figures (:func:`voicehost.records.figures.seat_figures`),
     worked out once, when the game is stored."""
     from voicehost.records.figures import seat_figures
@@ -353,11 +359,12 @@ def figures_of(record: GameRecord) -> tuple[dict[str, Any], dict[int, dict[str, 
                         {"ruleset": record.ruleset, **record.protocol}, record.options)
 
 
-def seat_rows_of(record: GameRecord, ids: dict[str, int], game_id: uuid.UUID | None = None) -> list[dict[str, Any]]:
+def seat_rows_of(record: GameRecord, ids: dict[str, int], game_id: uuid.UUID | None = None,
+                 figures: Figures | None = None) -> list[dict[str, Any]]:
     """The game's ``game_seats`` rows (under ``game_id``: a corrected game keeps its stored id),
     its figures in them."""
-    figures = figures_of(record)[1]
-    return [{**seat_row(game_id or record.id, seat, ids), **figures[seat.seat]} for seat in record.seats]
+    seats = (figures or figures_of(record))[1]
+    return [{**seat_row(game_id or record.id, seat, ids), **seats[seat.seat]} for seat in record.seats]
 
 
 def _refuse_taken_places(connection: Connection, rows: list[dict[str, Any]]) -> None:
