@@ -214,7 +214,7 @@ def _scalar_passes(value: Any) -> bool:
     if kind is str:
         return len(value) <= MAX_STRING and (value.isascii() or is_text(value))
     if kind is int:
-        return abs(value) < _INT_LIMIT
+        return bool(abs(value) < _INT_LIMIT)
     if kind is float:
         return math.isfinite(value)
     return kind is bool or value is None or kind is dict or kind is list   # anything else: the full check

@@ -178,7 +178,8 @@ def _bare_import(engine: Any, paths: list[Path]) -> float:
         cursor.execute("CREATE TEMPORARY TABLE bare_seats (name TEXT, seat INTEGER, player TEXT, role TEXT, "
                        "fouls INTEGER, points REAL, PRIMARY KEY (name, seat))")
         start = time.process_time()
-        games, seats = [], []
+        games: list[tuple[Any, ...]] = []
+        seats: list[tuple[Any, ...]] = []
         for path in paths:
             text = path.read_text(encoding="utf-8")
             protocol = json.loads(text)

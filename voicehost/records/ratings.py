@@ -197,5 +197,6 @@ def grouped_ratings(groups: Iterable[Sequence[Any]], scoring: str | None = None)
 
 def _group_points(points: Mapping[str, float], group: Sequence[Any]) -> float:
     """One seat's points of a group (:data:`voicehost.records.reading.RATING_GROUPS`'s columns)."""
-    seat, game = one_seat(group[3], *group[4:8], group[11], group[9], group[10], *group[12:16])
+    seat, game = one_seat(group[3], group[4], group[5], group[6], group[7], group[11], group[9], group[10],
+                          group[12], group[13], group[14], group[15])
     return score_game(points, game)[seat.seat].total

@@ -448,11 +448,12 @@ def standings_of_rows(tournament: Tournament, rows: Sequence[Sequence[Any]]) -> 
     by_round: dict[tuple[str, int], float] = {}
     eligible: list[tuple[str, int]] = []
     warnings: list[str] = []
-    games, last, ruleset, table = 0, None, "", []
+    games, last, ruleset = 0, None, ""
+    table: list[tuple[int, str]] = []
     schemes = {name: points if _has_scheme(name, tournament.scoring) else {} for name in {row[4] for row in rows}}
     scheduled = bool(tournament.schedule)
     for row in rows:
-        round_no, player, key = row[0], row[3] or f"#{row[2]}", row[4:]
+        round_no, player, key = row[0], str(row[3] or f"#{row[2]}"), tuple(row[4:])
         if (round_no, row[1]) != last:
             warnings.extend(_game_warnings(tournament, last, ruleset, table))
             games, last, ruleset, table = games + 1, (round_no, row[1]), row[4], []
@@ -471,8 +472,8 @@ def standings_of_rows(tournament: Tournament, rows: Sequence[Sequence[Any]]) -> 
     for (player, round_no), total in by_round.items():
         standing[player].by_round[round_no] = total
     for player, round_no in eligible:
-        row = standing[player]
-        row.add_ci(ci_points(points, row.games, row.killed_first), round_no)
+        line = standing[player]
+        line.add_ci(ci_points(points, line.games, line.killed_first), round_no)
     return Standings(tournament, rank(list(standing.values()), tournament.tie_breaks), games, warnings)
 
 

@@ -59,7 +59,8 @@ def backfill(connection: sa.Connection) -> None:
             by_game.setdefault(row["game_id"], []).append(SeatFacts(
                 int(row["seat"]), Role(row["role"]), str(row["team"]), bool(row["alive"]), row["out_cause"],
                 row["out_night"], int(row["fouls"]), bool(row["best_player"])))
-        game_rows, seat_rows = [], []
+        game_rows: list[dict[str, object]] = []
+        seat_rows: list[dict[str, object]] = []
         for game in connection.execute(sa.select(games).where(games.c.id.in_(chunk))).mappings():
             protocol = dict(game["protocol"]) if isinstance(game["protocol"], dict) else {}
             facts, per_seat = seat_figures(game["winner"], by_game.get(game["id"], []),
