@@ -92,8 +92,10 @@ def test_standings_and_ratings_from_the_figures_are_the_protocols(db_url: str, s
         assert tournament_standings(db, NAME, 2).games == 6
         with db.engine.connect() as connection:
             grouped = grouped_ratings(rating_groups(connection), scheme)
-        seat_by_seat = ratings(db.seat_rows(), scheme)
-    assert [_rounded(r.as_dict()) for r in grouped] == [_rounded(r.as_dict()) for r in seat_by_seat]
+            as_played = grouped_ratings(rating_groups(connection, rescored=False))
+        rows = db.seat_rows()
+    assert [_rounded(r.as_dict()) for r in grouped] == [_rounded(r.as_dict()) for r in ratings(rows, scheme)]
+    assert [_rounded(r.as_dict()) for r in as_played] == [_rounded(r.as_dict()) for r in ratings(rows)]
 
 
 def _rounded(row: dict[str, Any]) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def _import_into(url: str, size: Size, paths: list[Path]) -> str:
 
         def rate() -> Any:
             with db.engine.connect() as connection:
-                return grouped_ratings(rating_groups(connection))
+                return grouped_ratings(rating_groups(connection, rescored=False))
 
         def elo() -> Any:
             with db.engine.connect() as connection:
