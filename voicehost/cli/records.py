@@ -266,7 +266,8 @@ def _ratings(args: argparse.Namespace) -> int:
 
     check_scoring(args.scoring)
     with open_records(args.db) as db, db.engine.connect() as connection:
-        groups = rating_groups(connection, *args.season, rescored=args.scoring is not None)
+        since, until = args.season
+        groups = rating_groups(connection, since, until, rescored=args.scoring is not None)
         seats = game_seats(connection, *args.season)
         say_unnamed(db, args.season)
     table = grouped_ratings(groups, args.scoring)
