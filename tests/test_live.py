@@ -70,7 +70,7 @@ def test_run_takes_audio_off_as_demo_does(tmp_path: Path) -> None:
     err = done.stderr.decode()
     assert done.returncode == 0, err
     assert "host: Наступает ночь." in err and "console: «foul 3 4» refused: usage: foul N" in err \
-        and "console: «remove 3»: Player 3 is removed from the game." in err   # --lang en: no Russian refusal or answer (issue 40)
+        and "console: «remove 3»: Player 3 is removed from the game." in err   # --lang en: all English (issue 40)
     assert "— red (no black players left)" in done.stdout.decode()
     records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
     assert records[0]["key"] == "night_falls" and {"t", "music"} <= set(records[1])

@@ -392,20 +392,20 @@ def test_the_judges_phone_sends_the_points_on_as_typed() -> None:
 
 
 def test_a_game_scored_again_keeps_the_tables_decisions() -> None:
-    """The ratings' rescoring reads the stored protocol: forfeit, best move and judge's points."""
+    """The ratings' rescoring reads the figures stored at import (records 0006): forfeit, best
+    move and judge's points (tests/test_records_scale.py holds them to the protocol's)."""
     row = {"ruleset": "sport", "scoring": "fiim", "role": "citizen", "alive": False, "winner": "red",
            "best_player": False, "points": 0.75, "seat": 1, "out_cause": "removed", "removal_forfeits": True,
-           "best_move": {"by": 1, "seats": [3, 5, 9], "black": 3},
-           "judge_points": [{"seat": 1, "points": 0.5, "reason": "x"}, {"seat": 2, "points": 9, "reason": "y"}]}
+           "best_move_black": 3, "judge_points": 0.5, "killed_first": False, "team_removed": False}
     assert points_of(row) == 0.75                      # as played: the protocol's score
     # championship: no win (removal_forfeits), removed, three black (any night), the judge's +0.5
     assert points_of(row, "championship") == -0.5 + 0.5 + 0.5
     # fiim: the win kept, removed; no best move (he was removed, not killed in the first night)
     assert points_of(row, "fiim") == 1 - 0.5 + 0.5
     assert points_of(row, "seed001") == 0.5
-    junk = {**row, "removal_forfeits": None, "best_move": "junk", "judge_points": [7]}
-    assert points_of(junk, "championship") == 1.0
-    killed = {**row, "out_cause": "killed", "out_night": 2}   # sport's first shooting night
+    bare = {**row, "removal_forfeits": None, "best_move_black": 0, "judge_points": 0.0}
+    assert points_of(bare, "championship") == 1.0
+    killed = {**row, "out_cause": "killed", "out_night": 2, "killed_first": True}   # sport's first shooting night
     assert points_of(killed, "fiim") == 1 + 0.4 + 0.5     # best move 3 black: mafiaratings' 0.4
-    assert points_of({**killed, "out_night": 3}, "fiim") == 1 + 0.5     # a later night: no best move
+    assert points_of({**killed, "out_night": 3, "killed_first": False}, "fiim") == 1 + 0.5   # later: no best move
     assert points_of({**killed, "role": "don", "winner": "black"}, "fiim") == 1 + 0.5   # black: none

@@ -41,6 +41,14 @@ def read_records(url: str | None) -> Reader | Records:
     return open_reader(url)
 
 
+def season_seats(url: str | None, season: tuple[datetime | None, datetime | None]) -> list[dict[str, Any]]:
+    """The season's named seats in the order played, set-wise (what Elo and OpenSkill read)."""
+    from voicehost.records.reading import game_seats
+
+    with read_records(url) as db:
+        return game_seats(db, *season)
+
+
 def add_commands(commands: Commands) -> None:
     records = commands.add_parser("records", help=_("the club's games, players and ratings (SQLite or PostgreSQL)"))
     sub = records.add_subparsers(dest="records_command", required=True, parser_class=type(records))
@@ -121,8 +129,7 @@ def _rating(args: argparse.Namespace) -> int:
         return _elo(args)
     from voicehost.records.openskill_rating import SIDES, draw_openskill, openskill_ratings
 
-    with read_records(args.db) as db:
-        rows = db.seat_rows(*args.season)
+    rows = season_seats(args.db, args.season)
     table = openskill_ratings(rows)
     if args.json:
         print_json([rating.as_dict() for rating in table])
@@ -147,8 +154,7 @@ def _elo(args: argparse.Namespace) -> int:
     from voicehost.i18n import _
     from voicehost.records.elo import SIDES, draw_elo, elo_ratings
 
-    with read_records(args.db) as db:
-        rows = db.seat_rows(*args.season)
+    rows = season_seats(args.db, args.season)
     table = elo_ratings(rows)
     if args.json:
         print_json([rating.as_dict() for rating in table])
@@ -265,14 +271,17 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
 
 def _ratings(args: argparse.Namespace) -> int:
     from voicehost.records.openskill_rating import openskill_ratings
-    from voicehost.records.ratings import check_scoring, ratings
+    from voicehost.records.ratings import check_scoring, grouped_ratings
+    from voicehost.records.reading import game_seats, rating_groups
 
     check_scoring(args.scoring)
     with read_records(args.db) as db:
-        rows = db.seat_rows(*args.season)
+        since, until = args.season
+        groups = rating_groups(db, since, until, rescored=args.scoring is not None)
+        seats = game_seats(db, *args.season)
         say_unnamed(db, args.season)
-    table = ratings(rows, args.scoring)
-    skills = {rating.player: rating.overall for rating in openskill_ratings(rows)}   # beside the points
+    table = grouped_ratings(groups, args.scoring)
+    skills = {rating.player: rating.overall for rating in openskill_ratings(seats)}   # beside the points
     if args.json:
         print_json([{**rating.as_dict(), "openskill": skills[rating.player].as_dict()} for rating in table])
         return 0
@@ -293,8 +302,9 @@ def say_unnamed(db: Reader | Records, season: tuple[datetime | None, datetime | 
     """Why a rating or a chart leaves games out: a played game whose seats had no names (the
     demo's, a table run without ``--names``) has nobody to rate. One line on stderr, with the
     count, so an empty table is never a silent one."""
-    unnamed = sum(1 for game in db.games(since=season[0], until=season[1])
-                  if game.winner is not None and not any(seat.player for seat in game.seats))
+    from voicehost.records.reading import unnamed_games
+
+    unnamed = unnamed_games(db, *season)
     if unnamed:
         print(ngettext("{count} game in the records has no player names and is not rated (name the players: "
                        "run … --names 1=NAME,2=NAME,…, the judge's phone setup, or a tournament's schedule)",

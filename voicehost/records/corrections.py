@@ -24,7 +24,7 @@ from voicehost.i18n import _
 from voicehost.records.games import record_from_protocol
 from voicehost.records.places import TournamentPlace
 from voicehost.records.schema import game_seats, game_versions, games
-from voicehost.records.store import Records, game_row, seat_row
+from voicehost.records.store import Records, game_row, seat_rows_of
 from voicehost.rules import InputError
 
 TEXT_LIMIT = 200
@@ -78,11 +78,11 @@ def correct_game(records: Records, at: TournamentPlace, protocol: Any, reason: s
         connection.execute(game_versions.insert().values(game_id=game_id, version=last + 1, protocol=record.protocol,
                                                          reason=reason, corrected_by=corrected_by, corrected_at=when))
         values = {key: value for key, value in game_row(record).items()
-                  if key in ("options", "winner", "reason", "protocol", "seats")}
+                  if key in ("options", "winner", "reason", "protocol", "seats", "scoring", "removal_forfeits")}
         connection.execute(games.update().where(games.c.id == game_id).values(**values))
         connection.execute(game_seats.delete().where(game_seats.c.game_id == game_id))
         ids = records.player_ids(connection, {s.player for s in record.seats if s.player})
-        connection.execute(game_seats.insert(), [seat_row(game_id, seat, ids) for seat in record.seats])
+        connection.execute(game_seats.insert(), seat_rows_of(record, ids, game_id))
     return int(last) + 1
 
 

@@ -75,15 +75,15 @@ def elo_ratings(rows: Iterable[Mapping[str, Any]]) -> list[EloRating]:
     table: dict[str, EloRating] = {}
     for number, game in enumerate(_games(rows), start=1):
         seats = [(str(row["nickname"]), str(row["team"]), bool(row["won"])) for row in game]
-        for player, _team, _won in seats:
-            table.setdefault(player, EloRating(player))
-        overall = _changes([(p, team, won, table[p].rating) for p, team, won in seats])
-        sided = _changes([(p, team, won, table[p].sides.setdefault(team, SideRating()).rating)
-                          for p, team, won in seats])
-        for player, team, won in seats:
-            rating, side = table[player], table[player].sides[team]
-            rating.rating += overall[player]
-            side.rating += sided[player]
+        ratings = [table.get(player) or table.setdefault(player, EloRating(player)) for player, _t, _w in seats]
+        sides = [rating.sides.get(team) or rating.sides.setdefault(team, SideRating())
+                 for rating, (_p, team, _w) in zip(ratings, seats, strict=True)]
+        overall = _changes([(team, won, rating.rating) for rating, (_p, team, won) in zip(ratings, seats, strict=True)])
+        sided = _changes([(team, won, side.rating) for side, (_p, team, won) in zip(sides, seats, strict=True)])
+        for rating, side, (_player, _team, won), change, side_change in zip(ratings, sides, seats, overall, sided,
+                                                                            strict=True):
+            rating.rating += change
+            side.rating += side_change
             rating.games, side.games = rating.games + 1, side.games + 1
             rating.wins, side.wins = rating.wins + won, side.wins + won
             rating.history.append((number, rating.rating))
@@ -98,16 +98,17 @@ def _games(rows: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
     return list(games.values())
 
 
-def _changes(seats: Sequence[tuple[str, str, bool, float]]) -> dict[str, float]:
-    """Each player's change in one game, from everyone's rating before it: (player, team, won, rating)."""
-    changes: dict[str, float] = {}
-    for player, team, won, rating in seats:
-        opponents = [r for _p, other, _w, r in seats if other != team]
-        if not opponents:
-            changes[player] = 0.0
-            continue
-        mean = sum(opponents) / len(opponents)
-        changes[player] = K * ((1.0 if won else 0.0) - expected(rating, mean))
+def _changes(seats: Sequence[tuple[str, bool, float]]) -> list[float]:
+    """Each seat's change in one game, from everyone's rating before it: (team, won, rating).
+    The opponents' mean is worked out once per team (a game has two or three), not per seat."""
+    means: dict[str, float | None] = {}
+    for team in {team for team, _w, _r in seats}:
+        opponents = [r for other, _w, r in seats if other != team]
+        means[team] = sum(opponents) / len(opponents) if opponents else None
+    changes = []
+    for team, won, rating in seats:
+        mean = means[team]
+        changes.append(0.0 if mean is None else K * ((1.0 if won else 0.0) - expected(rating, mean)))
     return changes
 
 

@@ -14,13 +14,14 @@ seats (the scheme's ``best_move_N`` points) and the judge's points, all read fro
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.i18n import _
+from voicehost.records.figures import game_facts_from, one_seat
 from voicehost.rules import InputError, Role
 from voicehost.rules.scoring import GameFacts, SeatFacts, check_scheme, score_game
 
@@ -73,17 +74,17 @@ def check_scoring(scoring: str | None) -> None:
 
 def points_of(row: Mapping[str, Any], scoring: str | None = None) -> float:
     """One seat's points: as played (the protocol's, which hold the best move and the judge's
-    points, plus the best-player vote), or under ``scoring``."""
+    points, plus the best-player vote), or under ``scoring`` (from the figures stored at import:
+    :mod:`voicehost.records.figures`)."""
     if scoring is None:
         as_played = schemes_of(row["ruleset"]).get(row["scoring"], {})
         return float(row["points"]) + (as_played.get("best_player", 0.0) if row["best_player"] else 0.0)
     seat = SeatFacts(int(row["seat"]), Role(row["role"]), str(row.get("team") or Role(row["role"]).team.value),
                      bool(row["alive"]), row.get("out_cause"), row.get("out_night"), int(row.get("fouls") or 0),
                      bool(row["best_player"]))
-    game = game_facts(row["winner"], [seat], {"best_move": row.get("best_move"),
-                                              "judge_points": row.get("judge_points"),
-                                              "options": {"removal_forfeits": bool(row.get("removal_forfeits"))},
-                                              "ruleset": row.get("ruleset")})
+    game = game_facts_from(row["winner"], [seat], bool(row.get("removal_forfeits")),
+                           [(bool(row.get("killed_first")), int(row.get("best_move_black") or 0),
+                             float(row.get("judge_points") or 0.0), bool(row.get("team_removed")))])
     return score_game(scoring_schemes()[scoring], game)[seat.seat].total
 
 
@@ -170,3 +171,39 @@ def ratings(rows: Iterable[Mapping[str, Any]], scoring: str | None = None) -> li
             counts[0] += 1
             counts[1] += bool(row["won"])
     return sorted(table.values(), key=lambda r: (-r.points, -r.wins, r.player))
+
+
+def grouped_ratings(groups: Iterable[Sequence[Any]], scoring: str | None = None) -> list[Rating]:
+    """The season's table from :func:`voicehost.records.reading.rating_groups` (seats grouped by
+    all that makes their points, with a count): the same table as :func:`ratings`, each kind of
+    seat scored once (by :func:`score_game`) instead of once per seat."""
+    check_scoring(scoring)
+    table: dict[str, Rating] = {}
+    scored: dict[tuple[Any, ...], float] = {}
+    for group in groups:
+        nickname, count, won, fouls, best = group[0], int(group[16]), bool(group[8]), int(group[9]), bool(group[10])
+        rating = table.get(nickname) or table.setdefault(nickname, Rating(nickname))
+        rating.games += count
+        rating.wins += won * count
+        rating.fouls += fouls * count
+        rating.best_player += best * count
+        if scoring is None:
+            as_played = schemes_of(group[1]).get(group[2], {}) if group[2] else {}
+            rating.points += float(group[17]) + (as_played.get("best_player", 0.0) * count if best else 0.0)
+        else:
+            key = tuple(group[1:16])
+            if key not in scored:
+                scored[key] = _group_points(scoring_schemes()[scoring], group)
+            rating.points += scored[key] * count
+        for role in (group[6], group[5]):
+            counts = rating.by_role.setdefault(role, [0, 0])
+            counts[0] += count
+            counts[1] += won * count
+    return sorted(table.values(), key=lambda r: (-r.points, -r.wins, r.player))
+
+
+def _group_points(points: Mapping[str, float], group: Sequence[Any]) -> float:
+    """One seat's points of a group (:data:`voicehost.records.reading.RATING_GROUPS`'s columns)."""
+    seat, game = one_seat(group[3], group[4], group[5], group[6], group[7], group[11], group[9], group[10],
+                          group[12], group[13], group[14], group[15])
+    return score_game(points, game)[seat.seat].total

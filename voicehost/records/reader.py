@@ -17,10 +17,12 @@ times as text and JSON as text, :func:`run_rows` decodes them by column name
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 #: The newest migration's revision (migrations/versions/): the only schema read without Alembic.
 #: A new migration changes it here and only here; tests/test_records_startup.py holds it equal to
 #: Alembic's head, so a migration that forgets it is caught.
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0006"
 CONNECT_TIMEOUT_S = 5   # as the writing path's (store.CONNECT_TIMEOUT_S)
 _UNSAFE_PATH = re.compile(r"[?#%~]|^$|^:memory:$")   # read by SQLAlchemy's rules, not ours: the writing path
 _NAMED = re.compile(r"(?<![:\w]):(\w+)")
@@ -50,6 +52,22 @@ class Readable(Protocol):
     def dialect(self) -> str: ...
 
     def rows(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]: ...
+
+    def tuples(self, sql: str, params: Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]: ...
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """The garbage collector off for the length of a bulk read (on again after, if it was on):
+    the rows are many small tuples that form no cycles, and full collections over them, several
+    times during one read, made a read grow faster than the number of games."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _uuid(value: Any) -> Any:
@@ -78,7 +96,8 @@ SQLITE_DECODERS: dict[str, Callable[[Any], Any]] = {
     **dict.fromkeys(("game_id",), _uuid),
     **dict.fromkeys(("played_at", "created_at", "corrected_at", "queued_at", "next_try_at"), _when),
     **dict.fromkeys(("options", "protocol", "tie_breaks", "best_move", "judge_points", "removal_forfeits"), _json),
-    **dict.fromkeys(("alive", "won", "best_player", "standings_hidden"), _bool),
+    **dict.fromkeys(("alive", "won", "best_player", "standings_hidden", "removal_forfeits", "killed_first",
+                     "team_removed"), _bool),
 }
 
 
@@ -92,14 +111,31 @@ def _sqlite_param(value: Any) -> Any:
     return value
 
 
+def run_tuples(connection: Any, dialect: str, sql: str,
+               params: Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
+    """``sql``'s rows as the driver gives them (sqlite3's or psycopg's tuples: no decoding, no
+    dicts), for the bulk reads of :mod:`voicehost.records.reading`, with the collector held off."""
+    cursor = connection.cursor()
+    try:
+        with no_gc():
+            _execute(cursor, dialect, sql, params)
+            return list(cursor.fetchall())
+    finally:
+        cursor.close()
+
+
+def _execute(cursor: Any, dialect: str, sql: str, params: Mapping[str, Any] | None) -> None:
+    if dialect == "sqlite":
+        cursor.execute(sql, {key: _sqlite_param(value) for key, value in (params or {}).items()})
+    else:
+        cursor.execute(_NAMED.sub(r"%(\1)s", sql), dict(params or {}))
+
+
 def run_rows(connection: Any, dialect: str, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """``sql`` (named parameters ``:name``) on a DB-API ``connection``, each row a dict by column name."""
     cursor = connection.cursor()
     try:
-        if dialect == "sqlite":
-            cursor.execute(sql, {key: _sqlite_param(value) for key, value in (params or {}).items()})
-        else:
-            cursor.execute(_NAMED.sub(r"%(\1)s", sql), dict(params or {}))
+        _execute(cursor, dialect, sql, params)
         names = [column[0] for column in cursor.description]
         found = cursor.fetchall()
     finally:
@@ -141,6 +177,9 @@ class Reader:
 
     def rows(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         return run_rows(self._connection, self._dialect, sql, params)
+
+    def tuples(self, sql: str, params: Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        return run_tuples(self._connection, self._dialect, sql, params)
 
     def close(self) -> None:
         self._connection.close()
@@ -301,17 +340,14 @@ def _seat(row: Mapping[str, Any]) -> SeatRecord:
 def seat_rows(db: Readable, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
     """Every named player's seat in the games of a season: what the ratings are made of. An
     annulled or stopped game (no winner) is kept, never rated. Beside the seat: the scheme the
-    game was played under, if its ruleset has one, and what a tournament scoring reads of the
-    game (ratings.game_facts) to score it again under another scheme."""
-    dialect = db.dialect
+    game was played under and the figures stored at import (records 0006, ``records.figures``)
+    that a tournament scoring reads to score the seat again under another scheme."""
     terms, params = _season(since, until)
     where = " AND ".join(["g.winner IS NOT NULL", *terms])
     return db.rows(
-        f"SELECT p.nickname, g.id AS game_id, g.played_at, g.ruleset, {json_text(dialect, 'g.options', 'scoring')} "
-        "AS scoring, g.winner, s.seat, s.role, s.team, s.alive, s.won, s.fouls, s.points, s.best_player, "
-        f"s.out_cause, s.out_night, {json_value(dialect, 'g.options', 'removal_forfeits')} AS removal_forfeits, "
-        f"{json_value(dialect, 'g.protocol', 'best_move')} AS best_move, "
-        f"{json_value(dialect, 'g.protocol', 'judge_points')} AS judge_points "
+        "SELECT p.nickname, g.id AS game_id, g.played_at, g.ruleset, g.scoring, g.removal_forfeits, g.winner, "
+        "s.seat, s.role, s.team, s.alive, s.won, s.fouls, s.points, s.best_player, s.out_cause, s.out_night, "
+        "s.killed_first, s.best_move_black, s.judge_points, s.team_removed "
         "FROM game_seats s JOIN players p ON p.id = s.player_id JOIN games g ON g.id = s.game_id "
         f"WHERE {where} ORDER BY g.played_at, g.id, s.seat", params)
 

@@ -33,6 +33,8 @@ games = sa.Table(
     sa.Column("tournament", sa.String(80)),   # the game's place in a tournament (its protocol's), if any
     sa.Column("round_no", sa.Integer),
     sa.Column("table_no", sa.Integer),
+    sa.Column("scoring", sa.String(40)),   # the scheme played, if its ruleset has one (migration 0006)
+    sa.Column("removal_forfeits", sa.Boolean, nullable=False, server_default=sa.false()),   # the option (0006)
 )
 sa.Index("ix_games_tournament_place", games.c.tournament, games.c.round_no, games.c.table_no, unique=True)
 
@@ -51,6 +53,11 @@ game_seats = sa.Table(
     sa.Column("out_night", sa.Integer),
     sa.Column("points", sa.Float, nullable=False),  # game.scores() under the scheme played
     sa.Column("best_player", sa.Boolean, nullable=False, server_default=sa.false()),
+    # What the game decided for this seat, from its protocol (voicehost.records.figures; migration 0006).
+    sa.Column("killed_first", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("best_move_black", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("judge_points", sa.Float, nullable=False, server_default="0"),
+    sa.Column("team_removed", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 outbox = sa.Table(

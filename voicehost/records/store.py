@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
@@ -33,6 +31,8 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 CONNECT_TIMEOUT_S = 5
 BATCH = 500  # games per INSERT … VALUES when importing many
 PLACE_COLUMNS = ("tournament", "round_no", "table_no")  # a game's place in a tournament (migration 0003)
+FIGURE_COLUMNS = ("scoring", "removal_forfeits", "killed_first", "best_move_black", "judge_points",
+                  "team_removed")  # the scoring figures (migration 0006)
 _MIGRATING = threading.Lock()
 
 
@@ -67,10 +67,26 @@ def _create(url: sa.URL, place: str, **kwargs: Any) -> Engine:
                          {"url": url.render_as_string(hide_password=True), "error": str(err)}) from None
 
 
+def at_head(engine: Engine) -> bool:
+    """Whether the schema is already the newest: one plain query, so a command on records that
+    need no migration neither loads Alembic nor takes the migration locks."""
+    try:
+        with engine.connect() as connection:
+            version = connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+    except sa.exc.DatabaseError:   # no alembic_version yet (a new file, an empty server), or no server:
+        return False               # the migration says which
+    return version == reader.SCHEMA_HEAD
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision. Alembic's environment is one global per process,
-    so threads take turns (a lock); on PostgreSQL an advisory lock makes tables that open the
-    club server at the same moment take turns too."""
+    """Bring the schema to the newest revision, when it is behind. Alembic's environment is one
+    global per process, so threads take turns (a lock); on PostgreSQL an advisory lock makes
+    tables that open the club server at the same moment take turns too."""
+    if at_head(engine):
+        return
+    from alembic import command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with _MIGRATING, engine.begin() as connection:
@@ -108,8 +124,11 @@ def _first_line(err: BaseException) -> str:
 class Records:
     """The club's games and players in one database."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, figures: bool = True) -> None:
+        """``figures``: False writes records as a schema before 0006 holds them (the upgrade
+        tests build such records; an upgrade fills the figures in)."""
         self.engine = engine
+        self.figures = figures
         self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
 
     @property
@@ -143,7 +162,8 @@ class Records:
         fresh = [record for record in unique if record.id not in known]
         new = {record.id for record in fresh}
         if fresh:  # executemany; ON CONFLICT guards against another writer between the SELECT and here
-            rows = [game_row(record) for record in fresh]
+            figures = {record.id: figures_of(record) for record in fresh}
+            rows = [self._stored(game_row(record, figures[record.id])) for record in fresh]
             _refuse_taken_places(connection, rows)
             if all(row["tournament"] is None for row in rows):  # the columns of 0001's games only (as before 0003)
                 rows = [{k: v for k, v in row.items() if k not in PLACE_COLUMNS} for row in rows]
@@ -155,7 +175,8 @@ class Records:
                     _refuse_taken_places(again, rows)
                 raise
             connection.execute(self._insert(game_seats).on_conflict_do_nothing(index_elements=["game_id", "seat"]),
-                               [seat_row(r.id, s, ids) for r in fresh for s in r.seats])
+                               [self._stored(row) for r in fresh
+                                for row in seat_rows_of(r, ids, figures=figures[r.id])])
         for record in unique:
             if record.id not in new and any(s.best_player for s in record.seats):
                 self._take_best(connection, record)
@@ -165,6 +186,9 @@ class Records:
                                [{"game_id": r.id, "queued_at": when, "attempts": 0, "next_try_at": when}
                                 for r in unique])
         return len(new)
+
+    def _stored(self, row: dict[str, Any]) -> dict[str, Any]:
+        return row if self.figures else {k: v for k, v in row.items() if k not in FIGURE_COLUMNS}
 
     def player_ids(self, connection: Connection, nicknames: set[str]) -> dict[str, int]:
         if not nicknames:
@@ -228,6 +252,13 @@ class Records:
         finally:
             connection.close()
 
+    def tuples(self, sql: str, params: Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        connection = self.engine.raw_connection()
+        try:
+            return reader.run_tuples(connection, self.dialect, sql, params)
+        finally:
+            connection.close()
+
     def count(self) -> int:
         return reader.count(self)
 
@@ -284,12 +315,35 @@ def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield batch
 
 
-def game_row(record: GameRecord) -> dict[str, Any]:
+def game_row(record: GameRecord, figures: Figures | None = None) -> dict[str, Any]:
+    """The game's ``games`` row; ``figures``: its :func:`figures_of`, if worked out already."""
     at = place_of(record.protocol, f"game {str(record.id)[:8]}: tournament")
     return {"id": record.id, "played_at": record.played_at, "table_name": record.table, "ruleset": record.ruleset,
             "options": record.options, "seats": len(record.seats), "winner": record.winner,
             "reason": record.reason, "protocol": record.protocol, "tournament": at.name if at else None,
-            "round_no": at.round if at else None, "table_no": at.table if at else None}
+            "round_no": at.round if at else None, "table_no": at.table if at else None,
+            **(figures or figures_of(record))[0]}
+
+
+Figures = tuple[dict[str, Any], dict[int, dict[str, Any]]]   # the game's figures, each seat's
+
+
+def figures_of(record: GameRecord) -> Figures:
+    """The game's and each seat's scoring figures (:func:`voicehost.records.figures.seat_figures`),
+    worked out once, when the game is stored."""
+    from voicehost.records.figures import seat_figures
+    from voicehost.records.ratings import seat_facts
+
+    return seat_figures(record.winner, [seat_facts(seat) for seat in record.seats],
+                        {"ruleset": record.ruleset, **record.protocol}, record.options)
+
+
+def seat_rows_of(record: GameRecord, ids: dict[str, int], game_id: uuid.UUID | None = None,
+                 figures: Figures | None = None) -> list[dict[str, Any]]:
+    """The game's ``game_seats`` rows (under ``game_id``: a corrected game keeps its stored id),
+    its figures in them."""
+    seats = (figures or figures_of(record))[1]
+    return [{**seat_row(game_id or record.id, seat, ids), **seats[seat.seat]} for seat in record.seats]
 
 
 def _refuse_taken_places(connection: Connection, rows: list[dict[str, Any]]) -> None:

@@ -44,6 +44,7 @@ from voicehost.rules.scoring import (
     FIIM_TIE_BREAKS,
     Column,
     GameFacts,
+    SeatFacts,
     SeatScore,
     Standing,
     ci_eligible,
@@ -335,7 +336,7 @@ def scored_games(tournament: Tournament, games: Iterable[PlayedGame]) -> tuple[l
         facts = game_facts(game.protocol.get("winner") if game.protocol.get("result") is None else None,
                            [seat_facts(seat) for seat in seats], game.protocol)
         scored.append(ScoredGame(game, seats, facts, score_game(scheme, facts)))
-        warnings.extend(_schedule_warnings(tournament, game.place, seats))
+        warnings.extend(_schedule_warnings(tournament, game.place, [(s.seat, s.player) for s in seats]))
     return scored, warnings
 
 
@@ -359,43 +360,126 @@ def standings(tournament: Tournament, games: Iterable[PlayedGame]) -> Standings:
     scheme, summed per player, then each player's compensation points (Ci: over all his games
     of the tournament so far, so they change as games arrive), ordered by the tie-breaks;
     players tied on all share a place. A game whose seats differ from the schedule counts as
-    played, with a warning."""
-    from voicehost.records.ratings import schemes_of
-
+    played, with a warning. (:func:`tournament_standings` reads the same from the stored figures.)"""
     scored, warnings = scored_games(tournament, games)
+    rulesets = {str(game.game.protocol.get("ruleset")) for game in scored}
+    return _ranked(tournament, [(game.game.place.round, [(s.seat, str(s.player)) for s in game.seats],
+                                 game.facts, game.scores) for game in scored], warnings, _scheme(tournament, rulesets))
+
+
+Played = tuple[int, list[tuple[int, str]], GameFacts, dict[int, SeatScore]]   # round, (seat, player)s, facts, scores
+
+
+def _ranked(tournament: Tournament, scored: Sequence[Played], warnings: list[str],
+            points: Mapping[str, float]) -> Standings:
+    """The players' rows summed over the scored games, Ci added (``points``: the scheme), ranked by the tie-breaks."""
+
     rows = {name: Standing(name) for name in tournament.players}
-    for game in scored:
-        for seat in game.seats:
-            rows.setdefault(str(seat.player), Standing(str(seat.player))).add(
-                game.facts.seats[seat.seat - 1], game.scores[seat.seat], game.game.place.round)
-    points = next((found for game in scored if (found := schemes_of(str(game.game.protocol.get("ruleset")))
-                   .get(tournament.scoring))), {})   # the scheme as the games' rulesets define it
-    for game in scored:
-        for seat in game.seats:
-            row = rows[str(seat.player)]
-            if ci_eligible(game.facts, game.facts.seats[seat.seat - 1]):
-                row.add_ci(ci_points(points, row.games, row.killed_first), game.game.place.round)
+    for round_no, players, facts, scores in scored:
+        for seat, player in players:
+            row = rows.get(player) or rows.setdefault(player, Standing(player))
+            row.add(facts.seats[seat - 1], scores[seat], round_no)
+    for round_no, players, facts, _scores in scored:
+        for seat, player in players:
+            if ci_eligible(facts, facts.seats[seat - 1]):
+                row = rows[player]
+                row.add_ci(ci_points(points, row.games, row.killed_first), round_no)
     return Standings(tournament, rank(list(rows.values()), tournament.tie_breaks), len(scored), warnings)
 
 
-def _schedule_warnings(tournament: Tournament, at: TournamentPlace, seats: Sequence[SeatRecord]) -> list[str]:
+def _schedule_warnings(tournament: Tournament, at: TournamentPlace,
+                       seats: Sequence[tuple[int, str | None]]) -> list[str]:
+    """``seats``: (seat, player) as the game had them."""
     if not tournament.schedule:
         return []
     planned = tournament.scheduled(at.round, at.table)
     if planned is None:
         return [_("{at}: not in the schedule").format(at=at)]
     return [_("{at} seat {seat}: the schedule seats {planned}, the game had {played}").format(
-        at=at, seat=seat.seat, planned=planned.get(seat.seat, "-"), played=seat.player)
-        for seat in seats if planned.get(seat.seat) != seat.player]
+        at=at, seat=seat, planned=planned.get(seat, "-"), played=player)
+        for seat, player in seats if planned.get(seat) != player]
 
 
 def tournament_standings(records: Readable, name: str, upto_round: int | None = None) -> Standings:
     """The standings of the games stored so far, or of the rounds up to ``upto_round`` (the
-    standings "as of round N"): the compensation points too are worked out over those games."""
-    games = played_games(records, name)
-    if upto_round is not None:
-        games = [game for game in games if game.place.round <= upto_round]
-    return standings(load_tournament(records, name), games)
+    standings "as of round N"): the compensation points too are worked out over those games.
+    Read set-wise from the figures stored at import (:mod:`voicehost.records.reading`), scored
+    by the one function, :func:`voicehost.rules.scoring.score_game`: no protocol read again."""
+    from voicehost.records.reading import tournament_seats
+
+    tournament = load_tournament(records, name)
+    return standings_of_rows(tournament, tournament_seats(records, name, upto_round))
+
+
+Alike = tuple[SeatFacts, SeatScore, float, bool]   # a kind of seat: its facts, score, total, whether it earns Ci
+
+
+def standings_of_rows(tournament: Tournament, rows: Sequence[Sequence[Any]]) -> Standings:
+    """The standings from :func:`~voicehost.records.reading.tournament_seats`' rows. Seats alike
+    (the same scoring columns) are scored once, by :func:`score_game` through
+    :func:`~voicehost.records.figures.one_seat`, and a player's seats alike are added at once;
+    the points of each round and the Ci games are kept seat by seat."""
+    points = _scheme(tournament, {row[4] for row in rows})
+    kinds: dict[tuple[Any, ...], Alike] = {}
+    alike: dict[tuple[str, tuple[Any, ...]], int] = {}
+    by_round: dict[tuple[str, int], float] = {}
+    eligible: list[tuple[str, int]] = []
+    warnings: list[str] = []
+    games, last, ruleset = 0, None, ""
+    table: list[tuple[int, str]] = []
+    schemes = {name: points if _has_scheme(name, tournament.scoring) else {} for name in {row[4] for row in rows}}
+    scheduled = bool(tournament.schedule)
+    for row in rows:
+        round_no, player, key = row[0], str(row[3] or f"#{row[2]}"), tuple(row[4:])
+        if (round_no, row[1]) != last:
+            warnings.extend(_game_warnings(tournament, last, ruleset, table))
+            games, last, ruleset, table = games + 1, (round_no, row[1]), row[4], []
+        if scheduled:
+            table.append((row[2], player))
+        kind = kinds.get(key) or kinds.setdefault(key, _kind(schemes[key[0]], key))
+        alike[player, key] = alike.get((player, key), 0) + 1
+        by_round[player, round_no] = by_round.get((player, round_no), 0.0) + kind[2]
+        if kind[3]:
+            eligible.append((player, round_no))
+    warnings.extend(_game_warnings(tournament, last, ruleset, table))
+    standing = {name: Standing(name) for name in tournament.players}
+    for (player, key), count in alike.items():
+        seat, score, _total, _ci = kinds[key]
+        (standing.get(player) or standing.setdefault(player, Standing(player))).add(seat, score, None, count)
+    for (player, round_no), total in by_round.items():
+        standing[player].by_round[round_no] = total
+    for player, round_no in eligible:
+        line = standing[player]
+        line.add_ci(ci_points(points, line.games, line.killed_first), round_no)
+    return Standings(tournament, rank(list(standing.values()), tournament.tie_breaks), games, warnings)
+
+
+def _scheme(tournament: Tournament, rulesets: Iterable[str]) -> Mapping[str, float]:
+    """The tournament's scheme as the rulesets played define it (only those rulesets are read)."""
+    from voicehost.records.ratings import schemes_of
+
+    return next((found for ruleset in sorted(rulesets) if (found := schemes_of(ruleset).get(tournament.scoring))), {})
+
+
+def _kind(points: Mapping[str, float], key: Sequence[Any]) -> Alike:
+    """A kind of seat (``key``: ruleset, then :func:`~voicehost.records.figures.one_seat`'s columns) scored."""
+    from voicehost.records.figures import one_seat
+
+    seat, facts = one_seat(*key[1:])
+    score = score_game(points, facts)[seat.seat]
+    return seat, score, score.total, ci_eligible(facts, seat)
+
+
+def _game_warnings(tournament: Tournament, at: tuple[int, int] | None, ruleset: str,
+                   seats: Sequence[tuple[int, str]]) -> list[str]:
+    """A game's warnings: a ruleset without the tournament's scheme, seats off the schedule."""
+    if at is None:
+        return []
+    place = TournamentPlace(tournament.name, *at)
+    warnings = [] if _has_scheme(ruleset, tournament.scoring) else [
+        _("{at}: the {ruleset} ruleset has no scheme {scheme}: no points").format(
+            at=place, ruleset=ruleset, scheme=tournament.scoring)]
+    return warnings + _schedule_warnings(tournament, place, seats)
 
 
 # ---- printing and export -------------------------------------------------------------------------

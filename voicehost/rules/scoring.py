@@ -284,23 +284,26 @@ class Standing:
     def special_wins(self) -> int:
         return self.sheriff_wins + self.don_wins
 
-    def add(self, seat: SeatFacts, score: SeatScore, round_no: int = 0) -> None:
-        """One game of this player's."""
-        self.games += 1
-        self.points += score.total
-        self.wins += score.won
-        self.best_move += score.best_move
-        self.bonus += score.bonus
-        self.penalty += score.penalty
-        self.killed_first += score.killed_first_night and seat.team == Team.RED.value
-        self.best_player += seat.best_player
-        self.fouls += seat.fouls
-        self.sheriff_games += seat.role is Role.SHERIFF
-        self.sheriff_wins += seat.role is Role.SHERIFF and score.won
-        self.don_wins += seat.role is Role.DON and score.won
-        self.red_wins += seat.team == Team.RED.value and score.won
-        self.black_wins += seat.team == Team.BLACK.value and score.won
-        self.by_round[round_no] = self.by_round.get(round_no, 0.0) + score.total
+    def add(self, seat: SeatFacts, score: SeatScore, round_no: int | None = 0, count: int = 1) -> None:
+        """One game of this player's, or ``count`` games alike; ``round_no`` None: the caller
+        adds their points to :attr:`by_round` (games alike may be of different rounds)."""
+        red, won = seat.team == Team.RED.value, score.won
+        self.games += count
+        self.points += score.total * count
+        self.wins += won * count
+        self.best_move += score.best_move * count
+        self.bonus += score.bonus * count
+        self.penalty += score.penalty * count
+        self.killed_first += (score.killed_first_night and red) * count
+        self.best_player += seat.best_player * count
+        self.fouls += seat.fouls * count
+        self.sheriff_games += (seat.role is Role.SHERIFF) * count
+        self.sheriff_wins += (seat.role is Role.SHERIFF and won) * count
+        self.don_wins += (seat.role is Role.DON and won) * count
+        self.red_wins += (red and won) * count
+        self.black_wins += (seat.team == Team.BLACK.value and won) * count
+        if round_no is not None:
+            self.by_round[round_no] = self.by_round.get(round_no, 0.0) + score.total * count
 
     def add_ci(self, ci: float, round_no: int = 0) -> None:
         """Compensation points of one game (their own column, and in the total)."""
