@@ -14,9 +14,9 @@ import sqlalchemy as sa
 from test_club_records import db_url, pg_cluster  # noqa: F401  (the fixtures: SQLite and a PostgreSQL cluster)
 from test_fiim_scoring import NAME, PLAYERS, generated_protocol
 
-from voicehost.records.figures import one_seat
+from voicehost.records.figures import game_facts, one_seat, seat_facts
 from voicehost.records.games import record_from_protocol
-from voicehost.records.ratings import game_facts, grouped_ratings, ratings, scoring_schemes, seat_facts
+from voicehost.records.ratings import grouped_ratings, ratings, scoring_schemes
 from voicehost.records.reader import SCHEMA_HEAD as HEAD
 from voicehost.records.reading import rating_groups
 from voicehost.records.store import Records, engine_for, open_records

@@ -36,7 +36,7 @@ def open_records(url: str | None) -> Records:
 def read_records(url: str | None) -> Reader | Records:
     """The records to read: plain SQL without SQLAlchemy or Alembic while the schema is current
     (:mod:`voicehost.records.reader`); migrated first, through the writing path, if it is not."""
-    from voicehost.records.reader import open_reader
+    from voicehost.records.opening import open_reader
 
     return open_reader(url)
 

@@ -266,7 +266,7 @@ def _open(url: str | None) -> Records:
 
 def _read(url: str | None) -> Reader | Records:
     """The records to read, in plain SQL while the schema is current (:mod:`voicehost.records.reader`)."""
-    from voicehost.records.reader import open_reader
+    from voicehost.records.opening import open_reader
 
     return open_reader(url)
 

@@ -3,7 +3,7 @@ standings, ratings and Elo read columns that SQL can sum instead of every stored
 
 What a game decided beyond its seats (:class:`~voicehost.rules.scoring.GameFacts`: the best
 move, the judge's points, the first shooting night, the team removal, ``removal_forfeits``)
-is read from the protocol by :func:`voicehost.records.ratings.game_facts`, the same function
+is read from the protocol by :func:`game_facts` (below), the same function
 the scoring used before, then spread over the seats: who was killed in the first shooting
 night, how many black seats the seat's best move named, the judge's points of the seat, and
 whether its removal made its team lose. :func:`game_facts_from` puts them back together, so
@@ -13,9 +13,11 @@ facts either way; tests/test_records_scale.py holds the two equal on generated g
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from voicehost.rules import Role
 from voicehost.rules.scoring import GameFacts, SeatFacts, killed_first_night
 
 NO_NIGHT = -1   # the first shooting night of a game where nobody was killed in it: no seat's night
@@ -26,8 +28,6 @@ def seat_figures(winner: str | None, seats: Sequence[SeatFacts], protocol: Mappi
     """The game's figures (``scoring``, ``removal_forfeits``) and each seat's (``killed_first``,
     ``best_move_black``, ``judge_points``, ``team_removed``), from its protocol and the options
     it was played with; ``protocol`` carries ``ruleset``."""
-    from voicehost.records.ratings import game_facts
-
     facts = game_facts(winner, seats, protocol)
     scoring = options.get("scoring")
     game = {"scoring": scoring if isinstance(scoring, str) else None, "removal_forfeits": facts.forfeits_option}
@@ -60,9 +60,66 @@ def one_seat(winner: str | None, forfeits: Any, role: Any, team: str, alive: Any
              team_removed: Any) -> tuple[SeatFacts, GameFacts]:
     """A seat alone in its game, from its stored columns: what it scores depends on nothing
     else (the rest of the game reaches it through its figures), so seats alike are scored once."""
-    from voicehost.rules import Role
-
     seat = SeatFacts(1, Role(role), str(team), bool(alive), out_cause, 1 if killed_first else None, int(fouls),
                      bool(best_player))
     return seat, game_facts_from(winner, [seat], bool(forfeits),
                                  [(bool(killed_first), int(best_move_black), float(judge_points), bool(team_removed))])
+
+
+# ---- what a stored game decided, read from its protocol ----------------------------------------
+
+def seat_facts(seat: Any) -> SeatFacts:
+    """A :class:`~voicehost.records.games.SeatRecord` as the scoring reads it."""
+    return SeatFacts(seat.seat, Role(seat.role), seat.team, seat.alive, seat.out_cause, seat.out_night, seat.fouls,
+                     seat.best_player)
+
+
+def game_facts(winner: str | None, seats: Iterable[SeatFacts], protocol: Mapping[str, Any]) -> GameFacts:
+    """What a stored game decided, from its protocol, for the one scoring function. A protocol
+    from outside may hold anything (the import refuses the impossible; what was stored before
+    is read defensively): what is not as voicehost writes it counts nothing."""
+    best = protocol.get("best_move")
+    by, black = None, 0
+    if isinstance(best, Mapping) and _whole(best.get("by")) and _whole(best.get("black")) and 0 <= best["black"] <= 3:
+        by, black = best["by"], best["black"]
+    options = protocol.get("options")
+    forfeits = isinstance(options, Mapping) and options.get("removal_forfeits") is True
+    team_removed = protocol.get("team_removed")
+    return GameFacts(winner, tuple(seats), by, black, judge_totals(protocol.get("judge_points")),
+                     first_shooting_night(protocol), team_removed if _whole(team_removed) else None, forfeits)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def judge_totals(judge_points: Any) -> dict[int, float]:
+    """The judge's points per seat (``judge_points``: a list of {seat, points, reason}). The sport
+    ruleset's module, for its limit, loads with the first game that has any (not with ratings)."""
+    if not judge_points:
+        return {}
+    from voicehost.rules.sport import JUDGE_POINTS_LIMIT
+
+    totals: dict[int, float] = {}
+    for given in judge_points if isinstance(judge_points, list) else []:
+        if not isinstance(given, Mapping) or not _whole(given.get("seat")):
+            continue
+        points = given.get("points")
+        if isinstance(points, (int, float)) and not isinstance(points, bool) and math.isfinite(points) \
+                and abs(points) <= JUDGE_POINTS_LIMIT / 100:
+            totals[given["seat"]] = totals.get(given["seat"], 0.0) + float(points)
+    return totals
+
+
+def first_shooting_night(protocol: Mapping[str, Any]) -> int:
+    """The game's first night with shots (its protocol's ``nights``); without them, the
+    ruleset's: sport's night 1 is the acquaintance (sport's module loads here, not with ratings)."""
+    nights = protocol.get("nights")
+    for night in nights if isinstance(nights, list) else []:
+        if isinstance(night, Mapping) and "shots" in night and _whole(night.get("night")):
+            return int(night["night"])
+    if protocol.get("ruleset") != "sport":
+        return 1
+    from voicehost.rules.sport import FIRST_SHOOTING_NIGHT
+
+    return FIRST_SHOOTING_NIGHT

@@ -13,7 +13,6 @@ seats (the scheme's ``best_move_N`` points) and the judge's points, all read fro
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,9 +20,9 @@ from typing import Any
 
 from voicehost.config import load_ruleset, ruleset_names
 from voicehost.i18n import _
-from voicehost.records.figures import game_facts_from, one_seat
+from voicehost.records.figures import game_facts, game_facts_from, one_seat, seat_facts
 from voicehost.rules import InputError, Role
-from voicehost.rules.scoring import GameFacts, SeatFacts, check_scheme, score_game
+from voicehost.rules.scoring import SeatFacts, check_scheme, score_game
 
 
 @dataclass
@@ -86,63 +85,6 @@ def points_of(row: Mapping[str, Any], scoring: str | None = None) -> float:
                            [(bool(row.get("killed_first")), int(row.get("best_move_black") or 0),
                              float(row.get("judge_points") or 0.0), bool(row.get("team_removed")))])
     return score_game(scoring_schemes()[scoring], game)[seat.seat].total
-
-
-def seat_facts(seat: Any) -> SeatFacts:
-    """A :class:`~voicehost.records.games.SeatRecord` as the scoring reads it."""
-    return SeatFacts(seat.seat, Role(seat.role), seat.team, seat.alive, seat.out_cause, seat.out_night, seat.fouls,
-                     seat.best_player)
-
-
-def game_facts(winner: str | None, seats: Iterable[SeatFacts], protocol: Mapping[str, Any]) -> GameFacts:
-    """What a stored game decided, from its protocol, for the one scoring function. A protocol
-    from outside may hold anything (the import refuses the impossible; what was stored before
-    is read defensively): what is not as voicehost writes it counts nothing."""
-    best = protocol.get("best_move")
-    by, black = None, 0
-    if isinstance(best, Mapping) and _whole(best.get("by")) and _whole(best.get("black")) and 0 <= best["black"] <= 3:
-        by, black = best["by"], best["black"]
-    options = protocol.get("options")
-    forfeits = isinstance(options, Mapping) and options.get("removal_forfeits") is True
-    team_removed = protocol.get("team_removed")
-    return GameFacts(winner, tuple(seats), by, black, judge_totals(protocol.get("judge_points")),
-                     first_shooting_night(protocol), team_removed if _whole(team_removed) else None, forfeits)
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def judge_totals(judge_points: Any) -> dict[int, float]:
-    """The judge's points per seat (``judge_points``: a list of {seat, points, reason}). The sport
-    ruleset's module, for its limit, loads with the first game that has any (not with ratings)."""
-    if not judge_points:
-        return {}
-    from voicehost.rules.sport import JUDGE_POINTS_LIMIT
-
-    totals: dict[int, float] = {}
-    for given in judge_points if isinstance(judge_points, list) else []:
-        if not isinstance(given, Mapping) or not _whole(given.get("seat")):
-            continue
-        points = given.get("points")
-        if isinstance(points, (int, float)) and not isinstance(points, bool) and math.isfinite(points) \
-                and abs(points) <= JUDGE_POINTS_LIMIT / 100:
-            totals[given["seat"]] = totals.get(given["seat"], 0.0) + float(points)
-    return totals
-
-
-def first_shooting_night(protocol: Mapping[str, Any]) -> int:
-    """The game's first night with shots (its protocol's ``nights``); without them, the
-    ruleset's: sport's night 1 is the acquaintance (sport's module loads here, not with ratings)."""
-    nights = protocol.get("nights")
-    for night in nights if isinstance(nights, list) else []:
-        if isinstance(night, Mapping) and "shots" in night and _whole(night.get("night")):
-            return int(night["night"])
-    if protocol.get("ruleset") != "sport":
-        return 1
-    from voicehost.rules.sport import FIRST_SHOOTING_NIGHT
-
-    return FIRST_SHOOTING_NIGHT
 
 
 def scores_by_scheme(ruleset: str, winner: str | None, seats: Iterable[Any],

@@ -6,7 +6,8 @@ database).
 A database whose schema is at :data:`SCHEMA_HEAD` is read directly. One that is behind (an older
 file, a fresh one, a club server not migrated yet), a URL this module does not read as plainly
 as SQLAlchemy would, or anything it cannot open, goes the writing path instead
-(:func:`voicehost.records.store.open_records`): migrated there, with its one-line errors. The
+(:func:`voicehost.records.opening.open_reader` chooses;
+:func:`voicehost.records.store.open_records` migrates, with its one-line errors). The
 :class:`~voicehost.records.store.Records` it returns reads through the same functions below, on
 its engine's raw connection: one read path, whichever way the database was opened.
 
@@ -33,8 +34,6 @@ from voicehost.rules import InputError
 
 if TYPE_CHECKING:
     import uuid
-
-    from voicehost.records.store import Records
 
 #: The newest migration's revision (migrations/versions/): the only schema read without Alembic.
 #: A new migration changes it here and only here; tests/test_records_startup.py holds it equal to
@@ -204,22 +203,9 @@ class Reader:
         return seat_rows(self, since, until)
 
 
-def open_reader(url: str | None = None, place: str = "--db") -> Reader | Records:
-    """The records at ``url`` (None: the data dir's SQLite) to read: plainly when the schema is at
-    :data:`SCHEMA_HEAD`, else through the writing path, which migrates it (or refuses it in one line)."""
-    if url is None:
-        from voicehost.records.paths import default_url
-
-        url = default_url()
-    reader = _plain(url, place)
-    if reader is not None:
-        return reader
-    from voicehost.records.store import open_records
-
-    return open_records(url, place)
-
-
-def _plain(url: str, place: str) -> Reader | None:
+def plain_reader(url: str, place: str = "--db") -> Reader | None:
+    """The records at ``url`` read plainly, if its schema is at :data:`SCHEMA_HEAD` and this module
+    reads its URL as SQLAlchemy would; else None (the writing path opens it)."""
     scheme, separator, rest = url.partition("://")
     if separator and scheme == "sqlite" and rest.startswith("/"):
         return _sqlite(url, rest[1:])

@@ -331,8 +331,7 @@ Figures = tuple[dict[str, Any], dict[int, dict[str, Any]]]   # the game's figure
 def figures_of(record: GameRecord) -> Figures:
     """The game's and each seat's scoring figures (:func:`voicehost.records.figures.seat_figures`),
     worked out once, when the game is stored."""
-    from voicehost.records.figures import seat_figures
-    from voicehost.records.ratings import seat_facts
+    from voicehost.records.figures import seat_facts, seat_figures
 
     return seat_figures(record.winner, [seat_facts(seat) for seat in record.seats],
                         {"ruleset": record.ruleset, **record.protocol}, record.options)

@@ -323,7 +323,8 @@ class ScoredGame:
 def scored_games(tournament: Tournament, games: Iterable[PlayedGame]) -> tuple[list[ScoredGame], list[str]]:
     """Each game's points per seat under the tournament's scheme (one function:
     :func:`voicehost.rules.scoring.score_game`), and the warnings of games it cannot score."""
-    from voicehost.records.ratings import game_facts, schemes_of, seat_facts
+    from voicehost.records.figures import game_facts, seat_facts
+    from voicehost.records.ratings import schemes_of
 
     scored, warnings = [], []
     for game in games:
@@ -350,7 +351,7 @@ def bonus_points(protocol: Mapping[str, Any], seat: int) -> float:
     """The judge's bonus (or, negative, penalty) points of a seat: the protocol's
     ``judge_points`` (``bonus N P`` / ``penalty N P`` at the console), where the game has them:
     the ``bonus`` column, and what the rating sites list apart."""
-    from voicehost.records.ratings import judge_totals
+    from voicehost.records.figures import judge_totals
 
     return round(judge_totals(protocol.get("judge_points")).get(seat, 0.0), 2)
 
