@@ -145,7 +145,6 @@ def test_a_correction_that_changes_who_left_after_his_last_word_is_a_typed_russi
 
     from voicehost.host.refusals import VoteCorrectionTooLate
     from voicehost.i18n import _
-    from voicehost.language.phrasebook import load_phrasebook
     from voicehost.language.refusals import refusal_text
     game = voted_game()
     game.push(EndSpeech(5))
@@ -155,7 +154,7 @@ def test_a_correction_that_changes_who_left_after_his_last_word_is_a_typed_russi
     run_virtual(director.console.run())
     assert game.inputs == inputs                                   # nothing changed
     assert director.console.refused[-1] == ("vote 2 9", str(VoteCorrectionTooLate(2)))
-    text = refusal_text(VoteCorrectionTooLate(2), load_phrasebook())
+    text = refusal_text(VoteCorrectionTooLate(2))
     assert text.startswith("Голос игрока 2 так уже не исправить")
     assert printed[-1] == _("console: «{line}» refused: {why}").format(line="vote 2 9", why=text)   # the judge reads it
 

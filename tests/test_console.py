@@ -16,7 +16,6 @@ from test_game import voted_game
 
 from voicehost.config import load_ruleset
 from voicehost.host.commands import REGISTRY as COMMANDS
-from voicehost.host.commands import help_line
 from voicehost.host.director import Director, EdgeLog, Ports
 from voicehost.host.terminal import decode_console_line, read_terminal
 from voicehost.host.vclock import run_virtual
@@ -80,9 +79,7 @@ def test_the_unknown_command_help_lists_every_command() -> None:
     assert printed == [f"пульт: «help» отклонено: Неизвестная команда. Команды: {', '.join(COMMANDS)}."]
     assert list(COMMANDS)[:14] == ["foul", "remove", "end", "nominate", "withdraw", "blood", "hand", "vote", "roles",
                                    "undo", "repeat", "status", "pause", "resume"]
-    assert director.console.refused == [("help", f"unknown command; {help_line()}")]
-    assert all(f"; {command.usage}" in help_line() or help_line().startswith(f"commands: {command.usage}")
-               for command in COMMANDS.values())
+    assert director.console.refused == [("help", f"unknown command; commands: {', '.join(COMMANDS)}")]
 
 
 def test_a_refusal_by_the_game_is_a_sentence_about_the_game() -> None:

@@ -16,7 +16,6 @@ from test_service import DISCARDED, NO_ROOM, READY, RESUMED, Bench, _interrupted
 
 from voicehost.config import load_ruleset
 from voicehost.host import EdgeLog, Ports, run_virtual
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import Refusal
 from voicehost.service.notify import Notifier
@@ -104,7 +103,7 @@ def test_a_command_is_taken_exactly_where_its_transition_is_allowed(tmp_path: Pa
             assert refused is None and table.state is target and entered == [target]
         else:
             assert isinstance(refused, Refusal) and table.state is state and entered == []
-            assert re.search("[а-яА-Я]", refusal_text(refused, load_phrasebook()))
+            assert re.search("[а-яА-Я]", refusal_text(refused))
     table, entered, _ = bare_table(tmp_path, state)
     protocol = tmp_path / "game.protocol.json"
     table.best_vote = BestPlayerVote(tmp_path / "game.jsonl", protocol, {}, 10, {}, 2.0)
@@ -118,7 +117,7 @@ def test_the_refusals_say_why() -> None:
         table, _, _ = bare_table(Path("/nonexistent"), state)
         refusal = table.command(command)  # type: ignore[arg-type]
         assert refusal is not None
-        return refusal_text(refusal, load_phrasebook())
+        return refusal_text(refusal)
     assert refused(S.PLAYING, Start()) == "Игра уже идёт."
     assert refused(S.STARTING, Start()) == "Игра уже идёт."
     assert refused(S.RESUME_WINDOW, Start()) == "Сначала продолжите или отложите прерванную игру."

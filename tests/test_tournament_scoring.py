@@ -246,7 +246,7 @@ def test_with_the_options_off_the_same_game_scores_as_before_and_the_console_say
     # seed001 by hand: alive 6, 7, 8 (+5), red won (+6 each, the removed 10 too), Sheriff alive +1.
     assert protocol["scores"] == {"1": 6.0, "2": 6.0, "3": 0.0, "4": 6.0, "5": 0.0, "6": 11.0, "7": 12.0,
                                   "8": 11.0, "9": 0.0, "10": 6.0}
-    assert refusal_text(TournamentOptionOff("best_move"), load_phrasebook()) == \
+    assert refusal_text(TournamentOptionOff("best_move")) == \
         "За этим столом это не ведётся (параметр best_move выключен)."
 
 
@@ -351,10 +351,9 @@ def test_the_best_move_and_the_judges_points_refuse_what_does_not_fit() -> None:
     assert refusals[:6] == [NoBestMoveYet(), NoBestMoveFor(2), BestMoveSeats((4, 5)), BestMoveSeats((3, 3)),
                             BestMoveSeats((1, 2, 3, 5)), BestMoveSeats((11,))]
     assert refusals[7:10] == [PointsOutOfRange("0", "5"), PointsOutOfRange("5.01", "5"), NoReasonGiven()]
-    book = load_phrasebook()
-    assert refusal_text(NoBestMoveFor(2), book) == \
+    assert refusal_text(NoBestMoveFor(2)) == \
         "У игрока 2 нет лучшего хода: он только у первого выбывшего, убитого ночью."
-    assert refusal_text(PointsOutOfRange("5.01", "5"), book) == \
+    assert refusal_text(PointsOutOfRange("5.01", "5")) == \
         "Баллы 5.01 не подходят: судья даёт больше 0 и не больше 5."
     # Named again, the new seats stand; a dead seat may still get the judge's points.
     game.push(BestMove(4, (3, 5, 9)))

@@ -485,10 +485,6 @@ class UnfoulCommand(Command):
 
 # ---- reading a typed line -------------------------------------------------------------------------------
 
-def help_line() -> str:
-    return "commands: " + "; ".join(cls.usage for cls in REGISTRY.values())
-
-
 def read_command(line: str, seats: int) -> Command:
     """A typed line → its command, or :class:`Refused` (the line changes nothing)."""
     if len(line) > MAX_LINE:
@@ -499,7 +495,7 @@ def read_command(line: str, seats: int) -> Command:
     name = unicodedata.normalize("NFKC", words[0]).lower() if words else ""
     cls = REGISTRY.get(name)
     if cls is None:
-        raise Refused(UnknownCommand(", ".join(REGISTRY), help_line().removeprefix("commands: ")))
+        raise Refused(UnknownCommand(", ".join(REGISTRY)))
     return cls(*read_args(cls, words[1:], seats))
 
 

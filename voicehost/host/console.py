@@ -70,7 +70,7 @@ from voicehost.host.refusals import (
     WithdrawalNotTaken,
 )
 from voicehost.host.stage import Stage
-from voicehost.i18n import _, language
+from voicehost.i18n import _
 from voicehost.language.host_lines import event_lines, spoken, status_lines
 from voicehost.language.read_lines import has_line, read_line
 from voicehost.language.refusals import refusal_text
@@ -272,7 +272,7 @@ class Console:
         """Refused: the judge reads the sentence in his language (Russian unless ``--lang en``);
         ``refused`` keeps the English."""
         self.refused.append((typed.line, str(refusal)))
-        why = str(refusal) if language() == "en" else refusal_text(refusal, self.stage.book)
+        why = refusal_text(refusal)
         self.stage.log(_("console: «{line}» refused: {why}").format(line=shown(typed.line.strip()), why=why))
         self.answer_line(typed, "refused", refusal, illegal)
 

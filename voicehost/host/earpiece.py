@@ -139,7 +139,7 @@ class JudgeLines:
         words = answer.line.split()
         command = self._command(words[0].lower() if words else "")
         if answer.outcome == "refused" and answer.refusal is not None:
-            return [("refused", {"why": refusal_text(answer.refusal, self.book)})]
+            return [("refused", {"why": refusal_text(answer.refusal)})]
         if answer.outcome == "held":
             return [("held_line", {"command": command or answer.line.strip()})]
         said: list[Said] = [("done", {"command": command}) if command else ("done_plain", {})]

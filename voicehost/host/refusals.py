@@ -12,22 +12,32 @@ answer reaches the request that typed it (two judges may type the same words).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from voicehost.i18n import N_
 from voicehost.rules import Refusal
 
-# What the game waits for when a command is not for now (a key of [refusals] waiting_…).
+# What the game waits for when a command is not for now (:class:`NotNow`), each worded by its own template.
 Waiting = Literal["deal", "shots", "action", "dawn", "morning", "nightfall", "speech", "votes", "lift", "other"]
-WAITING_ENGLISH: dict[str, str] = {
-    "deal": "the cards are not dealt yet", "shots": "the mafia is shooting", "action": "a night role is awake",
-    "dawn": "the night is ending", "morning": "the morning is being announced", "nightfall": "night is falling",
-    "speech": "a player has the floor", "votes": "the vote is on", "lift": "the lift vote is on",
-    "other": "the game waits for something else",
+WAITING: dict[str, str] = {
+    "deal": N_("the cards are still to be dealt"), "shots": N_("the mafia is shooting"),
+    "action": N_("a night role is awake"), "dawn": N_("the night is ending"),
+    "morning": N_("the morning is being announced"), "nightfall": N_("night is falling"),
+    "speech": N_("a player has the floor"), "votes": N_("the vote is on"), "lift": N_("the lift vote is on"),
+    "other": N_("the game waits for something else"),
 }
-# Why the game did not take a nomination (the reasons of rules.events.NominationRefused).
+# Why the game did not take a nomination (the reasons of rules.events.NominationRefused), each worded.
 NominationReason = Literal["seat_out", "not_a_seat", "already_nominated", "not_your_turn", "one_per_speech",
                            "self_nomination", "no_nominations_now"]
+NOMINATION_REASONS: dict[str, str] = {
+    "seat_out": N_("seat {target} is out"), "not_a_seat": N_("there is no seat {target}"),
+    "already_nominated": N_("seat {target} is nominated already"),
+    "not_your_turn": N_("it is not seat {by}'s speech"),
+    "one_per_speech": N_("seat {by} has nominated in this speech already"),
+    "self_nomination": N_("nobody nominates himself"), "no_nominations_now": N_("no nominations now"),
+}
 AnswerOutcome = Literal["done", "refused", "held"]
 
 
@@ -56,36 +66,36 @@ class ConsoleAnswer:
 
 @dataclass(frozen=True)
 class NoCommand(Refusal):
-    english: ClassVar[str] = "no command"
+    english: ClassVar[str] = N_("no command")
 
 
 @dataclass(frozen=True)
 class LineTooLong(Refusal):
-    english: ClassVar[str] = "the line is longer than {limit} characters"
+    english: ClassVar[str] = N_("the line is longer than {limit} characters")
     limit: int
 
 
 @dataclass(frozen=True)
 class NotText(Refusal):
-    english: ClassVar[str] = "the line has characters that are not text (an arrow key, a broken byte): type it again"
+    english: ClassVar[str] = N_("the line has characters that are not text (an arrow key, a broken byte): "
+                                "type it again")
 
 
 @dataclass(frozen=True)
 class UnknownCommand(Refusal):
-    english: ClassVar[str] = "unknown command; commands: {usages}"
+    english: ClassVar[str] = N_("unknown command; commands: {names}")
     names: str
-    usages: str
 
 
 @dataclass(frozen=True)
 class Usage(Refusal):
-    english: ClassVar[str] = "usage: {usage}"
+    english: ClassVar[str] = N_("usage: {usage}")
     usage: str
 
 
 @dataclass(frozen=True)
 class TakesNothing(Refusal):
-    english: ClassVar[str] = "{command} takes nothing after it"
+    english: ClassVar[str] = N_("{command} takes nothing after it")
     command: str
 
 
@@ -93,7 +103,7 @@ class TakesNothing(Refusal):
 class PointsTooFine(Refusal):
     """``penalty 3 0.333``: the judge's points are given in hundredths at most (0.25, 0.5)."""
 
-    english: ClassVar[str] = ("{points} points: the judge's points have at most two decimals (0.25, 0.5); "
+    english: ClassVar[str] = N_("{points} points: the judge's points have at most two decimals (0.25, 0.5); "
                               "usage: {usage}")
     points: str
     usage: str
@@ -101,7 +111,7 @@ class PointsTooFine(Refusal):
 
 @dataclass(frozen=True)
 class NoFoulToTakeBack(Refusal):
-    english: ClassVar[str] = "seat {seat} has no foul to take back"
+    english: ClassVar[str] = N_("seat {seat} has no foul to take back")
     seat: int
 
 
@@ -109,14 +119,14 @@ class NoFoulToTakeBack(Refusal):
 class FoulNoLongerFits(Refusal):
     """Taking the foul back would change what followed it (the fourth foul removed the player)."""
 
-    english: ClassVar[str] = ("seat {seat}'s foul cannot be taken back: what followed it no longer fits "
+    english: ClassVar[str] = N_("seat {seat}'s foul cannot be taken back: what followed it no longer fits "
                               "(undo the later inputs first)")
     seat: int
 
 
 @dataclass(frozen=True)
 class NoSeatHere(Refusal):
-    english: ClassVar[str] = "there is no seat {seat} at this table (seats 1–{seats}); usage: {usage}"
+    english: ClassVar[str] = N_("there is no seat {seat} at this table (seats 1–{seats}); usage: {usage}")
     seat: int
     seats: int
     usage: str
@@ -126,47 +136,46 @@ class NoSeatHere(Refusal):
 class NotNow(Refusal):
     """The command is not for this moment of the game (``waiting``: what the game waits for)."""
 
+    english: ClassVar[str] = N_("not now: {waiting}")
+    worded: ClassVar[Mapping[str, Mapping[str, str]]] = {"waiting": WAITING}
     waiting: Waiting
-
-    def __str__(self) -> str:
-        return f"not now: {WAITING_ENGLISH[self.waiting]}"
 
 
 @dataclass(frozen=True)
 class NotPaused(Refusal):
-    english: ClassVar[str] = "the game is not paused"
+    english: ClassVar[str] = N_("the game is not paused")
 
 
 @dataclass(frozen=True)
 class AlreadyPaused(Refusal):
-    english: ClassVar[str] = "the game is already paused"
+    english: ClassVar[str] = N_("the game is already paused")
 
 
 @dataclass(frozen=True)
 class NothingSaidYet(Refusal):
-    english: ClassVar[str] = "the host has said nothing yet"
+    english: ClassVar[str] = N_("the host has said nothing yet")
 
 
 @dataclass(frozen=True)
 class DealCannotBeUndone(Refusal):
-    english: ClassVar[str] = "the deal cannot be undone (correct the cards with: roles 3=don,…)"
+    english: ClassVar[str] = N_("the deal cannot be undone (correct the cards with: roles 3=don,…)")
 
 
 @dataclass(frozen=True)
 class NoCardsYet(Refusal):
-    english: ClassVar[str] = "no cards are dealt yet"
+    english: ClassVar[str] = N_("no cards are dealt yet")
 
 
 @dataclass(frozen=True)
 class TypeTheCards(Refusal):
-    english: ClassVar[str] = "type the cards as: roles 3=don,5=mafia,…"
+    english: ClassVar[str] = N_("type the cards as: roles 3=don,5=mafia,…")
 
 
 @dataclass(frozen=True)
 class CardsDoNotFit(Refusal):
     """The typed cards are not this table's cast (``problem``: the deal check's own line)."""
 
-    english: ClassVar[str] = "{problem}"
+    english: ClassVar[str] = N_("the cards do not fit this table: {problem}")
     problem: str
 
 
@@ -174,7 +183,8 @@ class CardsDoNotFit(Refusal):
 class NominationNotTaken(Refusal):
     """The game would not take a typed nomination (the host would have said «не принято»)."""
 
-    english: ClassVar[str] = "seat {by} nominating seat {target} is not taken ({reason})"
+    english: ClassVar[str] = N_("seat {by} nominating seat {target} is not taken: {reason}")
+    worded: ClassVar[Mapping[str, Mapping[str, str]]] = {"reason": NOMINATION_REASONS}
     by: int
     target: int
     reason: NominationReason
@@ -182,7 +192,7 @@ class NominationNotTaken(Refusal):
 
 @dataclass(frozen=True)
 class WithdrawalNotTaken(Refusal):
-    english: ClassVar[str] = "seat {by} cannot withdraw seat {target}: not his nomination"
+    english: ClassVar[str] = N_("seat {by} cannot withdraw seat {target}: not his nomination")
     by: int
     target: int
 
@@ -192,7 +202,7 @@ class VoteCorrectionTooLate(Refusal):
     """«vote V C» would change who left the game, and the game since (that player's last word, the
     night after it) no longer fits the new count."""
 
-    english: ClassVar[str] = ("seat {voter}'s vote cannot be corrected so any more: another player would have "
+    english: ClassVar[str] = N_("seat {voter}'s vote cannot be corrected so any more: another player would have "
                               "left, and the last word is said and the game went on")
     voter: int
 
@@ -201,42 +211,42 @@ class VoteCorrectionTooLate(Refusal):
 
 @dataclass(frozen=True)
 class NoFloorNow(Refusal):
-    english: ClassVar[str] = "nobody has the floor now: the speaker's time is changed during a speech"
+    english: ClassVar[str] = N_("nobody has the floor now: the speaker's time is changed during a speech")
 
 
 @dataclass(frozen=True)
 class TimeRunsOut(Refusal):
-    english: ClassVar[str] = "only {left} s are left: {taken} s cannot be taken off (end the speech with end)"
+    english: ClassVar[str] = N_("only {left} s are left: {taken} s cannot be taken off (end the speech with end)")
     left: int
     taken: int
 
 
 @dataclass(frozen=True)
 class SpeechAlreadyHeld(Refusal):
-    english: ClassVar[str] = "the speaker's clock is already held (release runs it again)"
+    english: ClassVar[str] = N_("the speaker's clock is already held (release runs it again)")
 
 
 @dataclass(frozen=True)
 class NotHeld(Refusal):
-    english: ClassVar[str] = "the speaker's clock is not held"
+    english: ClassVar[str] = N_("the speaker's clock is not held")
 
 
 @dataclass(frozen=True)
 class NothingToGiveBack(Refusal):
-    english: ClassVar[str] = ("no speech to give back: the floor goes back only while the last speech's end is "
+    english: ClassVar[str] = N_("no speech to give back: the floor goes back only while the last speech's end is "
                               "the game's last input")
 
 
 @dataclass(frozen=True)
 class VerdictGiven(Refusal):
-    english: ClassVar[str] = "the game is annulled or stopped already (undo takes that back)"
+    english: ClassVar[str] = N_("the game is annulled or stopped already (undo takes that back)")
 
 
 @dataclass(frozen=True)
 class BestAfterTheGame(Refusal):
-    english: ClassVar[str] = "the best player is voted after the game, once it is over and not annulled"
+    english: ClassVar[str] = N_("the best player is voted after the game, once it is over and not annulled")
 
 
 @dataclass(frozen=True)
 class NoJudgeRecordToUndo(Refusal):
-    english: ClassVar[str] = "the game is over: only the judge's last note or verdict can be undone now"
+    english: ClassVar[str] = N_("the game is over: only the judge's last note or verdict can be undone now")

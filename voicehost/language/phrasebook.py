@@ -1,7 +1,8 @@
-"""The Russian lines in ``config/phrases/ru.toml``, asked for by key: what the host says aloud, what
-the judge hears in the earpiece, and the refusals' sentences. What a club reads is in the gettext
-catalog (:mod:`voicehost.language.read_lines`); a phrases file that still has one of those sections
-is refused, so that a club's old rewording is not silently ignored."""
+"""The Russian lines in ``config/phrases/ru.toml``, asked for by key: what the host says aloud and
+what the judge hears in the earpiece. What a club reads is in the gettext catalog
+(:mod:`voicehost.language.read_lines`, the refusals' sentences :mod:`voicehost.language.refusals`);
+a phrases file that still has one of those sections is refused, so that a club's old rewording is
+not silently ignored."""
 
 from __future__ import annotations
 
@@ -17,17 +18,16 @@ from voicehost.language.read_lines import SECTIONS as READ_SECTIONS
 from voicehost.language.russian import fill
 from voicehost.rules import InputError
 
+# Sections a phrases file held once and may no longer hold: read, not spoken, so in the gettext catalog now.
+GONE = (*READ_SECTIONS, "refusals")
+
 
 class Phrasebook:
-    """Lines by dotted key (``host.night_falls``, ``host.club.testament``, ``refusals.no_such_seat``)."""
+    """Lines by dotted key (``host.night_falls``, ``host.club.testament``, ``judge.refused``)."""
 
     def __init__(self, lines: Mapping[str, str], place: str) -> None:
         self.lines = lines
         self.place = place
-
-    def line(self, section: str, key: str, **values: Any) -> str:
-        """A written line (a refusal's sentence, ``[refusals]``): numbers stay digits."""
-        return self._filled(f"{section}.{key}", lambda text: text.format(**values))
 
     def host_key(self, key: str, ruleset: str) -> str:
         """``host.RULESET.key`` when the ruleset has its own wording, else ``host.key``."""
@@ -64,7 +64,7 @@ def phrasebook_from_mapping(data: Mapping[str, Any], place: str,
     placeholders the program fills for it."""
     lines: dict[str, str] = {}
     for name, body in data.items():
-        if name in READ_SECTIONS:   # read, not spoken: its lines are in the gettext catalog now (read_lines)
+        if name in GONE:   # read, not spoken: its lines are in the gettext catalog now
             raise InputError(f"{place}: [{name}]", _("this section is no longer read from a phrases file: its "
                                                      "lines are in the program's catalog (voicehost/locale); "
                                                      "remove the section"))

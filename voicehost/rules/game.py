@@ -287,7 +287,7 @@ class Game:
         else:
             handler = self._accepts[type(self.request)].get(type(item))
             if handler is None:
-                raise IllegalInput(NotAsked(item.kind, type(self.request).__name__))
+                raise IllegalInput(NotAsked(item.kind))
             handler(self, self.request, item)
 
     def _deal(self, deal: Deal) -> None:

@@ -10,57 +10,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from voicehost.i18n import N_
 from voicehost.rules import Refusal
 
 
 @dataclass(frozen=True)
 class BestVoteNotNow(Refusal):
-    english: ClassVar[str] = "no best-player vote is open (it follows a game whose scoring has one)"
+    english: ClassVar[str] = N_("no best-player vote is open (it follows a game whose scoring has one)")
 
 
 @dataclass(frozen=True)
 class NoUnfinishedGame(Refusal):
-    english: ClassVar[str] = "there is no unfinished game"
+    english: ClassVar[str] = N_("there is no unfinished game")
 
 
 @dataclass(frozen=True)
 class TableHalted(Refusal):
-    english: ClassVar[str] = "the table is halted: the journal cannot be written; restart voicehost"
+    english: ClassVar[str] = N_("the table is halted: the journal cannot be written; restart voicehost")
 
 
 @dataclass(frozen=True)
 class UnfinishedGameWaits(Refusal):
-    english: ClassVar[str] = "resume or discard the unfinished game first"
+    english: ClassVar[str] = N_("resume or discard the unfinished game first")
 
 
 @dataclass(frozen=True)
 class GameBeingSetAside(Refusal):
-    english: ClassVar[str] = "the game is being set aside: start a new one once the table is ready"
+    english: ClassVar[str] = N_("the game is being set aside: start a new one once the table is ready")
 
 
 @dataclass(frozen=True)
 class TableNotReady(Refusal):
-    english: ClassVar[str] = "the table is not ready yet"
+    english: ClassVar[str] = N_("the table is not ready yet")
 
 
 @dataclass(frozen=True)
 class TableStopping(Refusal):
-    english: ClassVar[str] = "the table is shutting down"
+    english: ClassVar[str] = N_("the table is shutting down")
 
 
 @dataclass(frozen=True)
 class GameRunning(Refusal):
-    english: ClassVar[str] = "a game is already running"
+    english: ClassVar[str] = N_("a game is already running")
 
 
 @dataclass(frozen=True)
 class NoBestSeat(Refusal):
-    english: ClassVar[str] = "there is no seat {seat}: seats 1–{seats} at this table"
+    english: ClassVar[str] = N_("there is no seat {seat}: seats 1–{seats} at this table")
     seat: int
     seats: int
 
 
 @dataclass(frozen=True)
 class VoteNotWritten(Refusal):
-    english: ClassVar[str] = "the vote is not written: {problem}"
+    english: ClassVar[str] = N_("the vote is not written: {problem}")
     problem: str

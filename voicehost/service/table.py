@@ -68,7 +68,7 @@ from voicehost.host import (
     show_roles,
     write_results,
 )
-from voicehost.i18n import N_, _, language
+from voicehost.i18n import N_, _
 from voicehost.language.narrate import narrate, public_log_printer
 from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.record_words import result_words
@@ -301,7 +301,7 @@ def console_command(line: str) -> TableCommand | Refusal | None:
 
 
 def refusal(command: TableCommand, state: TableState) -> Refusal:
-    """Why the table cannot take ``command`` in ``state`` (worded from [refusals] by :func:`refusal_text`)."""
+    """Why the table cannot take ``command`` in ``state`` (worded by :func:`refusal_text`)."""
     if isinstance(command, BestPlayer):
         return BestVoteNotNow()
     if isinstance(command, (Resume, Discard)):
@@ -487,7 +487,7 @@ class IdleTable:
         if self._state is S.PLAYING and not isinstance(command, Discard):
             self.ports.type(line)
         elif isinstance(command, Refusal):   # «best» mistyped: why, in the judge's language
-            why = str(command) if language() == "en" else refusal_text(command, self.book)
+            why = refusal_text(command)
             self.log(_("console: {words}: {answer}").format(words=words, answer=why))
         elif command is None:
             if words:
@@ -499,7 +499,7 @@ class IdleTable:
                 self.log(_("console: discard: there is no unfinished game to set aside"))
             elif isinstance(command, BestPlayer) or refused:
                 self.log(_("console: {words}: {answer}").format(
-                    words=words, answer=refusal_text(refused, self.book) if refused else _("recorded")))
+                    words=words, answer=refusal_text(refused) if refused else _("recorded")))
 
     def stop(self) -> None:
         if S.STOPPING in TRANSITIONS[self._state]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from voicehost.host import NoCommand, Refused, read_command
+from voicehost.i18n import N_
 from voicehost.rules import Refusal
 
 
@@ -40,16 +41,16 @@ def check_command(line: object, seats: int) -> str:
 
 @dataclass(frozen=True)
 class NoGameYet(Refusal):
-    english: ClassVar[str] = "the game has not begun yet"
+    english: ClassVar[str] = N_("the game has not begun yet")
 
 
 @dataclass(frozen=True)
 class TableIdle(Refusal):
     """``voicehost serve`` between games: the judge's phone shows the setup page."""
 
-    english: ClassVar[str] = "the table is idle: no game is running"
+    english: ClassVar[str] = N_("the table is idle: no game is running")
 
 
 @dataclass(frozen=True)
 class CommandsClosed(Refusal):
-    english: ClassVar[str] = "the game is over: commands are no longer taken"
+    english: ClassVar[str] = N_("the game is over: commands are no longer taken")

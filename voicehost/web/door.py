@@ -30,7 +30,6 @@ from aiohttp.http_exceptions import LineTooLong
 from aiohttp.web_protocol import RequestHandler
 
 from voicehost.i18n import _
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.refusals import refusal_text
 from voicehost.rules import InputError, Refusal
 from voicehost.web.refusals import (
@@ -65,12 +64,12 @@ class WordedRefusal(web.HTTPClientError):
 
 
 def refused(kind: type[web.HTTPException], refusal: Refusal) -> web.HTTPException:
-    """The answer ``kind`` (its status) with the refusal worded from the phrasebook's [refusals]."""
+    """The answer ``kind`` (its status) with the refusal worded in the language in use."""
     return WordedRefusal(kind.status_code, worded(refusal))
 
 
 def worded(refusal: Refusal) -> str:
-    return refusal_text(refusal, load_phrasebook())
+    return refusal_text(refusal)
 
 
 def dumps(data: Any) -> str:
