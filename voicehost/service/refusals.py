@@ -1,8 +1,9 @@
 """The idle table's refusals: a start, resume, discard or best-player vote the table cannot take
 in its state (:mod:`voicehost.service.table`).
 
-Values like every refusal (:class:`~voicehost.rules.Refusal`), worded from ``config/phrases/ru.toml``
-``[refusals]`` by :func:`voicehost.language.refusals.refusal_text` for the web and the console alike.
+Values like every refusal (:class:`~voicehost.rules.Refusal`): each kind's ``english`` template,
+said in the language in use by :func:`voicehost.language.refusals.refusal_text` for the web and the
+console alike.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 that is not JSON, a page that does not exist, what aiohttp's own parser refuses).
 
 Like every refusal they are values (:class:`~voicehost.rules.Refusal`): the answer's
-``{"error": …}`` is rendered from ``config/phrases/ru.toml`` ``[refusals]`` by the one renderer,
-:func:`voicehost.language.refusals.refusal_text`; ``english`` is for the log.
+``{"error": …}`` is each kind's ``english`` template in the language in use (its Russian in the
+gettext catalog), said by the one renderer, :func:`voicehost.language.refusals.refusal_text`.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ class NoDealMode(Refusal):
 
 @dataclass(frozen=True)
 class SetupNotTaken(Refusal):
-    """The one setup check refused the choice (``problem``: its own Russian line, [setup])."""
+    """The one setup check refused the choice (``problem``: its own sentence, in the language in use)."""
 
     english: ClassVar[str] = N_("setup not taken: {problem}")
     problem: str
