@@ -5,7 +5,6 @@ enough to print one clear line."""
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -31,11 +30,6 @@ class Refusal:
     worded: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     """A field that holds a code, not words (what the game waits for): its value's own template,
     filled with the other fields, is put in its place."""
-
-    @classmethod
-    def kind(cls) -> str:
-        """``SeatNotAtTable`` → ``seat_not_at_table``: the kind's key in the phrasebook."""
-        return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
     def fields(self) -> dict[str, object]:
         return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
