@@ -203,7 +203,7 @@ LINES: dict[str, str] = {
     "answers.roles": N_("The cards are corrected (not announced)."),
     "answers.repeat": N_("Repeated: \"{line}\""),
     "answers.status": N_("Announced: the nominations, the fouls and the time left."),
-    "answers.pause": N_("Paused: the game waits for the resume command."),
+    "answers.pause": N_("Paused: the game waits until the judge resumes it."),
     "answers.resume": N_("The pause is over: the game goes on."),
     "answers.time": N_("Time of player {seat}: {seconds} s, {left} s left."),
     "answers.restart": N_("The speech of player {seat} starts again: {left} s."),
