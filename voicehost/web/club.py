@@ -47,6 +47,7 @@ from voicehost.web.fanout import Fanout
 from voicehost.web.overlay import PAGE_FILES as OVERLAY_FILES
 from voicehost.web.overlay import Overlay, read_overlay
 from voicehost.web.overlay import page as overlay_page
+from voicehost.web.pages import page
 from voicehost.web.refusals import NoSuchTable
 
 STATIC = Path(__file__).parent / "static"
@@ -551,8 +552,8 @@ async def _close_sockets(app: web.Application) -> None:
 
 
 @routes.get("/")
-async def _page(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "club.html", headers={"Cache-Control": "no-cache"})
+async def _page(request: web.Request) -> web.Response:
+    return page("club.html")
 
 
 @routes.get("/static/{name}")
@@ -597,7 +598,7 @@ def _table_overlay(request: web.Request) -> Overlay:
 
 
 @routes.get("/overlay/table/{table}")
-async def _overlay_page(request: web.Request) -> web.FileResponse:
+async def _overlay_page(request: web.Request) -> web.Response:
     _table_overlay(request)
     return overlay_page()
 
