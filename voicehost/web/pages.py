@@ -41,7 +41,8 @@ def page_texts() -> dict[str, str]:
 
 @functools.cache
 def rendered(name: str, lang: str) -> str:
-    """The page ``name`` with its words in ``lang`` (the language in use; a key of the cache)."""
+    """The page ``name`` in the language in use, which ``lang`` names (it keys the cache: a
+    test, or a process whose language changes, gets each language's page)."""
     def fill(match: re.Match[str]) -> str:
         key = match[1]
         if key == "lang":
