@@ -128,7 +128,8 @@ def test_the_judge_page_reads_the_language_in_use(language: str, chromium: Any, 
             assert shown[key] == want[key], (key, shown)
         if language == "en":
             assert not CYRILLIC.search(shown["body"] + shown["title"]), shown["body"]
-            driver.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="4"]').click()   # unselected, as a judge sees it
+            # seat 4 unselected again: the speech as a judge first sees it
+            driver.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="4"]').click()
             driver.execute_script("window.scrollTo(0, 0)")
             screenshot(driver, "judge-speech-en-390x844.png")
         else:

@@ -15,8 +15,8 @@ from typing import Any
 
 from voicehost.i18n import N_, _
 
-# The sections these lines came from in config/phrases/ru.toml; a phrases file may no longer hold them.
-SECTIONS = ("log", "answers", "web", "club", "overlay", "setup")
+# The sections of these lines (all but page. came from config/phrases/ru.toml); a phrases file may not hold them.
+SECTIONS = ("log", "answers", "web", "club", "overlay", "setup", "page")
 
 LINES: dict[str, str] = {
     # log.: the judge's written account of a game (`voicehost simulate` without --json).
@@ -498,7 +498,8 @@ LINES: dict[str, str] = {
     "page.seat_speaking": N_("speaking"),
     "page.seat_nominated": N_("nominated"),
     "page.seat_fouls": N_("fouls: {n}"),
-    "page.session_reset": N_("The server is back, but the login was reset (the server restarted). Enter the PIN again."),
+    "page.session_reset": N_("The server is back, but the login was reset (the server restarted). Enter the PIN "
+                             "again."),
     "page.foul_to": N_("Foul to player {seat}"),
     "page.end_speech_of": N_("End of player {seat}'s speech"),
     "page.on_player": N_("{action}: player {seat}"),
