@@ -136,3 +136,11 @@ def test_the_judge_page_reads_the_language_in_use(language: str, chromium: Any, 
             assert CYRILLIC.search(shown["body"])
     finally:
         table.close()
+
+
+def test_no_page_is_served_as_its_unfilled_file() -> None:
+    """/static/… serves scripts and styles only, on the table and on the club screen: a page's
+    file holds {{key}} places, not words."""
+    from voicehost.web.club import PAGE_FILES
+    from voicehost.web.server import ASSETS
+    assert ASSETS and PAGE_FILES and not [name for name in ASSETS | PAGE_FILES if name.endswith(".html")]

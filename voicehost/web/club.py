@@ -51,7 +51,8 @@ from voicehost.web.pages import page
 from voicehost.web.refusals import NoSuchTable
 
 STATIC = Path(__file__).parent / "static"
-PAGE_FILES = frozenset({"club.js", "club.css"}) | OVERLAY_FILES
+# The scripts and styles, by name; a page (.html) is served filled in (voicehost/web/pages.py), never as its file.
+PAGE_FILES = frozenset(name for name in {"club.js", "club.css"} | OVERLAY_FILES if not name.endswith(".html"))
 DROP_S = 3.0             # a table silent this long is shown as dropped off (it beats every second)
 SWEEP_S = 0.25           # how often the silence is looked at
 REFRESH_S = 3.0          # how often the standings are asked for anyway (a game pushed after its end)
