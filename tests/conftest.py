@@ -171,6 +171,16 @@ def renderer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SpeechRendere
     speech.close()
 
 
+@pytest.fixture(autouse=True)
+def _language_of_the_environment() -> Iterator[None]:
+    """After each test the language is the environment's again: a test that runs ``main`` with
+    ``--lang en`` leaves it chosen, and the next test in that worker would speak English."""
+    yield
+    from voicehost.i18n import set_language
+
+    set_language(None)
+
+
 @pytest.fixture
 def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The program in English for a test that asserts the English of its messages (the ids in

@@ -62,30 +62,32 @@ def test_day_lines_start_at_once_and_report_the_exact_onset(mixer: Mixer) -> Non
     clip = np.full(1000, 0.3, dtype=np.float32)
     future = mixer.say(clip, "Спасибо.")
     out = run(mixer, 5, start=50.0)
-    assert out[0] == pytest.approx(0.3) and out[999] == pytest.approx(0.3) and out[1000] == 0.0
-    assert future.result(1) == 50.0
-    assert mixer.subtitles[-1] == (50.0, "Спасибо.")
+    late = mixer.limiter.delay   # the limiter's look-ahead: the sound, and its reported onset, 2 ms later
+    assert not out[:late].any()
+    assert out[late] == pytest.approx(0.3) and out[late + 999] == pytest.approx(0.3) and out[late + 1000] == 0.0
+    assert future.result(1) == 50.0 + mixer.limiter.delay_s
+    assert mixer.subtitles[-1] == (50.0 + mixer.limiter.delay_s, "Спасибо.")
 
 
 def test_lines_queue_one_after_another_with_the_pause_between(mixer: Mixer) -> None:
     a = mixer.say(np.full(700, 0.1, dtype=np.float32))
     b = mixer.say(np.full(300, 0.2, dtype=np.float32))
     out = run(mixer, 110, start=0.0)
-    pause = int(mixer.settings.pause_s * RATE)
+    pause, late = int(mixer.settings.pause_s * RATE), mixer.limiter.delay
     assert b.result(1) - a.result(1) == pytest.approx((700 + pause) / RATE)
-    assert out[699] == pytest.approx(0.1) and not out[700:700 + pause].any()
-    assert out[700 + pause] == pytest.approx(0.2) and out[1000 + pause] == 0.0
+    assert out[late + 699] == pytest.approx(0.1) and not out[late + 700:late + 700 + pause].any()
+    assert out[late + 700 + pause] == pytest.approx(0.2) and out[late + 1000 + pause] == 0.0
 
 
 def test_a_cue_needs_no_pause_and_a_line_long_after_another_starts_at_once(mixer: Mixer) -> None:
     mixer.say(np.full(700, 0.1, dtype=np.float32))
     cue = mixer.say(np.full(100, 0.3, dtype=np.float32), pause=False)
     run(mixer, 2, start=0.0)
-    assert cue.result(1) == pytest.approx(700 / RATE)
+    assert cue.result(1) == pytest.approx(700 / RATE + mixer.limiter.delay_s)
     run(mixer, 120, start=1.0)  # more than the pause goes by
     later = mixer.say(np.full(100, 0.2, dtype=np.float32))
     run(mixer, 1, start=5.0)
-    assert later.result(1) == 5.0
+    assert later.result(1) == 5.0 + mixer.limiter.delay_s
 
 
 def test_the_callback_allocates_nothing_new() -> None:

@@ -187,10 +187,11 @@ def _wait_for_line(process: subprocess.Popen[str], wanted: str, seen: threading.
     return False
 
 
-def _stop(process: subprocess.Popen[str]) -> None:
+def _stop(process: subprocess.Popen[str], patience_s: float = 10.0) -> None:
+    """SIGTERM, as systemd stops the table; SIGKILL after ``patience_s`` (the exit code says which)."""
     process.send_signal(signal.SIGTERM)
     try:
-        process.wait(timeout=10)
+        process.wait(timeout=patience_s)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()

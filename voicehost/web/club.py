@@ -47,10 +47,12 @@ from voicehost.web.fanout import Fanout
 from voicehost.web.overlay import PAGE_FILES as OVERLAY_FILES
 from voicehost.web.overlay import Overlay, read_overlay
 from voicehost.web.overlay import page as overlay_page
+from voicehost.web.pages import page
 from voicehost.web.refusals import NoSuchTable
 
 STATIC = Path(__file__).parent / "static"
-PAGE_FILES = frozenset({"club.js", "club.css"}) | OVERLAY_FILES
+# The scripts and styles, by name; a page (.html) is served filled in (voicehost/web/pages.py), never as its file.
+PAGE_FILES = frozenset(name for name in {"club.js", "club.css"} | OVERLAY_FILES if not name.endswith(".html"))
 DROP_S = 3.0             # a table silent this long is shown as dropped off (it beats every second)
 SWEEP_S = 0.25           # how often the silence is looked at
 REFRESH_S = 3.0          # how often the standings are asked for anyway (a game pushed after its end)
@@ -551,8 +553,8 @@ async def _close_sockets(app: web.Application) -> None:
 
 
 @routes.get("/")
-async def _page(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "club.html", headers={"Cache-Control": "no-cache"})
+async def _page(request: web.Request) -> web.Response:
+    return page("club.html")
 
 
 @routes.get("/static/{name}")
@@ -597,7 +599,7 @@ def _table_overlay(request: web.Request) -> Overlay:
 
 
 @routes.get("/overlay/table/{table}")
-async def _overlay_page(request: web.Request) -> web.FileResponse:
+async def _overlay_page(request: web.Request) -> web.Response:
     _table_overlay(request)
     return overlay_page()
 

@@ -28,7 +28,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -51,10 +50,10 @@ from voicehost.rules.events import (
 )
 from voicehost.web.door import MAX_BODY, refused
 from voicehost.web.fanout import Fanout
+from voicehost.web.pages import page as filled_page
 from voicehost.web.refusals import StreamKeyNeeded
 from voicehost.web.view import RESULT_EVENTS, TableView, final_score
 
-STATIC = Path(__file__).parent / "static"
 OUTCOMES = 2              # the last outcomes (votes, mornings, the end) the overlay shows
 NIGHT_LINES = 12          # the night's private lines the roles view shows
 KEPT_SECRETS = 2000       # delayed roles messages kept (a whole game changes a few hundred times)
@@ -343,8 +342,8 @@ routes = web.RouteTableDef()
 """The table's overlay: ``/overlay``, ``/overlay/roles?key=…``, their sockets and the scene hints."""
 
 
-def page() -> web.FileResponse:
-    return web.FileResponse(STATIC / PAGE, headers={"Cache-Control": "no-cache"})
+def page() -> web.Response:
+    return filled_page(PAGE)
 
 
 def keyed(request: web.Request) -> Overlay:
@@ -356,12 +355,12 @@ def keyed(request: web.Request) -> Overlay:
 
 
 @routes.get("/overlay")
-async def _public_page(request: web.Request) -> web.FileResponse:
+async def _public_page(request: web.Request) -> web.Response:
     return page()
 
 
 @routes.get("/overlay/roles")
-async def _secret_page(request: web.Request) -> web.FileResponse:
+async def _secret_page(request: web.Request) -> web.Response:
     keyed(request)
     return page()
 

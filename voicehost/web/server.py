@@ -58,6 +58,7 @@ from voicehost.web.door import (
 from voicehost.web.fanout import Fanout
 from voicehost.web.overlay import OVERLAY, Overlay, OverlaySettings, public_overlay, secret_overlay
 from voicehost.web.overlay import routes as overlay_routes
+from voicehost.web.pages import page
 from voicehost.web.refusals import NoBestSeatGiven, NoSuchPage
 from voicehost.web.sessions import (
     JUDGE_DOOR,
@@ -323,17 +324,17 @@ async def _close_sockets(app: web.Application) -> None:
 ASSETS = frozenset(path.name for path in STATIC.iterdir() if path.suffix in (".css", ".js"))
 
 
-def page(name: str) -> web.FileResponse:
+def asset(name: str) -> web.FileResponse:
     return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
 
 
 @routes.get("/")
-async def _table_page(request: web.Request) -> web.FileResponse:
+async def _table_page(request: web.Request) -> web.Response:
     return page("table.html")
 
 
 @routes.get("/judge")
-async def _judge_page(request: web.Request) -> web.FileResponse:
+async def _judge_page(request: web.Request) -> web.Response:
     """The judge's page, and with it an attempt source of its own."""
     response = page("judge.html")
     request.app[JUDGE_DOOR].give_source(request, response)
@@ -346,7 +347,7 @@ async def _static(request: web.Request) -> web.FileResponse:
     name = request.match_info["name"]
     if name not in ASSETS:
         raise refused(web.HTTPNotFound, NoSuchPage())
-    return page(name)
+    return asset(name)
 
 
 routes.get("/favicon.ico")(no_content)

@@ -5,8 +5,12 @@
 // page has drawn it, document gets a "voicehost:state" CustomEvent whose detail is
 // {state, seq, path} (path: "/ws" on the display, "/ws/judge" on the console). Seat tiles and
 // lists are redrawn on every state, so a hook decorates them from this event. Table.announce(text)
-// says a line through the page's live region (a screen reader reads it).
+// says a line through the page's live region (a screen reader reads it). Table.say(key, values)
+// gives a page's word in the language the server runs in (voicehost/web/pages.py puts them on
+// <html data-texts>: the page.* lines of voicehost/language/read_lines.py).
 "use strict";
+
+const TEXTS = JSON.parse(document.documentElement.dataset.texts || "{}");
 
 const Table = {
   state: null, receivedAt: 0, generation: 0, ticking: false,
@@ -25,8 +29,8 @@ const Table = {
       const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + path);
       Table.socket = ws;
       ws.onopen = () => {
-        delay = 500; status.textContent = lost ? "связь восстановлена" : "на связи"; status.classList.remove("lost");
-        if (lost) Table.announce("Связь с сервером восстановлена.");
+        delay = 500; status.textContent = Table.say(lost ? "reconnected" : "connected"); status.classList.remove("lost");
+        if (lost) Table.announce(Table.say("said_reconnected"));
         lost = false;
       };
       ws.onmessage = (msg) => {
@@ -42,9 +46,9 @@ const Table = {
       ws.onclose = async (event) => {
         if (generation !== Table.generation) return;
         if (event.code === 4001 && onEnded) return onEnded();
-        if (!lost) Table.announce("Нет связи с сервером.");
+        if (!lost) Table.announce(Table.say("said_lost"));
         lost = true;
-        status.textContent = "нет связи — переподключаюсь…"; status.classList.add("lost");
+        status.textContent = Table.say("lost"); status.classList.add("lost");
         if (onLost && await onLost().catch(() => false)) return;
         setTimeout(open, delay); delay = Math.min(delay * 2, 5000);
       };
@@ -60,7 +64,14 @@ const Table = {
     return node;
   },
 
-  who(seat, name) { return name ? `${seat} · ${name}` : `Игрок ${seat}`; },
+  who(seat, name) { return name ? `${seat} · ${name}` : Table.say("player", { seat }); },
+
+  // A page's word by key, its {placeholders} filled in one pass (a value is never read again);
+  // a key the server did not send shows as itself, so a missing word is seen, not blank.
+  say(key, values) {
+    const text = TEXTS[key] === undefined ? key : TEXTS[key];
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+  },
 
   // The live region: a screen reader says each line once (the text is replaced, not appended).
   announce(text) {
@@ -74,17 +85,18 @@ const Table = {
     const said = Table.spoken, lines = [];
     const speaker = s.speaker ? `${s.speaker.seat}/${s.speaker.turn}` : null;
     if (speaker !== said.speaker && s.speaker) {
-      lines.push(`Говорит ${s.speaker.name ? `игрок ${s.speaker.seat}, ${s.speaker.name}` : `игрок ${s.speaker.seat}`}: ${s.speaker.turn_text}.`);
+      const { seat, name } = s.speaker;
+      lines.push(Table.say(name ? "said_speaker_named" : "said_speaker", { seat, name, turn: s.speaker.turn_text }));
       said.warned = null;
     }
     said.speaker = speaker;
     const candidate = s.vote && s.vote.open !== null && s.vote.open !== undefined ? s.vote.open : null;
     if (candidate !== said.window && candidate !== null) {
-      lines.push(candidate === 0 ? "Голосование: все покидают?" : `Голосование: сейчас за игрока ${candidate}.`);
+      lines.push(candidate === 0 ? Table.say("said_vote_all") : Table.say("said_vote_for", { seat: candidate }));
     }
     said.window = candidate;
     const counted = s.vote && s.vote.counted ? Table.countText(s.vote) : null;
-    if (said.phase !== null && counted && counted !== said.counted) lines.push(`Подсчитано: ${counted}.`);
+    if (said.phase !== null && counted && counted !== said.counted) lines.push(Table.say("said_counted", { counts: counted }));
     said.counted = counted;
     if (s.result && s.result !== said.result && said.result !== null) lines.push(s.result);
     said.result = s.result || "";
@@ -101,18 +113,19 @@ const Table = {
     if (!first && phase !== said.phase && phase) lines.push(`${phase}.`);
     said.phase = phase;
     const paused = Boolean(s.paused);
-    if (!first && paused !== said.paused) lines.push(paused ? "Игра на паузе." : "Игра продолжается.");
+    if (!first && paused !== said.paused) lines.push(Table.say(paused ? "said_paused" : "said_resumed"));
     said.paused = paused;
     const held = s.speaker && s.speaker.held ? s.speaker.seat : 0;
     if (!first && held !== said.held && (held || said.held)) {
-      lines.push(held ? `Стоп-время: часы игрока ${held} стоят.` : `Часы игрока ${said.held} снова идут.`);
+      lines.push(held ? Table.say("said_held", { seat: held }) : Table.say("said_released", { seat: said.held }));
     }
     said.held = held;
     return lines;
   },
 
   countText(vote) {
-    return vote.counts.map(([candidate, n]) => `${candidate === 0 ? "все покидают" : `за игрока ${candidate}`}: ${n}`)
+    return vote.counts.map(([candidate, n]) =>
+      `${candidate === 0 ? Table.say("count_all_leave") : Table.say("count_for_player", { seat: candidate })}: ${n}`)
       .join(", ");
   },
 
@@ -154,7 +167,7 @@ const Table = {
     const held = Boolean(s.speaker.held);
     box.classList.toggle("held", held);
     document.getElementById("held-mark").classList.toggle("hidden", !held);
-    clock.setAttribute("aria-label", held ? "Стоп-время: осталось времени" : "Осталось времени");
+    clock.setAttribute("aria-label", Table.say(held ? "time_left_held" : "time_left"));
     const warning = s.speaker.warning_s !== null && left <= s.speaker.warning_s;
     box.classList.toggle("warning", warning);
     const stage = Table.lastSeconds(s.speaker, left);
@@ -165,18 +178,19 @@ const Table = {
     // the last 5 seconds are said too (the warning said the 10): a judge who cannot see the red
     if (stage === 5 && Table.spoken.last !== speaker && !held && !s.paused) {
       Table.spoken.last = speaker;
-      Table.announce(`Игрок ${s.speaker.seat}: осталось ${Table.seconds(Math.ceil(left))}.`);
+      Table.announce(Table.say("said_left", { seat: s.speaker.seat, time: Table.seconds(Math.ceil(left)) }));
     }
     if (warning && Table.spoken.warned !== speaker) {
       Table.spoken.warned = speaker;
-      Table.announce(`Игрок ${s.speaker.seat}: осталось ${Table.seconds(Math.ceil(left))}.`);
+      Table.announce(Table.say("said_left", { seat: s.speaker.seat, time: Table.seconds(Math.ceil(left)) }));
     }
   },
 
-  seconds(n) {   // «1 секунда», «3 секунды», «10 секунд»
-    const tens = n % 100, ones = n % 10;
-    const form = tens >= 11 && tens <= 14 ? "секунд" : ones === 1 ? "секунда" : ones >= 2 && ones <= 4 ? "секунды" : "секунд";
-    return `${n} ${form}`;
+  // «1 секунда», «3 секунды», «10 секунд»: the page's language's plural category picks the form
+  // the server sent for it (seconds_one, seconds_few, seconds_many, seconds_other).
+  seconds(n) {
+    const category = new Intl.PluralRules(document.documentElement.lang || "ru").select(n);
+    return Table.say(TEXTS[`seconds_${category}`] === undefined ? "seconds_other" : `seconds_${category}`, { n });
   },
 
   mmss(seconds) {
@@ -189,10 +203,10 @@ const Table = {
     const counts = document.getElementById("counts"), items = [];
     vote.counts.forEach(([candidate, n], index) => {
       if (index) items.push(Table.el("span", "sep", " · "));
-      const who = candidate === 0 ? "все покидают" : `за ${candidate}`;
+      const who = candidate === 0 ? Table.say("count_all_leave") : Table.say("count_for", { seat: candidate });
       items.push(Table.el("span", "count", `${who}: ${n}`));
     });
-    if (vote.counted) items.push(Table.el("span", "counted", " (подсчитано)"));
+    if (vote.counted) items.push(Table.el("span", "counted", ` ${Table.say("counted")}`));
     counts.replaceChildren(...items);
   },
 
@@ -220,7 +234,7 @@ const Table = {
       const name = Table.el("div", "name", seat.name || "");
       if (seat.name) name.title = seat.name;
       tile.append(Table.el("div", "num", seat.seat), name);
-      if (seat.fouls) tile.append(Table.el("div", "fouls", "Ф".repeat(seat.fouls)));
+      if (seat.fouls) tile.append(Table.el("div", "fouls", Table.say("fouls_mark").repeat(seat.fouls)));
       if (seat.out) tile.append(Table.el("div", "out", seat.out.text));
       const status = Table.seatStatus(seat);   // said to a screen reader after the tile's visible text
       if (status) tile.append(Table.el("span", "sr-only", `, ${status}`));
@@ -230,14 +244,14 @@ const Table = {
     if (focused) seats.querySelector(`.seat[data-seat="${focused}"]`)?.focus();
     const noms = document.getElementById("nominations");
     noms.textContent = s.nominations.length
-      ? s.nominations.map((n) => n.text || `${n.by} выставил ${n.target}`).join(", ") : "никто не выставлен";
+      ? s.nominations.map((n) => n.text || Table.say("nominated_by", n)).join(", ") : Table.say("nobody_nominated");
     noms.classList.toggle("empty", !s.nominations.length);
     const vote = document.getElementById("vote");
     vote.classList.toggle("hidden", !s.vote);
     if (s.vote) {
-      const title = s.vote.round === "main" ? "Голосование" : "Переголосование";
+      const title = Table.say(s.vote.round === "main" ? "vote_main" : "vote_revote");
       document.getElementById("vote-title").textContent = s.vote.open !== null && s.vote.open !== undefined
-        ? `${title}: сейчас за ${s.vote.open === 0 ? "«все покидают»" : "игрока " + s.vote.open}` : title;
+        ? Table.say(s.vote.open === 0 ? "vote_now_all" : "vote_now_for", { title, seat: s.vote.open }) : title;
       Table.drawCounts(s.vote);
     }
     const result = document.getElementById("result");
@@ -253,9 +267,9 @@ const Table = {
   // long name is only shortened on screen): speaking, nominated, fouls.
   seatStatus(seat) {
     const parts = [];
-    if (seat.speaking) parts.push("говорит");
-    if (seat.nominated) parts.push("выставлен");
-    if (seat.fouls) parts.push(`фолов: ${seat.fouls}`);
+    if (seat.speaking) parts.push(Table.say("seat_speaking"));
+    if (seat.nominated) parts.push(Table.say("seat_nominated"));
+    if (seat.fouls) parts.push(Table.say("seat_fouls", { n: seat.fouls }));
     return parts.join(", ");
   },
 };

@@ -102,7 +102,7 @@ const JudgeTools = {
         form.querySelectorAll("input").forEach((input) => { input.value = ""; });
       };
       // annul and stop end the game: they ask once (judge.js: Confirm)
-      if (f.danger) Confirm.ask(submit, `Точно? ${f.label}: нажмите ещё раз`, act); else act();
+      if (f.danger) Confirm.ask(submit, Table.say("confirm_form", { action: f.label }), act); else act();
     });
     return form;
   },

@@ -49,7 +49,7 @@ const Judge = {
   async sessionGone() {
     const reply = await fetch("/api/judge/state", { credentials: "same-origin" });
     if (reply.status !== 401) return false;
-    Judge.showLogin("Сервер снова на связи, но вход сброшен (сервер перезапускался). Введите PIN ещё раз.");
+    Judge.showLogin(Table.say("session_reset"));
     return true;
   },
 
@@ -84,7 +84,7 @@ const Judge = {
       tile.classList.toggle("selected", selected);
       tile.setAttribute("role", "button"); tile.tabIndex = 0;
       tile.setAttribute("aria-pressed", String(selected));
-      tile.prepend(Table.el("span", "sr-only", "Место "));   // read «Место 4 Игрок4, говорит»
+      tile.prepend(Table.el("span", "sr-only", `${Table.say("seat")} `));   // read «Место 4 Игрок4, говорит»
       tile.onclick = () => { if (!SeatMenu.swallow(seat.seat)) Judge.seatTapped(seat.seat); };
       tile.onkeydown = (event) => {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); Judge.seatTapped(seat.seat, true); }
@@ -123,10 +123,10 @@ const Judge = {
     tools.querySelector('[data-speech="pause"]').classList.toggle("hidden", Boolean(s.paused));
     tools.querySelector('[data-speech="resume"]').classList.toggle("hidden", !s.paused);
     const foul = tools.querySelector('[data-speech="foul"]');
-    foul.textContent = s.speaker ? `Фол игроку ${s.speaker.seat}` : "Фол говорящему";
+    foul.textContent = s.speaker ? Table.say("foul_to", { seat: s.speaker.seat }) : Table.say("foul_speaker");
     foul.dataset.seat = s.speaker ? s.speaker.seat : "";
     const end = tools.querySelector('[data-speech="end"]');
-    end.setAttribute("aria-label", s.speaker ? `Конец речи игрока ${s.speaker.seat}` : "Конец речи");
+    end.setAttribute("aria-label", s.speaker ? Table.say("end_speech_of", { seat: s.speaker.seat }) : Table.say("end_speech"));
     return moment;
   },
 
@@ -137,11 +137,11 @@ const Judge = {
     document.querySelectorAll(".controls button[data-command]").forEach((button) => {
       if (Number(button.dataset.arity) === 0 || Confirm.armed?.button === button) return;
       if (seat === null) button.removeAttribute("aria-label");
-      else button.setAttribute("aria-label", `${button.textContent}: игрок ${seat}`);
+      else button.setAttribute("aria-label", Table.say("on_player", { action: button.textContent, seat }));
     });
     const menu = document.getElementById("seat-actions");
     if (seat === null) menu.removeAttribute("aria-label");
-    else menu.setAttribute("aria-label", `Действия места… игрок ${seat}`);
+    else menu.setAttribute("aria-label", Table.say("seat_actions_of", { seat }));
   },
 
   // Keyboard focus after a redraw: a control that a state hid (the pause that became «Продолжить»,
@@ -173,7 +173,7 @@ const Judge = {
       return Judge.send(`${command} ${first} ${seat}`);
     }
     Judge.selected = Judge.selected === seat ? null : seat;
-    Judge.hint(Judge.selected ? `Место ${seat}: выберите действие.` : "Выберите место, затем действие.");
+    Judge.hint(Judge.selected ? Table.say("hint_seat", { seat }) : Table.say("hint"));
     if (Table.state) Judge.draw(Table.state);
     const tile = document.querySelector(`#seats .seat[data-seat="${seat}"]`);
     if (tile && byKey) tile.focus();   // redrawn: keyboard focus stays on the seat
@@ -183,7 +183,7 @@ const Judge = {
     const command = button.dataset.command, arity = Number(button.dataset.arity);
     document.querySelectorAll("button.armed").forEach((b) => b.classList.remove("armed"));
     if (arity === 0) return Judge.send(command);
-    if (Judge.selected === null) return Judge.hint("Сначала выберите место.");
+    if (Judge.selected === null) return Judge.hint(Table.say("hint_first"));
     const seat = Judge.selected;
     if (!DESTRUCTIVE[command]) Judge.selected = null;
     if (command === "vote0") return Judge.send(`vote ${seat} 0`);
@@ -194,8 +194,7 @@ const Judge = {
     if (arity === 1) return Judge.send(`${command} ${seat}`);
     Judge.armed = [command, seat];
     button.classList.add("armed");
-    const asks = { nominate: "кого выставляет", withdraw: "кого отзывает", blood: "кого называет", vote: "за кого голосовал" };
-    Judge.hint(`Место ${seat}: ${asks[command]}? Выберите место.`);
+    Judge.hint(Table.say(`ask_${command}`, { seat }));
     // the second seat is chosen among the tiles: the keyboard goes there (the hint is said)
     document.querySelector("#seats .seat")?.focus();
   },
@@ -203,8 +202,8 @@ const Judge = {
   // «Действия места…»: the chosen seat's long-press menu, for a keyboard or a screen reader.
   seatActions(button) {
     if (Judge.selected === null) {
-      Judge.hint("Сначала выберите место.");
-      Table.announce("Сначала выберите место.");
+      Judge.hint(Table.say("hint_first"));
+      Table.announce(Table.say("hint_first"));
       return;
     }
     const seat = Judge.selected;
@@ -214,7 +213,7 @@ const Judge = {
 
   unselect() {
     Judge.selected = null;
-    Judge.hint("Выберите место, затем действие.");
+    Judge.hint(Table.say("hint"));
     if (Table.state) Judge.draw(Table.state);
   },
 
@@ -226,22 +225,22 @@ const Judge = {
       headers: { "Content-Type": "application/json", "X-CSRF-Token": Judge.csrf || "" },
       body: JSON.stringify(body || {}),
     });
-    const answer = await reply.json().catch(() => ({ error: `ошибка ${reply.status}` }));
+    const answer = await reply.json().catch(() => ({ error: Table.say("error_status", { status: reply.status }) }));
     if (reply.status === 401) Judge.showLogin();
     return [reply, answer];
   },
 
   async send(command) {
     const answer = document.getElementById("answer");
-    answer.className = "answer"; answer.textContent = "Отправлено…";   // the server's sentence follows
-    Judge.hint("Выберите место, затем действие.");
+    answer.className = "answer"; answer.textContent = Table.say("sent");   // the server's sentence follows
+    Judge.hint(Table.say("hint"));
     if (Table.state) Judge.draw(Table.state);
     const reply = await fetch("/api/judge/command", {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": Judge.csrf || "" },
       body: JSON.stringify({ command }),
     });
-    const body = await reply.json().catch(() => ({ error: `ошибка ${reply.status}` }));
+    const body = await reply.json().catch(() => ({ error: Table.say("error_status", { status: reply.status }) }));
     if (reply.status === 401) return Judge.showLogin();
     // done (green), held until «Продолжить» or still queued (amber), refused (red, with the sentence)
     const look = { done: "ok", held: "held", queued: "held" }[body.outcome] || (reply.ok ? "ok" : "bad");
@@ -255,7 +254,7 @@ const Judge = {
 };
 
 // The console's actions that cannot be taken back by a tap: each asks once (Confirm).
-const DESTRUCTIVE = { remove: (seat) => `Точно удалить игрока ${seat}? Нажмите ещё раз` };
+const DESTRUCTIVE = { remove: (seat) => Table.say("confirm_remove", { seat }) };
 
 // A destructive action asks once: the first tap arms the button (its text says what will happen),
 // a second tap within CONFIRM_MS acts; any other moment lets it go back to what it was.
@@ -297,12 +296,12 @@ const Confirm = {
 // then the action below the seats does the same without a long press (a screen reader's way).
 const LONG_PRESS_MS = 550;
 const SEAT_ACTIONS = [
-  { command: "foul", label: "Фол" },
-  { command: "unfoul", label: "Снять фол" },
-  { command: "hand", label: "Рука", offered: true },
-  { command: "nominate", label: "Выставляет…", arm: true, offered: true },
-  { command: "ppk", label: "ППК", offered: true, danger: true },
-  { command: "remove", label: "Удалить", danger: true },
+  { command: "foul", label: Table.say("foul") },
+  { command: "unfoul", label: Table.say("unfoul") },
+  { command: "hand", label: Table.say("hand"), offered: true },
+  { command: "nominate", label: Table.say("nominate"), arm: true, offered: true },
+  { command: "ppk", label: Table.say("ppk"), offered: true, danger: true },
+  { command: "remove", label: Table.say("remove"), danger: true },
 ];
 const SeatMenu = {
   timer: null, pressed: null, fired: null,
@@ -333,11 +332,11 @@ const SeatMenu = {
     const menu = document.getElementById("seat-menu");
     SeatMenu.returnTo = tile && tile.id ? tile : null;   // a button stays; a tile is redrawn
     SeatMenu.returnSeat = seat;
-    document.getElementById("seat-menu-title").textContent = `Место ${Table.who(seat, info.name)}`;
+    document.getElementById("seat-menu-title").textContent = Table.say("seat_of", { who: Table.who(seat, info.name) });
     const actions = SEAT_ACTIONS.filter((a) => !a.offered || offered.has(a.command)).map((a) => {
       const button = Table.el("button", a.danger ? "danger" : null, a.label);
       button.type = "button"; button.dataset.menu = a.command;
-      button.setAttribute("aria-label", `${a.label}: игрок ${seat}`);
+      button.setAttribute("aria-label", Table.say("on_player", { action: a.label, seat }));
       button.onclick = () => SeatMenu.act(a, seat, button);
       return button;
     });
@@ -350,8 +349,9 @@ const SeatMenu = {
   note(seat) {
     const form = Table.el("form", "note");
     const input = Table.el("input");
-    input.autocomplete = "off"; input.placeholder = "заметка"; input.setAttribute("aria-label", `Заметка об игроке ${seat}`);
-    const button = Table.el("button", null, "Записать");
+    input.autocomplete = "off"; input.placeholder = Table.say("note_placeholder");
+    input.setAttribute("aria-label", Table.say("note_label", { seat }));
+    const button = Table.el("button", null, Table.say("note_write"));
     button.type = "submit";
     form.append(input, button);
     form.onsubmit = (event) => {
@@ -371,7 +371,7 @@ const SeatMenu = {
       return control ? Judge.actionTapped(control) : undefined;
     }
     const run = () => { SeatMenu.close(); Judge.send(`${action.command} ${seat}`); };
-    if (action.danger) return Confirm.ask(button, `Точно? ${action.label}: игрок ${seat}`, run);
+    if (action.danger) return Confirm.ask(button, Table.say("confirm_seat", { action: action.label, seat }), run);
     return run();
   },
 
@@ -412,8 +412,8 @@ const Setup = {
       select.value = offer.default;
       document.getElementById("roster").replaceChildren(...Array.from({ length: offer.seats }, (_, i) => {
         const input = Table.el("input");
-        input.dataset.seat = i + 1; input.placeholder = `${i + 1}: имя`; input.autocomplete = "off";
-        input.setAttribute("aria-label", `Имя игрока на месте ${i + 1}`);
+        input.dataset.seat = i + 1; input.placeholder = Table.say("name_placeholder", { seat: i + 1 });
+        input.autocomplete = "off"; input.setAttribute("aria-label", Table.say("name_label", { seat: i + 1 }));
         if (offer.name_max) input.maxLength = offer.name_max;
         return input;
       }));
@@ -430,7 +430,7 @@ const Setup = {
     Setup.drawBest(offer.best);
     const waiting = offer.unfinished;
     document.getElementById("unfinished").classList.toggle("hidden", !waiting);
-    document.getElementById("unfinished-text").textContent = waiting ? `Прерванная игра: ${waiting}` : "";
+    document.getElementById("unfinished-text").textContent = waiting ? Table.say("unfinished", { game: waiting }) : "";
     document.getElementById("start-button").disabled = Boolean(waiting || offer.halted);
   },
 
@@ -448,7 +448,7 @@ const Setup = {
     document.getElementById("best").classList.toggle("hidden", !best);
     if (!best) return;
     document.getElementById("best-title").textContent =
-      `Лучший игрок прошлой игры (+${best.points})` + (best.chosen ? `: место ${best.chosen}` : "");
+      Table.say(best.chosen ? "best_chosen" : "best_points", { points: best.points, seat: best.chosen });
     document.getElementById("best-seats").replaceChildren(...Array.from({ length: best.seats }, (_, i) => {
       const seat = i + 1, tile = Table.el("button", "seat");
       tile.type = "button"; tile.dataset.best = seat;
@@ -472,7 +472,7 @@ const Setup = {
         field = Table.el("select");
         const values = o.kind === "bool" ? ["true", "false"] : o.values;
         field.replaceChildren(...values.map((v) => {
-          const shown = o.kind === "bool" ? (v === "true" ? "да" : "нет") : (o.labels || {})[v] || v;
+          const shown = o.kind === "bool" ? Table.say(v === "true" ? "yes" : "no") : (o.labels || {})[v] || v;
           const option = Table.el("option", null, shown);
           option.value = v;
           return option;
