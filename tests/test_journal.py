@@ -217,12 +217,15 @@ def test_a_torn_journal_is_cut_with_a_copy_and_resumes_again_and_again(tmp_path:
     whole_path = tmp_path / "full.jsonl"
     whole = json.loads(voicehost("simulate", VOTE_SCRIPT, "--journal", str(whole_path), "--json").stdout)
     journal = tmp_path / "j.jsonl"
-    journal.write_bytes(whole_path.read_bytes()[:3000])  # a power cut mid-record
+    written = whole_path.read_bytes()
+    line = written.rfind(b"\n", 0, 3000) + 1   # the record around byte 3000 (where it falls moves with the
+    cut = (line + written.index(b"\n", line)) // 2   # script's path in the header): cut in its middle
+    journal.write_bytes(written[:cut])  # a power cut mid-record
     first = voicehost("resume", str(journal), "--json")
     assert first.returncode == 0 and json.loads(first.stdout) == whole
     assert "the last record was torn" in first.stderr and first.stderr.count("\n") == 1
     (copy,) = tmp_path.glob("j.jsonl.torn-*")
-    assert copy.read_bytes() == whole_path.read_bytes()[:3000][journal.read_bytes()[:3000].rfind(b"\n") + 1:]
+    assert copy.read_bytes() == written[line:cut]
     second = voicehost("resume", str(journal), "--json")
     assert second.returncode == 0 and json.loads(second.stdout) == whole and second.stderr == ""
     assert read_journal(journal)[1] and journal.read_bytes().endswith(b"\n")
