@@ -240,7 +240,8 @@ class SpeechRenderer:
                               self.settings.loudness_lufs,
                               self.settings.ceiling_dbtp - CODEC_HEADROOM_DB)
             write_clip(path, level, ESPEAK_RATE)
-        clip = resample(read_clip(path, ESPEAK_RATE), ESPEAK_RATE, self.settings.samplerate)  # as a later run reads it
+        # as a later run reads it: the first writer's clip, when another process rendered it too
+        clip = resample(read_clip(path, ESPEAK_RATE), ESPEAK_RATE, self.settings.samplerate)
         clip.setflags(write=False)
         self._remember(key, clip)
         return clip
@@ -358,10 +359,25 @@ def resample(samples: np.ndarray, source: int, target: int) -> np.ndarray:
 
 
 def write_clip(path: Path, clip: np.ndarray, rate: int) -> None:
-    """A line into the cache as Ogg Vorbis, whole or not at all."""
+    """A line into the cache as Ogg Vorbis, whole or not at all, and never over another's.
+
+    Why the first writer's clip stays: espeak-ng's rendering of a line depends on what its
+    process said before (two processes render one line as two different waveforms), and
+    processes sharing a cold cache render the same line at once. Had the later one replaced
+    the file, the earlier would go on playing a clip that is on disk no more, and the same
+    line would come out differently in one game (a test comparing a track with the cache
+    saw a judge's line correlate at 0.09). So every reader of a key gets one clip."""
     tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.part")  # writers may race
     soundfile.write(tmp, np.clip(clip, -1.0, 1.0), rate, format="OGG", subtype="VORBIS")
-    tmp.replace(path)  # a crash mid-write never leaves a half line in the cache
+    try:
+        os.link(tmp, path)   # whole (a crash mid-write never leaves a half line), and only if absent
+    except FileExistsError:
+        if path.stat().st_size == 0:   # nothing anyone can read: this one takes its place
+            tmp.replace(path)
+    except OSError:   # a file system without hard links: the atomic replace, as before
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def read_clip(path: Path, rate: int) -> np.ndarray:
