@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -109,6 +110,18 @@ def read_json(path: str | os.PathLike[str], what: str = "file") -> Any:
 
 
 def loads_json(text: str, place: str) -> Any:
+    """One JSON document from ``text``, checked (see :func:`check_tree`). A text that plainly
+    holds nothing the checks refuse (:func:`_plain`: nearly every file, and thousands of them
+    in one ``records import``) is parsed by the JSON module's own C code and not walked again;
+    any other is parsed and walked as before, so what is refused, and its message, are the same."""
+    if _plain(text):
+        try:
+            return json.loads(text, parse_constant=_no_constant)
+        except json.JSONDecodeError as err:
+            raise InputError(f"{place}:{err.lineno}:{err.colno}", N_("not valid JSON ({why})"),
+                             {"why": err.msg}) from None
+        except _Refused as err:
+            raise InputError(place, err.template, err.values) from None
     try:
         data = json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
@@ -162,6 +175,35 @@ def _json_int(text: str) -> int:
 
 def _no_constant(name: str) -> float:
     raise _Refused(N_("{name} is not a number a file may hold"), {"name": name})
+
+
+# What the text of a JSON document that :func:`check_tree` passes cannot hold, or may hold only
+# where a look at the text alone cannot tell (then the parsed tree is walked, as before): a run of
+# 19 digits (an integer too long), a three-digit exponent (a float that may overflow to infinity),
+# the escape of a surrogate (perhaps a lone one).
+_SUSPECT = re.compile(r"[0-9]{19}|[eE][-+]?[0-9]{3}|\\u[dD][89a-fA-F]")
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"[\[{][\]}]")
+
+
+def _plain(text: str) -> bool:
+    """Whether the JSON ``text`` (if it parses) certainly passes :func:`check_tree`, seen from the
+    text alone in a few passes of C code: no string can be longer than all strings' text, no integer longer
+    than its longest run of digits, no float infinite without a long exponent or a long run of
+    digits, no lone surrogate without its escape; and the nesting is at most :data:`MAX_DEPTH`
+    (brackets outside strings, innermost pairs removed once per level). False: walk the tree."""
+    if _SUSPECT.search(text) or not (text.isascii() or is_text(text)):
+        return False
+    unquoted = _JSON_STRING.sub("", text)
+    if len(text) - len(unquoted) > MAX_STRING:
+        return False
+    brackets = _NOT_BRACKET.sub("", unquoted)
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            return True
+        brackets = _INNERMOST.sub("", brackets)
+    return not brackets
 
 
 def check_tree(data: Any, place: str) -> None:
