@@ -17,7 +17,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,27 +111,28 @@ def read_json(path: str | os.PathLike[str], what: str = "file") -> Any:
 
 def loads_json(text: str, place: str) -> Any:
     """One JSON document from ``text``, checked (see :func:`check_tree`). A text that plainly
-    holds nothing the checks refuse (:func:`_plain`: nearly every file, and thousands of them
-    in one ``records import``) is parsed by the JSON module's own C code and not walked again;
-    any other is parsed and walked as before, so what is refused, and its message, are the same."""
+    holds nothing the tree check refuses (:func:`_plain`: nearly every file, and thousands of
+    them in one ``records import``) is not walked again: its numbers are checked as they are
+    parsed; any other is parsed and walked as before, so what is refused, and how, is the same."""
     if _plain(text):
         try:
-            return json.loads(text, parse_constant=_no_constant)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{place}:{err.lineno}:{err.colno}", N_("not valid JSON ({why})"),
-                             {"why": err.msg}) from None
-        except _Refused as err:
-            raise InputError(place, err.template, err.values) from None
+            return _parsed(text, place, _finite_float)
+        except _Infinite:
+            pass   # a float too large: the walk says where
+    data = _parsed(text, place, float)
+    check_tree(data, place)
+    return data
+
+
+def _parsed(text: str, place: str, parse_float: Callable[[str], float]) -> Any:
     try:
-        data = json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
+        return json.loads(text, parse_int=_json_int, parse_float=parse_float, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise InputError(f"{place}:{err.lineno}:{err.colno}", N_("not valid JSON ({why})"), {"why": err.msg}) from None
     except _Refused as err:
         raise InputError(place, err.template, err.values) from None
     except RecursionError:
         raise InputError(place, N_("nested more than {depth} levels deep"), {"depth": MAX_DEPTH}) from None
-    check_tree(data, place)
-    return data
 
 
 def read_toml(path: str | os.PathLike[str], what: str = "file") -> dict[str, Any]:
@@ -177,28 +178,37 @@ def _no_constant(name: str) -> float:
     raise _Refused(N_("{name} is not a number a file may hold"), {"name": name})
 
 
-# What the text of a JSON document that :func:`check_tree` passes cannot hold, or may hold only
-# where a look at the text alone cannot tell (then the parsed tree is walked, as before): a run of
-# 19 digits (an integer too long), a three-digit exponent (a float that may overflow to infinity),
-# the escape of a surrogate (perhaps a lone one).
-_SUSPECT = re.compile(r"[0-9]{19}|[eE][-+]?[0-9]{3}|\\u[dD][89a-fA-F]")
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+class _Infinite(ValueError):
+    """A float that overflows to infinity in a text taken as plain: it is walked after all."""
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Infinite(text[:12])
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _INNERMOST = re.compile(r"[\[{][\]}]")
 
 
 def _plain(text: str) -> bool:
-    """Whether the JSON ``text`` (if it parses) certainly passes :func:`check_tree`, seen from the
-    text alone in a few passes of C code: no string can be longer than all strings' text, no integer longer
-    than its longest run of digits, no float infinite without a long exponent or a long run of
-    digits, no lone surrogate without its escape; and the nesting is at most :data:`MAX_DEPTH`
-    (brackets outside strings, innermost pairs removed once per level). False: walk the tree."""
-    if _SUSPECT.search(text) or not (text.isascii() or is_text(text)):
+    """Whether the JSON ``text`` (if it parses) holds no string, key or nesting that
+    :func:`check_tree` refuses, seen from the text alone by C code: the text holds no escaped
+    quote (so the pieces between its quotes are its strings and keys, as written), no string
+    longer than :data:`MAX_STRING` as written (escapes only shorten one), no escape of a surrogate,
+    no lone surrogate outside one, and the brackets outside strings nest at most :data:`MAX_DEPTH`
+    deep (innermost pairs removed once per level). Numbers are checked as they are parsed
+    (:func:`_json_int`, :func:`_finite_float`). False: the tree is walked."""
+    if '\\"' in text or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) \
+            or not (text.isascii() or is_text(text)):
         return False
-    unquoted = _JSON_STRING.sub("", text)
-    if len(text) - len(unquoted) > MAX_STRING:
+    pieces = text.split('"')
+    if len(pieces) > 1 and max(map(len, pieces[1::2])) > MAX_STRING:
         return False
-    brackets = _NOT_BRACKET.sub("", unquoted)
+    brackets = _NOT_BRACKET.sub("", "".join(pieces[::2]))
     for _ in range(MAX_DEPTH):
         if not brackets:
             return True
