@@ -77,8 +77,7 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MA
         if info.st_size > limit:
             raise InputError(str(path), N_("is {size:,} bytes; a {what} is at most {limit:,}"),
                              {"size": info.st_size, "what": what, "limit": limit})
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit + 1)
+        data = _read_all(fd, limit + 1)
     except OSError as err:
         raise InputError(str(path), N_("cannot read it ({why})"), {"why": err.strerror or str(err)}) from None
     finally:
@@ -87,6 +86,18 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MA
         raise InputError(str(path), N_("is over {limit:,} bytes; a {what} is at most {limit:,}"),
                          {"what": what, "limit": limit})
     return data
+
+
+def _read_all(fd: int, most: int) -> bytes:
+    """Up to ``most`` bytes of ``fd`` by plain reads (no buffered file object for a file read once)."""
+    chunks: list[bytes] = []
+    while most > 0:
+        chunk = os.read(fd, most)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        most -= len(chunk)
+    return b"".join(chunks)
 
 
 def decode(data: bytes, place: str) -> str:
@@ -119,14 +130,17 @@ def loads_json(text: str, place: str) -> Any:
             return _parsed(text, place, _finite_float)
         except _Infinite:
             pass   # a float too large: the walk says where
-    data = _parsed(text, place, float)
+    data = _parsed(text, place)
     check_tree(data, place)
     return data
 
 
-def _parsed(text: str, place: str, parse_float: Callable[[str], float]) -> Any:
+def _parsed(text: str, place: str, parse_float: Callable[[str], float] | None = None) -> Any:
+    """Parsed; ``parse_float``: the plain text's (its integers need no look: :func:`_plain`)."""
     try:
-        return json.loads(text, parse_int=_json_int, parse_float=parse_float, parse_constant=_no_constant)
+        if parse_float is not None:
+            return json.loads(text, parse_float=parse_float, parse_constant=_no_constant)
+        return json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise InputError(f"{place}:{err.lineno}:{err.colno}", N_("not valid JSON ({why})"), {"why": err.msg}) from None
     except _Refused as err:
@@ -189,30 +203,37 @@ def _finite_float(text: str) -> float:
     return value
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_INNERMOST = re.compile(r"[\[{][\]}]")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_DIGITS = bytes(ord("0") if chr(k) in "0123456789" else ord(" ") for k in range(256))   # each digit a 0, else a space
+_LONG_NUMBER = b"0" * (MAX_DIGITS + 1)
+_NOT_BRACKETS = bytes(k for k in range(256) if k not in b"[]{}")
 
 
 def _plain(text: str) -> bool:
-    """Whether the JSON ``text`` (if it parses) holds no string, key or nesting that
-    :func:`check_tree` refuses, seen from the text alone by C code: the text holds no escaped
-    quote (so the pieces between its quotes are its strings and keys, as written), no string
-    longer than :data:`MAX_STRING` as written (escapes only shorten one), no escape of a surrogate,
-    no lone surrogate outside one, and the brackets outside strings nest at most :data:`MAX_DEPTH`
-    deep (innermost pairs removed once per level). Numbers are checked as they are parsed
-    (:func:`_json_int`, :func:`_finite_float`). False: the tree is walked."""
-    if '\\"' in text or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) \
-            or not (text.isascii() or is_text(text)):
+    """Whether the JSON ``text`` (if it parses) holds no integer, string, key or nesting that
+    :func:`check_tree` refuses, seen from its UTF-8 bytes by C code: no lone surrogate (they do
+    not encode) nor the escape of one; no escaped quote (so the pieces between quotes are the
+    strings and keys as written: escapes only make one longer than it is); none longer than
+    :data:`MAX_STRING`; outside them, no run of more than :data:`MAX_DIGITS` digits, and brackets
+    that nest at most :data:`MAX_DEPTH` deep (innermost pairs removed once per level). Floats
+    are checked as they are parsed (:func:`_finite_float`). False: the tree is walked."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
         return False
-    pieces = text.split('"')
+    if b'\\"' in data or (b"\\u" in data and _SURROGATE_ESCAPE.search(data)):
+        return False
+    pieces = data.split(b'"')
     if len(pieces) > 1 and max(map(len, pieces[1::2])) > MAX_STRING:
         return False
-    brackets = _NOT_BRACKET.sub("", "".join(pieces[::2]))
+    outside = b"".join(pieces[::2])
+    if _LONG_NUMBER in outside.translate(_DIGITS):
+        return False
+    brackets = outside.translate(None, _NOT_BRACKETS)
     for _ in range(MAX_DEPTH):
         if not brackets:
             return True
-        brackets = _INNERMOST.sub("", brackets)
+        brackets = brackets.replace(b"[]", b"").replace(b"{}", b"")
     return not brackets
 
 
