@@ -149,9 +149,12 @@ class Records:
     def add(self, records: Iterable[GameRecord], queue: bool = False, now: datetime | None = None) -> int:
         """Store the games not stored yet; returns how many were new. ``queue``: also put each
         new game in the outbox for the club server. A game already there keeps its rows, but a
-        best-player vote it now carries is taken (the vote may come after the first push)."""
+        best-player vote it now carries is taken (the vote may come after the first push). The
+        garbage collector is held off meanwhile (:func:`reader.no_gc`): the protocols read and
+        the rows made of them are many small objects without cycles, and full collections over
+        them, again and again during a season's import, grew faster than the number of games."""
         added = 0
-        with self.engine.begin() as connection:
+        with reader.no_gc(), self.engine.begin() as connection:
             for batch in _batches(records, BATCH):
                 added += self._add_batch(connection, batch, queue, now)
         return added
