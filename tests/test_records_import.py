@@ -77,7 +77,8 @@ def test_a_text_the_look_cannot_clear_is_walked(text: str) -> None:
 
 
 def dump(db: Records) -> list[tuple[Any, ...]]:
-    return [*db.tuples("SELECT * FROM games ORDER BY id"), *db.tuples("SELECT * FROM game_seats ORDER BY game_id, seat")]
+    return [*db.tuples("SELECT * FROM games ORDER BY id"),
+            *db.tuples("SELECT * FROM game_seats ORDER BY game_id, seat")]
 
 
 def test_the_driver_executemany_stores_what_core_stores(db_url: str) -> None:  # noqa: F811
