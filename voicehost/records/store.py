@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from operator import itemgetter
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -313,9 +314,19 @@ def insert_many(connection: Connection, table: sa.Table, conflict: tuple[str, ..
         return
     keys = tuple(rows[0])
     sql, converters = _insert_plan(connection.dialect, table, keys, conflict)
-    pairs = tuple(zip(keys, converters, strict=True))
-    connection.exec_driver_sql(sql, [tuple([row[key] if convert is None else convert(row[key])
-                                            for key, convert in pairs]) for row in rows])
+    values = itemgetter(*keys) if len(keys) > 1 else (lambda row: (row[keys[0]],))
+    converted = [(k, convert) for k, convert in enumerate(converters) if convert is not None]
+    connection.exec_driver_sql(sql, [_converted(values(row), converted) for row in rows])
+
+
+def _converted(values: tuple[Any, ...], converted: list[tuple[int, Any]]) -> tuple[Any, ...]:
+    """``values`` with the columns that have a conversion converted."""
+    if not converted:
+        return values
+    out = list(values)
+    for k, convert in converted:
+        out[k] = convert(out[k])
+    return tuple(out)
 
 
 _PLANS: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], tuple[str, tuple[Any, ...]]] = {}
