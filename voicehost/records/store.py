@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import threading
 import uuid
-from operator import itemgetter
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timedelta, timezone
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
