@@ -393,14 +393,19 @@ def seat_rows_of(record: GameRecord, ids: dict[str, int], game_id: uuid.UUID | N
 
 def _refuse_taken_places(connection: Connection, rows: list[dict[str, Any]]) -> None:
     """One game per tournament round and table (:class:`PlaceTaken`): checked before anything
-    of the batch is written, so a refusal leaves the records as they were."""
+    of the batch is written, so a refusal leaves the records as they were. The stored games at
+    the batch's places are read by one query (its tournaments and rounds), not one per game."""
+    placed = [row for row in rows if row["tournament"] is not None]
+    if not placed:
+        return
+    found = connection.execute(sa.select(games.c.tournament, games.c.round_no, games.c.table_no, games.c.id).where(
+        games.c.tournament.in_({row["tournament"] for row in placed}),
+        games.c.round_no.in_({row["round_no"] for row in placed})))
+    taken = {(name, round_no, table_no): game for name, round_no, table_no, game in found}
     seen: dict[tuple[str, int, int], uuid.UUID] = {}
-    for row in rows:
-        if row["tournament"] is None:
-            continue
+    for row in placed:
         key = (row["tournament"], row["round_no"], row["table_no"])
-        stored = seen.get(key) or connection.execute(sa.select(games.c.id).where(
-            games.c.tournament == key[0], games.c.round_no == key[1], games.c.table_no == key[2])).scalar()
+        stored = seen.get(key) or taken.get(key)
         if stored is not None and uuid.UUID(str(stored)) != row["id"]:
             raise PlaceTaken(TournamentPlace(*key), uuid.UUID(str(stored)), row["id"])
         seen[key] = row["id"]
