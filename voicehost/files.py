@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +77,7 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MA
         if info.st_size > limit:
             raise InputError(str(path), N_("is {size:,} bytes; a {what} is at most {limit:,}"),
                              {"size": info.st_size, "what": what, "limit": limit})
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit + 1)
+        data = _read_all(fd, limit + 1)
     except OSError as err:
         raise InputError(str(path), N_("cannot read it ({why})"), {"why": err.strerror or str(err)}) from None
     finally:
@@ -86,6 +86,18 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", limit: int = MA
         raise InputError(str(path), N_("is over {limit:,} bytes; a {what} is at most {limit:,}"),
                          {"what": what, "limit": limit})
     return data
+
+
+def _read_all(fd: int, most: int) -> bytes:
+    """Up to ``most`` bytes of ``fd`` by plain reads (no buffered file object for a file read once)."""
+    chunks: list[bytes] = []
+    while most > 0:
+        chunk = os.read(fd, most)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        most -= len(chunk)
+    return b"".join(chunks)
 
 
 def decode(data: bytes, place: str) -> str:
@@ -109,16 +121,32 @@ def read_json(path: str | os.PathLike[str], what: str = "file") -> Any:
 
 
 def loads_json(text: str, place: str) -> Any:
+    """One JSON document from ``text``, checked (see :func:`check_tree`). A text that plainly
+    holds nothing the tree check refuses (:func:`_plain`: nearly every file, and thousands of
+    them in one ``records import``) is not walked again: its numbers are checked as they are
+    parsed; any other is parsed and walked as before, so what is refused, and how, is the same."""
+    if _plain(text):
+        try:
+            return _parsed(text, place, _finite_float)
+        except _Infinite:
+            pass   # a float too large: the walk says where
+    data = _parsed(text, place)
+    check_tree(data, place)
+    return data
+
+
+def _parsed(text: str, place: str, parse_float: Callable[[str], float] | None = None) -> Any:
+    """Parsed; ``parse_float``: the plain text's (its integers need no look: :func:`_plain`)."""
     try:
-        data = json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
+        if parse_float is not None:
+            return json.loads(text, parse_float=parse_float, parse_constant=_no_constant)
+        return json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise InputError(f"{place}:{err.lineno}:{err.colno}", N_("not valid JSON ({why})"), {"why": err.msg}) from None
     except _Refused as err:
         raise InputError(place, err.template, err.values) from None
     except RecursionError:
         raise InputError(place, N_("nested more than {depth} levels deep"), {"depth": MAX_DEPTH}) from None
-    check_tree(data, place)
-    return data
 
 
 def read_toml(path: str | os.PathLike[str], what: str = "file") -> dict[str, Any]:
@@ -162,6 +190,51 @@ def _json_int(text: str) -> int:
 
 def _no_constant(name: str) -> float:
     raise _Refused(N_("{name} is not a number a file may hold"), {"name": name})
+
+
+class _Infinite(ValueError):
+    """A float that overflows to infinity in a text taken as plain: it is walked after all."""
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Infinite(text[:12])
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_DIGITS = bytes(ord("0") if chr(k) in "0123456789" else ord(" ") for k in range(256))   # each digit a 0, else a space
+_LONG_NUMBER = b"0" * (MAX_DIGITS + 1)
+_NOT_BRACKETS = bytes(k for k in range(256) if k not in b"[]{}")
+
+
+def _plain(text: str) -> bool:
+    """Whether the JSON ``text`` (if it parses) holds no integer, string, key or nesting that
+    :func:`check_tree` refuses, seen from its UTF-8 bytes by C code: no lone surrogate (they do
+    not encode) nor the escape of one; no escaped quote (so the pieces between quotes are the
+    strings and keys as written: escapes only make one longer than it is); none longer than
+    :data:`MAX_STRING`; outside them, no run of more than :data:`MAX_DIGITS` digits, and brackets
+    that nest at most :data:`MAX_DEPTH` deep (innermost pairs removed once per level). Floats
+    are checked as they are parsed (:func:`_finite_float`). False: the tree is walked."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    if b'\\"' in data or (b"\\u" in data and _SURROGATE_ESCAPE.search(data)):
+        return False
+    pieces = data.split(b'"')
+    if len(pieces) > 1 and max(map(len, pieces[1::2])) > MAX_STRING:
+        return False
+    outside = b"".join(pieces[::2])
+    if _LONG_NUMBER in outside.translate(_DIGITS):
+        return False
+    brackets = outside.translate(None, _NOT_BRACKETS)
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            return True
+        brackets = brackets.replace(b"[]", b"").replace(b"{}", b"")
+    return not brackets
 
 
 def check_tree(data: Any, place: str) -> None:

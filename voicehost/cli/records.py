@@ -210,11 +210,13 @@ def season(text: str) -> tuple[datetime | None, datetime | None]:
 
 def _import(args: argparse.Namespace) -> int:
     from voicehost.records.games import read_record
+    from voicehost.records.reader import no_gc
 
     if args.site is not None:
         return _import_site(args)
 
-    records = [read_record(Path(name), args.table) for name in args.files]  # all parsed before anything is written
+    with no_gc():   # thousands of protocols without cycles: see Records.add
+        records = [read_record(Path(name), args.table) for name in args.files]  # all parsed before anything is written
     with open_records(args.db) as db:
         added = db.add(records)
         print(ngettext("imported {added} new game of {count} into {url}",

@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from voicehost.config import load_ruleset
 from voicehost.i18n import _
@@ -31,7 +32,15 @@ NOBODY = "nobody"
 _SEAT_DIGITS = 3
 
 
-def check_protocol(protocol: Any) -> None:
+class Checked(NamedTuple):
+    """What checking a protocol worked out, for the record made of it (not worked out again)."""
+
+    options: Mapping[str, Any]     # every option the game was played with (its ruleset's ``played``)
+    roles: tuple[Role, ...]        # seat 1…N's card
+    started: datetime | None       # its ``started``, if it carries one
+
+
+def check_protocol(protocol: Any) -> Checked:
     """Refuse (:class:`InputError`) a protocol whose facts no game of voicehost could have."""
     if not isinstance(protocol, Mapping):
         raise InputError("", _("not a voicehost protocol (not a JSON object)"))
@@ -50,17 +59,21 @@ def check_protocol(protocol: Any) -> None:
     cast, spare = GAMES[ruleset.name].deck(ruleset, chosen, count)
     validate_deal(roles, cast, count, "seats", spare)
     named: dict[str, int] = {}
+    outs: dict[int, tuple[str, str, int]] = {}   # each seat's ``out``, read once for _eliminations
     for seat in range(1, count + 1):
-        _seat_entry(seats[seat], f"seats.{seat}")
+        when = _seat_entry(seats[seat], f"seats.{seat}")
+        if when is not None:
+            outs[seat] = when
         name = str(seats[seat].get("name") or "").strip().casefold()
         if name and name in named:  # one player at two seats would count twice in every rating
             raise InputError(f"seats.{seat}.name", _("{name!r} is already seat {named}'s name").format(
                                                        name=seats[seat]['name'], named=named[name]))
         named.setdefault(name, seat)
     _winner(protocol, roles)
-    _eliminations(protocol.get("eliminations", []), seats, count)
+    _eliminations(protocol.get("eliminations", []), seats, outs, count)
     _scores(protocol.get("scores", {}), count)
-    if protocol.get("started") is not None and parse_started(protocol["started"]) is None:
+    started = parse_started(protocol.get("started"))
+    if protocol.get("started") is not None and started is None:
         raise InputError("started", _("{started!r} is not a time such as 2026-12-01T19:00:00Z").format(
                                         started=str(protocol['started'])[:30]))
     if protocol.get("result") is not None and protocol.get("result") not in ("annulled", "stopped"):
@@ -77,6 +90,7 @@ def check_protocol(protocol: Any) -> None:
         phases = protocol.get(key, [])
         if not isinstance(phases, list) or not all(isinstance(phase, Mapping) for phase in phases):
             raise InputError(key, _("must be a list of objects"))
+    return Checked(chosen, roles, started)
 
 
 def _ruleset(name: Any) -> Ruleset:
@@ -120,7 +134,8 @@ def _role(entry: Any, place: str) -> Role:
                                               value=str(entry.get('role'))[:24], known=known)) from None
 
 
-def _seat_entry(entry: Mapping[str, Any], place: str) -> None:
+def _seat_entry(entry: Mapping[str, Any], place: str) -> tuple[str, str, int] | None:
+    """The seat's fouls, name and ``out`` checked; its ``out`` read (:func:`_when_out`), if any."""
     fouls = entry.get("fouls", 0)
     if isinstance(fouls, bool) or not isinstance(fouls, int) or not 0 <= fouls <= MAX_FOULS:
         raise InputError(f"{place}.fouls", _("{fouls!r} is not a number of fouls").format(
@@ -130,7 +145,8 @@ def _seat_entry(entry: Mapping[str, Any], place: str) -> None:
         raise InputError(f"{place}.name", _("must be a nickname (text, at most 80 characters)"))
     out = entry.get("out")
     if out is not None and out != {}:
-        _when_out(out, f"{place}.out")
+        return _when_out(out, f"{place}.out")
+    return None
 
 
 def _when_out(out: Any, place: str) -> tuple[str, str, int]:
@@ -165,8 +181,9 @@ def _winner(protocol: Mapping[str, Any], roles: tuple[Role, ...]) -> None:
         raise InputError("reason", _("must say why the game ended (a short id such as no_black_left)"))
 
 
-def _eliminations(raw: Any, seats: Mapping[int, Any], count: int) -> None:
-    """Every elimination a seat of the table, once, and the one its seat entry names."""
+def _eliminations(raw: Any, seats: Mapping[int, Any], outs: Mapping[int, tuple[str, str, int]], count: int) -> None:
+    """Every elimination a seat of the table, once, and the one its seat entry names (``outs``:
+    each seat's ``out`` as :func:`_seat_entry` read it)."""
     if not isinstance(raw, list):
         raise InputError("eliminations", _("must be a list"))
     out: set[int] = set()
@@ -180,8 +197,7 @@ def _eliminations(raw: Any, seats: Mapping[int, Any], count: int) -> None:
                                                   seat=seat))
         out.add(seat)
         when = _when_out(item, place)
-        listed = seats[seat].get("out")
-        if not listed or _when_out(listed, f"seats.{seat}.out") != when:
+        if not seats[seat].get("out") or outs.get(seat) != when:
             raise InputError(place, _("seats.{seat}.out does not say the same").format(seat=seat))
     for seat, entry in seats.items():
         if entry.get("out") and seat not in out:
@@ -250,6 +266,12 @@ def parse_started(value: Any) -> datetime | None:
     """``2026-12-01T19:00:00Z`` (when a game started) as a naive UTC datetime; None if absent or not such a time."""
     if not isinstance(value, str):
         return None
+    return _parse_started(value)
+
+
+@lru_cache(maxsize=16)
+def _parse_started(value: str) -> datetime | None:
+    """Cached: an import reads one game's ``started`` up to three times (its id's time, the check, the record)."""
     try:
         return datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
     except ValueError:

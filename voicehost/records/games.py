@@ -45,12 +45,17 @@ def game_id(protocol: Mapping[str, Any], started: datetime) -> uuid.UUID:
         "ruleset": protocol.get("ruleset"),
         "deal": {str(seat): entry.get("role") for seat, entry in seats.items()},
         "fouls": {str(seat): entry.get("fouls", 0) for seat, entry in seats.items()},
-        "eliminations": sorted(json.dumps(item, sort_keys=True) for item in protocol.get("eliminations", [])),
+        "eliminations": sorted(map(_SORTED_KEYS.encode, protocol.get("eliminations", []))),
         "winner": protocol.get("winner"),
         "reason": protocol.get("reason"),
         "started": started.isoformat(timespec="seconds"),
     }
-    return uuid.uuid5(GAME_IDS, "game|" + json.dumps(facts, sort_keys=True, ensure_ascii=False))
+    return uuid.uuid5(GAME_IDS, "game|" + _SORTED_TEXT.encode(facts))
+
+
+# json.dumps(…, sort_keys=True) and json.dumps(…, sort_keys=True, ensure_ascii=False), each made once
+_SORTED_KEYS = json.JSONEncoder(sort_keys=True)
+_SORTED_TEXT = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
 
 
 def played_at_from(path: Path) -> datetime:
@@ -79,20 +84,21 @@ def record_from_protocol(protocol: Any, name: str, played_at: datetime, table: s
     unfinished game is refused with an :class:`InputError` naming ``place`` and the field.
     ``name`` (the file's) is no part of the game: only messages may use it."""
     try:
-        check_protocol(protocol)
+        checked = check_protocol(protocol)
     except InputError as err:
         raise err.moved_to(f"{place}: {err.place}" if err.place else place) from None
     voided = protocol.get("result") in VOIDED   # annulled or stopped: kept, shown, never rated
     if protocol.get("winner") is None and not voided:
         raise InputError(place, _("the game is not over: only finished games are recorded"))
-    played_at = parse_started(protocol.get("started")) or played_at  # the game's own word first
+    played_at = checked.started or played_at  # the game's own word first
     try:
-        seats = [_seat(int(seat), entry, protocol, voided) for seat, entry in sorted(protocol["seats"].items(),
-                                                                                     key=lambda item: int(item[0]))]
+        scores = protocol.get("scores", {})
+        seats = [_seat(int(seat), entry, protocol, scores, checked.roles[int(seat) - 1], voided)
+                 for seat, entry in sorted(protocol["seats"].items(), key=lambda item: int(item[0]))]
         winner, reason = (None, str(protocol["result"])) if voided else (str(protocol["winner"]),
                                                                           protocol.get("reason"))
         return GameRecord(game_id(protocol, played_at), played_at, table, str(protocol["ruleset"]),
-                          played_options(protocol), winner, reason, seats, protocol)
+                          dict(checked.options), winner, reason, seats, protocol)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise InputError(place, _("not a valid protocol ({err})").format(err=err)) from None
 
@@ -103,8 +109,9 @@ def played_options(protocol: Mapping[str, Any]) -> dict[str, Any]:
     return dict(load_ruleset(str(protocol["ruleset"])).played(protocol.get("options", {})))
 
 
-def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any], voided: bool = False) -> SeatRecord:
-    role = Role(entry["role"])
+def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any], scores: Mapping[str, Any], role: Role,
+          voided: bool = False) -> SeatRecord:
+    """The seat's record; ``role``: its card as the check read it."""
     team = _team(role, protocol)
     out = entry.get("out") or {}
     name = entry.get("name")
@@ -112,7 +119,7 @@ def _seat(seat: int, entry: Mapping[str, Any], protocol: Mapping[str, Any], void
                       team=team, alive=not out, won=not voided and team == protocol["winner"],
                       fouls=int(entry.get("fouls", 0)),
                       out_cause=out.get("cause"), out_day=out.get("day"), out_night=out.get("night"),
-                      points=0.0 if voided else float(protocol.get("scores", {}).get(str(seat), 0.0)),
+                      points=0.0 if voided else float(scores.get(str(seat), 0.0)),
                       best_player=not voided and protocol.get("best_player") == seat)   # the table's vote, if given
 
 

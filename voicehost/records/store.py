@@ -12,6 +12,7 @@ import threading
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timedelta, timezone
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -149,9 +150,12 @@ class Records:
     def add(self, records: Iterable[GameRecord], queue: bool = False, now: datetime | None = None) -> int:
         """Store the games not stored yet; returns how many were new. ``queue``: also put each
         new game in the outbox for the club server. A game already there keeps its rows, but a
-        best-player vote it now carries is taken (the vote may come after the first push)."""
+        best-player vote it now carries is taken (the vote may come after the first push). The
+        garbage collector is held off meanwhile (:func:`reader.no_gc`): the protocols read and
+        the rows made of them are many small objects without cycles, and full collections over
+        them, again and again during a season's import, grew faster than the number of games."""
         added = 0
-        with self.engine.begin() as connection:
+        with reader.no_gc(), self.engine.begin() as connection:
             for batch in _batches(records, BATCH):
                 added += self._add_batch(connection, batch, queue, now)
         return added
@@ -169,14 +173,13 @@ class Records:
                 rows = [{k: v for k, v in row.items() if k not in PLACE_COLUMNS} for row in rows]
             ids = self.player_ids(connection, {s.player for r in fresh for s in r.seats if s.player})
             try:
-                connection.execute(self._insert(games).on_conflict_do_nothing(index_elements=["id"]), rows)
+                insert_many(connection, games, ("id",), rows)
             except sa.exc.IntegrityError:  # another table's game took the place in the meantime
                 with connection.engine.connect() as again:
                     _refuse_taken_places(again, rows)
                 raise
-            connection.execute(self._insert(game_seats).on_conflict_do_nothing(index_elements=["game_id", "seat"]),
-                               [self._stored(row) for r in fresh
-                                for row in seat_rows_of(r, ids, figures=figures[r.id])])
+            insert_many(connection, game_seats, ("game_id", "seat"),
+                        [self._stored(row) for r in fresh for row in seat_rows_of(r, ids, figures=figures[r.id])])
         for record in unique:
             if record.id not in new and any(s.best_player for s in record.seats):
                 self._take_best(connection, record)
@@ -300,6 +303,49 @@ class Records:
                 attempts=attempts, last_error=error[:500], next_try_at=now + timedelta(seconds=backoff(attempts))))
 
 
+def insert_many(connection: Connection, table: sa.Table, conflict: tuple[str, ...],
+                rows: list[dict[str, Any]]) -> None:
+    """``INSERT … ON CONFLICT (conflict) DO NOTHING`` of ``rows`` (all with the same keys) as one
+    executemany of the driver, in ``connection``'s transaction. The SQL text and each column's
+    conversion (the column type's own, for this database) are worked out once per table and
+    columns (:func:`_insert_plan`), not per row as SQLAlchemy Core's executemany does: an import
+    writes thousands of games and ten times as many seats."""
+    if not rows:
+        return
+    keys = tuple(rows[0])
+    sql, converters = _insert_plan(connection.dialect, table, keys, conflict)
+    values = itemgetter(*keys) if len(keys) > 1 else (lambda row: (row[keys[0]],))
+    converted = [(k, convert) for k, convert in enumerate(converters) if convert is not None]
+    connection.exec_driver_sql(sql, [_converted(values(row), converted) for row in rows])
+
+
+def _converted(values: tuple[Any, ...], converted: list[tuple[int, Any]]) -> tuple[Any, ...]:
+    """``values`` with the columns that have a conversion converted."""
+    if not converted:
+        return values
+    out = list(values)
+    for k, convert in converted:
+        out[k] = convert(out[k])
+    return tuple(out)
+
+
+_PLANS: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], tuple[str, tuple[Any, ...]]] = {}
+
+
+def _insert_plan(dialect: sa.Dialect, table: sa.Table, keys: tuple[str, ...],
+                 conflict: tuple[str, ...]) -> tuple[str, tuple[Any, ...]]:
+    """The positional SQL text of :func:`insert_many` for ``dialect`` (``?`` on SQLite, ``%s`` on
+    psycopg) and each column's bind processor (None: the value goes to the driver as it is)."""
+    plan = _PLANS.get((dialect.name, table.name, keys, conflict))
+    if plan is None:
+        mark = "?" if dialect.name == "sqlite" else "%s"
+        sql = (f"INSERT INTO {table.name} ({', '.join(keys)}) VALUES ({', '.join([mark] * len(keys))}) "
+               f"ON CONFLICT ({', '.join(conflict)}) DO NOTHING")
+        converters = tuple(table.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in keys)
+        plan = _PLANS[(dialect.name, table.name, keys, conflict)] = (sql, converters)
+    return plan
+
+
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
@@ -347,14 +393,19 @@ def seat_rows_of(record: GameRecord, ids: dict[str, int], game_id: uuid.UUID | N
 
 def _refuse_taken_places(connection: Connection, rows: list[dict[str, Any]]) -> None:
     """One game per tournament round and table (:class:`PlaceTaken`): checked before anything
-    of the batch is written, so a refusal leaves the records as they were."""
+    of the batch is written, so a refusal leaves the records as they were. The stored games at
+    the batch's places are read by one query (its tournaments and rounds), not one per game."""
+    placed = [row for row in rows if row["tournament"] is not None]
+    if not placed:
+        return
+    found = connection.execute(sa.select(games.c.tournament, games.c.round_no, games.c.table_no, games.c.id).where(
+        games.c.tournament.in_({row["tournament"] for row in placed}),
+        games.c.round_no.in_({row["round_no"] for row in placed})))
+    taken = {(name, round_no, table_no): game for name, round_no, table_no, game in found}
     seen: dict[tuple[str, int, int], uuid.UUID] = {}
-    for row in rows:
-        if row["tournament"] is None:
-            continue
+    for row in placed:
         key = (row["tournament"], row["round_no"], row["table_no"])
-        stored = seen.get(key) or connection.execute(sa.select(games.c.id).where(
-            games.c.tournament == key[0], games.c.round_no == key[1], games.c.table_no == key[2])).scalar()
+        stored = seen.get(key) or taken.get(key)
         if stored is not None and uuid.UUID(str(stored)) != row["id"]:
             raise PlaceTaken(TournamentPlace(*key), uuid.UUID(str(stored)), row["id"])
         seen[key] = row["id"]
