@@ -68,8 +68,9 @@ def test_a_season_is_the_packages() -> None:
     for winner, seats in games:
         teams = [[p for p, team in seats.items() if team == side] for side in ("red", "black")]
         ranks = [0, 0] if winner == "nobody" else [0 if side == winner else 1 for side in ("red", "black")]
-        for team, rated in zip(teams, rater.rate([[skills[p] for p in team] for team in teams], ranks=ranks)):
-            skills.update(zip(team, rated))
+        rated_teams = rater.rate([[skills[p] for p in team] for team in teams], ranks=ranks)
+        for team, rated in zip(teams, rated_teams, strict=True):
+            skills.update(zip(team, rated, strict=True))
     for rating in openskill_ratings(rows(games)):
         expected = skills[rating.player]
         assert (rating.overall.mu, rating.overall.sigma) == pytest.approx((expected.mu, expected.sigma), abs=1e-9)

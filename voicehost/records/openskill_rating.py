@@ -39,6 +39,7 @@ SIGMA = 25.0 / 3.0
 BETA = 25.0 / 6.0       # the spread of one game's performance around the skill
 KAPPA = 0.0001          # the floor of sigma's shrink factor
 TAU = 25.0 / 300.0      # sigma widened by this before each game: skill drifts
+TAU2 = TAU * TAU
 SIDES = ("red", "black")
 
 
@@ -77,46 +78,62 @@ def plackett_luce(teams: Sequence[Sequence[tuple[float, float]]],
                   ranks: Sequence[int]) -> list[list[tuple[float, float]]]:
     """Each player's (mu, sigma) after one game of ``teams`` (each a list of (mu, sigma)) ranked
     ``ranks`` (lower is better, equal is a tie): Weng & Lin's Algorithm 4 as ``openskill``'s
-    ``PlackettLuce().rate(teams, ranks=ranks)`` computes it, in plain floats. The package
-    averages the tied teams' changes comparing each updated player with himself, which changes
-    nothing; a tie here is the plain update too."""
-    widened = [[(mu, math.sqrt(sigma * sigma + TAU * TAU)) for mu, sigma in team] for team in teams]
-    team_mu = [sum(mu for mu, _s in team) for team in widened]
-    team_s2 = [sum(s * s for _m, s in team) for team in widened]
-    c = math.sqrt(sum(s2 + BETA * BETA for s2 in team_s2))
+    ``PlackettLuce().rate(teams, ranks=ranks)`` computes it, in plain floats."""
+    variances = [[sigma * sigma + TAU2 for _mu, sigma in team] for team in teams]
+    moves = _team_moves([sum(mu for mu, _s in team) for team in teams], [sum(v) for v in variances], ranks)
+    return [[(mu + v * mu_by, math.sqrt(v * max(1.0 - v * shrink_by, KAPPA)))
+             for (mu, _s), v in zip(team, vs, strict=True)]
+            for team, vs, (mu_by, shrink_by) in zip(teams, variances, moves, strict=True)]
+
+
+def _team_moves(team_mu: Sequence[float], team_s2: Sequence[float],
+                ranks: Sequence[int]) -> list[tuple[float, float]]:
+    """Per team, what moves its players (a player of variance v, his sigma widened by tau first,
+    gains ``v * mu_by`` and keeps ``max(1 − v * shrink_by, kappa)`` of his variance): the package's
+    omega and delta over the team's variance. The package then averages the tied teams' changes,
+    comparing each updated player with himself, which changes nothing; a tie here is the plain
+    update too."""
+    c = math.sqrt(sum(team_s2) + len(team_s2) * BETA * BETA)
     exps = [math.exp(mu / c) for mu in team_mu]
-    sum_q = [sum(e for e, rank in zip(exps, ranks, strict=True) if rank >= ranks[q]) for q in range(len(teams))]
+    sum_q = [sum(e for e, rank in zip(exps, ranks, strict=True) if rank >= own) for own in ranks]
     a = [ranks.count(rank) for rank in ranks]
-    new: list[list[tuple[float, float]]] = []
-    for i, team in enumerate(widened):
+    moves = []
+    for i, own in enumerate(ranks):
         omega = delta = 0.0
-        for q in range(len(teams)):
-            if ranks[q] <= ranks[i]:
+        for q, rank in enumerate(ranks):
+            if rank <= own:
                 p = exps[i] / sum_q[q]
-                delta += p * (1 - p) / a[q]
-                omega += ((1 - p) if q == i else -p) / a[q]
+                delta += p * (1.0 - p) / a[q]
+                omega += ((1.0 - p) if q == i else -p) / a[q]
         s2 = team_s2[i]
-        omega *= s2 / c
-        delta *= s2 / c ** 2 * (math.sqrt(s2) / c)
-        new.append([(mu + sigma ** 2 / s2 * omega, sigma * math.sqrt(max(1 - sigma ** 2 / s2 * delta, KAPPA)))
-                    for mu, sigma in team])
-    return new
+        moves.append((omega / c, delta / (c * c) * (math.sqrt(s2) / c)))
+    return moves
 
 
 def openskill_ratings(rows: Iterable[Mapping[str, Any]]) -> list[SkillRating]:
     """The season's table from :meth:`Records.seat_rows` (``nickname``, ``game_id``, ``team``,
-    ``won``, ``winner``), games in the order played; the conservative rating first."""
+    ``won``, ``winner``), games in the order played; the conservative rating first. Each game
+    rates the players' overall skills, then their skills on the side they played."""
     table: dict[str, SkillRating] = {}
     for number, game in enumerate(_games(rows), start=1):
-        seats = [(str(row["nickname"]), str(row["team"]), bool(row["won"])) for row in game]
-        for player, _team, _won in seats:
-            table.setdefault(player, SkillRating(player))
+        overall: dict[str, list[Skill]] = {}
+        sides: dict[str, list[Skill]] = {}
+        winners: set[str] = set()
+        for row in game:
+            player, team, won = str(row["nickname"]), str(row["team"]), bool(row["won"])
+            rating = table.get(player) or table.setdefault(player, SkillRating(player))
+            overall.setdefault(team, []).append(rating.overall)
+            sides.setdefault(team, []).append(rating.sides.get(team) or rating.sides.setdefault(team, Skill()))
+            if won:
+                winners.add(team)
         draw = str(game[0].get("winner")) == "nobody"
-        _rate([(table[p].overall, team, won) for p, team, won in seats], draw)
-        _rate([(table[p].sides.setdefault(team, Skill()), team, won) for p, team, won in seats], draw)
-        for player, _team, _won in seats:
-            skill = table[player].overall
-            table[player].history.append((number, skill.mu, skill.sigma))
+        ranks = [0 if draw or team in winners else 1 for team in overall]
+        teams_won = [team in winners for team in overall]
+        _rate(list(overall.values()), ranks, teams_won)
+        _rate(list(sides.values()), ranks, teams_won)
+        for row in game:
+            skill = table[str(row["nickname"])].overall
+            table[str(row["nickname"])].history.append((number, skill.mu, skill.sigma))
     return sorted(table.values(), key=lambda r: (-r.overall.ordinal, r.player))
 
 
@@ -127,24 +144,22 @@ def _games(rows: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
     return list(games.values())
 
 
-def _rate(seats: Sequence[tuple[Skill, str, bool]], draw: bool) -> None:
-    """One game: the teams (by team name) ranked winners first, or equal in a draw. A game with
-    one team only (its opponents all guests) counts as played and moves nobody."""
-    teams: dict[str, list[tuple[Skill, bool]]] = {}
-    for skill, team, won in seats:
-        teams.setdefault(team, []).append((skill, won))
-    for members in teams.values():
-        for skill, won in members:
+def _rate(teams: list[list[Skill]], ranks: list[int], won: list[bool]) -> None:
+    """One game: the teams (ranked by ``ranks``: 0 the winners, or both in a draw) moved in
+    place, and each player's games and wins (``won``, team by team) counted. A game with one team only (its opponents
+    all guests) counts as played and moves nobody."""
+    for team, team_won in zip(teams, won, strict=True):
+        for skill in team:
             skill.games += 1
-            skill.wins += won
+            skill.wins += team_won
     if len(teams) < 2:
         return
-    order = list(teams.values())
-    ratings = [[(skill.mu, skill.sigma) for skill, _won in members] for members in order]
-    ranks = [0 if draw or any(won for _s, won in members) else 1 for members in order]
-    for members, rated in zip(order, plackett_luce(ratings, ranks), strict=True):
-        for (skill, _won), (mu, sigma) in zip(members, rated, strict=True):
-            skill.mu, skill.sigma = mu, sigma
+    variances = [[skill.sigma * skill.sigma + TAU2 for skill in team] for team in teams]
+    moves = _team_moves([sum(skill.mu for skill in team) for team in teams], [sum(v) for v in variances], ranks)
+    for team, team_variances, (mu_by, shrink_by) in zip(teams, variances, moves, strict=True):
+        for skill, v in zip(team, team_variances, strict=True):
+            skill.mu += v * mu_by
+            skill.sigma = math.sqrt(v * max(1.0 - v * shrink_by, KAPPA))
 
 
 def draw_openskill(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -> list[str]:
