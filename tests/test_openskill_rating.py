@@ -150,3 +150,16 @@ def test_the_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0 and all("openskill" in row and row["openskill"]["games"] == row["games"] for row in listed)
     code, out, err = cli(capsys, "records", "rating", "--system", "elo", "--json", "--db", db)
     assert code == 0 and json.loads(out)[0]["rating"]
+
+
+def test_the_benchmark_times_the_whole_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench records``' whole-command figure: ``records ratings`` in a fresh interpreter on a
+    club's file, and the fresh bare query beside it; a command that failed would raise."""
+    from voicehost.bench.records import whole_ratings
+
+    db = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    cli(capsys, "records", "import", *map(str, protocol_files(tmp_path / "games", 6)), "--db", db)
+    command, bare = whole_ratings(db, 1)
+    assert command > bare > 0.0
+    with pytest.raises(RuntimeError, match="exit code"):
+        whole_ratings(f"sqlite:///{tmp_path / 'missing' / 'none.sqlite'}", 1)
