@@ -119,9 +119,11 @@ def openskill_ratings(rows: Iterable[Mapping[str, Any]]) -> list[SkillRating]:
         overall: dict[str, list[Skill]] = {}
         sides: dict[str, list[Skill]] = {}
         winners: set[str] = set()
+        seated: list[SkillRating] = []
         for row in game:
             player, team, won = str(row["nickname"]), str(row["team"]), bool(row["won"])
             rating = table.get(player) or table.setdefault(player, SkillRating(player))
+            seated.append(rating)
             overall.setdefault(team, []).append(rating.overall)
             sides.setdefault(team, []).append(rating.sides.get(team) or rating.sides.setdefault(team, Skill()))
             if won:
@@ -131,9 +133,8 @@ def openskill_ratings(rows: Iterable[Mapping[str, Any]]) -> list[SkillRating]:
         teams_won = [team in winners for team in overall]
         _rate(list(overall.values()), ranks, teams_won)
         _rate(list(sides.values()), ranks, teams_won)
-        for row in game:
-            skill = table[str(row["nickname"])].overall
-            table[str(row["nickname"])].history.append((number, skill.mu, skill.sigma))
+        for rating in seated:
+            rating.history.append((number, rating.overall.mu, rating.overall.sigma))
     return sorted(table.values(), key=lambda r: (-r.overall.ordinal, r.player))
 
 
