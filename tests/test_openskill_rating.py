@@ -6,15 +6,24 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_club_records import cli, protocol_files  # noqa: F401 - the CLI runner
 
-from voicehost.records.openskill_rating import MU, SIGMA, model, openskill_ratings
+from voicehost.records.openskill_rating import MU, SIGMA, openskill_ratings, plackett_luce
 
 BETA, TAU, KAPPA = 25.0 / 6.0, 25.0 / 300.0, 0.0001
+
+
+def model() -> Any:
+    """The package's Plackett-Luce model with its defaults (mu 25, sigma 25/3, beta 25/6, tau
+    25/300): the reference :func:`plackett_luce` is held to."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
 
 
 def test_the_packages_worked_example() -> None:
@@ -25,6 +34,46 @@ def test_the_packages_worked_example() -> None:
     assert (a.mu, a.sigma) == pytest.approx((26.964294621803063, 8.177962604389991), abs=1e-12)
     assert (x.mu, x.sigma) == pytest.approx((23.035705378196937, 8.177962604389991), abs=1e-12)
     assert (b.mu, y.mu) == (a.mu, x.mu)
+
+
+def test_the_update_is_the_packages_on_thousands_of_games() -> None:
+    """3,000 generated games (one to eight players a team, two teams and now and then three or
+    four, wins, losses and ties, any mu and sigma a season reaches): every player's new mu and
+    sigma as the package's ``rate`` gives them, to 1e-9."""
+    rng = random.Random(47)
+    rater = model()
+    for _ in range(3000):
+        teams = [[(rng.uniform(5, 45), rng.uniform(0.3, SIGMA * 1.2)) for _p in range(rng.randint(1, 8))]
+                 for _t in range(rng.choice((2, 2, 2, 3, 4)))]
+        ranks = [rng.randint(0, len(teams) - 1) for _t in teams]
+        expected = rater.rate([[rater.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
+                              ranks=list(ranks))
+        got = plackett_luce(teams, ranks)
+        flat = [value for team in expected for p in team for value in (p.mu, p.sigma)]
+        assert [value for team in got for pair in team for value in pair] == pytest.approx(flat, abs=1e-9)
+
+
+def test_a_season_is_the_packages() -> None:
+    """A season of 1,500 games among 40 players (seven against three, draws among them), rated
+    through the package game by game beside :func:`openskill_ratings`: the same table to 1e-9."""
+    rng = random.Random(4747)
+    players = [f"p{k}" for k in range(40)]
+    games = []
+    for _ in range(1500):
+        seated = rng.sample(players, 10)
+        games.append((rng.choice(("red", "red", "black", "nobody")),
+                      {p: "red" if k < 7 else "black" for k, p in enumerate(seated)}))
+    rater = model()
+    skills = {p: rater.rating() for p in players}
+    for winner, seats in games:
+        teams = [[p for p, team in seats.items() if team == side] for side in ("red", "black")]
+        ranks = [0, 0] if winner == "nobody" else [0 if side == winner else 1 for side in ("red", "black")]
+        rated_teams = rater.rate([[skills[p] for p in team] for team in teams], ranks=ranks)
+        for team, rated in zip(teams, rated_teams, strict=True):
+            skills.update(zip(team, rated, strict=True))
+    for rating in openskill_ratings(rows(games)):
+        expected = skills[rating.player]
+        assert (rating.overall.mu, rating.overall.sigma) == pytest.approx((expected.mu, expected.sigma), abs=1e-9)
 
 
 def by_hand(winners: list[tuple[float, float]], losers: list[tuple[float, float]]
@@ -101,3 +150,16 @@ def test_the_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0 and all("openskill" in row and row["openskill"]["games"] == row["games"] for row in listed)
     code, out, err = cli(capsys, "records", "rating", "--system", "elo", "--json", "--db", db)
     assert code == 0 and json.loads(out)[0]["rating"]
+
+
+def test_the_benchmark_times_the_whole_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench records``' whole-command figure: ``records ratings`` in a fresh interpreter on a
+    club's file, and the fresh bare query beside it; a command that failed would raise."""
+    from voicehost.bench.records import whole_ratings
+
+    db = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    cli(capsys, "records", "import", *map(str, protocol_files(tmp_path / "games", 6)), "--db", db)
+    command, bare = whole_ratings(db, 1)
+    assert command > bare > 0.0
+    with pytest.raises(RuntimeError, match="exit code"):
+        whole_ratings(f"sqlite:///{tmp_path / 'missing' / 'none.sqlite'}", 1)

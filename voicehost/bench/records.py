@@ -4,6 +4,7 @@ ratings over them, the size per game, and a tournament's standings recomputed fr
 from __future__ import annotations
 
 import json
+import os
 import random
 import tempfile
 import time
@@ -95,11 +96,37 @@ def _import_into(url: str, size: Size, paths: list[Path]) -> str:
         again, sample = time.perf_counter(), paths[:1000]
         db.add(read_record(path) for path in sample)
         reimport = (time.perf_counter() - again) / len(sample) * 1000
+    command, bare_command = whole_ratings(url, 3)
     return (f"records: {db.engine.dialect.name} (CPU time): import {added} games in {imported:.1f} s = "
             f"{imported / bare_import:.1f}× the files parsed and stored by a bare executemany ({bare_import:.2f} s); "
             f"ratings ({len(table)} players) {rated:.2f} s = {rated / bare_rated:.1f}× a bare GROUP BY; "
             f"Elo {elo_s:.2f} s = {elo_s / bare_elo_s:.1f}× a bare Elo ({bare_elo_s:.2f} s); "
+            f"`records ratings` as a command {command:.2f} s = {command / bare_command:.1f}× a fresh python's "
+            f"bare GROUP BY ({bare_command:.2f} s); "
             f"re-import {reimport:.2f} ms per game already there; {used / 1024:.1f} KiB per game on disk")
+
+
+def whole_ratings(url: str, repeat: int) -> tuple[float, float]:
+    """``voicehost records ratings --db url`` as a club runs it (a fresh interpreter: start-up,
+    imports, the points and the OpenSkill column, the printed table), and its reference, a fresh
+    ``python -c`` running :data:`BARE_RATINGS` through the driver alone: the least CPU time of
+    ``repeat`` runs each (the children's own usage), after one untimed run of each that writes
+    the bytecode cache. The children run this checkout's voicehost."""
+    from voicehost.bench.startup import _cpu_s
+
+    sqlite = url.startswith("sqlite:///")
+    target = url[len("sqlite:///"):] if sqlite else url.replace("postgresql+psycopg://", "postgresql://", 1)
+    driver = "sqlite3.connect" if sqlite else "psycopg.connect"
+    bare = ["-c", f"import sys, {driver.split('.')[0]}; {driver}(sys.argv[1]).execute(sys.argv[2]).fetchall()",
+            target, BARE_RATINGS]
+    command = ["-m", "voicehost", "records", "ratings", "--db", url]
+    with tempfile.TemporaryDirectory(prefix="voicehost-bench-pyc-") as cache:
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = cache
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[2]), *filter(None, [env.get("PYTHONPATH")])])
+        for argv in (bare, command):
+            _cpu_s(argv, env)   # untimed: the bytecode cache
+        return min(_cpu_s(command, env) for _ in range(repeat)), min(_cpu_s(bare, env) for _ in range(repeat))
 
 
 def _best(run: Callable[[], Any], repeat: int) -> tuple[float, Any]:

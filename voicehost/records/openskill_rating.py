@@ -9,6 +9,12 @@ equal; the model moves each player by his share of his team's variance, so a new
 ordered by the conservative rating ``mu − 3·sigma`` (the model's ``ordinal``): a newcomer with two
 wins does not rank above a regular with two hundred games until the records are sure of him.
 
+The update itself is :func:`plackett_luce`: the package's own arithmetic (``PlackettLuce.rate``
+with the options this module passes, none: beta 25/6, kappa 0.0001, tau 25/300, no balance, no
+sigma limit) without its per-call objects (a deep copy of both teams and a ``uuid4`` for every
+rating it builds: three quarters of ``records ratings`` at 10,000 games, docs/speed.md).
+tests/test_openskill_rating.py holds it to the package, game by game, to 1e-9.
+
 Why openskill and not Glicko-2: Glicko-2 rates one player against one opponent; seven reds
 against three blacks would need an invented "team opponent". Plackett-Luce rates teams of any
 size directly, and the package is a maintained implementation with a published worked example.
@@ -20,6 +26,7 @@ or stopped game, and a guest's seat (no name), are not rated.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +36,10 @@ from voicehost.rules import InputError
 
 MU = 25.0
 SIGMA = 25.0 / 3.0
+BETA = 25.0 / 6.0       # the spread of one game's performance around the skill
+KAPPA = 0.0001          # the floor of sigma's shrink factor
+TAU = 25.0 / 300.0      # sigma widened by this before each game: skill drifts
+TAU2 = TAU * TAU
 SIDES = ("red", "black")
 
 
@@ -63,30 +74,67 @@ class SkillRating:
                 "sides": {side: skill.as_dict() for side, skill in sorted(self.sides.items())}}
 
 
-def model() -> Any:
-    """The package's Plackett-Luce model with its defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300)."""
-    from openskill.models import PlackettLuce
+def plackett_luce(teams: Sequence[Sequence[tuple[float, float]]],
+                  ranks: Sequence[int]) -> list[list[tuple[float, float]]]:
+    """Each player's (mu, sigma) after one game of ``teams`` (each a list of (mu, sigma)) ranked
+    ``ranks`` (lower is better, equal is a tie): Weng & Lin's Algorithm 4 as ``openskill``'s
+    ``PlackettLuce().rate(teams, ranks=ranks)`` computes it, in plain floats."""
+    variances = [[sigma * sigma + TAU2 for _mu, sigma in team] for team in teams]
+    moves = _team_moves([sum(mu for mu, _s in team) for team in teams], [sum(v) for v in variances], ranks)
+    return [[(mu + v * mu_by, math.sqrt(v * max(1.0 - v * shrink_by, KAPPA)))
+             for (mu, _s), v in zip(team, vs, strict=True)]
+            for team, vs, (mu_by, shrink_by) in zip(teams, variances, moves, strict=True)]
 
-    return PlackettLuce()
+
+def _team_moves(team_mu: Sequence[float], team_s2: Sequence[float],
+                ranks: Sequence[int]) -> list[tuple[float, float]]:
+    """Per team, what moves its players (a player of variance v, his sigma widened by tau first,
+    gains ``v * mu_by`` and keeps ``max(1 − v * shrink_by, kappa)`` of his variance): the package's
+    omega and delta over the team's variance. The package then averages the tied teams' changes,
+    comparing each updated player with himself, which changes nothing; a tie here is the plain
+    update too."""
+    c = math.sqrt(sum(team_s2) + len(team_s2) * BETA * BETA)
+    exps = [math.exp(mu / c) for mu in team_mu]
+    sum_q = [sum(e for e, rank in zip(exps, ranks, strict=True) if rank >= own) for own in ranks]
+    a = [ranks.count(rank) for rank in ranks]
+    moves = []
+    for i, own in enumerate(ranks):
+        omega = delta = 0.0
+        for q, rank in enumerate(ranks):
+            if rank <= own:
+                p = exps[i] / sum_q[q]
+                delta += p * (1.0 - p) / a[q]
+                omega += ((1.0 - p) if q == i else -p) / a[q]
+        s2 = team_s2[i]
+        moves.append((omega / c, delta / (c * c) * (math.sqrt(s2) / c)))
+    return moves
 
 
 def openskill_ratings(rows: Iterable[Mapping[str, Any]]) -> list[SkillRating]:
     """The season's table from :meth:`Records.seat_rows` (``nickname``, ``game_id``, ``team``,
-    ``won``, ``winner``), games in the order played; the conservative rating first. The package
-    loads with the first game: a season without games rates nobody and waits for no import."""
-    rater: Any = None
+    ``won``, ``winner``), games in the order played; the conservative rating first. Each game
+    rates the players' overall skills, then their skills on the side they played."""
     table: dict[str, SkillRating] = {}
     for number, game in enumerate(_games(rows), start=1):
-        rater = rater or model()
-        seats = [(str(row["nickname"]), str(row["team"]), bool(row["won"])) for row in game]
-        for player, _team, _won in seats:
-            table.setdefault(player, SkillRating(player))
+        overall: dict[str, list[Skill]] = {}
+        sides: dict[str, list[Skill]] = {}
+        winners: set[str] = set()
+        seated: list[SkillRating] = []
+        for row in game:
+            player, team, won = str(row["nickname"]), str(row["team"]), bool(row["won"])
+            rating = table.get(player) or table.setdefault(player, SkillRating(player))
+            seated.append(rating)
+            overall.setdefault(team, []).append(rating.overall)
+            sides.setdefault(team, []).append(rating.sides.get(team) or rating.sides.setdefault(team, Skill()))
+            if won:
+                winners.add(team)
         draw = str(game[0].get("winner")) == "nobody"
-        _rate(rater, [(table[p].overall, team, won) for p, team, won in seats], draw)
-        _rate(rater, [(table[p].sides.setdefault(team, Skill()), team, won) for p, team, won in seats], draw)
-        for player, _team, _won in seats:
-            skill = table[player].overall
-            table[player].history.append((number, skill.mu, skill.sigma))
+        ranks = [0 if draw or team in winners else 1 for team in overall]
+        teams_won = [team in winners for team in overall]
+        _rate(list(overall.values()), ranks, teams_won)
+        _rate(list(sides.values()), ranks, teams_won)
+        for rating in seated:
+            rating.history.append((number, rating.overall.mu, rating.overall.sigma))
     return sorted(table.values(), key=lambda r: (-r.overall.ordinal, r.player))
 
 
@@ -97,24 +145,22 @@ def _games(rows: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
     return list(games.values())
 
 
-def _rate(rater: Any, seats: Sequence[tuple[Skill, str, bool]], draw: bool) -> None:
-    """One game: the teams (by team name) ranked winners first, or equal in a draw. A game with
-    one team only (its opponents all guests) counts as played and moves nobody."""
-    teams: dict[str, list[tuple[Skill, bool]]] = {}
-    for skill, team, won in seats:
-        teams.setdefault(team, []).append((skill, won))
-    for members in teams.values():
-        for skill, won in members:
+def _rate(teams: list[list[Skill]], ranks: list[int], won: list[bool]) -> None:
+    """One game: the teams (ranked by ``ranks``: 0 the winners, or both in a draw) moved in
+    place, and each player's games and wins (``won``, team by team) counted. A game with one team only (its opponents
+    all guests) counts as played and moves nobody."""
+    for team, team_won in zip(teams, won, strict=True):
+        for skill in team:
             skill.games += 1
-            skill.wins += won
+            skill.wins += team_won
     if len(teams) < 2:
         return
-    order = list(teams.values())
-    ratings = [[rater.rating(mu=skill.mu, sigma=skill.sigma) for skill, _won in members] for members in order]
-    ranks = [0 if draw or any(won for _s, won in members) else 1 for members in order]
-    for members, rated in zip(order, rater.rate(ratings, ranks=ranks), strict=True):
-        for (skill, _won), new in zip(members, rated, strict=True):
-            skill.mu, skill.sigma = float(new.mu), float(new.sigma)
+    variances = [[skill.sigma * skill.sigma + TAU2 for skill in team] for team in teams]
+    moves = _team_moves([sum(skill.mu for skill in team) for team in teams], [sum(v) for v in variances], ranks)
+    for team, team_variances, (mu_by, shrink_by) in zip(teams, variances, moves, strict=True):
+        for skill, v in zip(team, team_variances, strict=True):
+            skill.mu += v * mu_by
+            skill.sigma = math.sqrt(v * max(1.0 - v * shrink_by, KAPPA))
 
 
 def draw_openskill(rows: Sequence[Mapping[str, Any]], out: Path, top: int = 8) -> list[str]:

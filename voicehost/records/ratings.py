@@ -117,9 +117,13 @@ def ratings(rows: Iterable[Mapping[str, Any]], scoring: str | None = None) -> li
 
 def grouped_ratings(groups: Iterable[Sequence[Any]], scoring: str | None = None) -> list[Rating]:
     """The season's table from :func:`voicehost.records.reading.rating_groups` (seats grouped by
-    all that makes their points, with a count): the same table as :func:`ratings`, each kind of
-    seat scored once (by :func:`score_game`) instead of once per seat."""
+    all that makes their points, with a count; without ``scoring``, ``rescored=False``'s groups):
+    the same table as :func:`ratings`, each kind of seat scored once (by :func:`score_game`)
+    instead of once per seat."""
     check_scoring(scoring)
+    if scoring is None:
+        return _played_ratings(groups)
+    points = scoring_schemes()[scoring]
     table: dict[str, Rating] = {}
     scored: dict[tuple[Any, ...], float] = {}
     for group in groups:
@@ -129,18 +133,38 @@ def grouped_ratings(groups: Iterable[Sequence[Any]], scoring: str | None = None)
         rating.wins += won * count
         rating.fouls += fouls * count
         rating.best_player += best * count
-        if scoring is None:
-            as_played = schemes_of(group[1]).get(group[2], {}) if group[2] else {}
-            rating.points += float(group[17]) + (as_played.get("best_player", 0.0) * count if best else 0.0)
-        else:
-            key = tuple(group[1:16])
-            if key not in scored:
-                scored[key] = _group_points(scoring_schemes()[scoring], group)
-            rating.points += scored[key] * count
-        for role in (group[6], group[5]):
-            counts = rating.by_role.setdefault(role, [0, 0])
-            counts[0] += count
-            counts[1] += won * count
+        key = tuple(group[1:16])
+        if key not in scored:
+            scored[key] = _group_points(points, group)
+        rating.points += scored[key] * count
+        _count_roles(rating, (group[6], group[5]), count, won * count)
+    return _best_first(table)
+
+
+def _played_ratings(groups: Iterable[Sequence[Any]]) -> list[Rating]:
+    """The points as played from :data:`voicehost.records.reading.PLAYED_GROUPS` (a player's seats
+    by ruleset, scoring, role and team, summed): the stored points plus the best-player votes'."""
+    table: dict[str, Rating] = {}
+    for nickname, ruleset, scheme, role, team, count, wins, fouls, best, points in groups:
+        rating = table.get(nickname) or table.setdefault(nickname, Rating(nickname))
+        rating.games += int(count)
+        rating.wins += int(wins)
+        rating.fouls += int(fouls)
+        rating.best_player += int(best)
+        vote = schemes_of(ruleset).get(scheme, {}).get("best_player", 0.0) if scheme and best else 0.0
+        rating.points += float(points) + vote * int(best)
+        _count_roles(rating, (team, role), int(count), int(wins))
+    return _best_first(table)
+
+
+def _count_roles(rating: Rating, keys: Iterable[str], games: int, wins: int) -> None:
+    for key in keys:
+        counts = rating.by_role.setdefault(key, [0, 0])
+        counts[0] += games
+        counts[1] += wins
+
+
+def _best_first(table: Mapping[str, Rating]) -> list[Rating]:
     return sorted(table.values(), key=lambda r: (-r.points, -r.wins, r.player))
 
 

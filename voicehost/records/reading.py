@@ -36,15 +36,16 @@ WHERE g.winner IS NOT NULL {season}
 GROUP BY p.nickname, g.ruleset, g.scoring, g.winner, g.removal_forfeits, s.role, s.team, s.alive, s.won,
          s.fouls, s.best_player, s.out_cause, s.killed_first, s.best_move_black, s.judge_points, s.team_removed"""
 
-# The same for the points as played (no other scheme): the columns a rescoring reads are left out
-# (constants in their places), so the groups are fewer and SQL sorts by eight columns, not sixteen.
+# The same for the points as played (no other scheme), fewer groups and narrower: the points as
+# stored need no scoring columns, so a player's seats are grouped by role and team (for the table
+# by role) and by ruleset and scoring (for the best-player vote's points), the rest summed. Each
+# sort key costs (docs/speed.md, "Records at season scale"): five, not eight.
 PLAYED_GROUPS = """
-SELECT p.nickname, g.ruleset, g.scoring, NULL, 0, s.role, s.team, 0, s.won,
-       s.fouls, s.best_player, NULL, 0, 0, 0, 0,
-       count(*), sum(s.points)
+SELECT p.nickname, g.ruleset, g.scoring, s.role, s.team, count(*), sum(CASE WHEN s.won THEN 1 ELSE 0 END),
+       sum(s.fouls), sum(CASE WHEN s.best_player THEN 1 ELSE 0 END), sum(s.points)
 FROM game_seats s JOIN players p ON p.id = s.player_id JOIN games g ON g.id = s.game_id
 WHERE g.winner IS NOT NULL {season}
-GROUP BY p.nickname, g.ruleset, g.scoring, s.role, s.team, s.won, s.fouls, s.best_player"""
+GROUP BY p.nickname, g.ruleset, g.scoring, s.role, s.team"""
 
 # A season's named seats in a rated game, games in the order played: what Elo and OpenSkill read.
 GAME_SEATS = """
@@ -69,7 +70,8 @@ def tournament_seats(db: Readable, name: str, upto: int | None = None) -> list[A
 def rating_groups(db: Readable, since: datetime | None = None, until: datetime | None = None,
                   rescored: bool = True) -> list[Any]:
     """The season's seats grouped for the ratings (:data:`RATING_GROUPS`; ``rescored`` False:
-    for the points as played only, :data:`PLAYED_GROUPS`)."""
+    for the points as played only, :data:`PLAYED_GROUPS`, read by
+    :func:`voicehost.records.ratings.grouped_ratings` without a scheme)."""
     return db.tuples(*_season(db, RATING_GROUPS if rescored else PLAYED_GROUPS, since, until))
 
 
