@@ -17,8 +17,9 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from voicehost.language.intents import EndIntent, NominateIntent, WithdrawIntent
-from voicehost.language.parser import normalize, parse
+from voicehost.language.intents import NominateIntent, WithdrawIntent
+from voicehost.language.parser import parse
+from voicehost.simulation.engine_level import split_end  # the script player's own split of a speech
 
 BLACK = frozenset({"don", "mafia"})
 SPOKEN = frozenset({"speech", "silent", "short"})   # turns that take words and nominations
@@ -30,22 +31,6 @@ def heard(text: str) -> tuple[tuple[bool, int], ...]:
     """The nominations (True) and withdrawals (False) said in ``text``, with their seats."""
     return tuple((isinstance(intent, NominateIntent), intent.seat) for intent in parse(text)
                  if isinstance(intent, (NominateIntent, WithdrawIntent)))
-
-
-@lru_cache(maxsize=4096)
-def split_end(text: str) -> tuple[str, str]:
-    """The words of a speech and the words that end it (as the script player splits them)."""
-    if not any(isinstance(intent, EndIntent) for intent in parse(text)):
-        return text, ""
-    tokens = normalize(text)
-    for k in range(len(tokens) - 1, -1, -1):
-        body = " ".join(tokens[:k])
-        said = parse(body)
-        if not any(isinstance(intent, EndIntent) for intent in said):
-            if said != [i for i in parse(text) if not isinstance(i, EndIntent)]:
-                break
-            return body, " ".join(tokens[k:])
-    return "", text
 
 
 @lru_cache(maxsize=1)
