@@ -380,6 +380,24 @@ def write_clip(path: Path, clip: np.ndarray, rate: int) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def sweep_parts(cache_dir: Path) -> int:
+    """Remove the half-written clips (``KEY.PID.THREAD.part``) of writers that are gone: a render
+    child killed mid-line (a table stopped during a fresh appliance's render) leaves one, which
+    nobody reads and nobody else would delete. A living writer's part is left alone. Returns how
+    many went."""
+    gone = 0
+    for part in Path(cache_dir).glob("*.part"):
+        try:
+            pid = int(part.name.split(".")[-3])
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            part.unlink(missing_ok=True)
+            gone += 1
+        except (ValueError, IndexError, PermissionError):
+            continue   # not ours to judge: a name we did not write, or another user's process
+    return gone
+
+
 def read_clip(path: Path, rate: int) -> np.ndarray:
     samples, found = soundfile.read(path, dtype="float32")
     if samples.ndim > 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -166,3 +167,21 @@ def test_a_line_the_table_waits_for_goes_before_the_warm_up(renderer: SpeechRend
         assert warmed < len(texts) // 2, f"{warmed} warm-up lines were rendered first: the line waited behind them"
     finally:
         warming.join(timeout=300)
+
+
+def test_the_parts_of_gone_writers_are_swept_and_a_living_ones_kept(tmp_path: Path) -> None:
+    """A render child killed mid-line leaves ``KEY.PID.THREAD.part``: the next start removes it,
+    but not the part a living process is writing."""
+    import subprocess
+    import sys
+
+    from audio.tts import sweep_parts
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = tmp_path / f"abc.{int(ended.stdout)}.1.part"
+    alive = tmp_path / f"abd.{os.getpid()}.1.part"
+    clip = tmp_path / "abe.ogg"
+    for path in (dead, alive, clip):
+        path.write_bytes(b"x")
+    assert sweep_parts(tmp_path) == 1
+    assert not dead.exists() and alive.exists() and clip.exists()

@@ -100,7 +100,11 @@ class BackgroundRender:
     @classmethod
     def of_missing(cls, settings: VoiceSettings, cache: Path, lines: Iterable[str], log: Log,
                    batch: int = BATCH_LINES, first: Iterable[str] = ()) -> BackgroundRender:
-        """Only the lines that have no clip on disk yet (a warm cache: nothing to do)."""
+        """Only the lines that have no clip on disk yet (a warm cache: nothing to do); the parts
+        a killed child left are swept first (:func:`audio.tts.sweep_parts`)."""
+        from audio.tts import sweep_parts
+
+        sweep_parts(cache)
         return cls(settings, cache, [line for line in lines if not cached(settings, cache, line)], log, batch,
                    [line for line in first if not cached(settings, cache, line)])
 
