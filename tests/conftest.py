@@ -182,6 +182,19 @@ def _language_of_the_environment() -> Iterator[None]:
 
 
 @pytest.fixture
+def russian(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The product's default, whatever the machine running the tests has set: for a test that
+    asserts the Russian a club reads."""
+    from voicehost.i18n import set_language
+
+    for variable in ("VOICEHOST_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    set_language(None)
+    yield
+    set_language(None)
+
+
+@pytest.fixture
 def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The program in English for a test that asserts the English of its messages (the ids in
     the code); subprocesses inherit it. The product's default, and every other test's, is Russian."""

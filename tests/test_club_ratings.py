@@ -11,7 +11,6 @@ import json
 import random
 import tempfile
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -23,7 +22,6 @@ from test_club_tv import CHROMIUM, DRIVER, MEASURE, PLAYERS, SIZES, TOURNAMENT, 
 
 from voicehost.cli.main import main
 from voicehost.cli.tournament_screen import standings_provider, with_skills
-from voicehost.i18n import set_language
 from voicehost.rules import Role
 from voicehost.rules.protocol import build_protocol
 from voicehost.simulation.engine_level import simulate
@@ -34,14 +32,6 @@ from voicehost.web.club import Board, ClubScreen, read_report
 GAMES = 18
 HEADINGS = ["Место", "Игрок", "Рейтинг", "μ ± σ", "Игры", "За красных", "За чёрных"]
 TITLE = "Рейтинг клуба (OpenSkill): μ − 3σ"
-
-
-@pytest.fixture
-def russian() -> Iterator[None]:
-    """The club's language, whatever the machine's locale: the headings are asserted in Russian."""
-    set_language("ru")
-    yield
-    set_language(None)
 
 
 def protocols(folder: Path) -> list[Path]:

@@ -10,7 +10,6 @@ import asyncio
 import json
 import re
 import string
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +25,6 @@ from voicehost.web.club import BadReport, ClubScreen, read_report
 
 ROOT = Path(__file__).resolve().parent.parent
 CYRILLIC = re.compile("[А-Яа-яЁё]")
-
-
-@pytest.fixture
-def russian(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The product's default, whatever the machine running the tests has set."""
-    for variable in ("VOICEHOST_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(variable, raising=False)
-    i18n.set_language(None)
-    yield
-    i18n.set_language(None)
 
 
 def fields(text: str) -> set[str]:

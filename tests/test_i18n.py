@@ -11,7 +11,7 @@ import re
 import shutil
 import string
 import subprocess
-from collections.abc import Iterator, Set
+from collections.abc import Set
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -109,16 +109,6 @@ def test_russian_is_the_default_and_english_is_asked_for() -> None:
     assert i18n.language_from({"LANGUAGE": "en_US:ru", "LANG": "ru_RU.UTF-8"}) == "en"  # gettext's order
     assert i18n.language_from({"VOICEHOST_LANG": "ru", "LANG": "en_US.UTF-8"}) == "ru"
     assert i18n.language_from({"VOICEHOST_LANG": "en"}) == "en"
-
-
-@pytest.fixture
-def russian(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The product's default, whatever the machine running the tests has set."""
-    for variable in ("VOICEHOST_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(variable, raising=False)
-    i18n.set_language(None)
-    yield
-    i18n.set_language(None)
 
 
 def test_a_translation_follows_the_language_asked_for(russian: None, monkeypatch: pytest.MonkeyPatch) -> None:
