@@ -26,7 +26,9 @@ from voicehost.host.table_file import audio_from_mapping, load_audio, table_path
 from voicehost.host.vclock import run_virtual
 from voicehost.host.voice import FileVoice, JudgeVoice
 from voicehost.language.phrasebook import load_phrasebook
+from voicehost.language.refusals import refusal_text
 from voicehost.rules import InputError, new_game
+from voicehost.rules.errors import NotTheRolesSeat
 from voicehost.rules.events import CheckAnswered, RolesDealt
 from voicehost.rules.inputs import Deal, Shots
 from voicehost.rules.roles import Role
@@ -213,6 +215,19 @@ def test_each_answer_says_done_or_refused_and_why() -> None:
     refused = [h for h in heard if h.startswith("Отказано:")]
     assert len(refused) == 1 and len(refused[0]) > len("Отказано: ")
     assert heard[heard.index("Сделано: статус.") + 1] == "В игре десять игроков."
+
+
+@pytest.mark.usefixtures("english")
+def test_a_refusal_is_heard_in_russian_under_lang_en() -> None:
+    """The voice speaks only Russian lines: under ``--lang en`` (the judge's phone and terminal in
+    English) the earpiece still says the reason in Russian, its role too, not an English sentence
+    inside «Отказано: …»."""
+    refusal = NotTheRolesSeat(role=Role.SHERIFF, seat=7, by=4)
+    heard = _told(_dealt_game(), [ConsoleAnswered(ConsoleAnswer(1, "check 4", "refused", refusal))])
+    refused = [h for h in heard if h.startswith("Отказано:")]
+    assert len(refused) == 1
+    assert "шериф" in refused[0].lower() and not any("a" <= c.lower() <= "z" for c in refused[0]), refused
+    assert refusal_text(refusal) != refused[0].removeprefix("Отказано: ").rstrip(".")  # the phone reads English
 
 
 def test_status_and_repeat_on_the_judges_demand() -> None:

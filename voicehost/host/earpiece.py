@@ -31,7 +31,7 @@ from voicehost.host.clock import TableClock
 from voicehost.host.notices import BallotsCast, ConsoleAnswered, FloorChanged, InputsTaken, Notice, Paused
 from voicehost.host.subtitles import Transcript
 from voicehost.language.phrasebook import Phrasebook
-from voicehost.language.refusals import refusal_text
+from voicehost.language.refusals import spoken_refusal
 from voicehost.language.russian import fill
 from voicehost.rules import Game
 from voicehost.rules.events import ActionTaken, CheckAnswered, RolesDealt, ShootingResolved
@@ -139,7 +139,7 @@ class JudgeLines:
         words = answer.line.split()
         command = self._command(words[0].lower() if words else "")
         if answer.outcome == "refused" and answer.refusal is not None:
-            return [("refused", {"why": refusal_text(answer.refusal)})]
+            return [("refused", {"why": spoken_refusal(answer.refusal)})]
         if answer.outcome == "held":
             return [("held_line", {"command": command or answer.line.strip()})]
         said: list[Said] = [("done", {"command": command}) if command else ("done_plain", {})]

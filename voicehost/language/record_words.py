@@ -5,6 +5,8 @@ protocol, the journal, the JSON and the CSV keep the words themselves (``red``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from voicehost.i18n import N_, _
 
 RECORD_WORDS = {
@@ -19,12 +21,13 @@ RECORD_WORDS = {
 }
 
 
-def record_word(value: object) -> str:
-    """A record word of the protocol in the language in use; anything else (None: ``-``) as it is."""
+def record_word(value: object, translate: Callable[[str], str] = _) -> str:
+    """A record word of the protocol in the language in use (``translate``: another catalog's
+    gettext, for a line that is spoken); anything else (None: ``-``) as it is."""
     if value is None:
         return "-"
     text = str(value)
-    return _(RECORD_WORDS[text]) if text in RECORD_WORDS else text
+    return translate(RECORD_WORDS[text]) if text in RECORD_WORDS else text
 
 
 def result_words(winner: object, reason: object) -> str:
