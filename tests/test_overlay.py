@@ -23,7 +23,6 @@ from test_web_leaks import EXAMPLES, JUDGE_ONLY_KEYS, ROLE_VALUES, games, keys_a
 from voicehost.cli.args import overlay_settings
 from voicehost.host import BallotPressed, Director, LineSaid, run_virtual
 from voicehost.language.narrate import narrate, public_lines
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import InputError
 from voicehost.rules.events import PRIVATE_EVENTS
 from voicehost.rules.requests import AwaitLift, AwaitVotes
@@ -101,11 +100,10 @@ async def record_overlay(script: Any, delay_s: float = 0.0) -> dict[str, Any]:
 def secrets_of(seen: dict[str, Any]) -> set[str]:
     """The game's private lines that were never said aloud (a miss is private, yet the morning says it)."""
     game = seen["result"].game
-    book = load_phrasebook()
-    said_publicly = set(public_lines(game.events, book, game.names))
-    said_publicly |= set(public_lines(game.events, book, {}))
+    said_publicly = set(public_lines(game.events, game.names))
+    said_publicly |= set(public_lines(game.events, {}))
     events = [e for e in game.events if isinstance(e, PRIVATE_EVENTS)]
-    private = [*narrate(events, book, game.names), *narrate(events, book, {})]   # with the names, and by seat only
+    private = [*narrate(events, game.names), *narrate(events, {})]   # with the names, and by seat only
     return {line for line in private if line not in said_publicly and not any(line in s for s in seen["aloud"])}
 
 

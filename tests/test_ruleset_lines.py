@@ -171,10 +171,9 @@ def test_the_status_of_one_nominee_is_singular() -> None:
 
 
 def test_the_judges_log_names_one_candidate_and_one_defaulted_vote_in_the_singular() -> None:
-    book = load_phrasebook()
     log = list(narrate([VotingBegan(2, "main", (5,)), VotesCounted(2, "main", ((5, 9),), (3,)),
                         VotingBegan(2, "main", (5, 7)), VotesCounted(2, "main", ((5, 6), (7, 3)), (3, 4))],
-                       book, {5: "Егор"}))
+                       {5: "Егор"}))
     assert log == ["Голосование. Кандидат: 5 (Егор).",
                    "Итог: №5 (Егор) — 9. Голос не проголосовавшего (3) отдан последней кандидатуре.",
                    "Голосование. Кандидаты: 5 (Егор), 7.",

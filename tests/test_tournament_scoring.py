@@ -193,7 +193,7 @@ def test_a_tournament_scored_game_from_the_console_its_protocol_and_the_ratings(
     assert outcome is not None
     assert (outcome.winner, outcome.reason) == ("red", "no_black_left")
     assert "Лучший ход игрока номер один: номера три, пять и два." in table.said
-    log = list(narrate(game.events, load_phrasebook(), NAMES))   # the judge's log
+    log = list(narrate(game.events, NAMES))   # the judge's log
     assert "Лучший ход игрока номер 1 (p1): 3 (p3), 5 (p5), 2 (p2)." in log
     assert "Судья: игроку номер 6 (p6) −0.25 (talked out of turn)." in log
 

@@ -437,23 +437,21 @@ def test_the_logs_in_a_state_are_the_last_lines_of_the_whole_narration() -> None
     """A state's logs are narrated from the newest event back (a state is built on every
     change): at every point of whole games, the same lines as narrating everything."""
     from voicehost.language.narrate import narrate, public_lines
-    from voicehost.language.phrasebook import load_phrasebook
     from voicehost.rules.events import PRIVATE_EVENTS
     from voicehost.simulation.engine_level import simulate
     from voicehost.simulation.script import script_from_data
     from voicehost.simulation.scriptgen import random_script
     from voicehost.web.view import LOG_TAIL, _last_lines
 
-    book = load_phrasebook()
     longest = 0
     for ruleset in ("sport", "club", "classic", "canonical"):
         game = simulate(script_from_data(random_script(ruleset, 3))).game
-        longest = max(longest, len(list(narrate(game.events, book))))
+        longest = max(longest, len(list(narrate(game.events))))
         for end in range(len(game.events) + 1):
             events = game.events[:end]
             public = [e for e in events if not isinstance(e, PRIVATE_EVENTS)]
-            assert _last_lines(public, book, game.names) == public_lines(public, book, game.names)[-LOG_TAIL:]
-            assert _last_lines(events, book, game.names) == list(narrate(events, book, game.names))[-LOG_TAIL:]
+            assert _last_lines(public, game.names) == public_lines(public, game.names)[-LOG_TAIL:]
+            assert _last_lines(events, game.names) == list(narrate(events, game.names))[-LOG_TAIL:]
     assert longest > LOG_TAIL, "a game longer than the tail"
 
 

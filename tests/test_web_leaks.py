@@ -17,7 +17,6 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from voicehost.host import Director, LineSaid, run_virtual
 from voicehost.language.narrate import narrate, public_lines
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.rules import Role
 from voicehost.rules.events import PRIVATE_EVENTS
 from voicehost.simulation.script import load_script, script_from_data
@@ -106,9 +105,8 @@ def test_no_public_message_carries_a_role_a_night_action_or_a_check(make_script:
     public, judge, aloud, result = run_virtual(record_public(script))
     game = result.game
     assert game.is_over, "a whole game"
-    book = load_phrasebook()
-    said_publicly = set(public_lines(game.events, book, game.names))
-    private = narrate([e for e in game.events if isinstance(e, PRIVATE_EVENTS)], book, game.names)
+    said_publicly = set(public_lines(game.events, game.names))
+    private = narrate([e for e in game.events if isinstance(e, PRIVATE_EVENTS)], game.names)
     secrets = {line for line in private   # a miss is private to the log, yet the morning says it aloud
                if line not in said_publicly and not any(line in spoken for spoken in aloud)}
     assert secrets, "the game had private events to leak"

@@ -447,7 +447,6 @@ def test_the_console_offers_only_the_rulesets_commands(ruleset: str, options: di
 def test_the_last_days_nominations_are_gone_once_the_game_is_over() -> None:
     """A nominated seat kept its yellow border after the game."""
     from voicehost.host import run_virtual as play
-    from voicehost.language.phrasebook import load_phrasebook
     from voicehost.rules.events import GameOver, NightFell, NominationAccepted
     from voicehost.simulation.script import script_from_data
     from voicehost.simulation.table_level import TableRun, play_table
@@ -460,5 +459,5 @@ def test_the_last_days_nominations_are_gone_once_the_game_is_over() -> None:
     over = next(i for i, e in enumerate(events) if isinstance(e, GameOver))
     if not any(isinstance(e, NominationAccepted) for e in events[last_night:over]):
         pytest.skip("the sample's last day ends with no nomination")
-    assert _nominations(events[:over], load_phrasebook()), "the last day had its nominations"
-    assert _nominations(events, load_phrasebook()) == []
+    assert _nominations(events[:over]), "the last day had its nominations"
+    assert _nominations(events) == []

@@ -240,10 +240,9 @@ def _report(result: Any, as_json: bool, journal: Path | None = None, record: arg
 
 def _account(result: Any) -> list[str]:
     from voicehost.language.narrate import narrate
-    from voicehost.language.phrasebook import load_phrasebook
     from voicehost.language.read_lines import read_line
 
-    lines = list(narrate(result.game.events, load_phrasebook(), result.script.names))
+    lines = list(narrate(result.game.events, result.script.names))
     if result.game.outcome() is None:
         lines.append(read_line("log", "ran_out"))
     for entry in result.ignored:

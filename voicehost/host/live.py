@@ -194,7 +194,7 @@ async def _play(args: Any, game: Game, open_journal: Callable[[], Journal], pinm
     director = Director(game, ports, journal, log=log, forbidden=forbidden_words(ears.forbidden_words),
                         transcript=transcript, hearing=ears.hearing)
     director.console.echo_replies = not isinstance(voice, TerminalVoice)  # --audio off prints every line anyway
-    public_log = public_log_printer(load_phrasebook(), game.names, lambda line: print(line, flush=True))
+    public_log = public_log_printer(game.names, lambda line: print(line, flush=True))
     director.watch(events_to(public_log))
     public_log(list(game.events))  # the deal, or a resumed game so far
     judge, keypad = None, None
@@ -285,7 +285,7 @@ def _open_ears(table: Path, seats: int, gate: Any, loop: Any, ports: Ports, log:
 def _write_results(game: Game, names: dict[int, str], journal: Path,
                    on_results: Callable[[Path, dict[str, Any]], None] | None = None,
                    judged: list[dict[str, Any]] | None = None) -> None:
-    log = list(narrate(game.events, load_phrasebook(), names))
+    log = list(narrate(game.events, names))
     protocol = {**build_protocol(game, None, names), **judged_results(journal, judged), **journal_clock(journal)}
     path = write_results(journal, protocol, log)
     outcome = game.outcome()

@@ -1,4 +1,4 @@
-"""A judge's readable account of a game, in Russian, from its events (private ones included:
+"""A judge's readable account of a game, in the language in use, from its events (private ones included:
 this log is for the judge and the protocol, not for the table)."""
 
 from __future__ import annotations
@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from voicehost.language.phrasebook import Phrasebook
 from voicehost.language.read_lines import read_line
 from voicehost.language.record_words import record_word
 from voicehost.rules.events import (
@@ -135,31 +134,31 @@ _LINES: dict[type[Event], Callable[[Any], Line]] = {
 }
 
 
-def narrate(events: Iterable[Event], book: Phrasebook, names: Mapping[int, str] | None = None) -> Iterator[str]:
+def narrate(events: Iterable[Event], names: Mapping[int, str] | None = None) -> Iterator[str]:
     """One line per event worth a line in the judge's log; seats carry the roster's names."""
     labels = Labels(names)
     for event in events:
-        line = _line(event, book, labels)
+        line = _line(event, labels)
         if line is not None:
             yield line
 
 
-def public_lines(events: Iterable[Event], book: Phrasebook, names: Mapping[int, str] | None = None) -> list[str]:
+def public_lines(events: Iterable[Event], names: Mapping[int, str] | None = None) -> list[str]:
     """The log anyone at the table may read: private events (roles, checks, the night's
     actions) left out."""
-    return list(narrate((e for e in events if not isinstance(e, PRIVATE_EVENTS)), book, names))
+    return list(narrate((e for e in events if not isinstance(e, PRIVATE_EVENTS)), names))
 
 
-def public_log_printer(book: Phrasebook, names: Mapping[int, str], show: Callable[[str], None]
+def public_log_printer(names: Mapping[int, str], show: Callable[[str], None]
                        ) -> Callable[[list[Event]], None]:
     """For a terminal at the table: each public line as its events happen."""
     def print_public(events: list[Event]) -> None:
-        for line in public_lines(events, book, names):
+        for line in public_lines(events, names):
             show(line)
     return print_public
 
 
-def _line(event: Event, book: Phrasebook, label: Labels) -> str | None:
+def _line(event: Event, label: Labels) -> str | None:
     """Events whose line is built from other lines (checks, counts, the end) are spelled out here."""
     if isinstance(event, CheckAnswered):
         role = event.role.value

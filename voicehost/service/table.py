@@ -664,7 +664,7 @@ class IdleTable:
         ``place``: its tournament place (serve gives each new game the next round)."""
         director = Director(game, self.ports, journal, book=self.book, log=self.log, forbidden=self.forbidden,
                             hearing=self.hearing)
-        public_log = public_log_printer(self.book, game.names, self.on_line)
+        public_log = public_log_printer(game.names, self.on_line)
         director.watch(events_to(public_log))
         self.notify.status(f"playing {game.ruleset.name}: {Path(journal.path).name}")
         self._show_all(OFF)
@@ -731,7 +731,7 @@ class IdleTable:
         await self._say("journal_failed")
 
     def _write_protocol(self, game: Game, journal: Path) -> None:
-        log = list(narrate(game.events, self.book, game.names))
+        log = list(narrate(game.events, game.names))
         protocol = {**build_protocol(game, None, game.names), **judged_results(journal), **journal_clock(journal)}
         try:
             path = write_results(journal, protocol, log)

@@ -41,7 +41,6 @@ from voicehost.language.host_lines import question_key
 from voicehost.language.intents import EndIntent
 from voicehost.language.narrate import public_lines, public_log_printer
 from voicehost.language.parser import parse
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.russian import cardinal
 from voicehost.rules import Game, IllegalInput, InputError, new_game
 from voicehost.rules.inputs import (
@@ -560,7 +559,7 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     table = new_game(script.ruleset, script.options, script.seats)
     table.names = dict(script.names)
     director = Director(table, ports, journal, log=lambda line: None, transcript=how.transcript, hearing=how.hearing)
-    public_log = public_log_printer(load_phrasebook(), table.names, how.show) if how.show is not None else None
+    public_log = public_log_printer(table.names, how.show) if how.show is not None else None
     if public_log is not None:
         director.watch(events_to(public_log))
     try:
@@ -574,7 +573,7 @@ async def play_table(script: Script, journal: Journal | None = None, replayed: l
     finally:
         director.close()
         close_seats()
-    record.public_log = public_lines(table.events, load_phrasebook(), table.names)
+    record.public_log = public_lines(table.events, table.names)
     result = player.finish()
     result.game = table
     result.table = record

@@ -39,7 +39,6 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from voicehost.i18n import _
-from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.read_lines import read_line, section_lines
 from voicehost.rules.scoring import SCREEN_COLUMNS, Column, Standing
 from voicehost.web.door import MAX_BODY, add_security_headers, dumps, listen, no_content, refused
@@ -317,7 +316,6 @@ class ClubScreen:
     refresh_s: float = REFRESH_S
     max_tables: int = MAX_TABLES
     """The most tables shown when the tournament's count is not known (:attr:`Board.tables`)."""
-    book: Phrasebook = field(default_factory=load_phrasebook)
     tables: dict[str, LiveTable] = field(default_factory=dict)
     board: Board = field(default_factory=Board)
     viewers: Fanout = field(default_factory=lambda: Fanout(heartbeat=20.0, max_msg_size=MAX_BODY))
@@ -428,7 +426,7 @@ class ClubScreen:
         """Table ``table``'s overlay, made for the first report or page that names it."""
         overlay = self.overlays.get(table)
         if overlay is None:
-            overlay = self.overlays[table] = Overlay(book=self.book)
+            overlay = self.overlays[table] = Overlay()
         return overlay
 
     async def sweep(self) -> None:

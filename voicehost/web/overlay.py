@@ -35,7 +35,6 @@ from aiohttp import web
 from voicehost.host import ballots_view
 from voicehost.i18n import _
 from voicehost.language.narrate import narrate, public_lines
-from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.read_lines import has_line, read_line, section_lines
 from voicehost.language.record_words import record_word
 from voicehost.rules import InputError
@@ -90,7 +89,7 @@ def texts() -> dict[str, str]:
     return section_lines("overlay")
 
 
-def public_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> dict[str, Any]:
+def public_overlay(view: TableView | None, finished: bool) -> dict[str, Any]:
     """What the public overlay shows (before a game: the phase alone)."""
     if view is None:
         phase = {"kind": "waiting", "number": 0, "text": read_line("web", "phase_waiting")}
@@ -114,16 +113,16 @@ def public_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
              "speaker": None if speaker is None else {k: speaker[k] for k in (
                  "seat", "name", "turn", "turn_text", "seconds", "left", "held", "warning_s")},
              "nominations": [{"by": n["by"], "target": n["target"], "text": n["text"]} for n in shown["nominations"]],
-             "vote": shown["vote"], "ballots": ballots, "outcomes": _outcomes(events, book),
-             "card": _card(view, events, book), "paused": shown["paused"], "speed": shown["speed"],
+             "vote": shown["vote"], "ballots": ballots, "outcomes": _outcomes(events),
+             "card": _card(view, events), "paused": shown["paused"], "speed": shown["speed"],
              "finished": finished or game.is_over}
     scene = scene_of(state)
     return {**state, "scene": scene, "scene_text": read_line("overlay", f"scene_{scene}")}
 
 
-def secret_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> dict[str, Any]:
+def secret_overlay(view: TableView | None, finished: bool) -> dict[str, Any]:
     """The public overlay and what only the stream may show: the cards, the night, the best move."""
-    state = public_overlay(view, finished, book)
+    state = public_overlay(view, finished)
     if view is None:
         return {**state, "roles": {}, "role_kinds": {}, "night_log": [], "best_move": []}
     game = view.game
@@ -133,7 +132,7 @@ def secret_overlay(view: TableView | None, finished: bool, book: Phrasebook) -> 
     return {**state,
             "roles": {str(seat): _role(role.value) for seat, role in roles.items()},
             "role_kinds": {str(seat): role.value for seat, role in roles.items()},
-            "night_log": list(narrate(night, book, {}))[-NIGHT_LINES:],
+            "night_log": list(narrate(night, {}))[-NIGHT_LINES:],
             "best_move": list(named[-1].seats) if named else []}
 
 
@@ -177,13 +176,13 @@ def _out(cause: str) -> str:
     return read_line("web", key) if has_line("web", key) else read_line("overlay", "out")
 
 
-def _outcomes(events: list[Event], book: Phrasebook) -> list[str]:
+def _outcomes(events: list[Event]) -> list[str]:
     """The last :data:`OUTCOMES` outcomes said to the table: counts, ties, who left, mornings, the
     winner — by seat number only (the strip beside them has the names)."""
     lines: list[str] = []
     for event in reversed(events):
         if isinstance(event, (*OUTCOME_EVENTS, Eliminated)):
-            said = public_lines([event], book, {})
+            said = public_lines([event], {})
             if said:
                 lines.append(said[-1])
             if len(lines) == OUTCOMES:
@@ -191,14 +190,14 @@ def _outcomes(events: list[Event], book: Phrasebook) -> list[str]:
     return lines[::-1]
 
 
-def _card(view: TableView, events: list[Event], book: Phrasebook) -> dict[str, Any] | None:
+def _card(view: TableView, events: list[Event]) -> dict[str, Any] | None:
     """The game card once the game is over: the winner, each seat's points (the best move's and
     the judge's parts said beside them)."""
     over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
     final = final_score(view.game)
     if over is None or final is None:
         return None
-    winner = public_lines([over], book, view.game.names)
+    winner = public_lines([over], view.game.names)
     return {"title": read_line("overlay", "card_title"), "winner": winner[-1] if winner else "",
             "rows": [{"seat": r["seat"], "name": r["name"], "text": r["text"]} for r in final["rows"]]}
 
@@ -219,18 +218,17 @@ class Overlay:
     :meth:`changed` is called by the owner on every change, with the states' makers: the public
     message goes out at once, the roles message after :attr:`delay_s`."""
 
-    def __init__(self, settings: OverlaySettings = OverlaySettings(), book: Phrasebook | None = None) -> None:
+    def __init__(self, settings: OverlaySettings = OverlaySettings()) -> None:
         self.key = settings.key or secrets.token_urlsafe(12)
         self.delay_s = settings.delay_s
-        self.book = book or load_phrasebook()
         self.public_sockets = Fanout(max_msg_size=MAX_BODY)
         self.secret_sockets = Fanout(max_msg_size=MAX_BODY)
         self.hints: set[asyncio.Queue[str]] = set()
         self.sequence = 0
         self.scene: str | None = None
         self.secrets: deque[Delayed] = deque(maxlen=KEPT_SECRETS)
-        self._public: Callable[[], dict[str, Any]] = lambda: public_overlay(None, False, self.book)
-        self._secret: Callable[[], dict[str, Any]] = lambda: secret_overlay(None, False, self.book)
+        self._public: Callable[[], dict[str, Any]] = lambda: public_overlay(None, False)
+        self._secret: Callable[[], dict[str, Any]] = lambda: secret_overlay(None, False)
         self._changed_at = time.time()
         self._public_text: str | None = None
         self._timers: set[asyncio.TimerHandle] = set()
@@ -297,7 +295,7 @@ class Overlay:
             return self.message(self._secret(), True, self._changed_at)
         now = asyncio.get_running_loop().time()
         due = [d for d in self.secrets if d.due <= now]
-        return due[-1].text if due else self.message(secret_overlay(None, False, self.book), True, time.time())
+        return due[-1].text if due else self.message(secret_overlay(None, False), True, time.time())
 
     def has_key(self, request: web.Request) -> bool:
         """The stream key, as ``?key=`` (an OBS browser source's URL carries it)."""

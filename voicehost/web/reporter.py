@@ -29,7 +29,6 @@ import aiohttp
 
 from voicehost.host import Director, Notice
 from voicehost.i18n import _
-from voicehost.language.phrasebook import load_phrasebook
 from voicehost.language.read_lines import read_line
 from voicehost.rules import InputError
 from voicehost.web.overlay import public_overlay
@@ -107,7 +106,6 @@ class ClubReporter:
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
-        self._book = load_phrasebook()
 
     # ---- following the table ---------------------------------------------------------------------
 
@@ -126,7 +124,7 @@ class ClubReporter:
             self._mark()
             return
         self.director, self.finished = director, False
-        self.view = TableView(director, self._book) if director is not None else None
+        self.view = TableView(director) if director is not None else None
         if director is not None:
             self.place = game_place(self.place, place)
             director.watch(self._heard)
@@ -157,7 +155,7 @@ class ClubReporter:
         place = self.place
         return {"type": "report", "tournament": place.tournament, "round": place.round, "table": place.table,
                 "records_table": place.records_table, "seq": self.sequence, "t": self.changed_at, "beat": beat,
-                "state": self.state(), "overlay": public_overlay(self.view, self.finished, self._book)}
+                "state": self.state(), "overlay": public_overlay(self.view, self.finished)}
 
     def state(self) -> dict[str, Any]:
         if self.view is None:

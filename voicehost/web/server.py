@@ -183,9 +183,9 @@ class WebTable:
             self.public_sockets.send(self.message(self.public_state(), self._changed_at))
         if self.judge_sockets:
             self.judge_sockets.send(self.message(self.judge_state(), self._changed_at))
-        view, finished, book = self.shown_view, self.finished or self.view is None, self.overlay.book
-        self.overlay.changed(lambda: public_overlay(view, finished, book),
-                             lambda: secret_overlay(view, finished, book), self._changed_at)
+        view, finished = self.shown_view, self.finished or self.view is None
+        self.overlay.changed(lambda: public_overlay(view, finished),
+                             lambda: secret_overlay(view, finished), self._changed_at)
 
     def message(self, state: dict[str, Any], changed_at: float | None = None) -> str:
         """``t``: when the table changed (wall clock), so a viewer can tell how late it heard."""

@@ -31,7 +31,6 @@ from voicehost.host import (
     offered,
 )
 from voicehost.language.narrate import narrate, public_lines
-from voicehost.language.phrasebook import Phrasebook, load_phrasebook
 from voicehost.language.read_lines import has_line, read_line
 from voicehost.language.record_words import record_word
 from voicehost.rules import Game
@@ -69,10 +68,9 @@ class TableView:
     """Follows one director through its notices: the lines it said (for subtitles), the floor
     and its timer, the vote window it has open and whether the game is paused."""
 
-    def __init__(self, director: Director, book: Phrasebook | None = None) -> None:
+    def __init__(self, director: Director) -> None:
         self.game: Game = director.game
         self.clock: TableClock = director.clock
-        self.book = book or load_phrasebook()
         self.lines: deque[dict[str, Any]] = deque(maxlen=LINES_KEPT)
         self.said = 0
         self.window: int | None = None   # the candidate whose vote window is open (0: the lift vote)
@@ -122,11 +120,11 @@ class TableView:
             "phase": _phase(public_events, game),
             "seats": self._seats(public_events),
             "speaker": self._speaker(),
-            "nominations": _nominations(public_events, self.book),
+            "nominations": _nominations(public_events),
             "vote": self._vote(public_events),
-            "result": self.verdict or _last_result(public_events, self.book, game.names),
+            "result": self.verdict or _last_result(public_events, game.names),
             "subtitles": list(self.lines)[-SUBTITLES:],
-            "log": _last_lines(public_events, self.book, game.names),
+            "log": _last_lines(public_events, game.names),
             "paused": self.paused,
             "speed": self.clock.speed,
             "ballots": self._ballots(public=True),
@@ -221,8 +219,8 @@ class TableView:
         state["role_kinds"] = {str(seat): role.value for seat, role in roles.items()}   # the cards' colours
         state["commands"] = offered_commands(game)
         private = [e for e in game.events if isinstance(e, PRIVATE_EVENTS)]
-        state["night_log"] = _last_lines(private, self.book, game.names)
-        state["judge_log"] = _last_lines(game.events, self.book, game.names)
+        state["night_log"] = _last_lines(private, game.names)
+        state["judge_log"] = _last_lines(game.events, game.names)
         state["waiting_for"] = type(game.request).__name__ if game.request is not None else None
         state["correction"] = self.correction
         state["notes"] = [{"seat": seat, "text": text, "line": self._note_line(seat, text)}
@@ -290,12 +288,12 @@ def _points(value: float) -> str:
     return f"{round(value, 2):g}".replace(".", ",")
 
 
-def _last_lines(events: list[Event], book: Phrasebook, names: dict[int, str]) -> list[str]:
+def _last_lines(events: list[Event], names: dict[int, str]) -> list[str]:
     """The last :data:`LOG_TAIL` lines :func:`narrate` makes of ``events``. Each event makes
     its own line, so only the newest are narrated: a state is built on every change, and
     narrating the whole game each time made a long game's states ever slower to build."""
     newest_first = []
-    for line in narrate(reversed(events), book, names):
+    for line in narrate(reversed(events), names):
         newest_first.append(line)
         if len(newest_first) == LOG_TAIL:
             break
@@ -315,17 +313,16 @@ def _phase(events: list[Event], game: Game) -> dict[str, Any]:
     return {"kind": "night", "number": 1, "text": read_line("web", "phase_night", night=1)}
 
 
-def _nominations(events: list[Event], book: Phrasebook | None = None) -> list[dict[str, Any]]:
+def _nominations(events: list[Event]) -> list[dict[str, Any]]:
     """Today's nominations in order (a withdrawn one leaves the list; none once the game is
-    over), each with its ``text`` «4 выставил 3» when ``book`` is given."""
+    over), each with its ``text`` «4 выставил 3»."""
     today: list[dict[str, Any]] = []
     for event in events:
         if isinstance(event, (NightFell, MorningCame, GameOver)):
             today = []
         elif isinstance(event, NominationAccepted):
             today.append({"by": event.by, "target": event.target,
-                          **({"text": read_line("web", "nominated", by=event.by, target=event.target)}
-                             if book is not None else {})})
+                          "text": read_line("web", "nominated", by=event.by, target=event.target)})
         elif isinstance(event, NominationWithdrawn):
             today = [n for n in today if n["target"] != event.target]
     return today
@@ -344,11 +341,11 @@ def _label(prefix: str, code: str) -> str:
     return read_line("web", key) if has_line("web", key) else code
 
 
-def _last_result(events: list[Event], book: Phrasebook, names: dict[int, str]) -> str | None:
+def _last_result(events: list[Event], names: dict[int, str]) -> str | None:
     """The last outcome the table was told of (a count, a tie, who left, the winner)."""
     for event in reversed(events):
         if isinstance(event, RESULT_EVENTS) and not (isinstance(event, Eliminated) and event.cause == "killed"):
-            lines = public_lines([event], book, names)
+            lines = public_lines([event], names)
             if lines:
                 return lines[-1]
     return None
