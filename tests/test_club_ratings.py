@@ -12,6 +12,7 @@ import random
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -34,13 +35,13 @@ HEADINGS = ["Место", "Игрок", "Рейтинг", "μ ± σ", "Игры"
 TITLE = "Рейтинг клуба (OpenSkill): μ − 3σ"
 
 
-def protocols(folder: Path) -> list[Path]:
-    """:data:`GAMES` finished sport games, ten of the 30 players each (the long names too), an
+def protocols(folder: Path, count: int = GAMES) -> list[Path]:
+    """``count`` finished sport games, ten of the 30 players each (the long names too), an
     hour apart (their ``started``: the order the records rate them in)."""
     folder.mkdir(parents=True, exist_ok=True)
     paths: list[Path] = []
     seed, first = 1, datetime(2026, 10, 1, 18, 0, 0)
-    while len(paths) < GAMES:
+    while len(paths) < count:
         data = random_script("sport", seed)
         names = random.Random(seed).sample(PLAYERS, data["seats"])
         data["names"] = {str(seat): name for seat, name in enumerate(names, start=1)}
@@ -147,6 +148,42 @@ def test_the_board_carries_the_library_s_ratings(club: tuple[str, dict[str, dict
     # `tournament screen`'s provider: the season's board of the tables' games, with the ratings
     season = standings_provider(db, None)(None, ["1"])
     assert season.standings and {s.player for s in season.skills} == {row.player for row in season.standings}
+
+
+def test_the_ratings_are_worked_out_again_only_when_a_game_is_added_or_the_players_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen asks its provider every few seconds: the whole history is rated again only when
+    the board counts another game or shows other players, and then it carries the new game."""
+    import voicehost.cli.tournament_screen as screen_module
+
+    paths = protocols(tmp_path / "games", GAMES + 1)
+    db = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    assert main(["records", "import", *map(str, paths[:GAMES]), "--table", "1", "--db", db]) == 0
+    rated: list[int] = []
+    worked_out = screen_module.club_skills
+
+    def counted(rows: Any, players: set[str]) -> Any:
+        rated.append(len(rows))
+        return worked_out(rows, players)
+    monkeypatch.setattr(screen_module, "club_skills", counted)
+    shown = {"games": GAMES}
+    tv = provider(3, GAMES)
+    board = with_skills(lambda tournament, tables, /: replace(tv(tournament, tables), games=shown["games"]), db)
+    first = board(TOURNAMENT, ["1"])
+    for _ in range(3):
+        assert board(TOURNAMENT, ["1"]).skills == first.skills
+    assert len(rated) == 1, "asked four times, nothing played: rated once"
+    assert main(["records", "import", str(paths[GAMES]), "--table", "1", "--db", db]) == 0
+    assert board(TOURNAMENT, ["1"]).skills == first.skills and len(rated) == 1, "the board has not counted it yet"
+    shown["games"] = GAMES + 1
+    after = board(TOURNAMENT, ["1"])
+    assert len(rated) == 2 and rated[1] == rated[0] + 10, "the new game's ten seats are rated"
+    expected = by_the_library(paths)
+    assert {s.player: s.mu for s in after.skills} == pytest.approx({n: expected[n]["mu"] for n in expected}, abs=1e-9)
+    assert after.skills != first.skills
+    fewer = with_skills(lambda tournament, tables, /: replace(tv(tournament, tables), games=shown["games"],
+                                                              standings=tv(tournament, tables).standings[:5]), db)
+    assert len(fewer(TOURNAMENT, ["1"]).skills) == 5 and len(rated) == 3, "other players: rated again"
 
 
 RATINGS = """
